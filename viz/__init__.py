@@ -1,0 +1,3 @@
+"""viz: matplotlib figures of kgraph structures and results."""
+
+__all__: list[str] = []
