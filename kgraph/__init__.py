@@ -5,6 +5,8 @@ structure objects learned by the searchers in :mod:`estimators`. It knows graphs
 statistics, and imports neither :mod:`estimators` nor :mod:`viz`.
 """
 
+from kgraph.graphdb import GraphDB
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+__all__ = ["GraphDB", "__version__"]
