@@ -1,0 +1,173 @@
+"""The seam between the k-TAN classifiers and the scores/searchers of :mod:`estimators`.
+
+Everything the classifiers know about structure learning goes through
+:func:`learn_structure`: it fits the class-conditional mutual-information score of the
+model family (plug-in :class:`~estimators.scores.DiscreteCMI` for discrete features,
+:class:`~estimators.scores.GaussianCMI` for Gaussian ones) and runs the searcher:
+
+* ``k = 1`` without a backbone: the maximum spanning tree of the CMI matrix (exact TAN);
+* ``search="backbone-dp"``: the exact maximum-score acyclic k-tree containing the backbone
+  path (``backbone=None`` means ``"mst-dfs"`` for ``k >= 2``);
+* ``search="greedy"``: the backbone-free greedy k-tree (heuristic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from estimators.scores import DiscreteCMI, GaussianCMI
+from estimators.search import backbone_dp, backbone_order, greedy_ktree, maximum_spanning_tree
+from kgraph import AcyclicKTree
+
+BACKBONE_METHODS = ("given", "mst-dfs", "greedy-path")
+SEARCHES = ("backbone-dp", "greedy")
+
+
+@dataclass(frozen=True)
+class StructureFit:
+    """What structure learning hands to the classifier.
+
+    Attributes
+    ----------
+    structure : AcyclicKTree
+        The learned k-tree over the feature names.
+    backbone : tuple or None
+        The backbone the DP kept (feature names), None for the spanning tree and greedy.
+    score : float
+        The objective ``sum_v I(X_v; X_pa(v) | Y)`` of ``structure``, in nats.
+    score_fn : callable
+        The fitted hyperedge score ``f(name, frozenset_of_names)``.
+    edge_matrix : ndarray
+        The d x d matrix of pair scores ``I(X_i; X_j | Y)``.
+    """
+
+    structure: AcyclicKTree
+    backbone: tuple | None
+    score: float
+    score_fn: Any
+    edge_matrix: np.ndarray
+
+
+def check_backbone(backbone: Sequence, names: Sequence[str], estimator: str) -> tuple[str, ...]:
+    """A user backbone as a tuple of feature names; entries may be names or column indices.
+
+    Raises
+    ------
+    ValueError
+        Naming the unknown, repeated or missing features.
+
+    Examples
+    --------
+    >>> check_backbone(["b", 0, "c"], ["a", "b", "c"], "KTANClassifier")
+    ('b', 'a', 'c')
+    """
+    names = list(names)
+    out = []
+    for entry in backbone:
+        if isinstance(entry, (int, np.integer)) and not isinstance(entry, bool):
+            if not 0 <= entry < len(names):
+                raise ValueError(
+                    f"The backbone of {estimator} has column index {entry}, but X has "
+                    f"{len(names)} features (indices 0..{len(names) - 1})."
+                )
+            out.append(names[int(entry)])
+        elif entry in names:
+            out.append(entry)
+        else:
+            raise ValueError(
+                f"The backbone of {estimator} names unknown feature {entry!r}; the features "
+                f"are {names}."
+            )
+    repeated = sorted({v for v in out if out.count(v) > 1}, key=names.index)
+    if repeated:
+        raise ValueError(
+            f"The backbone of {estimator} repeats feature(s) {repeated}; it must be a "
+            "permutation of all the features."
+        )
+    missing = [v for v in names if v not in out]
+    if missing:
+        raise ValueError(
+            f"The backbone of {estimator} misses feature(s) {missing}; it must be a "
+            "permutation of all the features."
+        )
+    return tuple(out)
+
+
+def fit_score(data: np.ndarray, y_codes: np.ndarray, names: Sequence[str], family: str):
+    """The fitted CMI score of the family, with the feature names as variable names."""
+    frame = pd.DataFrame(data, columns=list(names))
+    score = DiscreteCMI() if family == "discrete" else GaussianCMI()
+    return score.fit(frame, y_codes)
+
+
+def learn_structure(
+    data: np.ndarray,
+    y_codes: np.ndarray,
+    names: Sequence[str],
+    family: str,
+    *,
+    k: int,
+    search: str,
+    backbone: str | Sequence | None,
+    estimator: str,
+) -> StructureFit:
+    """Fit the score of ``family`` and search the k-tree as described in the module docstring.
+
+    Parameters
+    ----------
+    data : ndarray of shape (n_samples, n_features)
+        Integer codes (discrete) or floats (Gaussian).
+    y_codes : ndarray of shape (n_samples,)
+        Class codes.
+    names : sequence of str
+        Feature names (the vertices of the structure).
+    family : {"discrete", "gaussian"}
+        Which CMI score to fit.
+    k : int
+        Tree width, ``1 <= k < n_features``.
+    search : {"backbone-dp", "greedy"}
+        The searcher.
+    backbone : None, {"given", "mst-dfs", "greedy-path"} or sequence of features
+        The backbone of ``"backbone-dp"``.
+    estimator : str
+        Class name for error messages.
+
+    Returns
+    -------
+    StructureFit
+    """
+    names = list(names)
+    score = fit_score(data, y_codes, names, family)
+    W = np.asarray(score.edge_matrix(), dtype=float)
+    if search == "greedy":
+        if backbone is not None:
+            raise ValueError(
+                f"{estimator}(search='greedy') learns without a backbone; got backbone="
+                f"{backbone!r}. Use search='backbone-dp' to keep a backbone."
+            )
+        result = greedy_ktree(score, k)
+        return StructureFit(result.structure, None, float(result.score), score, W)
+    if backbone is None and k == 1:
+        result = maximum_spanning_tree(W)
+        tree = _relabel(result.ktree, names)
+        return StructureFit(tree, None, float(tree.score(score)), score, W)
+    if backbone is None:
+        backbone = "mst-dfs"
+    if isinstance(backbone, str):
+        order = tuple(names[int(i)] for i in backbone_order(W, method=backbone))
+    else:
+        order = check_backbone(backbone, names, estimator)
+    result = backbone_dp(score, order, k)
+    return StructureFit(result.structure, order, float(result.score), score, W)
+
+
+def _relabel(tree: AcyclicKTree, names: Sequence[str]) -> AcyclicKTree:
+    """The same k-tree with column indices replaced by feature names."""
+    order = [names[int(v)] for v in tree.order]
+    parents = {names[int(v)]: [names[int(p)] for p in tree.parents(v)] for v in tree.order}
+    return AcyclicKTree(tree.k, order, parents)
