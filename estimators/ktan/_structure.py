@@ -98,11 +98,73 @@ def check_backbone(backbone: Sequence, names: Sequence[str], estimator: str) -> 
     return tuple(out)
 
 
+class ConstantAwareScore:
+    """A fitted score over the non-constant features, answering for all features.
+
+    The scores refuse constant columns (they carry no information), but a classifier must
+    accept them (e.g. ``veil_type`` of the mushroom data, or a column constant in one CV
+    fold). Since ``I(X_v; X_P | Y) = 0`` for a constant ``X_v`` and a constant parent adds
+    nothing to ``X_P``, this wrapper returns 0 for a constant ``v`` and drops constant
+    parents before asking the fitted score. It is a callable hyperedge score like the
+    ones it wraps.
+
+    Parameters
+    ----------
+    score : fitted score
+        Fitted on the non-constant columns.
+    names : sequence of str
+        All feature names.
+    constant : set of str
+        The constant features.
+    """
+
+    def __init__(self, score, names: Sequence[str], constant: set[str]):
+        self.score = score
+        self.variables_ = list(names)
+        self.constant = set(constant)
+
+    def __call__(self, v, parents) -> float:
+        if v in self.constant:
+            return 0.0
+        return float(self.score(v, frozenset(p for p in parents if p not in self.constant)))
+
+    def score_many(self, items) -> np.ndarray:
+        """Score many ``(v, parents)`` items."""
+        return np.array([self(v, p) for v, p in items], dtype=float)
+
+    def edge_matrix(self) -> np.ndarray:
+        """Pair scores of all features (zero rows and columns for constant features)."""
+        keep = [j for j, v in enumerate(self.variables_) if v not in self.constant]
+        W = np.zeros((len(self.variables_), len(self.variables_)))
+        W[np.ix_(keep, keep)] = self.score.edge_matrix()
+        return W
+
+
 def fit_score(data: np.ndarray, y_codes: np.ndarray, names: Sequence[str], family: str):
-    """The fitted CMI score of the family, with the feature names as variable names."""
+    """The fitted CMI score of the family, with the feature names as variable names.
+
+    Constant columns are left out of the fitted score and answered by
+    :class:`ConstantAwareScore`.
+    """
     frame = pd.DataFrame(data, columns=list(names))
+    constant = [v for v in names if frame[v].nunique() < 2]
     score = DiscreteCMI() if family == "discrete" else GaussianCMI()
-    return score.fit(frame, y_codes)
+    if not constant:
+        return score.fit(frame, y_codes)
+    varying = frame.drop(columns=constant)
+    if varying.shape[1] == 0:  # nothing to score: every hyperedge is 0
+        return ConstantAwareScore(_ZeroScore(), names, set(names))
+    return ConstantAwareScore(score.fit(varying, y_codes), names, set(constant))
+
+
+class _ZeroScore:
+    """The score of a data set without any varying column."""
+
+    def __call__(self, v, parents) -> float:
+        return 0.0
+
+    def edge_matrix(self) -> np.ndarray:
+        return np.zeros((0, 0))
 
 
 def learn_structure(
