@@ -10,6 +10,7 @@ and igraph read the file and kgraph restores the values exactly.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Hashable
 from os import PathLike
 from typing import Any
@@ -23,6 +24,8 @@ _ENCODED = {"graph": "kgraph_json_graph_attrs", "node": "kgraph_json_node_attrs"
             "edge": "kgraph_json_edge_attrs"}
 _NATIVE = (bool, int, float, str)
 
+_NOT_XML = re.compile(r"[\x00-\x08\x0b-\x0d\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
 Nodes = list[tuple[Hashable, dict[str, Any]]]
 Edges = list[tuple[Hashable, Hashable, dict[str, Any]]]
 
@@ -31,7 +34,7 @@ def _ids(nodes: Nodes) -> dict[Hashable, str]:
     ids: dict[Hashable, str] = {}
     used: set[str] = set()
     for key, _ in nodes:
-        label = base = display(key)
+        label = base = _NOT_XML.sub("?", display(key))
         n = 1
         while label in used:
             label, n = f"{base}#{n}", n + 1
@@ -56,7 +59,10 @@ def _json_names(dicts: list[dict[str, Any]]) -> set[str]:
     for attrs in dicts:
         _check_names(attrs)
         for name, value in attrs.items():
-            types.setdefault(name, set()).add(type(value))
+            kind = type(value)
+            if kind is str and _NOT_XML.search(value):
+                kind = object  # XML cannot hold these characters: write typed JSON instead
+            types.setdefault(name, set()).add(kind)
     return {name for name, ts in types.items() if len(ts) > 1 or not ts <= set(_NATIVE)}
 
 
