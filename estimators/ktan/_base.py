@@ -28,7 +28,8 @@ CLASS_NODE = "class"
 
 
 def _check_finite(X: np.ndarray, names: list[str], estimator: str, family: str | None) -> None:
-    """Reject NaN (any family) and infinity (Gaussian) naming the first bad column."""
+    """Reject NaN (any input) and infinity (numeric columns, Gaussian features) naming the
+    first bad column."""
     for j, name in enumerate(names):
         col = X[:, j]
         missing = pd.isna(col) if col.dtype.kind == "O" else np.isnan(col) if col.dtype.kind == "f" else None
@@ -37,10 +38,11 @@ def _check_finite(X: np.ndarray, names: list[str], estimator: str, family: str |
                 f"Input X contains NaN in column {name!r} ({int(np.sum(missing))} rows); "
                 f"{estimator} does not accept missing values: impute or drop them first."
             )
-        if family == "gaussian" and not np.all(np.isfinite(col.astype(float))):
+        numeric = family == "gaussian" or col.dtype.kind == "f"
+        if numeric and not np.all(np.isfinite(col.astype(float))):
             raise ValueError(
-                f"Input X contains infinity in column {name!r}; {estimator} with Gaussian "
-                "features needs finite values."
+                f"Input X contains infinity in column {name!r}; {estimator} needs finite "
+                "numbers."
             )
 
 
@@ -76,6 +78,8 @@ class BaseKTAN(ClassifierMixin, BaseEstimator):
         name = type(self).__name__
         raw = X
         X, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False)
+        if X.shape[0] < 2:
+            raise ValueError(f"{name} needs at least 2 samples; got n_samples = {X.shape[0]}.")
         names = self._names()
         _check_finite(X, names, name, None)
         check_classification_targets(y)
@@ -188,7 +192,8 @@ class BaseKTAN(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
-        return self.classes_[np.argmax(self._joint_log_likelihood(X), axis=1)]
+        jll = self._joint_log_likelihood(X)
+        return self.classes_[np.argmax(jll, axis=1)]
 
     # -- export -----------------------------------------------------------------------------
     def to_pgmpy(self):
@@ -216,9 +221,3 @@ class BaseKTAN(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         structure_graph(self).write_graphml(path)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = False
-        tags.input_tags.categorical = True
-        return tags
