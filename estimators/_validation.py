@@ -223,8 +223,8 @@ def check_features_target(X, y, *, owner: str, kind: str = "numeric") -> Validat
     """
     if kind not in ("numeric", "discrete"):
         raise ValueError(f"kind must be 'numeric' or 'discrete'; got {kind!r}.")
-    names = variable_names(X)
     arr = _as_2d(X, owner)
+    names = variable_names(X)
     classes, codes = encode_classes(y, arr.shape[0], owner)
     if kind == "numeric":
         try:

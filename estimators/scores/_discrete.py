@@ -73,7 +73,8 @@ def discrete_pair_block(data: CodeData, pairs: np.ndarray) -> np.ndarray:
         Ny = N.sum(axis=(2, 3))[:, :, None, None]
         Na = N.sum(axis=3)[:, :, :, None]
         Nb = N.sum(axis=2)[:, :, None, :]
-        terms = _xlog_ratio(N, _log(N) + _log(Ny) - _log(Na) - _log(Nb))
+        with np.errstate(invalid="ignore"):  # -inf - -inf in empty cells, masked below
+            terms = _xlog_ratio(N, _log(N) + _log(Ny) - _log(Na) - _log(Nb))
         out[s : s + step] = terms.sum(axis=(1, 2, 3)) / N.sum(axis=(1, 2, 3))
     return out
 
@@ -90,7 +91,8 @@ def _hyperedge(data: CodeData, v: int, parents: tuple) -> float:
     Ny = N.sum(axis=(1, 2)) + a * Kv * (n_configs - nC)  # (m,)
     Nya = N.sum(axis=1) + a * (n_configs - nC)  # (m, Kv)
     Nyc = N.sum(axis=2)  # (m, nC)
-    log_ratio = _log(N) + _log(Ny)[:, None, None] - _log(Nya)[:, None, :] - _log(Nyc)[:, :, None]
+    with np.errstate(invalid="ignore"):  # -inf - -inf in empty cells, masked below
+        log_ratio = _log(N) + _log(Ny)[:, None, None] - _log(Nya)[:, None, :] - _log(Nyc)[:, :, None]
     total = _xlog_ratio(N, log_ratio).sum()
     if a > 0:  # parent configurations never observed: each cell holds alpha
         unobserved = (n_configs - nC) * a * (_log(Ny)[:, None] - np.log(Kv) - _log(Nya)).sum()

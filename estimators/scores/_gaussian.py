@@ -73,7 +73,7 @@ def gaussian_pair_block(data: CorrelationData, pairs: np.ndarray) -> np.ndarray:
     """``-1/2 sum_y p(y) ln(1 - r_y^2)`` for each pair (rows of ``pairs``)."""
     r = data.R[:, pairs[:, 0], pairs[:, 1]]  # (m, k)
     with np.errstate(divide="ignore"):
-        return -0.5 * (data.prior @ np.log1p(-(r * r)))
+        return -0.5 * (data.prior[:, None] * np.log1p(-(r * r))).sum(axis=0)
 
 
 def _logdet(S: np.ndarray) -> np.ndarray:
@@ -93,7 +93,7 @@ def gaussian_hyperedge_block(data: CorrelationData, items: list) -> np.ndarray:
         sub = data.R[:, idx[:, :, None], idx[:, None, :]]  # (m, k, s+1, s+1)
         with np.errstate(invalid="ignore"):
             per_class = 0.5 * (_logdet(sub[:, :, 1:, 1:]) - _logdet(sub))
-        out[sel] = data.prior @ per_class
+        out[sel] = (data.prior[:, None] * per_class).sum(axis=0)
     return out
 
 
