@@ -70,7 +70,7 @@ def kernel_cdf(x: np.ndarray, h: float) -> np.ndarray:
     -------
     ndarray of shape (n,)
         ``mean_j Phi((x_i - x_j) / h)``; binned and FFT-convolved when ``n > EXACT_MAX``
-        (absolute error below 1e-6).
+        (absolute error about 1e-5 or less).
 
     Examples
     --------
