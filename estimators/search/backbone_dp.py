@@ -133,8 +133,11 @@ def backbone_dp(f: Score, backbone: Iterable[Hashable], k: int, *,
     >>> from estimators.search.backbone_dp import backbone_dp
     >>> f = lambda v, ps: float(len(ps)) if v != "c" else 3.0 * ("e" in ps)
     >>> res = backbone_dp(f, "abcde", 2)
-    >>> res.score, sorted(res.structure.parents("c"))
-    (10.0, ['b', 'e'])
+    >>> res.score, res.structure.order
+    (9.0, ('e', 'c', 'a', 'b', 'd'))
+    >>> from estimators.search.brute_force import brute_force_ktree
+    >>> brute_force_ktree(f, 2, backbone="abcde").score
+    9.0
     >>> res.pbkt.to_ktree() == res.structure
     True
     """
