@@ -9,7 +9,7 @@ Examples
 >>> "car" in list_datasets() and "iris" in list_datasets()
 True
 >>> X, y = load_dataset("wine")
->>> X.shape, sorted(y.unique())
+>>> X.shape, sorted(y.unique().tolist())
 ((178, 13), [1, 2, 3])
 """
 
