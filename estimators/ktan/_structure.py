@@ -7,7 +7,9 @@ model family (plug-in :class:`~estimators.scores.DiscreteCMI` for discrete featu
 
 * ``k = 1`` without a backbone: the maximum spanning tree of the CMI matrix (exact TAN);
 * ``search="backbone-dp"``: the exact maximum-score acyclic k-tree containing the backbone
-  path (``backbone=None`` means ``"mst-dfs"`` for ``k >= 2``);
+  path (``backbone=None`` means ``"mst-dfs"`` for ``k >= 2``); a backbone method name is
+  resolved by :func:`~estimators.search.backbone_order` (``"local-search"`` improves a
+  greedy-path backbone by re-running the DP on neighbouring orders);
 * ``search="greedy"``: the backbone-free greedy k-tree (heuristic).
 """
 
@@ -21,10 +23,19 @@ import numpy as np
 import pandas as pd
 
 from estimators.scores import DiscreteCMI, GaussianCMI
-from estimators.search import backbone_dp, backbone_order, greedy_ktree, maximum_spanning_tree
+from estimators.search import (
+    BACKBONE_METHODS as _SEARCH_BACKBONE_METHODS,
+)
+from estimators.search import (
+    backbone_dp,
+    backbone_order,
+    greedy_ktree,
+    maximum_spanning_tree,
+)
 from kgraph import AcyclicKTree
 
-BACKBONE_METHODS = ("given", "mst-dfs", "greedy-path")
+#: backbone methods accepted by KTANClassifier: the registry of :func:`backbone_order`
+BACKBONE_METHODS = tuple(_SEARCH_BACKBONE_METHODS)
 SEARCHES = ("backbone-dp", "greedy")
 
 
@@ -212,24 +223,16 @@ def learn_structure(
                 f"{estimator}(search='greedy') learns without a backbone; got backbone="
                 f"{backbone!r}. Use search='backbone-dp' to keep a backbone."
             )
-        result = greedy_ktree(score, k)
+        result = greedy_ktree(score, k, variables=names)
         return StructureFit(result.structure, None, float(result.score), score, W)
     if backbone is None and k == 1:
-        result = maximum_spanning_tree(W)
-        tree = _relabel(result.ktree, names)
+        tree = maximum_spanning_tree(W, variables=names).ktree
         return StructureFit(tree, None, float(tree.score(score)), score, W)
     if backbone is None:
         backbone = "mst-dfs"
     if isinstance(backbone, str):
-        order = tuple(names[int(i)] for i in backbone_order(W, method=backbone))
+        order = tuple(backbone_order(W, backbone, f=score, k=k, variables=names))
     else:
         order = check_backbone(backbone, names, estimator)
     result = backbone_dp(score, order, k)
     return StructureFit(result.structure, order, float(result.score), score, W)
-
-
-def _relabel(tree: AcyclicKTree, names: Sequence[str]) -> AcyclicKTree:
-    """The same k-tree with column indices replaced by feature names."""
-    order = [names[int(v)] for v in tree.order]
-    parents = {names[int(v)]: [names[int(p)] for p in tree.parents(v)] for v in tree.order}
-    return AcyclicKTree(tree.k, order, parents)

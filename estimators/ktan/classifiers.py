@@ -60,9 +60,10 @@ class TANClassifier(BaseKTAN):
     >>> x0 = (rng.random(500) < 0.2 + 0.6 * y).astype(int)
     >>> X = np.column_stack([x0, x0 ^ (rng.random(500) < 0.1), rng.integers(0, 3, 500)])
     >>> clf = TANClassifier().fit(X, y)
-    >>> sorted(clf.structure_.edges in ([("x0", "x1"), ("x0", "x2")], [("x0", "x1"), ("x1", "x2")])
-    ...        for _ in [0])
-    [True]
+    >>> clf.structure_.k, len(clf.structure_.edges)
+    (1, 2)
+    >>> sorted(sorted(e) for e in clf.structure_.edges)[0]  # x1 is a noisy copy of x0
+    ['x0', 'x1']
     >>> clf.predict_proba(X[:2]).sum(axis=1)
     array([1., 1.])
     """
@@ -81,7 +82,7 @@ class KTANClassifier(BaseKTAN):
     With ``search="backbone-dp"`` the k-tree is the exact optimum among those containing a
     backbone path (paper 2, §5): ``backbone`` is a permutation of the features (names, or
     column indices) or the name of a method that derives one from the pair scores
-    (``"given"``: column order, ``"mst-dfs"``, ``"greedy-path"``); ``None`` means the exact
+    (``"given"``: column order, ``"mst-dfs"``, ``"greedy-path"``, ``"local-search"``); ``None`` means the exact
     maximum spanning tree for ``k = 1`` (so ``KTANClassifier(k=1)`` is
     :class:`TANClassifier`) and ``"mst-dfs"`` for ``k >= 2``. ``search="greedy"`` grows a
     k-tree without a backbone (heuristic).
@@ -92,7 +93,7 @@ class KTANClassifier(BaseKTAN):
         Tree width: each feature has at most ``k`` feature parents; ``1 <= k < n_features``.
     search : {{"backbone-dp", "greedy"}}, default="backbone-dp"
         The structure searcher.
-    backbone : None, {{"given", "mst-dfs", "greedy-path"}} or sequence, default=None
+    backbone : None, {{"given", "mst-dfs", "greedy-path", "local-search"}} or sequence, default=None
         Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
     features : {{"auto", "discrete", "gaussian"}}, default="auto"
         Model family of the features.

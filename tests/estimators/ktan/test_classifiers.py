@@ -130,6 +130,14 @@ def test_backbone_dp_score_equals_brute_force(tic_tac_toe, k, backbone):
         assert clf.backbone_ == tuple(X.columns)
 
 
+def test_local_search_backbone_never_below_its_start(tic_tac_toe):
+    X, y = tic_tac_toe
+    start = KTANClassifier(k=2, backbone="greedy-path").fit(X, y)
+    improved = KTANClassifier(k=2, backbone="local-search").fit(X, y)
+    assert improved.score_ >= start.score_ - 1e-12
+    assert sorted(improved.backbone_) == sorted(X.columns)
+
+
 def test_greedy_score_is_its_structure_score(car):
     X, y = car
     clf = KTANClassifier(k=2, search="greedy").fit(X, y)
