@@ -6,6 +6,8 @@
 * :func:`layered_dag` — rows by longest path from the sources (a vertex one row below its
   latest parent), each row ordered by the mean column of the parents (creation order on ties).
 * :func:`line_layout` — vertices on a horizontal line in a given order.
+* :func:`stress_layout` — networkx's Kamada–Kawai layout, which starts from the circular
+  layout of the nodes in the given order (no random start), rounded and scaled.
 
 The same input always gives the same coordinates.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
-__all__ = ["tidy_forest", "rooted_children", "layered_dag", "line_layout"]
+__all__ = ["tidy_forest", "rooted_children", "layered_dag", "line_layout", "stress_layout"]
 
 Point = tuple[float, float]
 
@@ -142,3 +144,37 @@ def line_layout(order: Sequence[Hashable]) -> dict[Hashable, Point]:
     {'a': (0.0, 0.0), 'b': (1.0, 0.0)}
     """
     return {v: (float(i), 0.0) for i, v in enumerate(order)}
+
+
+def stress_layout(nodes: Sequence[Hashable], edges: Iterable[tuple[Hashable, Hashable]],
+                  edge_length: float = 1.6) -> dict[Hashable, Point]:
+    """Kamada–Kawai positions scaled to a mean edge length, with the first node on top.
+
+    Deterministic: the optimisation starts from the circular layout in node order; the
+    result is rotated so that the first node lies straight above the centroid and rounded
+    to 1e-6.
+
+    Examples
+    --------
+    >>> pos = stress_layout("abc", [("a", "b"), ("b", "c"), ("a", "c")])
+    >>> pos["a"][0], pos["a"][1] > pos["b"][1]
+    (0.0, True)
+    """
+    import networkx as nx
+    import numpy as np
+
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(edges)
+    raw = nx.kamada_kawai_layout(graph)
+    xy = np.array([raw[v] for v in nodes], dtype=float)
+    xy -= xy.mean(axis=0)
+    angle = np.pi / 2 - np.arctan2(xy[0, 1], xy[0, 0]) if np.any(xy[0]) else 0.0
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    xy = xy @ rotation.T
+    index = {v: i for i, v in enumerate(nodes)}
+    lengths = [np.linalg.norm(xy[index[u]] - xy[index[v]]) for u, v in graph.edges()]
+    if lengths and np.mean(lengths) > 0:
+        xy *= edge_length / np.mean(lengths)
+    xy = np.round(xy, 6) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return {v: (float(x), float(y)) for v, (x, y) in zip(nodes, xy, strict=True)}

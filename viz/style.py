@@ -63,9 +63,10 @@ class Style:
         Resolution of new figures and of PNG files.
     palette : tuple of str
         Category colours (classes, trees, methods, priors), cycled when exhausted.
-    variable_color, class_color, highlight_color : str
-        Fill of feature vertices, of the class vertex, and of highlighted parts (the root
-        clique of a pbkt, the chosen number of clusters).
+    variable_color, class_color, highlight_color, soft_highlight_color : str
+        Fill of feature vertices, of the class vertex, of highlighted parts (the root clique
+        of a pbkt, the chosen number of clusters) and of marked vertices (a k-tree's
+        initial clique; the orange lightened).
     edge_color, light_color : str
         Structure edges; class edges and secondary marks (separators, split curves).
     edge_labels : bool
@@ -90,6 +91,7 @@ class Style:
     variable_color: str = "#FFFFFF"
     class_color: str = OKABE_ITO["sky_blue"]
     highlight_color: str = OKABE_ITO["orange"]
+    soft_highlight_color: str = "#F8D999"
     edge_color: str = "#1A1A1A"
     light_color: str = "#9A9A9A"
     edge_labels: bool = True
