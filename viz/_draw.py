@@ -127,7 +127,7 @@ def clear_rad(p: Point, q: Point, obstacles: Iterable[Point], clearance: float,
 
     Examples
     --------
-    >>> clear_rad((0, 0), (0, -2), [(0, -1)], 0.3)
+    >>> clear_rad((0, 0), (0, -2), [(0, -1)], 0.25)
     0.3
     >>> clear_rad((0, 0), (0, -2), [(1, -1)], 0.3)
     0.0
