@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import time
 from pathlib import Path
@@ -38,7 +39,9 @@ def write(name: str, title: str, lines: list[str]) -> Path:
     """Write ``benchmarks/results/NAME.md`` with a machine line on top; echo it."""
     RESULTS.mkdir(exist_ok=True)
     head = [f"# {title}", "", f"Machine: {platform.processor() or platform.machine()}, "
-            f"Python {platform.python_version()}, NumPy {np.__version__}.", ""]
+            f"Python {platform.python_version()}, NumPy {np.__version__}, "
+            f"load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+            "(other jobs inflate absolute times; ratios are from the same run).", ""]
     text = "\n".join(head + lines) + "\n"
     path = RESULTS / f"{name}.md"
     path.write_text(text)
