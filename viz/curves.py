@@ -41,7 +41,7 @@ def _reduction_array(obj: Any) -> np.ndarray:
 
 def plot_reduction_curve(reduction_scores: Any, *, ax: Axes | None = None,
                          style: Style | None = None, title: str | None = None,
-                         ylabel: str = "weighted F1 (held-out part of the training data)"
+                         ylabel: str = "weighted F1"
                          ) -> Figure:
     """Paper 1 appendix E: F1 against the number of clusters of the reduced model.
 
@@ -175,10 +175,10 @@ def plot_relative_f1(table: pd.DataFrame, *, highlight: Iterable[str] = (),
             ax.scatter(x + jitter[j], row.to_numpy(), s=8, color=s.edge_color, zorder=3,
                        gid=f"dataset:{name}", label="one data set" if j == 0 else None)
         ax.set_xticks(x, [str(c) for c in rel.columns], rotation=45, ha="right")
-        ax.set_ylabel("relative F1 (F1 / best F1 on the data set)")
+        ax.set_ylabel("relative F1 (F1 / best F1)")
         low = float(np.min(rel.to_numpy()))
         ax.set_ylim(max(0.0, low - 0.05), 1.02)
-        ax.legend(loc="lower right")
+        ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), borderaxespad=0.2)
         if title:
             ax.set_title(title)
     return fig

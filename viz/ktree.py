@@ -160,8 +160,10 @@ def plot_tree_representation(ktree: AcyclicKTree | Any, *, ax: Axes | None = Non
     cliques = kt.cliques()
     labels = {c: format_set(c, rank) for c in cliques}
     roots, children = rooted_children(cliques, graph.edges())
+    captions = {c: f"Δ{graph.node_attrs(c)['vertex']}" for c in cliques}
     with style_context(style) as s:
-        pos = spread(centre(tidy_forest(roots, children, row=ROW)), labels.values(), s)
+        widths = [f"{captions[c]}  {labels[c]}" for c in cliques]
+        pos = spread(centre(tidy_forest(roots, children, row=ROW)), widths, s)
         fig, ax = graph_axes(ax, s, pos)
         patches = {}
         for c in cliques:
@@ -169,7 +171,7 @@ def plot_tree_representation(ktree: AcyclicKTree | Any, *, ax: Axes | None = Non
             patches[c] = draw_node(ax, pos[c], labels[c], s, box=True,
                                    gid=f"clique:{attrs['index']}")
             x, y = pos[c]
-            ax.text(x - node_width(labels[c], s) / 2 - 0.08, y, f"Δ{attrs['vertex']}",
+            ax.text(x - node_width(labels[c], s) / 2 - 0.08, y, captions[c],
                     ha="right", va="center", fontsize=s.font_size - 1.5, color=s.light_color, zorder=5,
                     gid=f"created:{attrs['vertex']}")
         for a, b in graph.edges():
