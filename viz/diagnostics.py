@@ -51,7 +51,7 @@ class PairData:
         if y_true.shape != (x.shape[0],) or y_pred.shape != (x.shape[0],):
             raise ValueError(f"PairData.y_true and y_pred must have shape ({x.shape[0]},) like "
                              f"the rows of x; got {y_true.shape} and {y_pred.shape}.")
-        missing = [c for c in np.unique(y_true) if c not in self.log_density]
+        missing = [c for c in np.unique(y_true).tolist() if c not in self.log_density]
         if missing:
             raise ValueError(f"PairData.log_density has no density for class {missing[0]!r}; "
                              f"it has {list(self.log_density)}.")

@@ -19,8 +19,9 @@ def main() -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from viz.style import apply_style, save_figure
     from viz_cases import BASELINE_STYLE, FAMILIES, family_figure
+
+    from viz.style import apply_style, save_figure
 
     apply_style(BASELINE_STYLE)
     BASELINE_DIR.mkdir(exist_ok=True)
