@@ -30,26 +30,35 @@ def new_axes(ax: Axes | None, style: Style, size: tuple[float, float] | None = N
 
     figsize = style.figsize or size or (4.8, 3.2)
     fig = Figure(figsize=figsize, dpi=style.dpi, layout="constrained")
+    fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02)
     return fig, fig.add_subplot()
 
 
-def graph_axes(ax: Axes | None, style: Style, positions: Mapping[Any, Point]
-               ) -> tuple[Figure, Axes]:
-    """Axes for a graph drawing: a new figure sized by the layout extent when ``ax`` is None."""
-    xs = [p[0] for p in positions.values()] or [0.0]
-    ys = [p[1] for p in positions.values()] or [0.0]
-    width = (max(xs) - min(xs) + 1.6) * style.unit
-    height = (max(ys) - min(ys) + 1.6) * style.unit
-    return new_axes(ax, style, (max(width, 2.0), max(height, 1.6)))
+Box = tuple[float, float, float, float]  # x0, x1, y0, y1 in layout units
 
 
-def finish_graph_axes(ax: Axes, positions: Mapping[Any, Point], margin: float = 0.8,
-                      title: str | None = None) -> None:
-    """Equal aspect, no frame, limits around all positions."""
-    xs = [p[0] for p in positions.values()] or [0.0]
-    ys = [p[1] for p in positions.values()] or [0.0]
-    ax.set_xlim(min(xs) - margin, max(xs) + margin)
-    ax.set_ylim(min(ys) - margin, max(ys) + margin)
+def graph_axes(ax: Axes | None, style: Style, positions: Mapping[Any, Point],
+               widths: Mapping[Any, float] | None = None, margin: float = 0.35,
+               title: str | None = None) -> tuple[Figure, Axes, Box]:
+    """Axes for a graph drawing and the layout box it shows: every node (of the given width,
+    default a circle) plus ``margin``. A new figure is sized so that one layout unit is
+    ``style.unit`` inches and text fits the nodes drawn for it."""
+    widths = widths or {}
+    r = style.node_radius
+    half = {v: widths.get(v, 2 * r) / 2 for v in positions}
+    x0 = min((p[0] - half[v] for v, p in positions.items()), default=-r) - margin
+    x1 = max((p[0] + half[v] for v, p in positions.items()), default=r) + margin
+    y0 = min((p[1] for p in positions.values()), default=0.0) - r - margin
+    y1 = max((p[1] for p in positions.values()), default=0.0) + r + margin
+    size = ((x1 - x0) * style.unit + 0.15, (y1 - y0) * style.unit + 0.15 + 0.3 * bool(title))
+    fig, ax = new_axes(ax, style, size)
+    return fig, ax, (x0, x1, y0, y1)
+
+
+def finish_graph_axes(ax: Axes, box: Box, title: str | None = None) -> None:
+    """Equal aspect, no frame, the layout box as limits."""
+    ax.set_xlim(box[0], box[1])
+    ax.set_ylim(box[2], box[3])
     ax.set_aspect("equal", adjustable="box")
     ax.set_axis_off()
     if title:

@@ -61,7 +61,9 @@ def _draw_gnb(gnb: GNBStructure, ax: Axes | None, style: Style, colour_trees: bo
                  style)
     top = ROW
     target_xy = (0.0, top)
-    fig, ax = graph_axes(ax, style, {**pos, gnb.target: target_xy})
+    every = {**pos, gnb.target: target_xy}
+    fig, ax, box = graph_axes(ax, style, every, {v: node_width(str(v), style) for v in every},
+                              title=title)
     tree_of = {v: i for i, t in enumerate(gnb.trees) for e in t for v in e}
 
     def colour(v: Hashable) -> str:
@@ -85,7 +87,7 @@ def _draw_gnb(gnb: GNBStructure, ax: Axes | None, style: Style, colour_trees: bo
         if style.edge_labels:
             edge_label(ax, pos[m], pos[v], str(order[frozenset((m, v))] + 1), style,
                        gid=f"order:{m}->{v}", color=colour(v))
-    finish_graph_axes(ax, {**pos, gnb.target: target_xy}, title=title)
+    finish_graph_axes(ax, box, title=title)
     return fig
 
 
@@ -219,11 +221,12 @@ def plot_junction_tree(jt: GNBJunctionTree | GNBForest | CherryJunctionTree | An
                   key=lambda s: min(index[c] for c in graph.neighbors(s)))
     roots, children = rooted_children([*clusters, *seps], graph.edges())
     labels = {v: format_set(v, order) for v in [*clusters, *seps]}
-    widths = [*labels.values()]
-    widths += [f"{labels[sep]}  ν={graph.node_attrs(sep)['multiplicity']}xx" for sep in seps]
+    shown = {v: labels[v] for v in clusters}  # separators carry "ν=..." on both sides' room
+    shown |= {v: f"ν={graph.node_attrs(v)['multiplicity']}  {labels[v]}  ν=99" for v in seps}
     with style_context(style) as s:
-        pos = spread(centre(tidy_forest(roots, children, row=ROW)), widths, s)
-        fig, ax = graph_axes(ax, s, pos)
+        pos = spread(centre(tidy_forest(roots, children, row=ROW)), shown.values(), s)
+        widths = {v: node_width(text, s) for v, text in shown.items()}
+        fig, ax, box = graph_axes(ax, s, pos, widths, title=title)
         patches = {}
         for c in clusters:
             patches[c] = draw_node(ax, pos[c], labels[c], s, box=True,
@@ -244,6 +247,6 @@ def plot_junction_tree(jt: GNBJunctionTree | GNBForest | CherryJunctionTree | An
                 sep = graph.edge_attrs(a, b)["separator"]
                 edge_label(ax, pos[a], pos[b], format_set(sep, order), s, gid=f"separator:{name}",
                            color=s.light_color)
-        finish_graph_axes(ax, pos, margin=1.0, title=title)
+        finish_graph_axes(ax, box, title=title)
     return fig
 

@@ -105,7 +105,8 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
         every = dict(pos)
         if target is not None:
             every[target] = (0.0, max(y for _, y in pos.values()) + ROW)
-        fig, ax = graph_axes(ax, s, every)
+        fig, ax, box = graph_axes(ax, s, every, {v: node_width(str(v), s) for v in every},
+                                  title=title)
         patches = {}
         for i, v in enumerate(order):
             face = s.soft_highlight_color if i < kt.k else None
@@ -124,7 +125,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
                             1.4 * s.node_radius)
             draw_edge(ax, patches[p], patches[v], s, directed=True, rad=rad,
                       gid=f"parent:{p}->{v}")
-        finish_graph_axes(ax, every, title=title)
+        finish_graph_axes(ax, box, title=title)
     return fig
 
 
@@ -164,7 +165,8 @@ def plot_tree_representation(ktree: AcyclicKTree | Any, *, ax: Axes | None = Non
     with style_context(style) as s:
         widths = [f"{captions[c]}  {labels[c]}" for c in cliques]
         pos = spread(centre(tidy_forest(roots, children, row=ROW)), widths, s)
-        fig, ax = graph_axes(ax, s, pos)
+        fig, ax, box = graph_axes(ax, s, pos, {c: node_width(w, s) for c, w in
+                                               zip(cliques, widths, strict=True)}, title=title)
         patches = {}
         for c in cliques:
             attrs = graph.node_attrs(c)
@@ -180,7 +182,7 @@ def plot_tree_representation(ktree: AcyclicKTree | Any, *, ax: Axes | None = Non
                 sep = graph.edge_attrs(a, b)["separator"]
                 edge_label(ax, pos[a], pos[b], format_set(sep, rank), s,
                            gid=f"separator:{labels[a]}-{labels[b]}", color=s.light_color)
-        finish_graph_axes(ax, pos, margin=1.0, title=title)
+        finish_graph_axes(ax, box, title=title)
     return fig
 
 
@@ -221,7 +223,8 @@ def plot_pbkt(pbkt: Any, *, ax: Axes | None = None, style: Style | None = None,
         pos = spread(line_layout(backbone), [str(v) for v in backbone], s)
         top = max((0.5 + 0.45 * (pos[b][0] - pos[a][0]) for _, _, a, b in arcs), default=0.0)
         extent = {**pos, "_top": (0.0, top)}
-        fig, ax = graph_axes(ax, s, extent)
+        fig, ax, box = graph_axes(ax, s, extent, {v: node_width(str(v), s) for v in backbone},
+                                  title=title)
         patches = {}
         for v in backbone:
             face = s.highlight_color if v in root else None
@@ -245,5 +248,5 @@ def plot_pbkt(pbkt: Any, *, ax: Axes | None = None, style: Style | None = None,
             ax.add_patch(Arc(((xa + xb) / 2, 0.0), xb - xa, 2 * height, theta1=0, theta2=180,
                              color=s.highlight_color if {p, v} <= root else s.edge_color,
                              linewidth=s.line_width, zorder=1, gid=f"edge:arc:{p}->{v}"))
-        finish_graph_axes(ax, extent, title=title)
+        finish_graph_axes(ax, box, title=title)
     return fig
