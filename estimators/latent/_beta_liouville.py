@@ -81,7 +81,7 @@ class BetaLiouvillePrior(Prior):
         mean_u = a / (a + b)
         return np.concatenate([mean_u * alpha / alpha.sum(axis=1, keepdims=True), 1 - mean_u], 1)
 
-    def kl(self, q):
+    def kl(self, q, elog=None):
         alpha, a, b = q
         if self.n_components == 1:
             return np.zeros(a.shape[0])

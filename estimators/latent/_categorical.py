@@ -93,19 +93,9 @@ class CategoricalFamily(Family):
             for block in np.split(table, self.offsets_[1:-1], axis=0)
         ]
 
-    def init_params(self, data, mask, n_components, rng):
-        """Half the smoothed overall frequencies, half a point mass on a random row's value."""
-        overall = self._slot_weights(data, mask[:, :, None].astype(float)) + self.pseudo_count
-        probs = self._normalise(overall)
-        seeds = rng.choice(data.shape[0], n_components, replace=data.shape[0] < n_components)
-        out = []
-        for j, p in enumerate(probs):
-            point = np.zeros((n_components, p.shape[1]))
-            observed = mask[seeds, j]
-            point[np.flatnonzero(observed), data[seeds[observed], j] - self.offsets_[j]] = 1.0
-            point[~observed] = p[0]
-            out.append(0.5 * np.repeat(p, n_components, 0) + 0.5 * point)
-        return {"probabilities": out}
+    def distances(self, data, mask, i):
+        """Square root of the number of jointly observed features whose values differ."""
+        return np.sqrt(((data != data[i]) & mask & mask[i]).sum(axis=1).astype(float))
 
     def log_likelihood(self, theta, data, mask):
         table = np.concatenate([np.log(p.T) for p in theta["probabilities"]], axis=0)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-from scipy.special import digamma
+from scipy.special import digamma, gammaln
 
 from ._prior_base import Prior, dirichlet_kl
 
@@ -45,6 +44,15 @@ class DirichletPrior(Prior):
         (gamma,) = q
         return gamma / gamma.sum(axis=1, keepdims=True)
 
-    def kl(self, q):
+    def kl(self, q, elog=None):
         (gamma,) = q
-        return dirichlet_kl(gamma, self.alpha)
+        if elog is None:
+            return dirichlet_kl(gamma, self.alpha)
+        # the same closed form, reusing E_q[ln pi] = digamma(gamma) - digamma(sum gamma)
+        const = gammaln(self.alpha).sum() - gammaln(self.alpha.sum())
+        return (
+            gammaln(gamma.sum(axis=1))
+            - gammaln(gamma).sum(axis=1)
+            + ((gamma - self.alpha) * elog).sum(axis=1)
+            + const
+        )

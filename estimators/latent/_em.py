@@ -57,9 +57,9 @@ def fit_em(
     :class:`~sklearn.exceptions.ConvergenceWarning` is raised when it did not converge.
     """
 
-    def run_e_step(theta, q):
+    def run_e_step(theta, counts):
         loglik = family.log_likelihood(theta, data, mask)
-        return e_step(prior, loglik, mask, q, max_iter=e_step_max_iter, tol=e_step_tol)
+        return e_step(prior, loglik, mask, counts, max_iter=e_step_max_iter, tol=e_step_tol)
 
     best: EMResult | None = None
     for _ in range(n_init):
@@ -71,7 +71,7 @@ def fit_em(
         for n_iter in range(1, max_iter + 1):  # noqa: B007
             previous = lower_bound
             theta = family.m_step(data, mask, estep.phi)
-            estep = run_e_step(theta, estep.q)
+            estep = run_e_step(theta, estep.counts)
             lower_bound = objective(family, theta, estep)
             bounds.append(lower_bound)
             if abs(lower_bound - previous) < tol:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Family", "check_rows_observed", "check_no_inf"]
+__all__ = ["Family", "check_rows_observed", "check_no_inf", "plus_plus_seeds"]
 
 
 def check_no_inf(X: np.ndarray, feature_names=None) -> None:
@@ -32,6 +32,30 @@ def check_rows_observed(mask: np.ndarray) -> None:
         )
 
 
+def plus_plus_seeds(distance, n_rows: int, n_components: int, rng) -> np.ndarray:
+    """k-means++ seeding: K row indices, each next one drawn with probability proportional
+    to its squared distance to the nearest seed so far (uniform when all distances are 0).
+
+    ``distance(i)`` returns the (n_rows,) distances of every row to row i.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([0.0, 0.1, 10.0, 10.1])
+    >>> seeds = plus_plus_seeds(lambda i: np.abs(x - x[i]), 4, 2, np.random.default_rng(0))
+    >>> sorted(x[seeds] > 5)
+    [False, True]
+    """
+    seeds = [int(rng.integers(n_rows))]
+    nearest = distance(seeds[0]) ** 2
+    for _ in range(1, n_components):
+        total = nearest.sum()
+        p = nearest / total if total > 0 else np.full(n_rows, 1.0 / n_rows)
+        seeds.append(int(rng.choice(n_rows, p=p)))
+        nearest = np.minimum(nearest, distance(seeds[-1]) ** 2)
+    return np.array(seeds)
+
+
 class Family:
     """Base class of the distribution of one feature given its component.
 
@@ -48,8 +72,21 @@ class Family:
     def encode(self, X, *, fit: bool) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
         raise NotImplementedError
 
-    def init_params(self, data, mask, n_components, rng) -> dict:  # pragma: no cover
+    def distances(self, data, mask, i) -> np.ndarray:  # pragma: no cover
+        """Distances of every row to row i over their jointly observed features."""
         raise NotImplementedError
+
+    def init_params(self, data, mask, n_components, rng) -> dict:
+        """One k-means step: K seed rows by k-means++ seeding on :meth:`distances`, every
+        row assigned to its nearest seed, then the M-step of that hard assignment."""
+        n = data.shape[0]
+        seeds = plus_plus_seeds(lambda i: self.distances(data, mask, i), n, n_components, rng)
+        dist = np.stack([self.distances(data, mask, i) for i in seeds], axis=1)
+        dist[seeds, np.arange(n_components)] = -1.0  # a seed row belongs to its own component
+        nearest = dist.argmin(axis=1)
+        phi = np.zeros((n, data.shape[1], n_components))
+        phi[np.arange(n), :, nearest] = 1.0
+        return self.m_step(data, mask, phi * mask[:, :, None])
 
     def log_likelihood(self, theta, data, mask) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError

@@ -55,17 +55,18 @@ class GaussianFamily(Family):
             self.floor_ = self.var_floor * np.where(var > 0, var, 1.0)
         return data, mask
 
-    def init_params(self, data, mask, n_components, rng):
-        """Means from K random rows (a missing value -> the feature mean), variances Var(x_j)."""
-        seeds = rng.choice(data.shape[0], n_components, replace=data.shape[0] < n_components)
-        means = np.where(mask[seeds], data[seeds], self.mean_)
-        variances = np.repeat(np.maximum(self.var_, self.floor_)[None, :], n_components, 0)
-        return {"means": means, "variances": variances}
+    def distances(self, data, mask, i):
+        """Euclidean distance of the standardised values over jointly observed features."""
+        scale = np.sqrt(np.where(self.var_ > 0, self.var_, 1.0))
+        both = mask & mask[i]
+        return np.sqrt((((data - data[i]) / scale * both) ** 2).sum(axis=1))
 
     def log_likelihood(self, theta, data, mask):
         mu, var = theta["means"].T, theta["variances"].T  # (d, K)
-        diff = data[:, :, None] - mu
-        out = -0.5 * (diff * diff / var + (np.log(var) + _LOG_2PI))
+        out = data[:, :, None] - mu
+        out *= out
+        out *= -0.5 / var
+        out += -0.5 * (np.log(var) + _LOG_2PI)
         out *= mask[:, :, None]
         return out
 

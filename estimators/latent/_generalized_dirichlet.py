@@ -76,6 +76,6 @@ class GeneralizedDirichletPrior(Prior):
         before = np.concatenate([np.ones((n, 1)), np.cumprod(1.0 - mean_v, axis=1)], axis=1)
         return before * np.concatenate([mean_v, np.ones((n, 1))], axis=1)
 
-    def kl(self, q):
+    def kl(self, q, elog=None):
         gamma, lam = q
         return beta_kl(gamma, lam, self.alpha, self.beta).sum(axis=1)

@@ -61,7 +61,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         Number of initialisations; the best objective wins.
     e_step_max_iter : int, default=100
         Maximum fixed-point sweeps per E-step.
-    e_step_tol : float, default=1e-6
+    e_step_tol : float, default=1e-4
         A row's E-step stops when a sweep raises its ELBO by at most this (nats).
     random_state : int, RandomState instance or None, default=None
         Seeds the initialisation (K random rows give the initial component parameters).
@@ -117,7 +117,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         tol: float = 1e-4,
         n_init: int = 1,
         e_step_max_iter: int = 100,
-        e_step_tol: float = 1e-6,
+        e_step_tol: float = 1e-4,
         random_state=None,
     ):
         self.n_components = n_components

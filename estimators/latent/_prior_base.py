@@ -80,7 +80,7 @@ def _positive_vector(prior: str, name: str, value, size: int) -> np.ndarray:
     if bad.size:
         raise ValueError(
             f"The prior parameter {name!r} of the {prior} prior must be positive and finite. "
-            f"Got {arr[bad[0]]!r} at index {int(bad[0])}."
+            f"Got {float(arr[bad[0]])!r} at index {int(bad[0])}."
         )
     return arr
 
@@ -90,7 +90,8 @@ class Prior:
 
     A subclass states its parameters in ``defaults`` (name -> (default, length rule)) and
     implements the three steps the variational EM needs from it: the q(pi) update from the
-    expected counts ``n_k``, ``E_q[ln pi_k]`` and ``KL(q || prior)``, plus ``E_q[pi]``.
+    expected counts ``n_k``, ``E_q[ln pi_k]`` and ``KL(q || prior)`` (which may reuse the
+    already computed ``elog = E_q[ln pi]``), plus ``E_q[pi]``.
     The variational state ``q`` is a tuple of arrays whose first axis is the row.
     """
 
@@ -135,5 +136,5 @@ class Prior:
     def expected_weights(self, q: tuple[np.ndarray, ...]) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
-    def kl(self, q: tuple[np.ndarray, ...]) -> np.ndarray:  # pragma: no cover
+    def kl(self, q: tuple[np.ndarray, ...], elog=None) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
