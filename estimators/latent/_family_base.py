@@ -43,7 +43,7 @@ def plus_plus_seeds(distance, n_rows: int, n_components: int, rng) -> np.ndarray
     >>> import numpy as np
     >>> x = np.array([0.0, 0.1, 10.0, 10.1])
     >>> seeds = plus_plus_seeds(lambda i: np.abs(x - x[i]), 4, 2, np.random.default_rng(0))
-    >>> sorted(x[seeds] > 5)
+    >>> sorted((x[seeds] > 5).tolist())
     [False, True]
     """
     seeds = [int(rng.integers(n_rows))]
