@@ -2,6 +2,7 @@
 
 from ._beta_liouville import BetaLiouvillePrior
 from ._categorical import CategoricalFamily
+from ._classifier import LatentCNBClassifier
 from ._dirichlet import DirichletPrior
 from ._em import fit_em
 from ._estep import e_step
@@ -20,6 +21,7 @@ __all__ = [
     "GaussianFamily",
     "GeneralizedDirichletPrior",
     "LatentCNB",
+    "LatentCNBClassifier",
     "beta_kl",
     "dirichlet_kl",
     "e_step",
