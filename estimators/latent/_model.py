@@ -13,6 +13,8 @@ from sklearn.base import (
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from kgraph.plate import LatentCNBPlate
+
 from ._em import fit_em
 from ._estep import EStepResult, e_step
 from ._family_base import check_no_inf, check_rows_observed
@@ -237,6 +239,21 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
     def fit_predict(self, X, y=None) -> np.ndarray:
         """Fit, then predict the dominant component of each training row."""
         return self.fit(X).predict(X)
+
+    def plate_graph(self) -> LatentCNBPlate:
+        """The model's plate graph (pi -> z_j -> x_j <- theta_j) as a kgraph structure.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> model = LatentCNB(2, random_state=0).fit(np.arange(12.0).reshape(6, 2))
+        >>> model.plate_graph()
+        LatentCNBPlate(features=[0, 1], n_components=2, prior='dirichlet', family='gaussian')
+        """
+        check_is_fitted(self)
+        names = getattr(self, "feature_names_in_", None)
+        features = list(range(self.n_features_in_)) if names is None else names.tolist()
+        return LatentCNBPlate(features, self.n_components, self.prior, self.family)
 
     def perplexity(self, X, per: str = "feature") -> float:
         """Perplexity ``exp(-sum_i ELBO_i / sum_i m_i)`` (paper 3, eqs. 32-33).

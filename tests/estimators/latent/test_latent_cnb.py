@@ -240,3 +240,13 @@ def test_bad_input_at_predict_names_row_and_column():
         model.predict(pd.DataFrame({"a": [1.0], "b": [-np.inf]}))
     with pytest.raises(ValueError, match="Row 0 of X has no observed feature"):
         model.transform(pd.DataFrame({"a": [np.nan], "b": [np.nan]}))
+
+
+def test_fitted_model_exposes_its_plate():
+    import pandas as pd
+
+    from kgraph.plate import LatentCNBPlate
+
+    X = pd.DataFrame({"u": np.arange(8.0), "v": np.arange(8.0) % 3})
+    model = LatentCNB(2, prior="beta-liouville", random_state=0).fit(X)
+    assert model.plate_graph() == LatentCNBPlate(["u", "v"], 2, "beta-liouville", "gaussian")
