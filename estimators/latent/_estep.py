@@ -86,7 +86,8 @@ def e_step(
 
     # working set: the rows still iterating (compacted when it has shrunk enough)
     rows = np.arange(n)
-    w_scaled, w_m = scaled, m
+    w_scaled = np.ascontiguousarray(scaled.transpose(0, 2, 1))  # (n, K, d): faster sums
+    w_m = m
     w_const = (m * peak).sum(axis=1)  # sum_j ln max_k p(x_ij | k) over observed j
     w_count = m.sum(axis=1)
     elbo = out_elbo.copy()
@@ -96,8 +97,8 @@ def e_step(
     for n_iter in range(1, max_iter + 1):  # noqa: B007
         top = elog.max(axis=1, keepdims=True)
         w = np.exp(elog - top)
-        s = np.einsum("ijk,ik->ij", w_scaled, w)
-        new_counts = w * np.einsum("ijk,ij->ik", w_scaled, w_m / s)
+        s = np.einsum("ikj,ik->ij", w_scaled, w)
+        new_counts = w * np.einsum("ikj,ij->ik", w_scaled, w_m / s)
         # sum_jk phi (ln p - ln phi) for this phi; the ELBO at any q adds n.E_q ln pi - KL
         base = np.einsum("ij,ij->i", w_m, np.log(s)) + w_const + w_count * top[:, 0]
         base -= np.einsum("ik,ik->i", new_counts, elog)

@@ -84,9 +84,8 @@ class Family:
         dist = np.stack([self.distances(data, mask, i) for i in seeds], axis=1)
         dist[seeds, np.arange(n_components)] = -1.0  # a seed row belongs to its own component
         nearest = dist.argmin(axis=1)
-        phi = np.zeros((n, data.shape[1], n_components))
-        phi[np.arange(n), :, nearest] = 1.0
-        return self.m_step(data, mask, phi * mask[:, :, None])
+        phi = (nearest[:, None, None] == np.arange(n_components)) & mask[:, :, None]
+        return self.m_step(data, mask, phi.astype(float))
 
     def log_likelihood(self, theta, data, mask) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError

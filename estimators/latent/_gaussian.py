@@ -71,13 +71,17 @@ class GaussianFamily(Family):
         return out
 
     def m_step(self, data, mask, phi):
+        # phi-weighted moments of the values centred on the feature means (no (n, d, K)
+        # temporaries; centring keeps the variance formula free of cancellation)
+        centred = np.where(mask, data - self.mean_, 0.0)
         weight = phi.sum(axis=0)  # (d, K)
-        sums = np.einsum("ijk,ij->jk", phi, data)
+        first = np.einsum("ijk,ij->jk", phi, centred)
+        second = np.einsum("ijk,ij->jk", phi, centred * centred)
         used = weight > 0
         safe = np.where(used, weight, 1.0)
-        means = np.where(used, sums / safe, self.mean_[:, None])
-        diff = data[:, :, None] - means
-        sq = np.einsum("ijk,ijk->jk", phi, diff * diff)
-        variances = np.where(used, sq / safe, self.var_[:, None])
+        shift = np.where(used, first / safe, 0.0)
+        variances = np.where(used, np.maximum(second / safe - shift * shift, 0.0),
+                             self.var_[:, None])
         variances = np.maximum(variances, self.floor_[:, None])
+        means = shift + self.mean_[:, None]
         return {"means": means.T.copy(), "variances": variances.T.copy()}
