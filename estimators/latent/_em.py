@@ -55,6 +55,22 @@ def fit_em(
     objective (:func:`objective`) never decreases. A run stops when an iteration changes the
     objective by less than ``tol``; the run with the highest objective is kept, and a
     :class:`~sklearn.exceptions.ConvergenceWarning` is raised when it did not converge.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.latent import make_family, make_prior
+    >>> X = np.r_[np.zeros((20, 2)), np.ones((20, 2)) * 5] + np.random.default_rng(0).normal(
+    ...     size=(40, 2))
+    >>> family = make_family("gaussian")
+    >>> data, mask = family.encode(X, fit=True)
+    >>> result = fit_em(make_prior("dirichlet", 2), family, data, mask, n_components=2,
+    ...                 max_iter=50, tol=1e-6, n_init=1, e_step_max_iter=100, e_step_tol=1e-8,
+    ...                 rng=np.random.default_rng(0))
+    >>> result.converged, bool(np.all(np.diff(result.lower_bounds) >= 0))
+    (True, True)
+    >>> sorted(result.theta["means"][:, 0].round(0).tolist())
+    [0.0, 5.0]
     """
 
     def run_e_step(theta, counts):

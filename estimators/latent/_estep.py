@@ -67,6 +67,18 @@ def e_step(
     Returns
     -------
     EStepResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.latent import make_prior
+    >>> loglik = np.log([[[0.9, 0.1], [0.8, 0.2]], [[0.1, 0.9], [0.5, 0.5]]])  # (n=2, d=2, K=2)
+    >>> mask = np.array([[True, True], [True, False]])  # row 1 observes feature 0 only
+    >>> result = e_step(make_prior("dirichlet", 2), loglik, mask, tol=1e-12)
+    >>> result.phi[1, 1]  # an unobserved entry carries no assignment
+    array([0., 0.])
+    >>> bool(result.phi[0, 0, 0] > 0.5 and result.phi[1, 0, 1] > 0.5)
+    True
     """
     n = loglik.shape[0]
     m = mask.astype(float)
