@@ -250,3 +250,10 @@ def test_fitted_model_exposes_its_plate():
     X = pd.DataFrame({"u": np.arange(8.0), "v": np.arange(8.0) % 3})
     model = LatentCNB(2, prior="beta-liouville", random_state=0).fit(X)
     assert model.plate_graph() == LatentCNBPlate(["u", "v"], 2, "beta-liouville", "gaussian")
+
+
+def test_unknown_family_lists_valid_ones():
+    from estimators.latent import make_family
+
+    with pytest.raises(ValueError, match=r"Unknown family 'poisson'; valid ones are \['categorical', 'gaussian'\]"):
+        make_family("poisson")
