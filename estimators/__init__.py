@@ -4,6 +4,7 @@ The statistics layer: it imports :mod:`kgraph` (structures), never :mod:`viz`.
 """
 
 from estimators.datasets import list_datasets, load_dataset
+from estimators.latent import LatentCNB, LatentCNBClassifier
 from estimators.scores import (
     DegenerateFeatureWarning,
     DiscreteCMI,
@@ -27,6 +28,8 @@ __all__ = [
     "GaussianCMI",
     "GaussianCopulaCMI",
     "KDECopulaCMI",
+    "LatentCNB",
+    "LatentCNBClassifier",
     "backbone_dp",
     "backbone_order",
     "brute_force_ktree",
