@@ -4,6 +4,7 @@ The statistics layer: it imports :mod:`kgraph` (structures), never :mod:`viz`.
 """
 
 from estimators.datasets import list_datasets, load_dataset
+from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.latent import LatentCNB, LatentCNBClassifier
 from estimators.scores import (
     DegenerateFeatureWarning,
@@ -28,8 +29,10 @@ __all__ = [
     "GaussianCMI",
     "GaussianCopulaCMI",
     "KDECopulaCMI",
+    "KTANClassifier",
     "LatentCNB",
     "LatentCNBClassifier",
+    "TANClassifier",
     "backbone_dp",
     "backbone_order",
     "brute_force_ktree",
