@@ -110,6 +110,7 @@ class BaseKTAN(ClassifierMixin, BaseEstimator):
         )
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone
+        self.certificate_ = fit.certificate
         self.score_ = fit.score
         self.edge_scores_ = fit.edge_matrix
         self.hyperedge_scores_ = {v: float(fit.score_fn(v, self.structure_.parents(v))) for v in names}

@@ -55,6 +55,8 @@ class StructureFit:
         The fitted hyperedge score ``f(name, frozenset_of_names)``.
     edge_matrix : ndarray
         The d x d matrix of pair scores ``I(X_i; X_j | Y)``.
+    certificate : PBKT or None
+        The backbone DP's certificate (its decomposition), None for the other searchers.
     """
 
     structure: AcyclicKTree
@@ -62,6 +64,7 @@ class StructureFit:
     score: float
     score_fn: Any
     edge_matrix: np.ndarray
+    certificate: Any = None
 
 
 def check_backbone(backbone: Sequence, names: Sequence[str], estimator: str) -> tuple[str, ...]:
@@ -235,4 +238,4 @@ def learn_structure(
     else:
         order = check_backbone(backbone, names, estimator)
     result = backbone_dp(score, order, k)
-    return StructureFit(result.structure, order, float(result.score), score, W)
+    return StructureFit(result.structure, order, float(result.score), score, W, result.pbkt)

@@ -38,6 +38,8 @@ class TANClassifier(BaseKTAN):
         The learned tree (k = 1) over the feature names.
     backbone_ : None
         TAN keeps no backbone.
+    certificate_ : None
+        TAN's spanning tree needs no certificate.
     score_ : float
         ``sum_v I(X_v; X_pa(v) | Y)`` of the tree, in nats.
     classes_ : ndarray
@@ -106,6 +108,8 @@ class KTANClassifier(BaseKTAN):
         The learned k-tree over the feature names.
     backbone_ : tuple or None
         The backbone path kept (feature names); None for the spanning tree and greedy.
+    certificate_ : PBKT or None
+        The backbone DP's certificate (the decomposition it chose); None otherwise.
     score_ : float
         ``sum_v I(X_v; X_pa(v) | Y)`` of the k-tree, in nats.
     classes_ : ndarray

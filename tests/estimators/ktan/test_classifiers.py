@@ -216,3 +216,16 @@ def test_structure_invariants(seed, d, k, search):
     proba = clf.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     np.testing.assert_array_equal(clf.predict(X), clf.classes_[proba.argmax(axis=1)])
+
+
+def test_backbone_dp_certificate_spans_the_structure():
+    from kgraph import PBKT
+
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame(rng.integers(0, 3, size=(300, 5)), columns=list("abcde")).astype(str)
+    y = rng.integers(0, 2, 300)
+    model = KTANClassifier(k=2, search="backbone-dp", backbone="given").fit(X, y)
+    assert isinstance(model.certificate_, PBKT)
+    root_order = model.structure_.order[:3]
+    assert model.certificate_.to_ktree(root_order=root_order) == model.structure_
+    assert KTANClassifier(k=2, search="greedy").fit(X, y).certificate_ is None
