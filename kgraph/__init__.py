@@ -5,6 +5,21 @@ structure objects learned by the searchers in :mod:`estimators`. It knows graphs
 statistics, and imports neither :mod:`estimators` nor :mod:`viz`.
 """
 
+from kgraph.gnb import GNBForest, GNBJunctionTree
+from kgraph.graphdb import GraphDB
+from kgraph.junction import CherryJunctionTree
+from kgraph.ktree import AcyclicKTree
+from kgraph.structure import Structure, read_structure
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+__all__ = [
+    "AcyclicKTree",
+    "CherryJunctionTree",
+    "GNBForest",
+    "GNBJunctionTree",
+    "GraphDB",
+    "Structure",
+    "read_structure",
+    "__version__",
+]
