@@ -32,7 +32,9 @@ def log_gauss_copula_pair(zi: np.ndarray, zj: np.ndarray, rho: float) -> np.ndar
     True
     """
     r2 = rho * rho
-    return -0.5 * np.log1p(-r2) - (r2 * (zi * zi + zj * zj) - 2.0 * rho * zi * zj) / (2.0 * (1.0 - r2))
+    return -0.5 * np.log1p(-r2) - (r2 * (zi * zi + zj * zj) - 2.0 * rho * zi * zj) / (
+        2.0 * (1.0 - r2)
+    )
 
 
 def safe_correlation(z: np.ndarray) -> np.ndarray:

@@ -51,7 +51,11 @@ class ClassGaussianCopula(NormalScoreDensity):
         self.min_std = min_std
 
     def fit(
-        self, X: np.ndarray, codes: np.ndarray, n_classes: int, pairs: Sequence[tuple[int, int]] = ()
+        self,
+        X: np.ndarray,
+        codes: np.ndarray,
+        n_classes: int,
+        pairs: Sequence[tuple[int, int]] = (),
     ) -> ClassGaussianCopula:
         """Marginal KDEs of every feature per class and the class copula correlations."""
         X = np.asarray(X, dtype=float)
@@ -63,7 +67,10 @@ class ClassGaussianCopula(NormalScoreDensity):
             Xc = X[rows]
             factor = bandwidth_factor(self.bandwidth, Xc.shape[0], 1)
             self.kdes_.append(
-                [KDE1D(Xc[:, s], kernel_bandwidth(Xc[:, s], factor, self.min_std)) for s in range(d)]
+                [
+                    KDE1D(Xc[:, s], kernel_bandwidth(Xc[:, s], factor, self.min_std))
+                    for s in range(d)
+                ]
             )
             _, z = self._marginals(Xc, c, np.arange(d), need_logpdf=False)
             self.corr_[c] = safe_correlation(z)

@@ -39,7 +39,11 @@ class ClassGaussian(NormalScoreDensity):
         self.var_smoothing = var_smoothing
 
     def fit(
-        self, X: np.ndarray, codes: np.ndarray, n_classes: int, pairs: Sequence[tuple[int, int]] = ()
+        self,
+        X: np.ndarray,
+        codes: np.ndarray,
+        n_classes: int,
+        pairs: Sequence[tuple[int, int]] = (),
     ) -> ClassGaussian:
         """Class means, standard deviations and correlation matrices (pairs are not needed)."""
         X = np.asarray(X, dtype=float)

@@ -67,7 +67,9 @@ def _linear_bin(x: np.ndarray, start: float, step: float, g: int) -> np.ndarray:
     pos = (x - start) / step
     k = np.clip(np.floor(pos).astype(np.int64), 0, g - 2)
     frac = pos - k
-    w = np.bincount(k, weights=1.0 - frac, minlength=g) + np.bincount(k + 1, weights=frac, minlength=g)
+    w = np.bincount(k, weights=1.0 - frac, minlength=g) + np.bincount(
+        k + 1, weights=frac, minlength=g
+    )
     return w / x.shape[0]
 
 
@@ -210,7 +212,12 @@ class KDE2D:
         c01, c11 = g[k[:, 0], k[:, 1] + 1], g[k[:, 0] + 1, k[:, 1] + 1]
         fx, fy = f[:, 0], f[:, 1]
         with np.errstate(invalid="ignore"):
-            val = (1 - fx) * (1 - fy) * c00 + fx * (1 - fy) * c10 + (1 - fx) * fy * c01 + fx * fy * c11
+            val = (
+                (1 - fx) * (1 - fy) * c00
+                + fx * (1 - fy) * c10
+                + (1 - fx) * fy * c01
+                + fx * fy * c11
+            )
         ok = inside & np.isfinite(val)
         out = np.where(ok, val, 0.0).astype(float)
         if not ok.all():

@@ -44,7 +44,11 @@ class ClassKDE(PairDensity):
         self.min_std = min_std
 
     def fit(
-        self, X: np.ndarray, codes: np.ndarray, n_classes: int, pairs: Sequence[tuple[int, int]] = ()
+        self,
+        X: np.ndarray,
+        codes: np.ndarray,
+        n_classes: int,
+        pairs: Sequence[tuple[int, int]] = (),
     ) -> ClassKDE:
         """Fit the pair KDEs of ``pairs`` and the 1-D marginals of their features, per class."""
         X = np.asarray(X, dtype=float)
@@ -61,7 +65,9 @@ class ClassKDE(PairDensity):
             self.kde1_.append({s: KDE1D(Xc[:, s], h[s]) for s in feats})
             self.kde2_.append(
                 {
-                    (min(i, j), max(i, j)): KDE2D(Xc[:, min(i, j)], Xc[:, max(i, j)], (h[min(i, j)], h[max(i, j)]))
+                    (min(i, j), max(i, j)): KDE2D(
+                        Xc[:, min(i, j)], Xc[:, max(i, j)], (h[min(i, j)], h[max(i, j)])
+                    )
                     for i, j in pairs
                 }
             )

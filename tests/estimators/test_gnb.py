@@ -187,7 +187,9 @@ def test_unknown_dependence_lists_the_valid_values():
         GNBClassifier(dependence="copula").fit(X, y)
 
 
-@pytest.mark.parametrize("m, pattern", [(5, r"n_clusters=5 is out of range.*\[1, 4\]"), (0, "n_clusters")])
+@pytest.mark.parametrize(
+    "m, pattern", [(5, r"n_clusters=5 is out of range.*\[1, 4\]"), (0, "n_clusters")]
+)
 def test_n_clusters_out_of_range(m, pattern):
     X, y = _two_block_data(50)
     with pytest.raises(ValueError, match=pattern):

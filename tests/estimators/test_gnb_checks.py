@@ -17,6 +17,8 @@ ESTIMATORS = [
 EXPECTED_FAILED: dict[str, dict[str, str]] = {}
 
 
-@parametrize_with_checks(ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED.get(type(est).__name__, {}))
+@parametrize_with_checks(
+    ESTIMATORS, expected_failed_checks=lambda est: EXPECTED_FAILED.get(type(est).__name__, {})
+)
 def test_sklearn_compatible(estimator, check):
     check(estimator)

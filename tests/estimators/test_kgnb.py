@@ -45,7 +45,10 @@ def test_backbone_dp_keeps_the_backbone(wine):
     clf = KGNBClassifier(order=4, search="backbone-dp", backbone=backbone).fit(X, y)
     skeleton = set(map(frozenset, clf.structure_.edges))
     names = clf.feature_names()
-    assert all(frozenset((names[a], names[b])) in skeleton for a, b in zip(backbone, backbone[1:], strict=False))
+    assert all(
+        frozenset((names[a], names[b])) in skeleton
+        for a, b in zip(backbone, backbone[1:], strict=False)
+    )
     greedy = KGNBClassifier(order=4).fit(X, y)
     assert clf.structure_.k == greedy.structure_.k == 2
 
