@@ -43,21 +43,28 @@ def _ids(nodes: Nodes) -> dict[Hashable, str]:
     return ids
 
 
-def _check_names(attrs: dict[str, Any]) -> None:
-    reserved = {KEY_ATTR, "id", "source", "target", "node_default", "edge_default",
-                *_ENCODED.values()}
+_RESERVED = {
+    "graph": {"node_default", "edge_default", *_ENCODED.values()},
+    "node": {KEY_ATTR, "id"},
+    "edge": {"id", "source", "target"},
+}
+
+
+def _check_names(attrs: dict[str, Any], domain: str) -> None:
     for name in attrs:
         if not isinstance(name, str):
             raise TypeError(f"Attribute names must be strings; got {name!r}.")
-        if name in reserved:
-            raise ValueError(f"Attribute name {name!r} is reserved by kgraph's file formats.")
+        if name in _RESERVED[domain]:
+            raise ValueError(
+                f"{domain.capitalize()} attribute name {name!r} is reserved by kgraph's file formats."
+            )
 
 
-def _json_names(dicts: list[dict[str, Any]]) -> set[str]:
+def _json_names(dicts: list[dict[str, Any]], domain: str) -> set[str]:
     """Attributes that cannot be written natively: not all of one GraphML type."""
     types: dict[str, set[type]] = {}
     for attrs in dicts:
-        _check_names(attrs)
+        _check_names(attrs, domain)
         for name, value in attrs.items():
             kind = type(value)
             if kind is str and _NOT_XML.search(value):
@@ -74,8 +81,9 @@ def write_graphml(directed: bool, attrs: dict, nodes: Nodes, edges: Edges,
                   path: str | PathLike) -> None:
     """Write a property graph as GraphML."""
     ids = _ids(nodes)
-    enc = {"graph": _json_names([attrs]), "node": _json_names([a for _, a in nodes]),
-           "edge": _json_names([a for _, _, a in edges])}
+    enc = {"graph": _json_names([attrs], "graph"),
+           "node": _json_names([a for _, a in nodes], "node"),
+           "edge": _json_names([a for _, _, a in edges], "edge")}
     g = nx.DiGraph() if directed else nx.Graph()
     g.graph.update(_native(attrs, enc["graph"]))
     for domain, names in enc.items():
@@ -114,8 +122,11 @@ def write_json(directed: bool, attrs: dict, nodes: Nodes, edges: Edges,
                path: str | PathLike) -> None:
     """Write a property graph as node-link JSON (readable by ``nx.node_link_graph``)."""
     ids = _ids(nodes)
-    for a in [attrs, *(a for _, a in nodes), *(a for _, _, a in edges)]:
-        _check_names(a)
+    _check_names(attrs, "graph")
+    for a in nodes:
+        _check_names(a[1], "node")
+    for a in edges:
+        _check_names(a[2], "edge")
     data = {
         "directed": directed,
         "multigraph": False,

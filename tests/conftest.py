@@ -1,7 +1,6 @@
 """Shared fixtures: the graph backend every GraphDB contract test runs on."""
 
 import matplotlib
-import pytest
 
 matplotlib.use("Agg")
 

@@ -78,7 +78,7 @@ def test_json_opens_in_plain_networkx(tmp_path, backend):
 def test_reserved_and_unencodable_attributes(tmp_path):
     g = GraphDB()
     g.add_node(1, kgraph_key="clash")
-    with pytest.raises(ValueError, match="'kgraph_key' is reserved"):
+    with pytest.raises(ValueError, match="Node attribute name 'kgraph_key' is reserved"):
         g.write_graphml(tmp_path / "x.graphml")
     h = GraphDB()
     h.add_node(1, thing=object())

@@ -129,3 +129,11 @@ def test_backends_agree_on_random_graphs(edges, backend, directed):
     for v in a.nodes():
         assert sorted(a.neighbors(v)) == sorted(b.neighbors(v))
         assert a.degree(v) == b.degree(v)
+
+
+def test_missing_igraph_names_the_extra(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "igraph", None)
+    with pytest.raises(ImportError, match=r"pip install 'kgraph\[igraph\]'"):
+        GraphDB(backend="igraph")

@@ -1,4 +1,9 @@
-"""The ``kgraph`` command line: one entry point with sub-commands."""
+"""The ``kgraph`` command line: one entry point with sub-commands.
+
+It sits on top of all three packages (it learns with :mod:`estimators`, draws with
+:mod:`viz`, and saves :mod:`kgraph` structures), which is why it lives in the top layer.
+Bad arguments exit with status 2 and a one-line reason.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 import kgraph
+from viz.cli import commands
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -16,7 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Learn, export and draw the graph structure of Naive-Bayes-family classifiers.",
     )
     parser.add_argument("--version", action="version", version=f"kgraph {kgraph.__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for register in commands.REGISTER:
+        register(sub)
     return parser
 
 
@@ -27,7 +35,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    return 0
+    try:
+        return int(args.run(args) or 0)
+    except commands.CommandError as exc:
+        print(f"kgraph {args.command}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

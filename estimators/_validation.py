@@ -1,0 +1,305 @@
+"""Input validation shared by the whole :mod:`estimators` package.
+
+Every estimator that takes a feature matrix ``X`` and class labels ``y`` checks them here, so
+that all of them reject the same bad inputs with the same messages:
+
+- NaN or infinite values (the message names the column),
+- constant columns (named),
+- a single class,
+- ``y`` whose length differs from the number of rows of ``X``.
+
+A feature that is constant *within one class* is not an error: that class carries no
+dependence for it. :func:`within_class_constant` finds such (class, feature) cells and warns
+with a :class:`DegenerateFeatureWarning` naming both.
+
+Variable names are the pandas column names when ``X`` is a DataFrame and the integer
+indices ``0 .. d-1`` otherwise.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "DegenerateFeatureWarning",
+    "ValidatedData",
+    "check_features_target",
+    "encode_classes",
+    "variable_names",
+    "within_class_constant",
+]
+
+
+class DegenerateFeatureWarning(UserWarning):
+    """A feature is constant within one class, so that class carries no dependence for it."""
+
+
+@dataclass(frozen=True, eq=False)
+class ValidatedData:
+    """The validated input of a ``fit``.
+
+    Attributes
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        ``float64`` values (``kind="numeric"``) or ``int64`` category codes ``0 .. K_i - 1``
+        per column (``kind="discrete"``).
+    y : ndarray of shape (n_samples,)
+        Class codes ``0 .. m - 1``, indexing ``classes``.
+    classes : ndarray of shape (m,)
+        The sorted distinct class labels.
+    names : list
+        The variable names, one per column.
+    levels : list of ndarray or None
+        For discrete data, the category values of each column (code ``c`` means
+        ``levels[i][c]``); ``None`` for numeric data.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    classes: np.ndarray
+    names: list
+    levels: list | None = None
+
+
+def variable_names(X) -> list:
+    """The variable names of a feature matrix.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+
+    Returns
+    -------
+    list
+        The DataFrame's column names, else the integers ``0 .. n_features - 1``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> variable_names(pd.DataFrame({"a": [1.0], "b": [2.0]}))
+    ['a', 'b']
+    >>> variable_names(np.zeros((2, 3)))
+    [0, 1, 2]
+    """
+    if isinstance(X, pd.DataFrame):
+        names = list(X.columns)
+        if len(set(names)) != len(names):
+            dup = sorted({str(c) for c in names if names.count(c) > 1})
+            raise ValueError(f"Column names of X must be unique; repeated: {dup}.")
+        return names
+    return list(range(np.shape(X)[1]))
+
+
+def _as_2d(X, owner: str) -> np.ndarray:
+    arr = X.to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X)
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{owner} expects X as a 2-D array of shape (n_samples, n_features); "
+            f"got an array with {arr.ndim} dimension(s)."
+        )
+    if arr.shape[0] < 2:
+        raise ValueError(f"{owner} needs at least 2 rows in X; got {arr.shape[0]}.")
+    if arr.shape[1] < 1:
+        raise ValueError(f"{owner} needs at least 1 feature column in X; got 0.")
+    return arr
+
+
+def _check_finite(X: np.ndarray, names: Sequence[Hashable], owner: str) -> None:
+    bad = ~np.isfinite(X).all(axis=0)
+    if bad.any():
+        cols = [names[i] for i in np.flatnonzero(bad)]
+        raise ValueError(
+            f"{owner}: X contains NaN or infinite values in column(s) {cols}; "
+            "only finite values are accepted."
+        )
+
+
+def _check_not_constant(X: np.ndarray, names: Sequence[Hashable], owner: str) -> None:
+    const = (X == X[0]).all(axis=0)
+    if const.any():
+        cols = [names[i] for i in np.flatnonzero(const)]
+        raise ValueError(
+            f"{owner}: column(s) {cols} of X are constant; every feature needs at least "
+            "two distinct values."
+        )
+
+
+def encode_classes(y, n_samples: int, owner: str) -> tuple[np.ndarray, np.ndarray]:
+    """Code class labels as ``0 .. m - 1`` and check there are at least two classes.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels of any sortable dtype.
+    n_samples : int
+        The number of rows of ``X``; ``len(y)`` must equal it.
+    owner : str
+        The estimator's name, used in messages.
+
+    Returns
+    -------
+    classes : ndarray of shape (m,)
+    codes : ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> encode_classes(["b", "a", "b"], 3, "Demo")
+    (array(['a', 'b'], dtype='<U1'), array([1, 0, 1]))
+    """
+    y = np.asarray(y.to_numpy() if isinstance(y, pd.Series | pd.DataFrame) else y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim != 1:
+        raise ValueError(f"{owner} expects y as a 1-D array; got shape {y.shape}.")
+    if y.shape[0] != n_samples:
+        raise ValueError(
+            f"{owner}: y has {y.shape[0]} labels but X has {n_samples} rows; they must match."
+        )
+    if pd.isna(y).any():
+        raise ValueError(f"{owner}: y contains missing labels (NaN/None); all rows need a class.")
+    classes, codes = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(
+            f"{owner} needs at least 2 classes in y; got only one class {classes.tolist()}."
+        )
+    return classes, codes.astype(np.int64)
+
+
+def _factorize_columns(arr: np.ndarray, names, owner: str) -> tuple[np.ndarray, list]:
+    codes = np.empty(arr.shape, dtype=np.int64)
+    levels = []
+    for i in range(arr.shape[1]):
+        col = arr[:, i]
+        if pd.isna(col).any() or (
+            np.issubdtype(col.dtype, np.number) and not np.isfinite(col).all()
+        ):
+            raise ValueError(
+                f"{owner}: X contains NaN, None or infinite values in column(s) [{names[i]!r}]; "
+                "discrete columns accept any finite category values."
+            )
+        c, lev = pd.factorize(col, sort=True)
+        codes[:, i] = c
+        levels.append(np.asarray(lev))
+    return codes, levels
+
+
+def check_features_target(X, y, *, owner: str, kind: str = "numeric") -> ValidatedData:
+    """Validate ``X`` and ``y`` for a fit.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    owner : str
+        The estimator's name, used in messages.
+    kind : {"numeric", "discrete"}
+        ``"numeric"`` converts ``X`` to float and requires finite values; ``"discrete"``
+        codes every column's categories (any dtype, strings included) as ``0 .. K_i - 1``.
+
+    Returns
+    -------
+    ValidatedData
+
+    Raises
+    ------
+    ValueError
+        NaN or inf in a column, a constant column, one class only, or a length mismatch.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data = check_features_target(np.array([[0.0, 1], [1, 0], [2, 2]]), [0, 1, 0], owner="Demo")
+    >>> data.names, data.y.tolist()
+    ([0, 1], [0, 1, 0])
+    >>> check_features_target(np.array([[0.0, np.nan], [1, 0]]), [0, 1], owner="Demo")
+    Traceback (most recent call last):
+    ...
+    ValueError: Demo: X contains NaN or infinite values in column(s) [1]; only finite values are accepted.
+    """
+    if kind not in ("numeric", "discrete"):
+        raise ValueError(f"kind must be 'numeric' or 'discrete'; got {kind!r}.")
+    arr = _as_2d(X, owner)
+    names = variable_names(X)
+    classes, codes = encode_classes(y, arr.shape[0], owner)
+    if kind == "numeric":
+        try:
+            Xf = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"{owner} needs numeric X; could not convert it to float ({exc})."
+            ) from None
+        _check_finite(Xf, names, owner)
+        _check_not_constant(Xf, names, owner)
+        return ValidatedData(Xf, codes, classes, names)
+    Xc, levels = _factorize_columns(arr, names, owner)
+    _check_not_constant(Xc, names, owner)
+    return ValidatedData(Xc, codes, classes, names, levels)
+
+
+def within_class_constant(
+    X: np.ndarray,
+    y: np.ndarray,
+    classes: np.ndarray,
+    names: Sequence[Hashable],
+    *,
+    owner: str,
+    warn: bool = True,
+) -> np.ndarray:
+    """Find features that are constant within a class, and warn about each one.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        Class codes ``0 .. m - 1``.
+    classes : ndarray of shape (m,)
+        Class labels, used in the warning.
+    names : sequence
+        Variable names, used in the warning.
+    owner : str
+        The estimator's name, used in the warning.
+    warn : bool, default=True
+        Emit one :class:`DegenerateFeatureWarning` per affected class.
+
+    Returns
+    -------
+    ndarray of bool, shape (m, n_features)
+        ``True`` where the feature takes one value in the class (or the class has one row).
+
+    Examples
+    --------
+    >>> import numpy as np, warnings
+    >>> X = np.array([[1.0, 0], [1, 1], [0, 2], [2, 3]])
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     mask = within_class_constant(X, np.array([0, 0, 1, 1]), np.array(["a", "b"]),
+    ...                                  ["u", "v"], owner="Demo")
+    >>> mask.tolist()
+    [[True, False], [False, False]]
+    >>> print(w[0].message)
+    Demo: feature(s) ['u'] constant within class 'a'; that class contributes no dependence for them.
+    """
+    m = classes.shape[0]
+    order = np.argsort(y, kind="stable")
+    ys, Xs = y[order], X[order]
+    starts = np.searchsorted(ys, np.arange(m))
+    ends = np.searchsorted(ys, np.arange(m), side="right")
+    mask = np.ones((m, X.shape[1]), dtype=bool)
+    for c in range(m):  # loop over classes, not rows
+        block = Xs[starts[c] : ends[c]]
+        if block.shape[0] > 0:
+            mask[c] = (block == block[0]).all(axis=0)
+        if warn and mask[c].any():
+            feats = [names[i] for i in np.flatnonzero(mask[c])]
+            warnings.warn(
+                f"{owner}: feature(s) {feats} constant within class {classes[c].tolist()!r}; that class "
+                "contributes no dependence for them.",
+                DegenerateFeatureWarning,
+                stacklevel=3,
+            )
+    return mask

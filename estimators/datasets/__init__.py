@@ -1,0 +1,86 @@
+"""Built-in data sets: the UCI tables shipped in ``data/`` and scikit-learn's small sets.
+
+Every table has its features first and the class in the last column, ``class``. Sources,
+citations and licences (CC BY 4.0) are in ``data/README.md`` next to this file.
+
+Examples
+--------
+>>> from estimators.datasets import list_datasets, load_dataset
+>>> "car" in list_datasets() and "iris" in list_datasets()
+True
+>>> X, y = load_dataset("wine")
+>>> X.shape, sorted(y.unique().tolist())
+((178, 13), [1, 2, 3])
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pandas as pd
+
+__all__ = ["list_datasets", "load_dataset", "dataset_info"]
+
+_DATA = resources.files(__name__) / "data"
+
+# name -> (kind of features, short description)
+_BUILTIN = {
+    "abalone": ("continuous", "Abalone (UCI): sex F/I/M from 8 measurements"),
+    "balance_scale": ("continuous", "Balance Scale (UCI): tip direction from weights/distances"),
+    "car": ("discrete", "Car Evaluation (UCI): acceptability from 6 attributes"),
+    "heart_failure": ("continuous", "Heart Failure Clinical Records (UCI): death event"),
+    "kr_vs_kp": ("discrete", "Chess King-Rook vs King-Pawn (UCI): won / nowin"),
+    "mushroom": ("discrete", "Mushroom (UCI): edible / poisonous"),
+    "nursery": ("discrete", "Nursery (UCI): application ranking"),
+    "sonar": ("continuous", "Connectionist Bench Sonar (UCI): mine M / rock R"),
+    "tic_tac_toe": ("discrete", "Tic-Tac-Toe Endgame (UCI): x wins or not"),
+    "votes": ("discrete", "Congressional Voting Records (UCI): party"),
+    "wine": ("continuous", "Wine (UCI): cultivar from 13 constituents"),
+    "winequality_red": ("continuous", "Wine Quality red (UCI): quality >= 7"),
+    "winequality_white": ("continuous", "Wine Quality white (UCI): quality >= 7"),
+    "yeast": ("continuous", "Yeast (UCI): localisation site"),
+}
+_SKLEARN = {
+    "iris": ("continuous", "Iris (scikit-learn): species"),
+    "breast_cancer": ("continuous", "Breast Cancer Wisconsin diagnostic (scikit-learn, 569 rows)"),
+}
+
+
+def list_datasets() -> list[str]:
+    """Names accepted by :func:`load_dataset`, sorted."""
+    return sorted({**_BUILTIN, **_SKLEARN})
+
+
+def dataset_info(name: str) -> tuple[str, str]:
+    """``(feature kind, description)`` of a built-in data set."""
+    _check(name)
+    return {**_BUILTIN, **_SKLEARN}[name]
+
+
+def _check(name: str) -> None:
+    if name not in _BUILTIN and name not in _SKLEARN:
+        raise ValueError(f"Unknown data set {name!r}; built-in data sets are {list_datasets()}.")
+
+
+def load_dataset(name: str, *, target: str = "class") -> tuple[pd.DataFrame, pd.Series]:
+    """Load a built-in data set as ``(X, y)``: a DataFrame of features and the class Series.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`list_datasets`.
+    target : str, default="class"
+        Name given to the class column.
+    """
+    _check(name)
+    if name in _SKLEARN:
+        from sklearn import datasets
+
+        loader = {"iris": datasets.load_iris, "breast_cancer": datasets.load_breast_cancer}[name]
+        bunch = loader(as_frame=True)
+        y = pd.Series(bunch.target_names[bunch.target.to_numpy()], name=target)
+        return bunch.data, y
+    with (_DATA / f"{name}.csv").open("rb") as fh:
+        frame = pd.read_csv(fh, keep_default_na=False, na_values=[""])
+    y = frame.pop("class").rename(target)
+    return frame, y

@@ -1,0 +1,196 @@
+"""The common base of the hyperedge scores: fit, cached scoring, edge matrix, parallel blocks.
+
+A fitted score is a callable ``score(v, parents) -> float`` returning the class-conditional
+mutual information ``I(X_v; X_parents | Y)`` in nats (MATH.md §1). Subclasses supply three
+pieces: ``_prepare`` (turn validated data into a picklable payload, once, in ``fit``) and two
+module-level block functions, ``_pair_block(data, pairs)`` for one-parent scores and
+``_hyperedge_block(data, items)`` for larger parent sets. Everything else -- validation, the
+variable-name mapping, the hyperedge cache, chunked joblib dispatch, NaN checks -- lives here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import ValidatedData, check_features_target, within_class_constant
+from ._parallel import run_chunked
+
+__all__ = ["BaseCMI"]
+
+
+class BaseCMI(BaseEstimator):
+    """Base class of the class-conditional mutual-information hyperedge scores.
+
+    Not used directly; see :class:`GaussianCMI`, :class:`GaussianCopulaCMI`,
+    :class:`KDECopulaCMI` and :class:`DiscreteCMI`.
+
+    Attributes (after ``fit``)
+    --------------------------
+    variables_ : list
+        Variable names (pandas column names, else ``0 .. d-1``).
+    classes_ : ndarray of shape (m,)
+        The class labels.
+    class_prior_ : ndarray of shape (m,)
+        Empirical class frequencies ``p(y)``.
+    constant_in_class_ : ndarray of bool, shape (m, d)
+        Features constant within a class (they contribute no dependence in that class).
+    n_features_in_ : int
+    data_ : object
+        The prepared payload handed to every parallel task; pass it to
+        ``joblib.parallel_config(backend="dask", scatter=[score.data_])`` to ship it once.
+    """
+
+    _parameter_constraints: dict = {"n_jobs": [Integral, None]}
+    #: "numeric" or "discrete": how ``fit`` validates X
+    _kind = "numeric"
+    #: largest parent-set size supported (None = any)
+    _max_parents: int | None = None
+
+    # -- subclass hooks -------------------------------------------------------------------
+    def _prepare(self, data: ValidatedData) -> object:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    _pair_block = None  # staticmethod(data, pairs: ndarray (k, 2) with i < j) -> ndarray (k,)
+    _hyperedge_block = None  # staticmethod(data, items: list[(v, tuple)]) -> ndarray
+
+    # -- fitting --------------------------------------------------------------------------
+    def fit(self, X, y):
+        """Validate the data and precompute what the scores need.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Class labels (at least two classes).
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        name = type(self).__name__
+        data = check_features_target(X, y, owner=name, kind=self._kind)
+        self.variables_ = list(data.names)
+        self.classes_ = data.classes
+        self.n_features_in_ = data.X.shape[1]
+        counts = np.bincount(data.y, minlength=data.classes.size)
+        self.class_prior_ = counts / counts.sum()
+        self.constant_in_class_ = within_class_constant(
+            data.X, data.y, data.classes, data.names, owner=name
+        )
+        self._index = {v: i for i, v in enumerate(self.variables_)}
+        self.data_ = self._prepare(data)
+        self._cache: dict[tuple[int, frozenset], float] = {}
+        self._edge_matrix = None
+        return self
+
+    # -- scoring --------------------------------------------------------------------------
+    def _resolve(self, v: Hashable, parents: Iterable[Hashable]) -> tuple[int, frozenset]:
+        try:
+            vi = self._index[v]
+            pset = frozenset(self._index[p] for p in parents)
+        except KeyError as exc:
+            raise ValueError(
+                f"{type(self).__name__}: unknown variable {exc.args[0]!r}; the fitted "
+                f"variables are {self.variables_}."
+            ) from None
+        if vi in pset:
+            raise ValueError(
+                f"{type(self).__name__}: variable {v!r} cannot be its own parent."
+            )
+        if self._max_parents is not None and len(pset) > self._max_parents:
+            raise ValueError(
+                f"{type(self).__name__} supports at most {self._max_parents} parent(s); "
+                f"got {len(pset)} parents for variable {v!r}."
+            )
+        return vi, pset
+
+    def score(self, v: Hashable, parents: Iterable[Hashable]) -> float:
+        """Class-conditional mutual information ``I(X_v; X_parents | Y)`` in nats.
+
+        Parameters
+        ----------
+        v : hashable
+            A variable name.
+        parents : iterable of hashable
+            Variable names (a frozenset, tuple, ...); empty gives 0.0.
+
+        Returns
+        -------
+        float
+        """
+        return float(self.score_many([(v, parents)])[0])
+
+    __call__ = score
+
+    def score_many(self, items: Iterable[tuple[Hashable, Iterable[Hashable]]]) -> np.ndarray:
+        """Score many hyperedges at once, in parallel chunks, through the cache.
+
+        Parameters
+        ----------
+        items : iterable of (v, parents)
+
+        Returns
+        -------
+        ndarray of shape (len(items),)
+            ``I(X_v; X_parents | Y)`` for each item, in nats.
+
+        Raises
+        ------
+        ValueError
+            If a score comes out NaN (e.g. perfectly collinear parents in a Gaussian score).
+        """
+        check_is_fitted(self, "data_")
+        keys = [self._resolve(v, p) for v, p in items]
+        todo = list(dict.fromkeys(k for k in keys if k not in self._cache and k[1]))
+        pairs = [k for k in todo if len(k[1]) == 1]
+        bigger = [k for k in todo if len(k[1]) > 1]
+        if pairs:
+            idx = np.array([sorted((v, next(iter(p)))) for v, p in pairs], dtype=np.int64)
+            self._store(pairs, run_chunked(type(self)._pair_block, self.data_, idx, self.n_jobs))
+        if bigger:
+            work = [(v, tuple(sorted(p))) for v, p in bigger]
+            vals = run_chunked(type(self)._hyperedge_block, self.data_, work, self.n_jobs)
+            self._store(bigger, vals)
+        return np.array([self._cache[k] if k[1] else 0.0 for k in keys], dtype=float)
+
+    def _store(self, keys: Sequence[tuple[int, frozenset]], values: np.ndarray) -> None:
+        bad = np.flatnonzero(np.isnan(values))
+        if bad.size:
+            v, p = keys[bad[0]]
+            names = sorted((self.variables_[i] for i in p), key=str)
+            raise ValueError(
+                f"{type(self).__name__}: the score of variable {self.variables_[v]!r} with "
+                f"parents {names} is NaN (e.g. perfectly collinear parents); only finite or "
+                "+inf scores are accepted."
+            )
+        self._cache.update(zip(keys, values.tolist(), strict=True))
+
+    def edge_matrix(self) -> np.ndarray:
+        """The symmetric matrix of pair scores ``I(X_i; X_j | Y)`` (zero diagonal).
+
+        Computed once, in parallel chunks of pairs, then cached (a copy is returned).
+
+        Returns
+        -------
+        ndarray of shape (n_features, n_features)
+        """
+        check_is_fitted(self, "data_")
+        if self._edge_matrix is None:
+            d = self.n_features_in_
+            iu, ju = np.triu_indices(d, k=1)
+            pairs = np.column_stack([iu, ju]).astype(np.int64)
+            vals = run_chunked(type(self)._pair_block, self.data_, pairs, self.n_jobs)
+            if np.isnan(vals).any():
+                k = int(np.flatnonzero(np.isnan(vals))[0])
+                self._store([(int(iu[k]), frozenset({int(ju[k])}))], vals[k : k + 1])
+            W = np.zeros((d, d))
+            W[iu, ju] = vals
+            W[ju, iu] = vals
+            self._edge_matrix = W
+        return self._edge_matrix.copy()

@@ -1,0 +1,162 @@
+"""Class-conditional marginal transforms to normal scores ``z = Phi^-1(F_hat(x))``.
+
+Two estimates of the marginal CDF ``F_hat`` of one feature within one class:
+
+- ``kernel_cdf``: the Gaussian-kernel CDF ``F_hat(x) = mean_j Phi((x - x_j) / h)`` (MATH.md §1,
+  paper 1 thm 14). Exact for small samples; for large ones the sample is linearly binned on a
+  fine grid, the CDF evaluated on the grid by one FFT convolution and interpolated: O(n + M log M)
+  instead of O(n^2).
+- ``rank_cdf``: the empirical CDF ``rank / (n + 1)`` (mid-ranks for ties), which depends on the
+  ranks only and is therefore exactly invariant under increasing transforms of the feature.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.signal import fftconvolve
+from scipy.special import ndtr, ndtri
+from scipy.stats import rankdata
+
+__all__ = ["bandwidth_factor", "kernel_cdf", "normal_scores", "rank_cdf"]
+
+#: samples up to this size get the exact O(n^2) kernel CDF
+EXACT_MAX = 500
+#: grid points of the binned kernel CDF
+GRID = 4096
+
+
+def bandwidth_factor(bandwidth: str | float, n: int, dim: int) -> float:
+    """The kernel bandwidth factor (scipy's ``gaussian_kde`` convention).
+
+    The kernel covariance is ``factor**2`` times the sample covariance.
+
+    Parameters
+    ----------
+    bandwidth : {"scott", "silverman"} or float
+        A rule name, or the factor itself.
+    n : int
+        Sample size.
+    dim : int
+        Dimension of the density.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(bandwidth_factor("scott", 1000, 1), 4)
+    0.2512
+    >>> bandwidth_factor(0.3, 1000, 2)
+    0.3
+    """
+    if bandwidth == "scott":
+        return float(n ** (-1.0 / (dim + 4)))
+    if bandwidth == "silverman":
+        return float((n * (dim + 2) / 4.0) ** (-1.0 / (dim + 4)))
+    return float(bandwidth)
+
+
+def kernel_cdf(x: np.ndarray, h: float) -> np.ndarray:
+    """Gaussian-kernel CDF of the sample ``x`` with bandwidth ``h``, at the sample points.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n,)
+    h : float
+        Kernel standard deviation (> 0).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        ``mean_j Phi((x_i - x_j) / h)``; binned and FFT-convolved when ``n > EXACT_MAX``
+        (absolute error about 1e-5 or less).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> kernel_cdf(np.array([0.0, 1.0]), 1.0).round(4)
+    array([0.3293, 0.6707])
+    """
+    n = x.shape[0]
+    if n <= EXACT_MAX:
+        return ndtr((x[:, None] - x[None, :]) / h).mean(axis=1)
+    lo, hi = x.min(), x.max()
+    delta = (hi - lo) / (GRID - 1)
+    g = (x - lo) / delta
+    i = np.minimum(np.floor(g).astype(np.int64), GRID - 2)
+    frac = g - i
+    w = np.bincount(i, 1.0 - frac, GRID) + np.bincount(i + 1, frac, GRID)
+    # CDF on the grid: sum_j w_j Phi((g_k - g_j) delta / h), a convolution with the kernel
+    # Phi(t delta / h); beyond 8 h the kernel is 1, which a cumulative sum supplies.
+    L = min(int(np.ceil(8.0 * h / delta)), GRID - 1)
+    t = np.arange(-L, L + 1) * delta / h
+    conv = fftconvolve(w, ndtr(t))[L : L + GRID]
+    cum = np.cumsum(w)
+    tail = np.concatenate([np.zeros(L + 1), cum[: GRID - L - 1]])
+    C = (conv + tail) / n
+    return np.interp(g, np.arange(GRID), C)
+
+
+def rank_cdf(x: np.ndarray) -> np.ndarray:
+    """Empirical CDF ``rank / (n + 1)`` at the sample points (mid-ranks for ties).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rank_cdf(np.array([3.0, 1.0, 2.0]))
+    array([0.75, 0.25, 0.5 ])
+    """
+    return rankdata(x) / (x.shape[0] + 1.0)
+
+
+def normal_scores(
+    X: np.ndarray,
+    y: np.ndarray,
+    n_classes: int,
+    *,
+    marginals: str = "kernel",
+    bandwidth: str | float = "scott",
+    eps: float = 1e-6,
+) -> list[np.ndarray]:
+    """Per-class normal scores ``z = Phi^-1(clip(F_hat_{i|y}(x), eps, 1 - eps))``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+        Class codes ``0 .. n_classes - 1``.
+    n_classes : int
+    marginals : {"kernel", "rank"}
+        Kernel CDF or empirical (rank) CDF.
+    bandwidth : {"scott", "silverman"} or float
+        Kernel bandwidth rule or factor (times the class-y standard deviation).
+    eps : float
+        Clip of ``u`` into ``(eps, 1 - eps)``.
+
+    Returns
+    -------
+    list of ndarray
+        ``Z[c]`` of shape ``(n_c, n_features)``, the rows of class ``c`` in data order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Z = normal_scores(np.array([[0.0], [1.0], [2.0], [5.0]]), np.array([0, 0, 1, 1]), 2,
+    ...                   marginals="rank")
+    >>> Z[1].ravel().round(4)
+    array([-0.4307,  0.4307])
+    """
+    out = []
+    for c in range(n_classes):
+        Xc = X[y == c]
+        U = np.empty_like(Xc)
+        for i in range(Xc.shape[1]):  # loop over features; each column is vectorised
+            col = Xc[:, i]
+            sd = col.std(ddof=1) if col.shape[0] > 1 else 0.0
+            if marginals == "rank" or sd == 0.0:
+                U[:, i] = rank_cdf(col)
+            else:
+                U[:, i] = kernel_cdf(col, bandwidth_factor(bandwidth, col.shape[0], 1) * sd)
+        out.append(ndtri(np.clip(U, eps, 1.0 - eps)))
+    return out

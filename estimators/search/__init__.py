@@ -1,0 +1,46 @@
+"""Structure searchers over pluggable scores (DESIGN.md, table of searchers).
+
+Every searcher takes a hyperedge score ``f(v, parents: frozenset) -> float`` (fitted score
+objects are such callables) or, for spanning trees, a weight matrix, and returns a frozen
+result with ``.structure`` and ``.score``.
+"""
+
+from estimators.search.backbone_dp import BackboneDPResult, backbone_dp
+from estimators.search.backbone_order import (
+    BACKBONE_METHODS,
+    LocalSearchResult,
+    backbone_order,
+    local_search_backbone,
+)
+from estimators.search.brute_force import (
+    BruteForceResult,
+    SpanningTreeBruteForceResult,
+    brute_force_ktree,
+    brute_force_spanning_tree,
+    enumerate_acyclic_ktrees,
+)
+from estimators.search.greedy import GreedyKTreeResult, greedy_ktree
+from estimators.search.matroid import MatroidBasisResult, greedy_matroid_basis
+from estimators.search.spanning_tree import SpanningTreeResult, maximum_spanning_tree
+from estimators.search.unionfind import UnionFind
+
+__all__ = [
+    "BACKBONE_METHODS",
+    "BackboneDPResult",
+    "BruteForceResult",
+    "GreedyKTreeResult",
+    "LocalSearchResult",
+    "MatroidBasisResult",
+    "SpanningTreeBruteForceResult",
+    "SpanningTreeResult",
+    "UnionFind",
+    "backbone_dp",
+    "backbone_order",
+    "brute_force_ktree",
+    "brute_force_spanning_tree",
+    "enumerate_acyclic_ktrees",
+    "greedy_ktree",
+    "greedy_matroid_basis",
+    "local_search_backbone",
+    "maximum_spanning_tree",
+]

@@ -1,0 +1,81 @@
+"""The shared input validation of the estimators package."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from estimators._validation import (
+    DegenerateFeatureWarning,
+    check_features_target,
+    encode_classes,
+    variable_names,
+    within_class_constant,
+)
+
+
+def test_pandas_names_and_integer_names():
+    df = pd.DataFrame({"height": [1.0, 2.0, 3.0], 7: [0.5, 0.1, 0.2]})
+    data = check_features_target(df, ["a", "b", "a"], owner="T")
+    assert data.names == ["height", 7]
+    assert check_features_target(df.to_numpy(), [0, 1, 0], owner="T").names == [0, 1]
+    assert data.classes.tolist() == ["a", "b"] and data.y.tolist() == [0, 1, 0]
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_nonfinite_names_the_column(bad):
+    df = pd.DataFrame({"ok": [1.0, 2.0, 3.0], "broken": [1.0, bad, 2.0]})
+    with pytest.raises(ValueError, match=r"NaN or infinite values in column\(s\) \['broken'\]"):
+        check_features_target(df, [0, 1, 0], owner="T")
+    with pytest.raises(ValueError, match=r"column\(s\) \[1\]"):
+        check_features_target(df.to_numpy(), [0, 1, 0], owner="T")
+
+
+def test_discrete_missing_names_the_column():
+    df = pd.DataFrame({"a": ["x", "y", "x"], "b": ["u", None, "v"]})
+    with pytest.raises(ValueError, match=r"column\(s\) \['b'\]"):
+        check_features_target(df, [0, 1, 0], owner="T", kind="discrete")
+
+
+def test_constant_columns_are_named():
+    df = pd.DataFrame({"a": [1.0, 2.0, 3.0], "flat": [4.0, 4.0, 4.0], "flat2": [0.0, 0, 0]})
+    with pytest.raises(ValueError, match=r"\['flat', 'flat2'\] of X are constant"):
+        check_features_target(df, [0, 1, 0], owner="T")
+    with pytest.raises(ValueError, match=r"\['flat'\] of X are constant"):
+        check_features_target(df[["a", "flat"]].astype(str), [0, 1, 0], owner="T", kind="discrete")
+
+
+def test_one_class_and_length_mismatch():
+    X = np.arange(6.0).reshape(3, 2)
+    with pytest.raises(ValueError, match=r"at least 2 classes in y; got only one class \['k'\]"):
+        check_features_target(X, ["k", "k", "k"], owner="T")
+    with pytest.raises(ValueError, match="y has 2 labels but X has 3 rows"):
+        check_features_target(X, [0, 1], owner="T")
+    with pytest.raises(ValueError, match="missing labels"):
+        encode_classes(np.array([0.0, np.nan, 1.0]), 3, "T")
+
+
+def test_shape_and_dtype_errors():
+    with pytest.raises(ValueError, match="2-D array"):
+        check_features_target(np.zeros(4), [0, 1, 0, 1], owner="T")
+    with pytest.raises(ValueError, match="needs numeric X"):
+        check_features_target(np.array([["a", "b"], ["c", "d"]]), [0, 1], owner="T")
+    with pytest.raises(ValueError, match="repeated"):
+        variable_names(pd.DataFrame([[1, 2]], columns=["a", "a"]))
+    with pytest.raises(ValueError, match="kind must be"):
+        check_features_target(np.eye(2), [0, 1], owner="T", kind="ordinal")
+
+
+def test_within_class_constant_warns_with_feature_and_class():
+    X = np.array([[1.0, 0.0, 5.0], [1.0, 1.0, 5.0], [0.0, 2.0, 1.0], [2.0, 3.0, 1.0]])
+    y = np.array([0, 0, 1, 1])
+    with pytest.warns(DegenerateFeatureWarning) as rec:
+        mask = within_class_constant(X, y, np.array(["A", "B"]), ["u", "v", "w"], owner="T")
+    msgs = [str(w.message) for w in rec]
+    assert mask.tolist() == [[True, False, True], [False, False, True]]
+    assert any("['u', 'w']" in m and "class 'A'" in m for m in msgs)
+    assert any("['w']" in m and "class 'B'" in m for m in msgs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        within_class_constant(X, y, np.array(["A", "B"]), ["u", "v", "w"], owner="T", warn=False)

@@ -1,0 +1,54 @@
+"""The ``kgraph`` command: version and help."""
+
+import subprocess
+import sys
+
+import pytest
+
+import kgraph
+from viz.cli import main
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"kgraph {kgraph.__version__}"
+
+
+def test_help_runs_as_a_module():
+    out = subprocess.run([sys.executable, "-m", "viz.cli", "--help"], capture_output=True,
+                         text=True, check=True).stdout
+    assert "usage: kgraph" in out
+
+
+def test_datasets_lists_builtin_sets(capsys):
+    assert main(["datasets"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("abalone")
+    assert "iris" in out and "car" in out
+
+
+def test_export_round_trip(tmp_path, capsys):
+    import joblib
+
+    from kgraph import GNBJunctionTree, read_structure
+
+    gnb = GNBJunctionTree.from_tree([(1, 2), (2, 3)], target=0)
+    src = tmp_path / "s.graphml"
+    gnb.write_graphml(src)
+    assert main(["export", str(src), "--to", "json"]) == 0
+    assert read_structure(tmp_path / "s.json") == gnb
+    assert main(["export", str(src), "--to", "pgmpy", "--out", str(tmp_path / "m.joblib")]) == 0
+    model = joblib.load(tmp_path / "m.joblib")
+    assert set(model.edges()) == {(0, 1), (0, 2), (0, 3), (1, 2), (2, 3)}
+
+
+def test_export_bad_file_exits_2(tmp_path, capsys):
+    assert main(["export", str(tmp_path / "none.graphml"), "--to", "json"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file" in err
+    bad = tmp_path / "bad.graphml"
+    bad.write_text("<not graphml")
+    assert main(["export", str(bad), "--to", "json"]) == 2
+    assert "cannot read a kgraph structure" in capsys.readouterr().err

@@ -1,0 +1,72 @@
+"""Sub-commands of ``kgraph``: each registers its parser and a ``run(args)`` function."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import kgraph
+
+
+class CommandError(Exception):
+    """A user error: ``kgraph`` prints it as one line and exits with status 2."""
+
+
+def _datasets(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("datasets", help="list the built-in data sets",
+                       description="List the built-in data sets that 'kgraph learn' accepts "
+                                   "by name.")
+    p.set_defaults(run=run_datasets)
+
+
+def run_datasets(args: argparse.Namespace) -> int:
+    from estimators.datasets import dataset_info, list_datasets
+
+    for name in list_datasets():
+        kind, text = dataset_info(name)
+        print(f"{name:<18} {kind:<11} {text}")
+    return 0
+
+
+def _export(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "export", help="convert a saved structure (GraphML/JSON) to another format",
+        description="Convert a structure saved by kgraph (GraphML or JSON) to JSON, GraphML, or "
+                    "a pgmpy model (structure only, saved with joblib; load it with "
+                    "joblib.load).")
+    p.add_argument("file", type=Path, help="a .graphml or .json file written by kgraph")
+    p.add_argument("--to", required=True, choices=["pgmpy", "json", "graphml"],
+                   help="the output format")
+    p.add_argument("--out", type=Path, help="output path (default: FILE with a new suffix)")
+    p.set_defaults(run=run_export)
+
+
+def read_structure_or_fail(path: Path) -> kgraph.Structure:
+    """Read a saved structure, turning every reading problem into a one-line CommandError."""
+    if not path.is_file():
+        raise CommandError(f"cannot read {path}: no such file")
+    try:
+        return kgraph.read_structure(path)
+    except (ValueError, KeyError, TypeError, OSError, SyntaxError) as exc:  # XML errors are SyntaxErrors
+        raise CommandError(f"cannot read a kgraph structure from {path}: {exc}") from exc
+
+
+def run_export(args: argparse.Namespace) -> int:
+    structure = read_structure_or_fail(args.file)
+    suffix = {"pgmpy": ".pgmpy.joblib", "json": ".json", "graphml": ".graphml"}[args.to]
+    out = args.out or args.file.with_suffix(suffix)
+    if args.to == "json":
+        structure.write_json(out)
+    elif args.to == "graphml":
+        structure.write_graphml(out)
+    else:
+        if not hasattr(structure, "to_pgmpy"):
+            raise CommandError(f"a {type(structure).__name__} has no pgmpy form")
+        import joblib
+
+        joblib.dump(structure.to_pgmpy(), out)
+    print(out)
+    return 0
+
+
+REGISTER = [_datasets, _export]
