@@ -73,6 +73,17 @@ class ClassGaussian(NormalScoreDensity):
         z = (X[:, cols] - self.mean_[c, cols]) / sd
         return -0.5 * z * z - np.log(sd) - _LOG_SQRT_2PI, z
 
+    def _marginal_logsum(self, X: np.ndarray, c: int, cols: np.ndarray):
+        sd = self.std_[c, cols]
+        Xs = (
+            X
+            if cols.size == X.shape[1] and np.array_equal(cols, np.arange(X.shape[1]))
+            else X[:, cols]
+        )
+        z = (Xs - self.mean_[c, cols]) / sd
+        const = np.log(sd).sum() + cols.size * _LOG_SQRT_2PI
+        return -0.5 * np.einsum("ij,ij->i", z, z) - const, z
+
     def covariance(self, c: int) -> np.ndarray:
         """Covariance matrix of class code c implied by the fitted moments."""
         return self.corr_[c] * np.outer(self.std_[c], self.std_[c])
