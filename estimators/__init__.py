@@ -1,3 +1,39 @@
-"""estimators: scores, searchers, densities and classifiers built on :mod:`kgraph`."""
+"""estimators: scores, searchers, densities and classifiers built on :mod:`kgraph`.
 
-__all__: list[str] = []
+The statistics layer: it imports :mod:`kgraph` (structures), never :mod:`viz`.
+"""
+
+from estimators.datasets import list_datasets, load_dataset
+from estimators.scores import (
+    DegenerateFeatureWarning,
+    DiscreteCMI,
+    GaussianCMI,
+    GaussianCopulaCMI,
+    KDECopulaCMI,
+)
+from estimators.search import (
+    backbone_dp,
+    backbone_order,
+    brute_force_ktree,
+    brute_force_spanning_tree,
+    greedy_ktree,
+    greedy_matroid_basis,
+    maximum_spanning_tree,
+)
+
+__all__ = [
+    "DegenerateFeatureWarning",
+    "DiscreteCMI",
+    "GaussianCMI",
+    "GaussianCopulaCMI",
+    "KDECopulaCMI",
+    "backbone_dp",
+    "backbone_order",
+    "brute_force_ktree",
+    "brute_force_spanning_tree",
+    "greedy_ktree",
+    "greedy_matroid_basis",
+    "list_datasets",
+    "load_dataset",
+    "maximum_spanning_tree",
+]

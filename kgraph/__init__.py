@@ -9,6 +9,7 @@ from kgraph.gnb import GNBForest, GNBJunctionTree
 from kgraph.graphdb import GraphDB
 from kgraph.junction import CherryJunctionTree
 from kgraph.ktree import AcyclicKTree
+from kgraph.pbkt import PBKT
 from kgraph.structure import Structure, read_structure
 
 __version__ = "0.1.0"
@@ -19,6 +20,7 @@ __all__ = [
     "GNBForest",
     "GNBJunctionTree",
     "GraphDB",
+    "PBKT",
     "Structure",
     "read_structure",
     "__version__",

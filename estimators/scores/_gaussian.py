@@ -151,11 +151,12 @@ class GaussianCopulaCMI(_CorrelationCMI):
 
     Parameters
     ----------
-    marginals : {"kernel", "rank"}, default="kernel"
-        ``"kernel"``: ``F_hat`` is the class-y Gaussian-kernel CDF (MATH.md; close to, but not
-        exactly, invariant under increasing transforms of a feature). ``"rank"``: the class-y
-        empirical CDF ``rank / (n_y + 1)``, which makes the score depend on ranks only and
-        exactly invariant under increasing transforms.
+    marginals : {"rank-kernel", "kernel", "rank"}, default="rank-kernel"
+        ``"rank-kernel"``: ``F_hat`` is the class-y Gaussian-kernel CDF (MATH.md) computed on
+        the class-y ranks, so the score depends on ranks only and is exactly invariant under
+        increasing transforms of a feature, as a copula quantity should be. ``"kernel"``: the
+        kernel CDF of the values themselves (close to, but not exactly, invariant).
+        ``"rank"``: the class-y empirical CDF ``rank / (n_y + 1)``.
     bandwidth : {"scott", "silverman"} or float, default="scott"
         Kernel bandwidth rule, or the factor multiplying the class-y standard deviation.
     eps : float, default=1e-6
@@ -184,7 +185,7 @@ class GaussianCopulaCMI(_CorrelationCMI):
 
     _parameter_constraints: dict = {
         **BaseCMI._parameter_constraints,
-        "marginals": [StrOptions({"kernel", "rank"})],
+        "marginals": [StrOptions({"rank-kernel", "kernel", "rank"})],
         "bandwidth": [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")],
         "eps": [Interval(Real, 0, 0.5, closed="neither")],
     }
@@ -192,7 +193,7 @@ class GaussianCopulaCMI(_CorrelationCMI):
     def __init__(
         self,
         *,
-        marginals: str = "kernel",
+        marginals: str = "rank-kernel",
         bandwidth: str | float = "scott",
         eps: float = 1e-6,
         n_jobs: int | None = None,

@@ -8,6 +8,10 @@ Two estimates of the marginal CDF ``F_hat`` of one feature within one class:
   instead of O(n^2).
 - ``rank_cdf``: the empirical CDF ``rank / (n + 1)`` (mid-ranks for ties), which depends on the
   ranks only and is therefore exactly invariant under increasing transforms of the feature.
+
+``normal_scores(..., marginals="rank-kernel")`` (the default of :class:`GaussianCopulaCMI`)
+applies the kernel CDF to the class-y ranks: a smoothed CDF, as MATH.md asks, that depends on
+the ranks only, so the copula score is exactly invariant under increasing transforms.
 """
 
 from __future__ import annotations
@@ -115,7 +119,7 @@ def normal_scores(
     y: np.ndarray,
     n_classes: int,
     *,
-    marginals: str = "kernel",
+    marginals: str = "rank-kernel",
     bandwidth: str | float = "scott",
     eps: float = 1e-6,
 ) -> list[np.ndarray]:
@@ -127,8 +131,8 @@ def normal_scores(
     y : ndarray of shape (n_samples,)
         Class codes ``0 .. n_classes - 1``.
     n_classes : int
-    marginals : {"kernel", "rank"}
-        Kernel CDF or empirical (rank) CDF.
+    marginals : {"rank-kernel", "kernel", "rank"}
+        Kernel CDF of the ranks, kernel CDF of the values, or empirical (rank) CDF.
     bandwidth : {"scott", "silverman"} or float
         Kernel bandwidth rule or factor (times the class-y standard deviation).
     eps : float
@@ -153,10 +157,13 @@ def normal_scores(
         U = np.empty_like(Xc)
         for i in range(Xc.shape[1]):  # loop over features; each column is vectorised
             col = Xc[:, i]
-            sd = col.std(ddof=1) if col.shape[0] > 1 else 0.0
-            if marginals == "rank" or sd == 0.0:
+            constant = col.shape[0] < 2 or col.min() == col.max()
+            if marginals == "rank" or constant:
                 U[:, i] = rank_cdf(col)
-            else:
-                U[:, i] = kernel_cdf(col, bandwidth_factor(bandwidth, col.shape[0], 1) * sd)
+                continue
+            if marginals == "rank-kernel":
+                col = rankdata(col)
+            sd = col.std(ddof=1)
+            U[:, i] = kernel_cdf(col, bandwidth_factor(bandwidth, col.shape[0], 1) * sd)
         out.append(ndtri(np.clip(U, eps, 1.0 - eps)))
     return out

@@ -8,6 +8,7 @@ from estimators.scores import DiscreteCMI, GaussianCMI, GaussianCopulaCMI, KDECo
 
 SCORES = {
     "gaussian": GaussianCMI,
+    "copula-rank-kernel": GaussianCopulaCMI,
     "copula-kernel": lambda **kw: GaussianCopulaCMI(marginals="kernel", **kw),
     "copula-rank": lambda **kw: GaussianCopulaCMI(marginals="rank", **kw),
     "kde": KDECopulaCMI,
