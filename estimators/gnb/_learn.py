@@ -21,9 +21,16 @@ SCORES = {
 
 
 def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | None = None):
-    """An unfitted CMI score for ``dependence`` (bandwidth goes to the kernel-based ones)."""
+    """An unfitted CMI score for ``dependence`` (bandwidth goes to the kernel-based ones).
+
+    The Gaussian-copula score uses ``marginals="kernel"``: normal scores from the class-y
+    kernel CDF of the raw values, the same transform as the fitted copula density
+    (:class:`~estimators.densities.ClassGaussianCopula`), so structure and density agree.
+    """
     if dependence == "gaussian":
         return GaussianCMI(n_jobs=n_jobs)
+    if dependence == "gaussian-copula":
+        return GaussianCopulaCMI(marginals="kernel", bandwidth=bandwidth, n_jobs=n_jobs)
     return SCORES[dependence](bandwidth=bandwidth, n_jobs=n_jobs)
 
 
