@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
         data[name] = (data[name], y)
     t0 = time.perf_counter()
     tasks = [(n, s) for n in names for s in seeds]
-    out = Parallel(n_jobs=args.n_jobs, verbose=0)(
+    out = Parallel(n_jobs=args.n_jobs, verbose=10)(
         delayed(run_split)(n, *data[n], s, n_auto) for n, s in tasks
     )
     per_split = pd.DataFrame([r for rows in out for r in rows])

@@ -111,14 +111,13 @@ class GNBClassifier(BaseGNB):
         auto = ", n_clusters='auto'" if self.n_clusters == "auto" else ""
         return f"GNBClassifier(dependence={self.dependence!r}{auto})"
 
-    def _fit_parts(self, X: np.ndarray, codes: np.ndarray):
-        """Structure and densities on (X, codes): (log prior, fitted density, edges, weights)."""
+    def _fit_density(self, X: np.ndarray, codes: np.ndarray, edges: list):
+        """Class log-prior and the densities of the given pairs on (X, codes)."""
         n_classes = self.classes_.size
-        edges, weights = learn_tree(X, codes, self.dependence, self.bandwidth, self.n_jobs)
         density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
         density.fit(X, codes, n_classes, edges)
         counts = np.bincount(codes, minlength=n_classes)
-        return np.log(counts / counts.sum()), density, edges, weights
+        return np.log(counts / counts.sum()), density, edges
 
     def fit(self, X, y) -> GNBClassifier:
         """Learn the GNB structure and the class-conditional densities from (X, y)."""
@@ -130,7 +129,10 @@ class GNBClassifier(BaseGNB):
                 f"n_clusters={self.n_clusters} is out of range: X has {d} features, so a GNB has "
                 f"{d - 1} clusters and n_clusters must be an int in [1, {d - 1}], None or 'auto'."
             )
-        _, self.density_, edges, self.edge_weights_ = self._fit_parts(X, codes)
+        edges, self.edge_weights_ = learn_tree(
+            X, codes, self.dependence, self.bandwidth, self.n_jobs
+        )
+        _, self.density_, _ = self._fit_density(X, codes, edges)
         self.cluster_order_ = np.array(edges, dtype=int).reshape(-1, 2)
         self.weight_ = float(self.edge_weights_.sum())
         names = self.feature_names()
@@ -139,7 +141,7 @@ class GNBClassifier(BaseGNB):
         )
         if self.n_clusters == "auto":
             self.reduction_scores_ = reduction_scores(
-                lambda Xa, ya: self._fit_parts(Xa, ya)[:3],
+                lambda Xa, ya: self._fit_density(Xa, ya, edges),
                 X,
                 codes,
                 self.n_splits,

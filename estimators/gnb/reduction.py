@@ -1,11 +1,14 @@
 """Choosing the reduced GNB model (paper 1 §5.2, §6.1): F1 of every cluster prefix.
 
-For each of ``n_splits`` random stratified splits of the *training* data (85 % / 15 %), the
-structure and densities are learned on the larger part and the weighted F1 of the forest of
-the first m clusters is measured on the held-out part, for every m = 1 .. d-1. The curves are
-averaged over the splits and the best mean wins (ties: the smaller m). Paper 1 measures the F1
-"on the training data" without saying more; held-out parts of the training data keep the test
-data unseen and do not always favour the largest model.
+The cluster order is that of the structure learned on all the training data, so m indexes
+the same forests (prefixes) as the final model. For each of ``n_splits`` random stratified
+splits of the *training* data (85 % / 15 %), the class-conditional densities of those pairs
+are refit on the larger part and the weighted F1 of the forest of the first m clusters is
+measured on the held-out part, for every m = 1 .. d-1. The curves are averaged over the splits
+and the best mean wins (ties: the smaller m). Paper 1 measures the F1 "on the training data"
+without saying more; held-out parts of the training data keep the test data unseen and do
+not always favour the largest model. Refitting only the densities (not the structure) per
+split keeps the cost at one structure search per fit.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
-#: fit_split(X_train, codes_train) -> (log_prior, density, edges)
+#: fit_split(X_train, codes_train) -> (log_prior, fitted density, edges)
 FitFn = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, object, list]]
 
 
