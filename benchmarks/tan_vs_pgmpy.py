@@ -57,7 +57,7 @@ def pgmpy_tan(X: pd.DataFrame, y: np.ndarray):
 
 def main() -> None:
     rows = [
-        "`DiscreteCMI(n_jobs=1).fit(X, y).edge_matrix()` + scipy maximum spanning tree (ours, "
+        "`DiscreteCMI(n_jobs=1).fit(X, y).edge_matrix()` + `maximum_spanning_tree` (ours, "
         "best of 3) against pgmpy 1.1.2 `TreeSearch(data, root_node='x0', n_jobs=-1)"
         ".estimate(estimator_type='tan', class_node='cls')` (one run after an untimed warm-up that starts its joblib "
         "workers; pgmpy's default n_jobs=-1, 2 cores). Same data, same run. 'same tree' compares the undirected feature-feature "

@@ -262,7 +262,7 @@ class PBKT(Structure):
     def to_graph(self, backend: str = "networkx") -> GraphDB:
         """The tree of cliques (directed parent -> child): nodes are the cliques (kind
         ``clique``, with ``retained`` edges and the ``created`` vertex), edges (kind ``child``)
-        carry u, v and the child's ``position``."""
+        carry u (``removed``), v (``added``) and the child's ``position``."""
         g = self._new_graph(True, backend, k=self._k, backbone=self._backbone)
         g.add_node(self._root, kind="clique", retained=self._sorted_retained(), created=None)
         self._add_children(g)
@@ -274,7 +274,7 @@ class PBKT(Structure):
     def _add_children(self, g: GraphDB) -> None:
         for i, (u, v, child) in enumerate(self._children):
             g.add_node(child.root, kind="clique", retained=child._sorted_retained(), created=v)
-            g.add_edge(self._root, child.root, kind="child", u=u, v=v, position=i)
+            g.add_edge(self._root, child.root, kind="child", removed=u, added=v, position=i)
             child._add_children(g)
 
     @classmethod
@@ -287,8 +287,8 @@ class PBKT(Structure):
         def build(clique: frozenset) -> PBKT:
             below = sorted(graph.successors(clique),
                            key=lambda c: graph.edge_attrs(clique, c)["position"])
-            children = [(graph.edge_attrs(clique, c)["u"], graph.edge_attrs(clique, c)["v"],
-                         build(c)) for c in below]
+            children = [(graph.edge_attrs(clique, c)["removed"],
+                         graph.edge_attrs(clique, c)["added"], build(c)) for c in below]
             return cls(k, backbone, clique, graph.node_attrs(clique)["retained"], children)
 
         return build(tops[0])

@@ -149,6 +149,8 @@ class BackboneSolver:
             root_perm[better] = index
         total = _finite_or_neg(root + A[np.arange(nt), T.nonempty])
         t = int(np.argmax(total))
+        if total[t] == NEG:
+            raise ValueError("Every backbone k-tree scores -inf under f: no feasible structure.")
         blocks, e = [], int(T.nonempty[t])
         while e:
             p = int(Aarg[t, e])

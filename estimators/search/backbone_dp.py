@@ -149,8 +149,6 @@ def backbone_dp(f: Score, backbone: Iterable[Hashable], k: int, *,
     solver = BackboneSolver(tables, fk, fsmall)
     solver.run()
     value, t, first, blocks = solver.top()
-    if value == -np.inf:
-        raise ValueError("Every backbone k-tree scores -inf under f: no feasible structure.")
     (v1, grand), *others = [solver.subtree(t, p) for p in blocks]
     name = backbone.__getitem__
 

@@ -21,14 +21,15 @@ def _given(W: np.ndarray, variables: tuple, **_) -> tuple:
 
 
 def _mst_dfs(W: np.ndarray, variables: tuple, **_) -> tuple:
-    """Depth-first preorder of the maximum spanning tree from the first selected edge's first
-    vertex, heavier branches first."""
+    """Depth-first preorder of the maximum spanning tree from its first leaf (in variable
+    order), heavier branches first; a tree that is a path gives that path."""
     tree = maximum_spanning_tree(W)
     below: dict[int, list] = {i: [] for i in range(len(W))}
     for a, b in tree.edges:
         below[a].append(b)
         below[b].append(a)
-    order, stack, seen = [], [tree.edges[0][0]], set()
+    leaf = min(i for i in below if len(below[i]) == 1)
+    order, stack, seen = [], [leaf], set()
     while stack:
         v = stack.pop()
         if v in seen:
@@ -171,7 +172,7 @@ def backbone_order(W, method: str = "given", *, f: Score | None = None, k: int |
         Symmetric pair weights (as for :func:`maximum_spanning_tree`).
     method : {"given", "mst-dfs", "greedy-path", "local-search"}
         ``"given"``: the variable order; ``"mst-dfs"``: depth-first order of the maximum
-        spanning tree; ``"greedy-path"``: greedy maximum-weight Hamiltonian path;
+        spanning tree from its first leaf; ``"greedy-path"``: greedy maximum-weight Hamiltonian path;
         ``"local-search"``: start from ``start`` and improve by :func:`local_search_backbone`
         (needs ``f`` and ``k``).
     f, k, start, max_iter :

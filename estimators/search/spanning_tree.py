@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
+from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import minimum_spanning_tree
 
 from estimators.search._common import score_values
@@ -141,8 +142,8 @@ def _kruskal_order(W: np.ndarray) -> np.ndarray:
         return np.array(chosen, dtype=np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    R = np.zeros((d, d))
-    R[iu] = rank + 1.0  # distinct positive weights: the minimum tree is unique
+    # distinct positive weights (ranks + 1): the minimum tree is unique
+    R = csr_matrix((rank + 1.0, iu), shape=(d, d))
     tree = minimum_spanning_tree(R).tocoo()
     tree_rank = np.sort(tree.data.astype(np.int64) - 1)
     return order[tree_rank]

@@ -52,3 +52,17 @@ def test_export_bad_file_exits_2(tmp_path, capsys):
     bad.write_text("<not graphml")
     assert main(["export", str(bad), "--to", "json"]) == 2
     assert "cannot read a kgraph structure" in capsys.readouterr().err
+
+
+def test_plot_saved_structures(tmp_path, capsys):
+    from kgraph import AcyclicKTree, GNBJunctionTree
+
+    for i, s in enumerate([GNBJunctionTree.from_tree([(1, 2), (2, 3)], target=0),
+                           AcyclicKTree(2, "abcd", {"c": "ab", "d": "bc"})]):
+        src = tmp_path / f"s{i}.json"
+        s.write_json(src)
+        out = tmp_path / f"fig{i}.pdf"
+        assert main(["plot", str(src), "--out", str(out)]) == 0
+        assert out.read_bytes().startswith(b"%PDF")
+    assert main(["plot", str(src), "--out", str(tmp_path / "fig.jpg")]) == 2
+    assert "--out must end in .pdf, .svg or .png" in capsys.readouterr().err

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 import kgraph
-from viz.cli import commands
+from viz.cli import commands, learn
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"kgraph {kgraph.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in commands.REGISTER:
+    for register in [*commands.REGISTER, learn.register]:
         register(sub)
     return parser
 

@@ -69,4 +69,29 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-REGISTER = [_datasets, _export]
+def _plot(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("plot", help="draw a saved structure to PDF, SVG or PNG",
+                       description="Draw a structure saved by kgraph (GraphML or JSON) with the "
+                                   "figure made for its kind; the suffix of --out picks the format.")
+    p.add_argument("file", type=Path, help="a .graphml or .json file written by kgraph")
+    p.add_argument("--out", type=Path, required=True, help="FIG.pdf, FIG.svg or FIG.png")
+    p.set_defaults(run=run_plot)
+
+
+def run_plot(args: argparse.Namespace) -> int:
+    from viz.structure import plot_structure
+    from viz.style import save_figure
+
+    if args.out.suffix.lower() not in (".pdf", ".svg", ".png"):
+        raise CommandError(f"--out must end in .pdf, .svg or .png; got {args.out}")
+    structure = read_structure_or_fail(args.file)
+    try:
+        fig = plot_structure(structure)
+    except TypeError as exc:
+        raise CommandError(str(exc)) from exc
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    print(save_figure(fig, args.out))
+    return 0
+
+
+REGISTER = [_datasets, _export, _plot]

@@ -1,0 +1,234 @@
+"""``kgraph learn``: learn a structure from a CSV file or a built-in data set.
+
+Writes to ``--out``: the structure (``structure.graphml``, ``structure.json``), the fitted
+model (``model.joblib``), cross-validated metrics (``metrics.json``, ``metrics.csv``), the
+structure figure (``structure.pdf``, ``structure.png``) and a short ``report.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from viz.cli.commands import CommandError
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """How ``--model NAME`` maps to an estimator and which options it takes."""
+
+    module: str
+    cls: str
+    options: tuple[str, ...]
+    title: str
+    fixed: dict[str, Any] = field(default_factory=dict)
+
+    def build(self, args: argparse.Namespace):
+        estimator = getattr(importlib.import_module(self.module), self.cls)
+        kwargs = {name: getattr(args, name) for name in self.options
+                  if getattr(args, name, None) is not None}
+        return estimator(**self.fixed, **kwargs)
+
+
+MODELS = {
+    "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters"),
+                     "GNB classifier (paper 1)"),
+    "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
+                      ("order", "dependence", "search", "backbone"), "k-GNB classifier (paper 1)"),
+    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha"),
+                     "TAN classifier (paper 2, k = 1)"),
+    "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
+                      ("k", "search", "backbone", "features", "alpha"),
+                      "k-TAN classifier (paper 2)"),
+    "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
+                            ("n_components", "prior", "family"),
+                            "latent conditional Naive Bayes, one per class (paper 3)"),
+}
+
+
+def _n_clusters(text: str) -> int | str:
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an int or 'auto', got {text!r}") from None
+
+
+def _backbone(text: str) -> str | list[str]:
+    return text.split(",") if "," in text else text
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``learn`` sub-command."""
+    p = sub.add_parser(
+        "learn", help="learn a structure and a classifier from data",
+        description="Learn the structure of a Naive-Bayes-family classifier from a CSV file or a "
+                    "built-in data set ('kgraph datasets' lists them), cross-validate it, and "
+                    "write the structure (GraphML, JSON), the model (joblib), the metrics, the "
+                    "structure figure and a markdown report to --out.")
+    p.add_argument("data", help="a CSV file (features and a target column) or a data set name")
+    p.add_argument("--target", default="class", help="the class column (default: class)")
+    p.add_argument("--model", required=True, choices=sorted(MODELS), help="which model")
+    p.add_argument("--out", type=Path, required=True, help="output folder")
+    p.add_argument("--cv", type=int, default=5, help="stratified cross-validation folds (5)")
+    p.add_argument("--random-state", type=int, default=0, help="seed of the folds (0)")
+    g = p.add_argument_group("model options (each model uses its own; defaults are the model's)")
+    g.add_argument("--dependence", choices=["gaussian", "gaussian-copula", "kde"],
+                   help="gnb, kgnb: the pair dependence model")
+    g.add_argument("--n-clusters", type=_n_clusters, help="gnb: reduced model size or 'auto'")
+    g.add_argument("--order", type=int, help="kgnb: cluster order (3 = GNB)")
+    g.add_argument("--k", type=int, help="ktan: the k of the k-tree")
+    g.add_argument("--search", choices=["backbone-dp", "greedy"], help="kgnb, ktan: searcher")
+    g.add_argument("--backbone", type=_backbone,
+                   help="kgnb, ktan: given | mst-dfs | greedy-path | local-search | a,b,c,...")
+    g.add_argument("--features", choices=["auto", "discrete", "gaussian"],
+                   help="tan, ktan: feature model")
+    g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
+    g.add_argument("--n-components", type=int, help="latent-cnb: components per class")
+    g.add_argument("--prior", choices=["dirichlet", "generalized-dirichlet", "beta-liouville"],
+                   help="latent-cnb: the prior of the mixing weights")
+    g.add_argument("--family", choices=["gaussian", "categorical"], help="latent-cnb: features")
+    p.set_defaults(run=run_learn)
+
+
+def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
+    """``(X, y, name)`` from a CSV path or a built-in name; every problem is a CommandError."""
+    from estimators.datasets import list_datasets, load_dataset
+
+    path = Path(data)
+    if path.suffix.lower() == ".csv" or path.exists():
+        if not path.is_file():
+            raise CommandError(f"cannot read {data}: no such file")
+        try:
+            frame = pd.read_csv(path)
+        except (OSError, UnicodeDecodeError, pd.errors.ParserError,
+                pd.errors.EmptyDataError) as exc:
+            raise CommandError(f"cannot read {data} as CSV: {str(exc).splitlines()[0]}") from exc
+        if target not in frame.columns:
+            raise CommandError(f"{data} has no target column {target!r}; its columns are "
+                               f"{list(frame.columns)} (choose one with --target)")
+        return frame.drop(columns=[target]), frame[target], path.stem
+    if data not in list_datasets():
+        raise CommandError(f"{data!r} is neither a CSV file nor a built-in data set "
+                           f"({', '.join(list_datasets())})")
+    if target != "class":
+        raise CommandError(f"built-in data sets have their class in 'class', not {target!r}")
+    X, y = load_dataset(data)
+    return X, y, data
+
+
+def cross_validate(model, X: pd.DataFrame, y: pd.Series, folds: int,
+                   seed: int) -> pd.DataFrame:
+    """Per-fold metrics of stratified k-fold CV, with a progress line on stderr."""
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    from estimators.evaluation import split_metrics
+
+    rows = []
+    splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
+    for i, (train, test) in enumerate(splitter.split(X, y), start=1):
+        print(f"\r  cross-validation fold {i}/{folds}", end="", file=sys.stderr, flush=True)
+        fitted = clone(model).fit(X.iloc[train], y.iloc[train])
+        rows.append(split_metrics(y.iloc[test], fitted.predict(X.iloc[test])))
+    print(file=sys.stderr)
+    return pd.DataFrame(rows)
+
+
+def learned_structure(model):
+    """The kgraph structure of a fitted model."""
+    for name in ("structure_", "plate_"):
+        if hasattr(model, name):
+            return getattr(model, name)
+    plate = getattr(model, "plate_graph", None)
+    if callable(plate):
+        return plate()
+    raise CommandError(f"{type(model).__name__} exposes no structure")
+
+
+def run_learn(args: argparse.Namespace) -> int:
+    import joblib
+
+    from viz.structure import plot_structure
+    from viz.style import save_figure
+
+    if args.cv < 2:
+        raise CommandError(f"--cv must be at least 2; got {args.cv}")
+    X, y, name = load_data(args.data, args.target)
+    spec = MODELS[args.model]
+    model = spec.build(args)
+    start = time.perf_counter()
+    try:
+        folds = cross_validate(model, X, y, args.cv, args.random_state)
+        model.fit(X, y)
+    except (ValueError, TypeError) as exc:
+        raise CommandError(str(exc).splitlines()[0]) from exc
+    seconds = time.perf_counter() - start
+    structure = learned_structure(model)
+
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    structure.write_graphml(out / "structure.graphml")
+    structure.write_json(out / "structure.json")
+    joblib.dump(model, out / "model.joblib")
+    summary = {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
+               for m in folds.columns}
+    (out / "metrics.json").write_text(json.dumps(
+        {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
+         "metrics": summary}, indent=2))
+    folds.rename_axis("fold").to_csv(out / "metrics.csv")
+    fig = plot_structure(structure)
+    for suffix in (".pdf", ".png"):
+        save_figure(fig, out / f"structure{suffix}")
+    (out / "report.md").write_text(_report(name, X, y, spec, model, structure, summary,
+                                           args.cv, seconds))
+    print(f"wrote {out}/: structure.graphml structure.json model.joblib metrics.json "
+          f"metrics.csv structure.pdf structure.png report.md")
+    return 0
+
+
+def _params(model) -> dict[str, Any]:
+    return {k: v if isinstance(v, int | float | str | bool | type(None)) else repr(v)
+            for k, v in model.get_params().items()}
+
+
+def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
+    classes = y.value_counts().sort_index()
+    lines = [
+        f"# {spec.title} on {name}",
+        "",
+        f"- data: {name}, {X.shape[0]} rows, {X.shape[1]} features, {classes.size} classes "
+        f"({', '.join(f'{c}: {n}' for c, n in classes.items())})",
+        f"- model: `{type(model).__name__}({', '.join(f'{k}={v!r}' for k, v in _params(model).items())})`",
+        f"- structure: `{structure!r}`",
+        f"- fit and {folds}-fold cross-validation took {seconds:.1f} s",
+        "",
+        f"## Cross-validated metrics (stratified {folds}-fold)",
+        "",
+        "| metric | mean | std |",
+        "|---|---:|---:|",
+        *(f"| {m} | {v['mean']:.4f} | {v['std']:.4f} |" for m, v in summary.items()),
+        "",
+        "## Structure",
+        "",
+        "![structure](structure.png)",
+        "",
+    ]
+    edges = getattr(structure, "edges", None)
+    if edges:
+        lines += ["Edges (in the order the searcher chose them):", ""]
+        lines += [f"- {' - '.join(map(str, e))}" for e in edges]
+    lines += ["", "Files: `structure.graphml`, `structure.json` (read with "
+              "`kgraph.read_structure`), `model.joblib`, `metrics.json`, `metrics.csv`, "
+              "`structure.pdf`.", ""]
+    return "\n".join(lines)
+

@@ -1,0 +1,78 @@
+"""A small gallery of kgraph's figures for the README, drawn from built-in small structures.
+
+Run ``python -m viz.gallery OUTDIR`` (or call :func:`make_gallery`) to (re)write the PNG
+files; the same code always writes the same images.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kgraph.gnb import GNBJunctionTree
+from kgraph.ktree import AcyclicKTree
+from kgraph.pbkt import PBKT
+from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
+from viz.ktree import plot_ktree, plot_pbkt, plot_tree_representation
+from viz.style import Style, save_figure
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+__all__ = ["gallery_figures", "make_gallery", "main"]
+
+#: Paper 1's running example (§2.1): features 1..5, class 0.
+PAPER1_EDGES = [(1, 2), (2, 3), (1, 4), (1, 5)]
+#: A spanning tree whose first three clusters form a forest of two trees.
+FOREST_EDGES = [(1, 2), (4, 5), (2, 3), (5, 6), (3, 4)]
+#: A 2-tree on six vertices and a backbone (Hamiltonian path) it contains.
+KTREE = AcyclicKTree(2, [3, 4, 5, 2, 6, 1], {5: [3, 4], 2: [3, 4], 6: [4, 5], 1: [2, 3]})
+BACKBONE = [1, 2, 3, 4, 5, 6]
+
+
+def gallery_figures(style: Style | None = None) -> dict[str, Callable[[], Figure]]:
+    """File stem -> a function drawing that gallery figure."""
+    gnb = GNBJunctionTree.from_tree(PAPER1_EDGES, target=0)
+    forest = GNBJunctionTree.from_tree(FOREST_EDGES, target=0).prefix(3)
+    pbkt = PBKT.from_ktree(KTREE, BACKBONE)
+    return {
+        "gnb_graph": lambda: plot_gnb_graph(gnb, style=style, title="GNB graph"),
+        "junction_tree": lambda: plot_junction_tree(gnb, "tree", style=style,
+                                                    title="GNB junction tree"),
+        "junction_tree_compact": lambda: plot_junction_tree(gnb, "compact", style=style,
+                                                            title="compact form"),
+        "gnb_forest": lambda: plot_gnb_forest(forest, style=style),
+        "ktree": lambda: plot_ktree(KTREE, style=style, title="acyclic 2-tree"),
+        "ktan": lambda: plot_ktree(KTREE, target="Y", style=style, title="2-TAN"),
+        "tree_representation": lambda: plot_tree_representation(
+            KTREE, style=style, title="tree-representation"),
+        "pbkt": lambda: plot_pbkt(pbkt, style=style, title="backbone 2-tree (pbkt)"),
+    }
+
+
+def make_gallery(outdir: str | PathLike, style: Style | None = None) -> list[Path]:
+    """Write every gallery figure as ``OUTDIR/<name>.png``; return the paths written."""
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    return [save_figure(draw(), outdir / f"{name}.png", style)
+            for name, draw in gallery_figures(style).items()]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m viz.gallery OUTDIR``: write the gallery PNGs into OUTDIR."""
+    parser = argparse.ArgumentParser(prog="python -m viz.gallery",
+                                     description="Write the README gallery of kgraph figures "
+                                                 "(PNG) into OUTDIR.")
+    parser.add_argument("outdir", help="directory for the PNG files (created if missing)")
+    args = parser.parse_args(argv)
+    for path in make_gallery(args.outdir):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""``plot_structure``: the figure that fits any kgraph structure."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kgraph import PBKT, AcyclicKTree, CherryJunctionTree, GNBForest, GNBJunctionTree
+from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
+from viz.ktree import plot_ktree, plot_pbkt
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+__all__ = ["plot_structure"]
+
+_PLOTTERS = {
+    GNBJunctionTree: plot_gnb_graph,
+    GNBForest: plot_gnb_forest,
+    CherryJunctionTree: plot_junction_tree,
+    AcyclicKTree: plot_ktree,
+    PBKT: plot_pbkt,
+}
+
+
+def plot_structure(structure: Any, **kwargs: Any) -> Figure:
+    """Draw a structure with the figure made for its kind (keyword arguments pass through).
+
+    Examples
+    --------
+    >>> from kgraph import AcyclicKTree
+    >>> from viz.structure import plot_structure
+    >>> fig = plot_structure(AcyclicKTree(1, [1, 2, 3], {2: [1], 3: [2]}))
+    >>> type(fig).__name__
+    'Figure'
+    """
+    for kind, plotter in _PLOTTERS.items():
+        if type(structure) is kind:
+            return plotter(structure, **kwargs)
+    registered = getattr(structure, "plot", None)
+    if callable(registered):
+        return registered(**kwargs)
+    kinds = ", ".join(k.__name__ for k in _PLOTTERS)
+    raise TypeError(f"No figure for a {type(structure).__name__}; drawable structures: {kinds}.")
