@@ -12,6 +12,34 @@ from paper1 import BASELINES, DATASETS, EXTRA, GNB_METHODS, paper_metrics, relat
 from paper1_reference import PAPER, PAPER_M
 
 METRICS = ["accuracy", "precision", "recall", "f1"]
+
+#: What was checked for the GNB rows that end up more than 0.03 from the paper, by data set
+#: (and method, where the explanation is specific to it). Shown next to the measured gap.
+NOTES = {
+    ("sonar", None): (
+        "the sonar baselines themselves mostly miss the paper (see the baseline column; "
+        "BENCHMARKS.md: several sonar cells stay 0.02-0.09 off under every reading of §6.1 "
+        "tried), so the paper's sonar runs are not reproducible from its description; our GNB "
+        "rows sit below the paper by amounts like those baseline cells. Both F1 variants were "
+        "checked (binary with M positive is the paper's)."
+    ),
+    ("winequality_white", "GNB-Gauss*"): (
+        "selection rule: 'auto' picks m of about 5 of 10 clusters by held-out F1 inside the "
+        "training part, the paper kept all clusters (its full and reduced rows are equal); our "
+        "full GNB-Gauss row (all clusters) is within 0.02 of the paper, so the model agrees and "
+        "the gap is the choice of m."
+    ),
+    ("winequality_white", None): (
+        "ours is higher; accuracy agrees with the paper to about 0.001, so the difference is in "
+        "the precision/recall balance of the minority class (quality >= 7). Baselines on this "
+        "set mostly match (protocol and binary F1 variant are the paper's)."
+    ),
+    ("abalone", None): (
+        "KDE bandwidth: ours is the product-kernel Scott rule n^(-1/6) per class (the marginal-"
+        "consistent choice), the paper's kernel settings are not given; see the bandwidth check "
+        "below. The Gaussian and copula rows on this set are within 0.01 of the paper."
+    ),
+}
 BINARY = ["precision_binary", "recall_binary", "f1_binary"]
 
 
@@ -33,6 +61,8 @@ def _m_summary(values: pd.Series) -> str:
 
 def write_report(per_split, names, seeds, dropped, data, elapsed, outdir: Path, stem: str) -> None:
     """Aggregate the per-split metrics and write ``stem.md`` and ``stem.csv`` into outdir."""
+    checks = per_split[per_split.method.str.startswith("check:")]
+    per_split = per_split[~per_split.method.str.startswith("check:")]
     cols = [c for c in ["accuracy", "precision", "recall", "f1", *BINARY] if c in per_split]
     agg = per_split.groupby(["dataset", "method"], sort=False)[cols + ["seconds"]].mean()
     std = per_split.groupby(["dataset", "method"], sort=False)[cols].std(ddof=0)
@@ -109,7 +139,8 @@ def write_report(per_split, names, seeds, dropped, data, elapsed, outdir: Path, 
                          _fmt(c.paper_f1), f"{d:+.4f}", ms, PAPER_M[n].get(m, "")])  # fmt: skip
             if abs(d) > 0.03:
                 other = c.f1 if DATASETS[n][0] == "binary" else c.get("f1_binary", np.nan)
-                flagged.append((n, m, d, base_ok, other, ms, PAPER_M[n].get(m, "")))
+                note = NOTES.get((n, m), NOTES.get((n, None), ""))
+                flagged.append((n, m, d, base_ok, other, ms, PAPER_M[n].get(m, ""), note))
         L += [f"**{n}**", "", _table(pd.DataFrame(rows, columns=[
             "method", "acc (ours)", "acc (paper)", "F1 (ours)", "F1 (paper)", "ΔF1",
             "m used (mean [min-max])", "m (paper)"]))]  # fmt: skip
@@ -126,11 +157,16 @@ def write_report(per_split, names, seeds, dropped, data, elapsed, outdir: Path, 
             "weighted/binary mix-up) and the numbers of clusters.",
             "",
             "| data set | method | ΔF1 (ours - paper) | baselines within 0.02 | other F1 variant "
-            "| m (ours) | m (paper) |",
-            "|---|---|---|---|---|---|---|",
+            "| m (ours) | m (paper) | what was checked |",
+            "|---|---|---|---|---|---|---|---|",
         ]
-        for n, m, d, ok, other, ms, pm in flagged:
-            L.append(f"| {n} | {m} | {d:+.4f} | {ok}/8 | {_fmt(other)} | {ms} | {pm} |")
+        for n, m, d, ok, other, ms, pm, note in flagged:
+            L.append(f"| {n} | {m} | {d:+.4f} | {ok}/8 | {_fmt(other)} | {ms} | {pm} | {note} |")
+        if not checks.empty:
+            L += ["", "Bandwidth check (same splits; weighted F1 of GNB KDE on abalone, full model; "
+                  f"paper: {PAPER['abalone']['GNB KDE'][3]:.4f}): "
+                  + ", ".join(f"{r.method.split('=')[1]}: {r.f1:.4f}" for r in checks.itertuples())
+                  + "."]  # fmt: skip
         L += ["", "What else was checked (independently of these data, in `tests/estimators/`):"
               " the Gaussian GNB recovers a known class-conditional tree and the exact posterior;"
               " every model's full log-density integrates to 1 per class; the reduced model is"
