@@ -5,12 +5,16 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis
 
+from estimators.densities import ClassGaussian
 from estimators.gnb import GNBClassifier, pair_diagnostics
 from estimators.gnb.reduction import best_n_clusters
+from kgraph import GNBJunctionTree
 
 TREE = [(0, 1), (1, 2), (1, 3), (3, 4)]  # class-conditional dependence tree, d = 5
 
@@ -201,3 +205,24 @@ def test_predict_with_the_wrong_number_of_features():
     clf = GNBClassifier().fit(X, y)
     with pytest.raises(ValueError, match="X has 3 features, but GNBClassifier is expecting 5"):
         clf.predict(X[:, :3])
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), d=st.integers(3, 7), data=st.data())
+def test_forest_log_density_matches_kgraph_degrees(seed, d, data):
+    """Property: for any random tree order and prefix m, the fitted log-density equals
+    sum_C ln p(x_C | y) - sum_s (deg_forest(s) - 1) ln p(x_s | y) with the degrees of
+    kgraph's GNBForest (an independent account of the forest)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(60, d)) @ rng.normal(size=(d, d))
+    y = np.repeat([0, 1], 30)
+    perm = rng.permutation(d)
+    edges = [(int(perm[k]), int(perm[rng.integers(0, k)])) for k in range(1, d)]
+    edges = [edges[i] for i in rng.permutation(d - 1)]
+    m = data.draw(st.integers(1, d - 1))
+    dens = ClassGaussian().fit(X, y, 2)
+    forest = GNBJunctionTree.from_tree(edges, target="class").prefix(m)
+    direct = sum(dens.logpdf2(X, i, j) for i, j in forest.edges)
+    direct = direct - sum((forest.degree(s) - 1) * dens.logpdf1(X, s) for s in forest.features)
+    assert np.allclose(dens.log_density(X, edges[:m]), direct)
+    assert np.allclose(sum(dens.edge_increments(X, edges[:m])), direct)
