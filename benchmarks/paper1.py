@@ -1,0 +1,214 @@
+"""Paper 1's benchmark (tables 2-5, figure 6) with its protocol, next to the paper's numbers.
+
+Protocol (paper 1 §6.1 as pinned down in shared/BENCHMARKS.md): min-max scaling fitted on the
+whole X; drop the later column of any pair with |Pearson r| > 0.99; ten stratified splits
+``train_test_split(X, y, test_size=0.15, random_state=s, stratify=y)``, s = 42..51. The
+paper's "SVM" is ``SVC(kernel="linear", C=...)``; the default RBF ``SVC()`` is added as a
+stronger baseline. F1 per data set: weighted for the three-class sets, binary for sonar (M
+positive), white wine quality (quality >= 7, class 1, positive) and WBCD (malignant positive).
+
+Run from the repository root::
+
+    python benchmarks/paper1.py            # full run -> benchmarks/results/paper1.{md,csv}
+    python benchmarks/paper1.py --quick    # iris + wine, 3 splits -> paper1_quick.{md,csv}
+    python benchmarks/paper1.py --report-only   # rewrite the .md from the saved per-split CSV
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from scipy.special import logsumexp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import load_breast_cancer, load_iris, load_wine
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.naive_bayes import GaussianNB
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.svm import SVC
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+from estimators.datasets import load_dataset  # noqa: E402
+from estimators.densities import KDE1D  # noqa: E402
+from estimators.densities.kde import kernel_bandwidth, scott_factor  # noqa: E402
+from estimators.evaluation import split_metrics  # noqa: E402
+from estimators.gnb import GNBClassifier  # noqa: E402
+
+SEEDS = range(42, 52)
+#: data set -> (F1 variant the paper's rows use, positive label for the binary metrics)
+DATASETS = {
+    "abalone": ("weighted", None),
+    "breast_cancer": ("binary", "malignant"),
+    "sonar": ("binary", "M"),
+    "iris": ("weighted", None),
+    "wine": ("weighted", None),
+    "winequality_white": ("binary", 1),
+}
+BASELINES = [
+    "GaussNB", "K.NB", "LR(C=1000)", "LR(C=1)", "LR(C=0.01)",
+    "SVM(C=1000)", "SVM(C=1)", "SVM(C=0.01)",
+]  # fmt: skip
+GNB_METHODS = ["GNB-Gauss", "GNB G-cop", "GNB KDE", "GNB-Gauss*", "GNB G-cop*", "GNB KDE*"]
+EXTRA = ["SVM-RBF"]
+
+
+class KDENaiveBayes(ClassifierMixin, BaseEstimator):
+    """Naive Bayes with a 1-D Gaussian KDE per class and feature (scipy's default Scott
+    bandwidth), evaluated on binned grids: the benchmark's "K.NB"."""
+
+    def fit(self, X, y):
+        X = np.asarray(X, float)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.log_prior_ = np.log(np.bincount(codes) / codes.size)
+        self.kdes_ = []
+        for c in range(self.classes_.size):
+            Xc = X[codes == c]
+            f = scott_factor(Xc.shape[0], 1)
+            self.kdes_.append([KDE1D(col, kernel_bandwidth(col, f)) for col in Xc.T])
+        return self
+
+    def predict_log_proba(self, X):
+        X = np.asarray(X, float)
+        jll = np.column_stack(
+            [lp + sum(k.logpdf(X[:, j]) for j, k in enumerate(ks))
+             for lp, ks in zip(self.log_prior_, self.kdes_, strict=True)]
+        )  # fmt: skip
+        return jll - logsumexp(jll, axis=1, keepdims=True)
+
+    def predict(self, X):
+        return self.classes_[np.argmax(self.predict_log_proba(X), axis=1)]
+
+
+def make_methods(n_splits_auto: int) -> dict[str, object]:
+    """Every method of the benchmark, unfitted."""
+    auto = {"n_clusters": "auto", "n_splits": n_splits_auto, "random_state": 0}
+    return {
+        "GaussNB": GaussianNB(),
+        "K.NB": KDENaiveBayes(),
+        **{f"LR(C={c:g})": LogisticRegression(C=c) for c in (1000, 1, 0.01)},
+        **{f"SVM(C={c:g})": SVC(kernel="linear", C=c) for c in (1000, 1, 0.01)},
+        "SVM-RBF": SVC(),
+        "GNB-Gauss": GNBClassifier(dependence="gaussian"),
+        "GNB G-cop": GNBClassifier(dependence="gaussian-copula"),
+        "GNB KDE": GNBClassifier(dependence="kde"),
+        "GNB-Gauss*": GNBClassifier(dependence="gaussian", **auto),
+        "GNB G-cop*": GNBClassifier(dependence="gaussian-copula", **auto),
+        "GNB KDE*": GNBClassifier(dependence="kde", **auto),
+    }
+
+
+def load(name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """Raw features and labels (iris, wine, WBCD from scikit-learn; the rest from the CSVs)."""
+    sk = {"iris": load_iris, "wine": load_wine, "breast_cancer": load_breast_cancer}
+    if name in sk:
+        bunch = sk[name](as_frame=True)
+        return bunch.data, np.asarray(bunch.target_names)[bunch.target.to_numpy()]
+    X, y = load_dataset(name)
+    return X, y.to_numpy()
+
+
+def preprocess(X: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Min-max scale on the whole X; drop the later column of any pair with |r| > 0.99."""
+    scaled = pd.DataFrame(MinMaxScaler().fit_transform(X), columns=X.columns)
+    r = np.abs(np.corrcoef(scaled.to_numpy().T))
+    drop = [c for j, c in enumerate(scaled.columns) if np.any(r[:j, j] > 0.99)]
+    return scaled.drop(columns=drop), drop
+
+
+def run_split(name: str, X: pd.DataFrame, y: np.ndarray, seed: int, n_splits_auto: int) -> list:
+    """All methods on one split: a list of metric dicts."""
+    Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.15, random_state=seed, stratify=y)
+    positive = DATASETS[name][1]
+    rows = []
+    for method, model in make_methods(n_splits_auto).items():
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model.fit(Xa, ya)
+            pred = model.predict(Xb)
+        row = {"dataset": name, "method": method, "seed": seed, **split_metrics(yb, pred, positive)}
+        row["seconds"] = time.perf_counter() - t0
+        row["n_clusters"] = getattr(model, "n_clusters_", np.nan)
+        rows.append(row)
+    return rows
+
+
+def bandwidth_check(X, y, seeds, bandwidths=("scott", 0.1, 0.05)) -> dict:
+    """Mean weighted F1 of GNB KDE on abalone for a few bandwidth factors (section 3 note)."""
+    out = {}
+    for bw in bandwidths:
+        f1 = []
+        for s in seeds:
+            Xa, Xb, ya, yb = train_test_split(X, y, test_size=0.15, random_state=s, stratify=y)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pred = GNBClassifier(dependence="kde", bandwidth=bw).fit(Xa, ya).predict(Xb)
+            f1.append(split_metrics(yb, pred)["f1"])
+        out[bw] = float(np.mean(f1))
+    return out
+
+
+def paper_metrics(row: pd.Series, name: str) -> tuple[float, float, float, float]:
+    """(accuracy, precision, recall, F1) in the variant the paper's rows use."""
+    sfx = "_binary" if DATASETS[name][0] == "binary" else ""
+    return tuple(row[k] for k in ("accuracy", f"precision{sfx}", f"recall{sfx}", f"f1{sfx}"))
+
+
+def relative_f1(f1: pd.DataFrame) -> pd.Series:
+    """Figure 6: per data set F1 / best F1 over the methods, averaged over data sets."""
+    return (f1 / f1.max(axis=0)).mean(axis=1)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="iris and wine, 3 splits (for CI)")
+    ap.add_argument("--n-jobs", type=int, default=2)
+    ap.add_argument("--report-only", action="store_true", help="reuse the saved per-split CSV")
+    args = ap.parse_args(argv)
+    names = ["iris", "wine"] if args.quick else list(DATASETS)
+    seeds = list(SEEDS)[:3] if args.quick else list(SEEDS)
+    n_auto = 3 if args.quick else 10
+    data, dropped = {}, {}
+    for name in names:
+        X, y = load(name)
+        data[name], dropped[name] = preprocess(X)
+        data[name] = (data[name], y)
+    stem = "paper1_quick" if args.quick else "paper1"
+    outdir = ROOT / "benchmarks/results"
+    splits_csv = outdir / f"{stem}_splits.csv"
+    t0 = time.perf_counter()
+    if args.report_only:
+        per_split = pd.read_csv(splits_csv)
+        elapsed = float(per_split.groupby("seed")["seconds"].sum().sum() / args.n_jobs)
+    else:
+        tasks = [(n, s) for n in names for s in seeds]
+        out = Parallel(n_jobs=args.n_jobs, verbose=10)(
+            delayed(run_split)(n, *data[n], s, n_auto) for n, s in tasks
+        )
+        per_split = pd.DataFrame([r for rows in out for r in rows])
+        if "abalone" in names:
+            bw = bandwidth_check(*data["abalone"], seeds)
+            extra = [{"dataset": "abalone", "method": f"check: GNB KDE bandwidth={k}",
+                      "seed": -1, "f1": v} for k, v in bw.items()]  # fmt: skip
+            per_split = pd.concat([per_split, pd.DataFrame(extra)], ignore_index=True)
+        outdir.mkdir(parents=True, exist_ok=True)
+        per_split.to_csv(splits_csv, index=False, float_format="%.6f")
+        elapsed = time.perf_counter() - t0
+    from paper1_report import write_report  # noqa: PLC0415
+
+    write_report(per_split, names, seeds, dropped, data, elapsed, outdir, stem)
+
+
+if __name__ == "__main__":
+    main()

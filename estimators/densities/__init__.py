@@ -1,0 +1,26 @@
+"""Class-conditional densities for the GNB classifiers (MATH.md §3).
+
+``DENSITIES`` maps each ``dependence`` name to its model class.
+"""
+
+from estimators.densities._base import PairDensity
+from estimators.densities.copula import ClassGaussianCopula
+from estimators.densities.gaussian import ClassGaussian
+from estimators.densities.kde import KDE1D, KDE2D
+from estimators.densities.kde_pair import ClassKDE
+
+DENSITIES: dict[str, type[PairDensity]] = {
+    "gaussian": ClassGaussian,
+    "gaussian-copula": ClassGaussianCopula,
+    "kde": ClassKDE,
+}
+
+__all__ = [
+    "DENSITIES",
+    "KDE1D",
+    "KDE2D",
+    "ClassGaussian",
+    "ClassGaussianCopula",
+    "ClassKDE",
+    "PairDensity",
+]

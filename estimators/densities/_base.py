@@ -1,0 +1,73 @@
+"""The class-conditional pair-density interface shared by the GNB dependence models.
+
+A fitted model gives, for every class y, the log-densities ln p(x_s | y) of single features and
+ln p(x_i, x_j | y) of pairs, vectorised over rows (arrays of shape (n_rows, n_classes)). The
+univariate densities are the marginals of the bivariate ones, so the GNB ratio of paper 1's
+eq. 1 (MATH.md §3) is a proper density. From these two the GNB (forest) log-density is built
+edge by edge in selection order: adding edge (i, j) adds ln p(x_i, x_j | y) and, for each end
+already covered by earlier edges (its degree grows from k >= 1 to k + 1), subtracts
+ln p(x_s | y) once more. Summed over the first m edges this is
+``sum_C ln p(x_C | y) - sum_s (deg(s) - 1) ln p(x_s | y)`` over the covered features: eq. 42
+without its ln p(y) terms (those add up to a single ln p(y), MATH.md §3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+
+class PairDensity:
+    """Base of the class-conditional density models (fit once, evaluate many times).
+
+    Subclasses implement :meth:`fit`, :meth:`logpdf1` and :meth:`logpdf2`.
+    """
+
+    n_classes_: int
+
+    def fit(
+        self, X: np.ndarray, codes: np.ndarray, n_classes: int, pairs: Sequence[tuple[int, int]]
+    ) -> PairDensity:  # pragma: no cover - interface
+        """Fit the class-conditional densities; ``pairs`` are the feature pairs that will be
+        evaluated (models that precompute per pair fit only those)."""
+        raise NotImplementedError
+
+    def logpdf1(self, X: np.ndarray, s: int) -> np.ndarray:  # pragma: no cover - interface
+        """ln p(x_s | y) for every row and class, shape (n_rows, n_classes)."""
+        raise NotImplementedError
+
+    def logpdf2(self, X: np.ndarray, i: int, j: int) -> np.ndarray:  # pragma: no cover
+        """ln p(x_i, x_j | y) for every row and class, shape (n_rows, n_classes)."""
+        raise NotImplementedError
+
+    def edge_increments(
+        self, X: np.ndarray, edges: Sequence[tuple[int, int]]
+    ) -> Iterator[np.ndarray]:
+        """Yield, per edge in order, its increment to the GNB-forest log-density.
+
+        The running sum after m edges is the class-conditional log-density of the forest
+        of the first m clusters (see the module docstring).
+        """
+        covered: set[int] = set()
+        for i, j in edges:
+            inc = self.logpdf2(X, i, j)
+            for s in (i, j):
+                if s in covered:
+                    inc = inc - self.logpdf1(X, s)
+                covered.add(s)
+            yield inc
+
+    def log_density(self, X: np.ndarray, edges: Sequence[tuple[int, int]]) -> np.ndarray:
+        """ln p(x_D' | y) of the GNB forest with these edges, shape (n_rows, n_classes)."""
+        total = np.zeros((X.shape[0], self.n_classes_))
+        for inc in self.edge_increments(X, edges):
+            total += inc
+        return total
+
+
+def class_rows(codes: np.ndarray, n_classes: int) -> list[np.ndarray]:
+    """Row indices of each class code 0..n_classes-1."""
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(n_classes + 1))
+    return [order[bounds[c] : bounds[c + 1]] for c in range(n_classes)]

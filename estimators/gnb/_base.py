@@ -1,0 +1,98 @@
+"""Shared base of the GNB-family classifiers (the template of scikit-learn's ``_BaseNB``).
+
+``predict``, ``predict_proba`` and ``predict_log_proba`` are written once over the abstract
+``_joint_log_likelihood(X)`` -> ln p(y, x) of shape (n_rows, n_classes); ``_validate_training``
+does the input checks every member needs (finite values naming the column, at least two
+classes, enough rows per class naming the class).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import numpy as np
+from scipy.special import logsumexp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+
+def check_finite_columns(X: np.ndarray, names: list[str]) -> None:
+    """ValueError naming the first column of X holding NaN or +-inf."""
+    bad = ~np.isfinite(X)
+    if bad.any():
+        j = int(np.flatnonzero(bad.any(axis=0))[0])
+        what = "NaN" if np.isnan(X[:, j]).any() else "infinity (inf)"
+        raise ValueError(
+            f"Input X contains {what} in column {names[j]!r} (index {j}); GNB classifiers need "
+            "finite values: impute or drop the missing values first."
+        )
+
+
+class BaseGNB(ClassifierMixin, BaseEstimator):
+    """Common prediction and validation code; subclasses implement ``fit`` and
+    ``_joint_log_likelihood``."""
+
+    def _min_rows_per_class(self) -> int:
+        return 2
+
+    def _model_label(self) -> str:
+        return type(self).__name__
+
+    def feature_names(self) -> list[str]:
+        """Variable names of the fitted features (pandas columns, else ``x0, x1, ...``)."""
+        if hasattr(self, "feature_names_in_"):
+            return [str(c) for c in self.feature_names_in_]
+        return [f"x{j}" for j in range(self.n_features_in_)]
+
+    def _target_name(self) -> Hashable:
+        names = set(self.feature_names())
+        return next(t for t in ("class", "y", "__class__") if t not in names)
+
+    def _validate_training(self, X, y) -> tuple[np.ndarray, np.ndarray]:
+        """Validate (X, y); set ``classes_`` and ``class_log_prior_``; return X and class codes."""
+        X, y = validate_data(
+            self, X, y, dtype=np.float64, ensure_all_finite=False, ensure_min_features=2
+        )
+        check_finite_columns(X, self.feature_names())
+        check_classification_targets(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        if self.classes_.size < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs at least two classes; y has one class only "
+                f"({self.classes_[0]!r})."
+            )
+        counts = np.bincount(codes, minlength=self.classes_.size)
+        need = self._min_rows_per_class()
+        low = np.flatnonzero(counts < need)
+        if low.size:
+            c = int(low[0])
+            raise ValueError(
+                f"Class {self.classes_[c]!r} has {counts[c]} training row(s); {self._model_label()} "
+                f"needs at least {need} rows per class."
+            )
+        self.class_log_prior_ = np.log(counts / counts.sum())
+        return X, codes
+
+    def _validate_predict(self, X) -> np.ndarray:
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite=False)
+        check_finite_columns(X, self.feature_names())
+        return X
+
+    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log posterior ln p(y | x) of each class (columns in ``classes_`` order)."""
+        jll = self._joint_log_likelihood(self._validate_predict(X))
+        return jll - logsumexp(jll, axis=1, keepdims=True)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Posterior p(y | x) of each class (columns in ``classes_`` order)."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X) -> np.ndarray:
+        """The class with the largest joint log-likelihood ln p(y, x)."""
+        jll = self._joint_log_likelihood(self._validate_predict(X))
+        return self.classes_[np.argmax(jll, axis=1)]

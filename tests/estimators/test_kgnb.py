@@ -1,0 +1,74 @@
+"""KGNBClassifier: order 3 is GNBClassifier; order d + 1 is the full class-conditional
+Gaussian; the backbone search keeps the backbone; bad input."""
+
+import numpy as np
+import pytest
+from scipy.special import logsumexp
+from scipy.stats import multivariate_normal
+from sklearn.datasets import load_wine
+
+from estimators.gnb import GNBClassifier, KGNBClassifier
+
+
+@pytest.fixture(scope="module")
+def wine():
+    X, y = load_wine(return_X_y=True)
+    return X[:, :7], y
+
+
+@pytest.mark.parametrize("dependence", ["gaussian", "gaussian-copula"])
+def test_order_3_is_gnb(wine, dependence):
+    X, y = wine
+    gnb = GNBClassifier(dependence=dependence).fit(X, y)
+    kgnb = KGNBClassifier(order=3, dependence=dependence).fit(X, y)
+    assert set(map(frozenset, gnb.structure_.edges)) == set(map(frozenset, kgnb.structure_.edges))
+    assert np.array_equal(gnb.predict(X), kgnb.predict(X))
+    assert np.allclose(gnb.predict_proba(X), kgnb.predict_proba(X), atol=1e-10)
+
+
+def test_full_order_is_the_class_conditional_multivariate_normal(wine):
+    X, y = wine[0][:, :4], wine[1]
+    clf = KGNBClassifier(order=5, var_smoothing=0.0).fit(X, y)
+    logs = np.column_stack(
+        [
+            np.log(np.mean(y == c))
+            + multivariate_normal(X[y == c].mean(0), np.cov(X[y == c].T, bias=True)).logpdf(X)
+            for c in np.unique(y)
+        ]
+    )
+    assert np.allclose(clf.predict_log_proba(X), logs - logsumexp(logs, axis=1, keepdims=True))
+
+
+def test_backbone_dp_keeps_the_backbone(wine):
+    X, y = wine
+    backbone = [3, 0, 6, 1, 5, 2, 4]
+    clf = KGNBClassifier(order=4, search="backbone-dp", backbone=backbone).fit(X, y)
+    skeleton = set(map(frozenset, clf.structure_.edges))
+    names = clf.feature_names()
+    assert all(
+        frozenset((names[a], names[b])) in skeleton
+        for a, b in zip(backbone, backbone[1:], strict=False)
+    )
+    greedy = KGNBClassifier(order=4).fit(X, y)
+    assert clf.structure_.k == greedy.structure_.k == 2
+
+
+def test_bad_backbone_is_rejected(wine):
+    X, y = wine
+    with pytest.raises(ValueError, match="backbone must be a permutation of the 7 features"):
+        KGNBClassifier(search="backbone-dp", backbone=[0, 1, 2]).fit(X, y)
+
+
+def test_order_below_3_and_above_d_plus_1(wine):
+    X, y = wine
+    with pytest.raises(ValueError, match="'order' parameter of KGNBClassifier must be an int"):
+        KGNBClassifier(order=2).fit(X, y)
+    with pytest.warns(UserWarning, match=r"order=9\) needs at least 8 features; X has 7"):
+        clf = KGNBClassifier(order=9).fit(X, y)
+    assert clf.order_ == 8
+
+
+def test_unknown_dependence_lists_the_valid_values(wine):
+    X, y = wine
+    with pytest.raises(ValueError, match="'dependence'.*'gaussian'.*Got 'kde'"):
+        KGNBClassifier(dependence="kde").fit(X, y)
