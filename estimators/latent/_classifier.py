@@ -9,8 +9,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from kgraph.plate import LatentCNBPlate
+
 from ._family_base import check_no_inf, check_rows_observed
-from ._model import LatentCNB
+from ._model import LatentCNB, plate_of
 from ._params import LATENT_PARAMETER_CONSTRAINTS
 
 __all__ = ["LatentCNBClassifier"]
@@ -128,6 +130,11 @@ n_init, e_step_max_iter, e_step_tol, random_state
         self.estimators_ = [clone(template).fit(X[y_index == c]) for c in range(counts.size)]
         self.n_iter_ = np.array([model.n_iter_ for model in self.estimators_])
         return self
+
+    def plate_graph(self) -> LatentCNBPlate:
+        """The plate graph every per-class model shares (each class has its own θ and its
+        own rows' mixing weights; the structure is the same)."""
+        return plate_of(self)
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         check_is_fitted(self)

@@ -250,10 +250,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         >>> model.plate_graph()
         LatentCNBPlate(features=[0, 1], n_components=2, prior='dirichlet', family='gaussian')
         """
-        check_is_fitted(self)
-        names = getattr(self, "feature_names_in_", None)
-        features = list(range(self.n_features_in_)) if names is None else names.tolist()
-        return LatentCNBPlate(features, self.n_components, self.prior, self.family)
+        return plate_of(self)
 
     def perplexity(self, X, per: str = "feature") -> float:
         """Perplexity ``exp(-sum_i ELBO_i / sum_i m_i)`` (paper 3, eqs. 32-33).
@@ -277,3 +274,11 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         result, mask = self._infer(X)
         total = mask.sum() if per == "feature" else mask.shape[0]
         return float(np.exp(-result.elbo.sum() / total))
+
+
+def plate_of(estimator) -> LatentCNBPlate:
+    """The plate graph of a fitted LatentCNB or LatentCNBClassifier (features by name)."""
+    check_is_fitted(estimator)
+    names = getattr(estimator, "feature_names_in_", None)
+    features = list(range(estimator.n_features_in_)) if names is None else names.tolist()
+    return LatentCNBPlate(features, estimator.n_components, estimator.prior, estimator.family)
