@@ -17,7 +17,8 @@ row, all in this one run; for the k-TAN searchers also the training k-tree score
   ``to_pgmpy()`` (the same model) over a row sample of fold 0, against the per-row time of
   ``TANClassifier.predict`` on a batch of ``BATCH_ROWS`` rows.
 
-Run: ``python benchmarks/paper2.py`` (writes ``benchmarks/results/paper2.md``).
+Run: ``python benchmarks/paper2.py`` (writes ``benchmarks/results/paper2.md``); ``--quick``
+(car and votes, 3 folds) writes ``paper2_quick.md`` for CI.
 """
 
 from __future__ import annotations
@@ -38,11 +39,14 @@ from sklearn.preprocessing import OrdinalEncoder
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout: python benchmarks/paper2.py
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _common import RESULTS  # noqa: E402
 
 from estimators.ktan import KTANClassifier, TANClassifier  # noqa: E402
 
 DATA = ROOT / "estimators" / "datasets" / "data"
-OUT = ROOT / "benchmarks" / "results" / "paper2.md"
+OUT = RESULTS / "paper2.md"
 DATASETS = ["car", "tic_tac_toe", "mushroom", "kr_vs_kp", "votes", "nursery"]
 N_SPLITS = 10
 PGMPY_ROWS = 15  # test rows per fold given to pgmpy's predict / predict_probability
@@ -255,8 +259,17 @@ def greedy_vs_dp(results: pd.DataFrame) -> list[str]:
     return lines
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
     from pgmpy import config
+
+    global DATASETS, N_SPLITS, OUT
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="car and votes, 3 folds (for CI)")
+    if ap.parse_args(argv).quick:
+        DATASETS, N_SPLITS = ["car", "votes"], 3
+        OUT = OUT.with_name("paper2_quick.md")
 
     config.set_show_progress(False)
     logging.getLogger("pgmpy").setLevel(logging.ERROR)
