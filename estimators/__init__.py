@@ -4,6 +4,7 @@ The statistics layer: it imports :mod:`kgraph` (structures), never :mod:`viz`.
 """
 
 from estimators.datasets import list_datasets, load_dataset
+from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.latent import LatentCNB, LatentCNBClassifier
 from estimators.scores import (
@@ -26,9 +27,11 @@ from estimators.search import (
 __all__ = [
     "DegenerateFeatureWarning",
     "DiscreteCMI",
+    "GNBClassifier",
     "GaussianCMI",
     "GaussianCopulaCMI",
     "KDECopulaCMI",
+    "KGNBClassifier",
     "KTANClassifier",
     "LatentCNB",
     "LatentCNBClassifier",
