@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _common import RESULTS  # noqa: E402
 
 from estimators.datasets import load_dataset  # noqa: E402
 from estimators.densities import KDE1D  # noqa: E402
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> None:
         data[name], dropped[name] = preprocess(X)
         data[name] = (data[name], y)
     stem = "paper1_quick" if args.quick else "paper1"
-    outdir = ROOT / "benchmarks/results"
+    outdir = RESULTS
     splits_csv = outdir / f"{stem}_splits.csv"
     t0 = time.perf_counter()
     if args.report_only:

@@ -4,6 +4,9 @@ The statistics layer: it imports :mod:`kgraph` (structures), never :mod:`viz`.
 """
 
 from estimators.datasets import list_datasets, load_dataset
+from estimators.gnb import GNBClassifier, KGNBClassifier
+from estimators.ktan import KTANClassifier, TANClassifier
+from estimators.latent import LatentCNB, LatentCNBClassifier
 from estimators.scores import (
     DegenerateFeatureWarning,
     DiscreteCMI,
@@ -24,9 +27,15 @@ from estimators.search import (
 __all__ = [
     "DegenerateFeatureWarning",
     "DiscreteCMI",
+    "GNBClassifier",
     "GaussianCMI",
     "GaussianCopulaCMI",
     "KDECopulaCMI",
+    "KGNBClassifier",
+    "KTANClassifier",
+    "LatentCNB",
+    "LatentCNBClassifier",
+    "TANClassifier",
     "backbone_dp",
     "backbone_order",
     "brute_force_ktree",

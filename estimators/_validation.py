@@ -296,8 +296,9 @@ def within_class_constant(
             mask[c] = (block == block[0]).all(axis=0)
         if warn and mask[c].any():
             feats = [names[i] for i in np.flatnonzero(mask[c])]
+            label = np.asarray(classes, dtype=object)[c]
             warnings.warn(
-                f"{owner}: feature(s) {feats} constant within class {classes[c].tolist()!r}; that class "
+                f"{owner}: feature(s) {feats} constant within class {label!r}; that class "
                 "contributes no dependence for them.",
                 DegenerateFeatureWarning,
                 stacklevel=3,

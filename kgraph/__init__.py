@@ -10,6 +10,7 @@ from kgraph.graphdb import GraphDB
 from kgraph.junction import CherryJunctionTree
 from kgraph.ktree import AcyclicKTree
 from kgraph.pbkt import PBKT
+from kgraph.plate import LatentCNBPlate
 from kgraph.structure import Structure, read_structure
 
 __version__ = "0.1.0"
@@ -20,6 +21,7 @@ __all__ = [
     "GNBForest",
     "GNBJunctionTree",
     "GraphDB",
+    "LatentCNBPlate",
     "PBKT",
     "Structure",
     "read_structure",

@@ -10,6 +10,7 @@ from viz.diagnostics import PairData, pair_data_from_model, plot_pair_diagnostic
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
 from viz.ktree import plot_ktree, plot_pbkt, plot_tree_representation
 from viz.latent import perplexity_summary, plot_elbo, plot_perplexity
+from viz.plate import plot_plate
 from viz.structure import plot_structure
 from viz.style import OKABE_ITO, PALETTE, Style, apply_style, save_figure, style_context
 
@@ -28,6 +29,7 @@ __all__ = [
     "plot_ktree",
     "plot_pair_diagnostics",
     "plot_pbkt",
+    "plot_plate",
     "plot_perplexity",
     "plot_reduction_curve",
     "plot_relative_f1",

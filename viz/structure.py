@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kgraph import PBKT, AcyclicKTree, CherryJunctionTree, GNBForest, GNBJunctionTree
+from kgraph.plate import LatentCNBPlate
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
 from viz.ktree import plot_ktree, plot_pbkt
+from viz.plate import plot_plate
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -19,6 +21,7 @@ _PLOTTERS = {
     CherryJunctionTree: plot_junction_tree,
     AcyclicKTree: plot_ktree,
     PBKT: plot_pbkt,
+    LatentCNBPlate: plot_plate,
 }
 
 

@@ -82,10 +82,24 @@ def discrete_pair_block(data: CodeData, pairs: np.ndarray) -> np.ndarray:
     return out
 
 
+def _configuration_codes(data: CodeData, parents: tuple) -> np.ndarray:
+    """Codes 0..nC-1 of the parent configurations observed, one per row (vectorised)."""
+    sizes = [int(data.K[p]) for p in parents]
+    n_configs = prod(sizes)
+    if n_configs >= 2**62:  # mixed-radix codes would overflow: fall back to row-wise unique
+        return np.unique(data.X[:, list(parents)], axis=0, return_inverse=True)[1].ravel()
+    code = np.zeros(data.X.shape[0], dtype=np.int64)
+    for p, size in zip(parents, sizes, strict=True):  # loop over parents, not rows
+        code *= size
+        code += data.XT[p]
+    if n_configs <= 4 * code.size:
+        seen = np.bincount(code, minlength=n_configs) > 0
+        return (np.cumsum(seen) - 1)[code]
+    return np.unique(code, return_inverse=True)[1]
+
+
 def _hyperedge(data: CodeData, v: int, parents: tuple) -> float:
-    cols = data.X[:, list(parents)]
-    _, c = np.unique(cols, axis=0, return_inverse=True)
-    c = c.ravel()
+    c = _configuration_codes(data, parents)
     nC = int(c.max()) + 1
     Kv, m, a = int(data.K[v]), data.m, data.alpha
     n_configs = float(prod(int(data.K[p]) for p in parents))

@@ -66,3 +66,18 @@ def test_plot_saved_structures(tmp_path, capsys):
         assert out.read_bytes().startswith(b"%PDF")
     assert main(["plot", str(src), "--out", str(tmp_path / "fig.jpg")]) == 2
     assert "--out must end in .pdf, .svg or .png" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("paper", ["paper3"])
+def test_bench_quick_writes_its_table(tmp_path, monkeypatch, paper):
+    monkeypatch.setenv("KGRAPH_BENCH_RESULTS", str(tmp_path))
+    assert main(["bench", paper, "--quick"]) == 0
+    text = (tmp_path / f"{paper}_quick.md").read_text()
+    assert text.startswith("# Paper 3") and "| Wine | 3 |" in text
+
+
+def test_bench_unknown_paper_exits_2(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "paper9"])
+    assert exit_info.value.code == 2
+    assert "invalid choice: 'paper9'" in capsys.readouterr().err

@@ -15,9 +15,16 @@ import kgraph
 from viz.cli import commands, learn
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (and exit status 2)."""
+
+    def error(self, message: str) -> None:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of the ``kgraph`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="kgraph",
         description="Learn, export and draw the graph structure of Naive-Bayes-family classifiers.",
     )

@@ -94,4 +94,42 @@ def run_plot(args: argparse.Namespace) -> int:
     return 0
 
 
-REGISTER = [_datasets, _export, _plot]
+PAPERS = {"paper1": "GNB with continuous features (tables 2-5, figure 6)",
+          "paper2": "k-tree augmented Naive Bayes on discrete data",
+          "paper3": "latent conditional Naive Bayes (tables 1-2, categorical data)"}
+
+
+def _bench(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "bench", help="reproduce a paper's tables (the scripts in benchmarks/)",
+        description="Run benchmarks/PAPER.py of a source checkout: "
+                    + "; ".join(f"{k}: {v}" for k, v in PAPERS.items())
+                    + ". Results go to benchmarks/results/ (or $KGRAPH_BENCH_RESULTS).")
+    p.add_argument("paper", choices=sorted(PAPERS), help="which paper")
+    p.add_argument("--quick", action="store_true", help="a small version (minutes, for CI)")
+    p.set_defaults(run=run_bench)
+
+
+def benchmarks_folder() -> Path:
+    """The ``benchmarks/`` folder of the source checkout kgraph runs from (or the current one)."""
+    for root in (Path(__file__).resolve().parents[2], Path.cwd()):
+        if (root / "benchmarks" / "paper1.py").is_file():
+            return root / "benchmarks"
+    raise CommandError("kgraph bench runs the scripts in benchmarks/ of a source checkout; "
+                       "run it from the repository root")
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    import os
+    import subprocess
+    import sys
+
+    folder = benchmarks_folder()
+    command = [sys.executable, str(folder / f"{args.paper}.py"), *(["--quick"] * args.quick)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(folder.parent), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    print(f"kgraph bench: {' '.join(command)}", file=sys.stderr)
+    return subprocess.run(command, cwd=folder.parent, env=env, check=False).returncode
+
+
+REGISTER = [_datasets, _export, _plot, _bench]

@@ -1,0 +1,241 @@
+"""The seam between the k-TAN classifiers and the scores/searchers of :mod:`estimators`.
+
+Everything the classifiers know about structure learning goes through
+:func:`learn_structure`: it fits the class-conditional mutual-information score of the
+model family (plug-in :class:`~estimators.scores.DiscreteCMI` for discrete features,
+:class:`~estimators.scores.GaussianCMI` for Gaussian ones) and runs the searcher:
+
+* ``k = 1`` without a backbone: the maximum spanning tree of the CMI matrix (exact TAN);
+* ``search="backbone-dp"``: the exact maximum-score acyclic k-tree containing the backbone
+  path (``backbone=None`` means ``"mst-dfs"`` for ``k >= 2``); a backbone method name is
+  resolved by :func:`~estimators.search.backbone_order` (``"local-search"`` improves a
+  greedy-path backbone by re-running the DP on neighbouring orders);
+* ``search="greedy"``: the backbone-free greedy k-tree (heuristic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from estimators.scores import DiscreteCMI, GaussianCMI
+from estimators.search import (
+    BACKBONE_METHODS as _SEARCH_BACKBONE_METHODS,
+)
+from estimators.search import (
+    backbone_dp,
+    backbone_order,
+    greedy_ktree,
+    maximum_spanning_tree,
+)
+from kgraph import AcyclicKTree
+
+#: backbone methods accepted by KTANClassifier: the registry of :func:`backbone_order`
+BACKBONE_METHODS = tuple(_SEARCH_BACKBONE_METHODS)
+SEARCHES = ("backbone-dp", "greedy")
+
+
+@dataclass(frozen=True)
+class StructureFit:
+    """What structure learning hands to the classifier.
+
+    Attributes
+    ----------
+    structure : AcyclicKTree
+        The learned k-tree over the feature names.
+    backbone : tuple or None
+        The backbone the DP kept (feature names), None for the spanning tree and greedy.
+    score : float
+        The objective ``sum_v I(X_v; X_pa(v) | Y)`` of ``structure``, in nats.
+    score_fn : callable
+        The fitted hyperedge score ``f(name, frozenset_of_names)``.
+    edge_matrix : ndarray
+        The d x d matrix of pair scores ``I(X_i; X_j | Y)``.
+    certificate : PBKT or None
+        The backbone DP's certificate (its decomposition), None for the other searchers.
+    """
+
+    structure: AcyclicKTree
+    backbone: tuple | None
+    score: float
+    score_fn: Any
+    edge_matrix: np.ndarray
+    certificate: Any = None
+
+
+def check_backbone(backbone: Sequence, names: Sequence[str], estimator: str) -> tuple[str, ...]:
+    """A user backbone as a tuple of feature names; entries may be names or column indices.
+
+    Raises
+    ------
+    ValueError
+        Naming the unknown, repeated or missing features.
+
+    Examples
+    --------
+    >>> check_backbone(["b", 0, "c"], ["a", "b", "c"], "KTANClassifier")
+    ('b', 'a', 'c')
+    """
+    names = list(names)
+    out = []
+    for entry in backbone:
+        if isinstance(entry, (int, np.integer)) and not isinstance(entry, bool):
+            if not 0 <= entry < len(names):
+                raise ValueError(
+                    f"The backbone of {estimator} has column index {entry}, but X has "
+                    f"{len(names)} features (indices 0..{len(names) - 1})."
+                )
+            out.append(names[int(entry)])
+        elif entry in names:
+            out.append(entry)
+        else:
+            raise ValueError(
+                f"The backbone of {estimator} names unknown feature {entry!r}; the features "
+                f"are {names}."
+            )
+    repeated = sorted({v for v in out if out.count(v) > 1}, key=names.index)
+    if repeated:
+        raise ValueError(
+            f"The backbone of {estimator} repeats feature(s) {repeated}; it must be a "
+            "permutation of all the features."
+        )
+    missing = [v for v in names if v not in out]
+    if missing:
+        raise ValueError(
+            f"The backbone of {estimator} misses feature(s) {missing}; it must be a "
+            "permutation of all the features."
+        )
+    return tuple(out)
+
+
+class ConstantAwareScore:
+    """A fitted score over the non-constant features, answering for all features.
+
+    The scores refuse constant columns (they carry no information), but a classifier must
+    accept them (e.g. ``veil_type`` of the mushroom data, or a column constant in one CV
+    fold). Since ``I(X_v; X_P | Y) = 0`` for a constant ``X_v`` and a constant parent adds
+    nothing to ``X_P``, this wrapper returns 0 for a constant ``v`` and drops constant
+    parents before asking the fitted score. It is a callable hyperedge score like the
+    ones it wraps.
+
+    Parameters
+    ----------
+    score : fitted score
+        Fitted on the non-constant columns.
+    names : sequence of str
+        All feature names.
+    constant : set of str
+        The constant features.
+    """
+
+    def __init__(self, score, names: Sequence[str], constant: set[str]):
+        self.score = score
+        self.variables_ = list(names)
+        self.constant = set(constant)
+
+    def __call__(self, v, parents) -> float:
+        if v in self.constant:
+            return 0.0
+        return float(self.score(v, frozenset(p for p in parents if p not in self.constant)))
+
+    def score_many(self, items) -> np.ndarray:
+        """Score many ``(v, parents)`` items."""
+        return np.array([self(v, p) for v, p in items], dtype=float)
+
+    def edge_matrix(self) -> np.ndarray:
+        """Pair scores of all features (zero rows and columns for constant features)."""
+        keep = [j for j, v in enumerate(self.variables_) if v not in self.constant]
+        W = np.zeros((len(self.variables_), len(self.variables_)))
+        W[np.ix_(keep, keep)] = self.score.edge_matrix()
+        return W
+
+
+def fit_score(data: np.ndarray, y_codes: np.ndarray, names: Sequence[str], family: str):
+    """The fitted CMI score of the family, with the feature names as variable names.
+
+    Constant columns are left out of the fitted score and answered by
+    :class:`ConstantAwareScore`.
+    """
+    frame = pd.DataFrame(data, columns=list(names))
+    constant = [v for v in names if frame[v].nunique() < 2]
+    score = DiscreteCMI() if family == "discrete" else GaussianCMI()
+    if not constant:
+        return score.fit(frame, y_codes)
+    varying = frame.drop(columns=constant)
+    if varying.shape[1] == 0:  # nothing to score: every hyperedge is 0
+        return ConstantAwareScore(_ZeroScore(), names, set(names))
+    return ConstantAwareScore(score.fit(varying, y_codes), names, set(constant))
+
+
+class _ZeroScore:
+    """The score of a data set without any varying column."""
+
+    def __call__(self, v, parents) -> float:
+        return 0.0
+
+    def edge_matrix(self) -> np.ndarray:
+        return np.zeros((0, 0))
+
+
+def learn_structure(
+    data: np.ndarray,
+    y_codes: np.ndarray,
+    names: Sequence[str],
+    family: str,
+    *,
+    k: int,
+    search: str,
+    backbone: str | Sequence | None,
+    estimator: str,
+) -> StructureFit:
+    """Fit the score of ``family`` and search the k-tree as described in the module docstring.
+
+    Parameters
+    ----------
+    data : ndarray of shape (n_samples, n_features)
+        Integer codes (discrete) or floats (Gaussian).
+    y_codes : ndarray of shape (n_samples,)
+        Class codes.
+    names : sequence of str
+        Feature names (the vertices of the structure).
+    family : {"discrete", "gaussian"}
+        Which CMI score to fit.
+    k : int
+        Tree width, ``1 <= k < n_features``.
+    search : {"backbone-dp", "greedy"}
+        The searcher.
+    backbone : None, {"given", "mst-dfs", "greedy-path"} or sequence of features
+        The backbone of ``"backbone-dp"``.
+    estimator : str
+        Class name for error messages.
+
+    Returns
+    -------
+    StructureFit
+    """
+    names = list(names)
+    score = fit_score(data, y_codes, names, family)
+    W = np.asarray(score.edge_matrix(), dtype=float)
+    if search == "greedy":
+        if backbone is not None:
+            raise ValueError(
+                f"{estimator}(search='greedy') learns without a backbone; got backbone="
+                f"{backbone!r}. Use search='backbone-dp' to keep a backbone."
+            )
+        result = greedy_ktree(score, k, variables=names)
+        return StructureFit(result.structure, None, float(result.score), score, W)
+    if backbone is None and k == 1:
+        tree = maximum_spanning_tree(W, variables=names).ktree
+        return StructureFit(tree, None, float(tree.score(score)), score, W)
+    if backbone is None:
+        backbone = "mst-dfs"
+    if isinstance(backbone, str):
+        order = tuple(backbone_order(W, backbone, f=score, k=k, variables=names))
+    else:
+        order = check_backbone(backbone, names, estimator)
+    result = backbone_dp(score, order, k)
+    return StructureFit(result.structure, order, float(result.score), score, W, result.pbkt)

@@ -1,0 +1,31 @@
+"""Latent conditional Naive Bayes (paper 3): priors, families, variational EM, estimators."""
+
+from ._beta_liouville import BetaLiouvillePrior
+from ._categorical import CategoricalFamily
+from ._classifier import LatentCNBClassifier
+from ._dirichlet import DirichletPrior
+from ._em import fit_em
+from ._estep import e_step
+from ._gaussian import GaussianFamily
+from ._generalized_dirichlet import GeneralizedDirichletPrior
+from ._model import LatentCNB
+from ._prior_base import beta_kl, dirichlet_kl
+from ._registry import FAMILIES, PRIORS, make_family, make_prior
+
+__all__ = [
+    "FAMILIES",
+    "PRIORS",
+    "BetaLiouvillePrior",
+    "CategoricalFamily",
+    "DirichletPrior",
+    "GaussianFamily",
+    "GeneralizedDirichletPrior",
+    "LatentCNB",
+    "LatentCNBClassifier",
+    "beta_kl",
+    "dirichlet_kl",
+    "e_step",
+    "fit_em",
+    "make_family",
+    "make_prior",
+]

@@ -1,0 +1,124 @@
+"""Every bad input named in issue 5 gets a clear error."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from estimators.ktan import KTANClassifier, TANClassifier
+
+
+@pytest.fixture
+def small():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.choice(["p", "q", "r"], (60, 4)), columns=["a", "b", "c", "d"])
+    return X, rng.integers(0, 2, 60)
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"k": 0}, r"The 'k' parameter of KTANClassifier must be an int in the range \[1, inf\)\. Got 0"),
+        ({"k": 1.5}, "The 'k' parameter of KTANClassifier must be an int"),
+        ({"search": "exhaustive"}, "The 'search' parameter of KTANClassifier must be a str among"),
+        ({"backbone": "random"}, "The 'backbone' parameter of KTANClassifier must be"),
+        ({"features": "mixed"}, "The 'features' parameter of KTANClassifier must be a str among"),
+        ({"alpha": 0.0}, r"The 'alpha' parameter of KTANClassifier must be a float in the range \(0"),
+    ],
+)
+def test_parameter_table(small, params, match):
+    with pytest.raises(ValueError, match=match):
+        KTANClassifier(**params).fit(*small)
+
+
+@pytest.mark.parametrize("k", [4, 5])
+def test_k_at_least_number_of_features(small, k):
+    with pytest.raises(ValueError, match=rf"'k' parameter of KTANClassifier must be an int in \[1, 3\] for X with 4 features\. Got {k}"):
+        KTANClassifier(k=k).fit(*small)
+
+
+def test_one_feature(small):
+    X, y = small
+    with pytest.raises(ValueError, match=r"at least 2 features.*1 feature\(s\)"):
+        TANClassifier().fit(X[["a"]], y)
+
+
+@pytest.mark.parametrize(
+    ("backbone", "match"),
+    [
+        (["a", "b", "c"], r"misses feature\(s\) \['d'\]"),
+        (["a", "b", "c", "c", "d"], r"repeats feature\(s\) \['c'\]"),
+        (["a", "b", "c", "zeta"], "unknown feature 'zeta'"),
+        (["a", "b", "c", 9], "column index 9, but X has 4 features"),
+    ],
+)
+def test_bad_backbone_names_the_feature(small, backbone, match):
+    with pytest.raises(ValueError, match=match):
+        KTANClassifier(k=2, backbone=backbone).fit(*small)
+
+
+def test_backbone_with_greedy(small):
+    with pytest.raises(ValueError, match="search='greedy'.*without a backbone.*backbone='given'"):
+        KTANClassifier(search="greedy", backbone="given").fit(*small)
+
+
+def test_continuous_data_with_discrete_features():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"u": rng.integers(0, 3, 100), "temp": rng.normal(size=100), "v": rng.integers(0, 2, 100)})
+    with pytest.raises(ValueError, match="Column 'temp' has 100 distinct numeric values.*Discretise.*features='gaussian'"):
+        TANClassifier(features="discrete").fit(X, rng.integers(0, 2, 100))
+
+
+def test_categorical_data_with_gaussian_features(small):
+    with pytest.raises(ValueError, match="Column 'a' is not numeric.*features='discrete'"):
+        TANClassifier(features="gaussian").fit(*small)
+
+
+def test_mixed_columns_under_auto(small):
+    X, y = small
+    X = X.assign(w=np.linspace(0, 1, len(X)))
+    with pytest.raises(ValueError, match=r"categorical columns \['a', 'b', 'c', 'd'\] and continuous columns \['w'\]"):
+        TANClassifier().fit(X, y)
+
+
+@pytest.mark.parametrize("value", [np.nan, None])
+def test_nan_names_the_column(small, value):
+    X, y = small
+    X = X.astype(object)
+    X.loc[3, "c"] = value
+    with pytest.raises(ValueError, match="contains NaN in column 'c'"):
+        KTANClassifier(k=2).fit(X, y)
+    clf = KTANClassifier(k=2).fit(small[0], y)
+    with pytest.raises(ValueError, match="contains NaN in column 'c'"):
+        clf.predict(X)
+
+
+def test_nan_and_inf_in_gaussian_data():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(50, 3))
+    y = rng.integers(0, 2, 50)
+    bad = X.copy()
+    bad[0, 1] = np.nan
+    with pytest.raises(ValueError, match="contains NaN in column 'x1'"):
+        TANClassifier().fit(bad, y)
+    bad[0, 1] = np.inf
+    with pytest.raises(ValueError, match="contains infinity in column 'x1'"):
+        TANClassifier().fit(bad, y)
+
+
+def test_one_class(small):
+    X, _ = small
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        TANClassifier().fit(X, np.zeros(len(X)))
+
+
+def test_predict_before_fit(small):
+    with pytest.raises(NotFittedError):
+        TANClassifier().predict(small[0])
+
+
+def test_wrong_number_of_features_at_predict(small):
+    X, y = small
+    clf = TANClassifier().fit(X, y)
+    with pytest.raises(ValueError, match="X has 3 features, but TANClassifier is expecting 4 features"):
+        clf.predict(X.to_numpy()[:, :3])

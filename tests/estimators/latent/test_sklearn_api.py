@@ -1,0 +1,40 @@
+"""scikit-learn conformance of LatentCNB and LatentCNBClassifier, and the classifier's values."""
+
+import numpy as np
+import pytest
+from scipy.special import softmax
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from estimators.latent import LatentCNB, LatentCNBClassifier
+
+
+@parametrize_with_checks(
+    [LatentCNB(n_components=2, max_iter=20), LatentCNBClassifier(n_components=2, max_iter=20)]
+)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+def test_classifier_is_argmax_of_prior_plus_class_elbo():
+    rng = np.random.default_rng(0)
+    X = np.concatenate([rng.normal(0, 1, (40, 3)), rng.normal(2, 1, (60, 3))])
+    X[::5, 2] = np.nan
+    y = np.array(["a"] * 40 + ["b"] * 60)
+    clf = LatentCNBClassifier(n_components=2, random_state=0).fit(X, y)
+    per_class = [
+        LatentCNB(n_components=2, random_state=0).fit(X[y == c]).score_samples(X) for c in "ab"
+    ]
+    joint = np.column_stack(per_class) + np.log([0.4, 0.6])
+    np.testing.assert_allclose(clf.predict_proba(X), softmax(joint, axis=1), rtol=1e-10)
+    np.testing.assert_array_equal(clf.predict(X), np.array(list("ab"))[joint.argmax(axis=1)])
+    assert clf.score(X, y) > 0.8
+
+
+def test_classifier_categorical_strings_and_bad_rows():
+    X = np.array([["r", "s"], ["r", "t"], ["g", "t"], ["g", None]] * 10, dtype=object)
+    y = np.array([0, 0, 1, 1] * 10)
+    clf = LatentCNBClassifier(n_components=2, family="categorical", random_state=0).fit(X, y)
+    assert clf.score(X, y) == 1.0
+    assert np.isfinite(clf.predict_proba(np.array([["blue", "t"]], dtype=object))).all()
+    with pytest.raises(ValueError, match="Row 1 of X has no observed feature"):
+        clf.predict(np.array([["r", "s"], [None, None]], dtype=object))
