@@ -4,7 +4,8 @@ The statistics layer: it imports :mod:`kgraph` (structures), never :mod:`viz`.
 """
 
 from estimators.datasets import list_datasets, load_dataset
-from estimators.gnb import GNBClassifier, KGNBClassifier
+from estimators.evaluation import cross_validated_metrics, split_metrics
+from estimators.gnb import GNBClassifier, KGNBClassifier, pair_diagnostics
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.latent import LatentCNB, LatentCNBClassifier
 from estimators.scores import (
@@ -40,9 +41,12 @@ __all__ = [
     "backbone_order",
     "brute_force_ktree",
     "brute_force_spanning_tree",
+    "cross_validated_metrics",
     "greedy_ktree",
     "greedy_matroid_basis",
     "list_datasets",
     "load_dataset",
     "maximum_spanning_tree",
+    "pair_diagnostics",
+    "split_metrics",
 ]
