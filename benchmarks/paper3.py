@@ -238,7 +238,10 @@ def speed(lines):
                                             random_state=0))
     gmm3, _ = timed(lambda: GaussianMixture(K, covariance_type="diag", max_iter=3, tol=0,
                                             random_state=0))
+    part1, _ = timed(lambda: LatentCNB(K, max_iter=1, tol=0, e_step_max_iter=1, random_state=0))
+    part3, _ = timed(lambda: LatentCNB(K, max_iter=3, tol=0, e_step_max_iter=1, random_state=0))
     ours_it, gmm_it = (ours3 - ours1) / 2, (gmm3 - gmm1) / 2
+    part_it = (part3 - part1) / 2
     # sweeps of the E-step: from scratch with the fitted parameters, then warm after an M-step
     family, prior = m1.family_, m1.prior_
     data, mask = family.encode(X, fit=False)
@@ -251,7 +254,15 @@ def speed(lines):
               f"| `fit` with max_iter=1 (initialisation + one iteration) | {ours1:.2f} s | "
               f"{gmm1:.2f} s | {ours1 / gmm1:.1f}x |",
               f"| one further iteration ((max_iter=3 − max_iter=1) / 2) | {ours_it:.2f} s | "
-              f"{gmm_it:.2f} s | {ours_it / gmm_it:.1f}x |", "",
+              f"{gmm_it:.2f} s | {ours_it / gmm_it:.1f}x |",
+              f"| `fit` with max_iter=1, partial E-step (e_step_max_iter=1) | {part1:.2f} s | "
+              f"{gmm1:.2f} s | {part1 / gmm1:.1f}x |",
+              f"| one further iteration, partial E-step | {part_it:.2f} s | {gmm_it:.2f} s | "
+              f"{part_it / gmm_it:.1f}x |", "",
+              "The target was 5x. With the full E-step that MATH.md §6 prescribes (each row "
+              "iterated until its ELBO stops rising) it is not reached; a partial E-step (one "
+              "sweep per EM iteration, still a monotone coordinate ascent of the ELBO) is "
+              "closer but departs from MATH.md, so it is an option, not the default.", "",
               "LatentCNB's iteration is an M-step plus a full variational E-step: every row's "
               "fixed point (phi, q(pi)) is iterated until a sweep raises its ELBO by at most "
               f"e_step_tol = 1e-4 nats ({cold.n_iter} sweeps over an (n, K, d) array from "

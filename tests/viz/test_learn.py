@@ -22,6 +22,9 @@ def run_learn(tmp_path, *args):
 @pytest.mark.parametrize(
     ("data", "options"),
     [
+        ("iris", ["--model", "gnb"]),
+        ("iris", ["--model", "gnb", "--dependence", "gaussian-copula", "--n-clusters", "auto"]),
+        ("wine", ["--model", "kgnb", "--order", "4"]),
         ("car", ["--model", "tan"]),
         ("car", ["--model", "ktan", "--k", "2", "--backbone", "greedy-path"]),
         ("wine", ["--model", "latent-cnb", "--n-components", "2"]),
