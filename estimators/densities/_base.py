@@ -13,12 +13,13 @@ without its ln p(y) terms (those add up to a single ln p(y), MATH.md §3).
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 
-class PairDensity:
+class PairDensity(metaclass=ABCMeta):
     """Base of the class-conditional density models (fit once, evaluate many times).
 
     Subclasses implement :meth:`fit`, :meth:`logpdf1` and :meth:`logpdf2`.
@@ -26,20 +27,20 @@ class PairDensity:
 
     n_classes_: int
 
+    @abstractmethod
     def fit(
         self, X: np.ndarray, codes: np.ndarray, n_classes: int, pairs: Sequence[tuple[int, int]]
-    ) -> PairDensity:  # pragma: no cover - interface
+    ) -> PairDensity:
         """Fit the class-conditional densities; ``pairs`` are the feature pairs that will be
         evaluated (models that precompute per pair fit only those)."""
-        raise NotImplementedError
 
-    def logpdf1(self, X: np.ndarray, s: int) -> np.ndarray:  # pragma: no cover - interface
+    @abstractmethod
+    def logpdf1(self, X: np.ndarray, s: int) -> np.ndarray:
         """ln p(x_s | y) for every row and class, shape (n_rows, n_classes)."""
-        raise NotImplementedError
 
-    def logpdf2(self, X: np.ndarray, i: int, j: int) -> np.ndarray:  # pragma: no cover
+    @abstractmethod
+    def logpdf2(self, X: np.ndarray, i: int, j: int) -> np.ndarray:
         """ln p(x_i, x_j | y) for every row and class, shape (n_rows, n_classes)."""
-        raise NotImplementedError
 
     def edge_increments(
         self, X: np.ndarray, edges: Sequence[tuple[int, int]]

@@ -9,6 +9,7 @@ with the sub-matrix of R, so univariate densities are exactly the marginals of t
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 
 import numpy as np
@@ -56,10 +57,11 @@ class NormalScoreDensity(PairDensity):
 
     corr_: np.ndarray
 
+    @abstractmethod
     def _marginals(
         self, X: np.ndarray, c: int, cols: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - interface
-        raise NotImplementedError
+    ) -> tuple[np.ndarray, np.ndarray]:
+        ...
 
     def _per_class(self, X: np.ndarray, cols: Sequence[int], fn) -> np.ndarray:
         cols = np.asarray(cols, dtype=int)

@@ -8,6 +8,7 @@ classes, enough rows per class naming the class).
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from collections.abc import Hashable
 
 import numpy as np
@@ -29,7 +30,7 @@ def check_finite_columns(X: np.ndarray, names: list[str]) -> None:
         )
 
 
-class BaseGNB(ClassifierMixin, BaseEstimator):
+class BaseGNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Common prediction and validation code; subclasses implement ``fit`` and
     ``_joint_log_likelihood``."""
 
@@ -80,8 +81,9 @@ class BaseGNB(ClassifierMixin, BaseEstimator):
         check_finite_columns(X, self.feature_names())
         return X
 
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+        ...
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posterior ln p(y | x) of each class (columns in ``classes_`` order)."""

@@ -7,6 +7,7 @@ with smoothed CPTs (discrete features) or class-conditional linear-Gaussian regr
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from numbers import Real
 from os import PathLike
 
@@ -46,7 +47,7 @@ def _check_finite(X: np.ndarray, names: list[str], estimator: str, family: str |
             )
 
 
-class BaseKTAN(ClassifierMixin, BaseEstimator):
+class BaseKTAN(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """k-TAN classifier machinery: subclasses say which k, search and backbone to use."""
 
     _parameter_constraints: dict = {
@@ -55,9 +56,9 @@ class BaseKTAN(ClassifierMixin, BaseEstimator):
     }
 
     # -- what a subclass decides ------------------------------------------------------------
+    @abstractmethod
     def _search_spec(self) -> tuple[int, str, object]:
         """``(k, search, backbone)`` of this estimator."""
-        raise NotImplementedError
 
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+
 import numpy as np
 
 __all__ = ["Family", "check_rows_observed", "check_no_inf", "plus_plus_seeds"]
@@ -56,7 +58,7 @@ def plus_plus_seeds(distance, n_rows: int, n_components: int, rng) -> np.ndarray
     return np.array(seeds)
 
 
-class Family:
+class Family(metaclass=ABCMeta):
     """Base class of the distribution of one feature given its component.
 
     A family is created unfitted; :meth:`encode` with ``fit=True`` learns what it needs from
@@ -69,12 +71,13 @@ class Family:
 
     name: str = ""
 
-    def encode(self, X, *, fit: bool) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def encode(self, X, *, fit: bool) -> tuple[np.ndarray, np.ndarray]:
+        ...
 
-    def distances(self, data, mask, i) -> np.ndarray:  # pragma: no cover
+    @abstractmethod
+    def distances(self, data, mask, i) -> np.ndarray:
         """Distances of every row to row i over their jointly observed features."""
-        raise NotImplementedError
 
     def init_params(self, data, mask, n_components, rng) -> dict:
         """One k-means step: K seed rows by k-means++ seeding on :meth:`distances`, every
@@ -87,11 +90,13 @@ class Family:
         phi = (nearest[:, None, None] == np.arange(n_components)) & mask[:, :, None]
         return self.m_step(data, mask, phi.astype(float))
 
-    def log_likelihood(self, theta, data, mask) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def log_likelihood(self, theta, data, mask) -> np.ndarray:
+        ...
 
-    def m_step(self, data, mask, phi) -> dict:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def m_step(self, data, mask, phi) -> dict:
+        ...
 
     def log_prior(self, theta) -> float:
         return 0.0

@@ -10,6 +10,7 @@ variable-name mapping, the hyperedge cache, chunked joblib dispatch, NaN checks 
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
 from numbers import Integral
 
@@ -23,7 +24,7 @@ from ._parallel import run_chunked
 __all__ = ["BaseCMI"]
 
 
-class BaseCMI(BaseEstimator):
+class BaseCMI(BaseEstimator, metaclass=ABCMeta):
     """Base class of the class-conditional mutual-information hyperedge scores.
 
     Not used directly; see :class:`GaussianCMI`, :class:`GaussianCopulaCMI`,
@@ -52,8 +53,9 @@ class BaseCMI(BaseEstimator):
     _max_parents: int | None = None
 
     # -- subclass hooks -------------------------------------------------------------------
-    def _prepare(self, data: ValidatedData) -> object:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _prepare(self, data: ValidatedData) -> object:
+        ...
 
     _pair_block = None  # staticmethod(data, pairs: ndarray (k, 2) with i < j) -> ndarray (k,)
     _hyperedge_block = None  # staticmethod(data, items: list[(v, tuple)]) -> ndarray

@@ -11,6 +11,7 @@ within a class gets a unit row/column in that class's ``R_y``, so it contributes
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass
 from numbers import Real
 
@@ -101,8 +102,9 @@ class _CorrelationCMI(BaseCMI):
     _pair_block = staticmethod(gaussian_pair_block)
     _hyperedge_block = staticmethod(gaussian_hyperedge_block)
 
-    def _normal_data(self, data: ValidatedData) -> list[np.ndarray]:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def _normal_data(self, data: ValidatedData) -> list[np.ndarray]:
+        ...
 
     def _prepare(self, data: ValidatedData) -> CorrelationData:
         Z = self._normal_data(data)
