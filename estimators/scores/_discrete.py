@@ -5,8 +5,9 @@ counts, optionally smoothed by a pseudo-count ``alpha`` added to every cell of t
 (``K_v * prod K_p * m`` cells, unobserved parent configurations included; their contribution
 is summed in closed form, so the table is never built for them).
 
-Pair scores for many pairs come from ONE ``np.bincount`` over combined codes
-``((pair * m + y) * K + x_i) * K + x_j`` per chunk of pairs.
+Pair scores for many pairs come from one one-hot matrix product per class (every pair's
+contingency table at once) or, when the one-hot matrix would be too large, from ONE
+``np.bincount`` over combined codes ``((pair * m + y) * K + x_i) * K + x_j`` per chunk of pairs.
 """
 
 from __future__ import annotations
@@ -66,19 +67,57 @@ def pair_tables(data: CodeData, pairs: np.ndarray) -> np.ndarray:
     return N
 
 
-def discrete_pair_block(data: CodeData, pairs: np.ndarray) -> np.ndarray:
-    """Plug-in ``I(X_i; X_j | Y)`` for each pair, in memory-bounded bincount chunks."""
+#: one-hot entries (rows x features x levels) up to which pair tables come from one matrix
+#: product per class instead of bincount chunks (float32 one-hot: 4 bytes each)
+ONE_HOT_MAX = 1 << 25
+
+
+def pair_tables_matmul(data: CodeData, pairs: np.ndarray) -> np.ndarray:
+    """The count tables of :func:`pair_tables` from one-hot matrix products, one per class:
+    ``N_y = O_y^T O_y`` holds every pair's contingency table at once (BLAS, exact counts)."""
     K = int(data.K.max())
+    feats, index = np.unique(pairs, return_inverse=True)
+    index = index.reshape(pairs.shape)
+    n, F = data.X.shape[0], feats.size
+    dtype = np.float32 if n < (1 << 24) else np.float64  # float32 counts are exact below 2^24
+    one_hot = np.zeros((n, F * K), dtype=dtype)
+    one_hot[np.arange(n)[:, None], np.arange(F) * K + data.X[:, feats]] = 1.0
+    N = np.empty((data.m, F, K, F, K))
+    for c in range(data.m):  # loop over classes, not rows
+        rows = one_hot[data.y == c]
+        N[c] = (rows.T @ rows).reshape(F, K, F, K)
+    tables = N[:, index[:, 0], :, index[:, 1], :]  # (k, m, K, K): the advanced axis goes first
+    if data.alpha > 0:
+        levels = np.arange(K)
+        valid_i = levels[None, :] < data.K[pairs[:, 0]][:, None]
+        valid_j = levels[None, :] < data.K[pairs[:, 1]][:, None]
+        tables += data.alpha * (valid_i[:, None, :, None] & valid_j[:, None, None, :])
+    return tables
+
+
+def _pair_cmi(N: np.ndarray) -> np.ndarray:
+    """Plug-in ``I(X_i; X_j | Y)`` from count tables of shape (k, m, K, K)."""
+    Ny = N.sum(axis=(2, 3))[:, :, None, None]
+    Na = N.sum(axis=3)[:, :, :, None]
+    Nb = N.sum(axis=2)[:, :, None, :]
+    with np.errstate(invalid="ignore"):  # -inf - -inf in empty cells, masked below
+        terms = _xlog_ratio(N, _log(N) + _log(Ny) - _log(Na) - _log(Nb))
+    return terms.sum(axis=(1, 2, 3)) / N.sum(axis=(1, 2, 3))
+
+
+def discrete_pair_block(data: CodeData, pairs: np.ndarray) -> np.ndarray:
+    """Plug-in ``I(X_i; X_j | Y)`` for each pair: one-hot matrix products when they fit in
+    memory, else memory-bounded bincount chunks."""
+    pairs = np.asarray(pairs)
+    if pairs.shape[0] == 0:
+        return np.zeros(0)
+    K = int(data.K.max())
+    if data.X.shape[0] * np.unique(pairs).size * K <= ONE_HOT_MAX:
+        return _pair_cmi(pair_tables_matmul(data, pairs))
     step = max(1, CODES_PER_CALL // max(data.X.shape[0], data.m * K * K))
     out = np.empty(pairs.shape[0])
     for s in range(0, pairs.shape[0], step):  # loop over chunks of pairs, not rows
-        N = pair_tables(data, pairs[s : s + step])
-        Ny = N.sum(axis=(2, 3))[:, :, None, None]
-        Na = N.sum(axis=3)[:, :, :, None]
-        Nb = N.sum(axis=2)[:, :, None, :]
-        with np.errstate(invalid="ignore"):  # -inf - -inf in empty cells, masked below
-            terms = _xlog_ratio(N, _log(N) + _log(Ny) - _log(Na) - _log(Nb))
-        out[s : s + step] = terms.sum(axis=(1, 2, 3)) / N.sum(axis=(1, 2, 3))
+        out[s : s + step] = _pair_cmi(pair_tables(data, pairs[s : s + step]))
     return out
 
 

@@ -103,3 +103,18 @@ def test_symmetric_nonnegative_and_hyperedge_consistent(seed, k, alpha):
     if alpha == 0:
         assert h >= W[0, 1] - 1e-12
     assert h >= -1e-12
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.5])
+def test_matrix_product_and_bincount_tables_agree(monkeypatch, alpha):
+    """Both ways of counting every pair's table give the same edge matrix, to the bit."""
+    import estimators.scores._discrete as discrete
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 4, size=(500, 7))
+    X[:, 2] = rng.integers(0, 2, size=500)  # a feature with fewer levels than the others
+    y = rng.integers(0, 3, size=500)
+    by_product = DiscreteCMI(alpha=alpha).fit(X, y).edge_matrix()
+    monkeypatch.setattr(discrete, "ONE_HOT_MAX", 0)
+    by_bincount = DiscreteCMI(alpha=alpha).fit(X, y).edge_matrix()
+    np.testing.assert_array_equal(by_product, by_bincount)
