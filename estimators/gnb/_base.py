@@ -8,14 +8,14 @@ classes, enough rows per class naming the class).
 
 from __future__ import annotations
 
-from abc import ABCMeta, abstractmethod
+from abc import abstractmethod
 from collections.abc import Hashable
 
 import numpy as np
-from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from estimators._joint import JointLogLikelihoodClassifier
 
 
 def check_finite_columns(X: np.ndarray, names: list[str]) -> None:
@@ -30,7 +30,7 @@ def check_finite_columns(X: np.ndarray, names: list[str]) -> None:
         )
 
 
-class BaseGNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
+class BaseGNB(JointLogLikelihoodClassifier):
     """Common prediction and validation code; subclasses implement ``fit`` and
     ``_joint_log_likelihood``."""
 
@@ -81,20 +81,10 @@ class BaseGNB(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         check_finite_columns(X, self.feature_names())
         return X
 
+    def _joint_log_likelihood(self, X) -> np.ndarray:
+        return self._log_joint(self._validate_predict(X))
+
     @abstractmethod
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
-        ...
+    def _log_joint(self, X: np.ndarray) -> np.ndarray:
+        """``ln p(y, x)`` of already validated rows, shape (n_samples, n_classes)."""
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log posterior ln p(y | x) of each class (columns in ``classes_`` order)."""
-        jll = self._joint_log_likelihood(self._validate_predict(X))
-        return jll - logsumexp(jll, axis=1, keepdims=True)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Posterior p(y | x) of each class (columns in ``classes_`` order)."""
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X) -> np.ndarray:
-        """The class with the largest joint log-likelihood ln p(y, x)."""
-        jll = self._joint_log_likelihood(self._validate_predict(X))
-        return self.classes_[np.argmax(jll, axis=1)]

@@ -158,6 +158,6 @@ class GNBClassifier(BaseGNB):
         """The GNB forest of the first ``n_clusters_`` clusters used to predict."""
         return self.structure_.prefix(self.n_clusters_)
 
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+    def _log_joint(self, X: np.ndarray) -> np.ndarray:
         edges = [tuple(e) for e in self.cluster_order_[: self.n_clusters_]]
         return self.class_log_prior_ + self.density_.log_density(X, edges)

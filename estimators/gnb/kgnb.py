@@ -127,7 +127,7 @@ class KGNBClassifier(BaseGNB):
         self.density_.fit(X, codes, self.classes_.size)
         return self
 
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+    def _log_joint(self, X: np.ndarray) -> np.ndarray:
         cache: dict[tuple[int, ...], np.ndarray] = {}
 
         def sub(a: list[int]) -> np.ndarray:

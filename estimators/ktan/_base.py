@@ -7,18 +7,18 @@ with smoothed CPTs (discrete features) or class-conditional linear-Gaussian regr
 
 from __future__ import annotations
 
-from abc import ABCMeta, abstractmethod
+from abc import abstractmethod
 from numbers import Real
 from os import PathLike
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from estimators._joint import JointLogLikelihoodClassifier
 from estimators.ktan._columns import FEATURE_FAMILIES, DiscreteEncoding, resolve_family
 from estimators.ktan._cpt import fit_cpts
 from estimators.ktan._export import structure_graph, to_pgmpy
@@ -47,7 +47,7 @@ def _check_finite(X: np.ndarray, names: list[str], estimator: str, family: str |
             )
 
 
-class BaseKTAN(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
+class BaseKTAN(JointLogLikelihoodClassifier):
     """k-TAN classifier machinery: subclasses say which k, search and backbone to use."""
 
     _parameter_constraints: dict = {
@@ -156,46 +156,6 @@ class BaseKTAN(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             jll = self.cpds_.joint_log_likelihood(data)
         return jll + self.class_log_prior_
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log posterior ``ln P(y | x)`` of each class (columns in ``classes_`` order).
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        jll = self._joint_log_likelihood(X)
-        return jll - logsumexp(jll, axis=1, keepdims=True)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Posterior ``P(y | x)`` of each class (columns in ``classes_`` order).
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X) -> np.ndarray:
-        """Most probable class of each row.
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        jll = self._joint_log_likelihood(X)
-        return self.classes_[np.argmax(jll, axis=1)]
 
     # -- export -----------------------------------------------------------------------------
     def to_pgmpy(self):

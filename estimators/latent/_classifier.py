@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import _fit_context, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from estimators._joint import JointLogLikelihoodClassifier
 from kgraph.plate import LatentCNBPlate
 
 from ._family_base import check_no_inf, check_rows_observed
@@ -18,7 +18,7 @@ from ._params import LATENT_PARAMETER_CONSTRAINTS
 __all__ = ["LatentCNBClassifier"]
 
 
-class LatentCNBClassifier(ClassifierMixin, BaseEstimator):
+class LatentCNBClassifier(JointLogLikelihoodClassifier):
     """Classifier that fits one :class:`LatentCNB` per class and predicts
     ``argmax_y ln p(y) + ELBO_y(x)`` (the ELBO standing in for ``ln p(x | y)``).
 
@@ -142,17 +142,3 @@ n_init, e_step_max_iter, e_step_tol, random_state
         scores = np.column_stack([model.score_samples(X) for model in self.estimators_])
         return scores + self.class_log_prior_
 
-    def predict_log_proba(self, X) -> np.ndarray:
-        """Log of :meth:`predict_proba`."""
-        check_is_fitted(self)
-        joint = self._joint_log_likelihood(X)
-        return joint - logsumexp(joint, axis=1, keepdims=True)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Softmax over classes of ``ln p(y) + ELBO_y(x)``."""
-        return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X) -> np.ndarray:
-        """The class maximising ``ln p(y) + ELBO_y(x)``."""
-        check_is_fitted(self)
-        return self.classes_[self._joint_log_likelihood(X).argmax(axis=1)]

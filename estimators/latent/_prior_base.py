@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from numbers import Real
 
 import numpy as np
@@ -85,7 +86,7 @@ def _positive_vector(prior: str, name: str, value, size: int) -> np.ndarray:
     return arr
 
 
-class Prior:
+class Prior(metaclass=ABCMeta):
     """Base class of a prior on the mixing weights ``pi`` of one row.
 
     A subclass states its parameters in ``defaults`` (name -> (default, length rule)) and
@@ -127,14 +128,18 @@ class Prior:
         counts = np.repeat(np.asarray(n_observed, dtype=float)[:, None], self.n_components, 1)
         return self.posterior(counts / self.n_components)
 
-    def posterior(self, counts: np.ndarray) -> tuple[np.ndarray, ...]:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def posterior(self, counts: np.ndarray) -> tuple[np.ndarray, ...]:
+        """q(pi) of every row from its expected counts n_k."""
 
-    def expected_log_weights(self, q: tuple[np.ndarray, ...]) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def expected_log_weights(self, q: tuple[np.ndarray, ...]) -> np.ndarray:
+        """E_q[ln pi_k], shape (n_rows, K)."""
 
-    def expected_weights(self, q: tuple[np.ndarray, ...]) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def expected_weights(self, q: tuple[np.ndarray, ...]) -> np.ndarray:
+        """E_q[pi_k], shape (n_rows, K)."""
 
-    def kl(self, q: tuple[np.ndarray, ...], elog=None) -> np.ndarray:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def kl(self, q: tuple[np.ndarray, ...], elog=None) -> np.ndarray:
+        """KL(q(pi_i) || prior) per row, in closed form."""
