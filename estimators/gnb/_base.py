@@ -16,18 +16,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators._joint import JointLogLikelihoodClassifier
-
-
-def check_finite_columns(X: np.ndarray, names: list[str]) -> None:
-    """ValueError naming the first column of X holding NaN or +-inf."""
-    bad = ~np.isfinite(X)
-    if bad.any():
-        j = int(np.flatnonzero(bad.any(axis=0))[0])
-        what = "NaN" if np.isnan(X[:, j]).any() else "infinity (inf)"
-        raise ValueError(
-            f"Input X contains {what} in column {names[j]!r} (index {j}); GNB classifiers need "
-            "finite values: impute or drop the missing values first."
-        )
+from estimators._validation import check_finite_columns
 
 
 class BaseGNB(JointLogLikelihoodClassifier):
@@ -55,7 +44,7 @@ class BaseGNB(JointLogLikelihoodClassifier):
         X, y = validate_data(
             self, X, y, dtype=np.float64, ensure_all_finite=False, ensure_min_features=2
         )
-        check_finite_columns(X, self.feature_names())
+        check_finite_columns(X, self.feature_names(), type(self).__name__)
         check_classification_targets(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
@@ -78,7 +67,7 @@ class BaseGNB(JointLogLikelihoodClassifier):
     def _validate_predict(self, X) -> np.ndarray:
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite=False)
-        check_finite_columns(X, self.feature_names())
+        check_finite_columns(X, self.feature_names(), type(self).__name__)
         return X
 
     def _joint_log_likelihood(self, X) -> np.ndarray:

@@ -19,6 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators._joint import JointLogLikelihoodClassifier
+from estimators._validation import check_finite_columns
 from estimators.ktan._columns import FEATURE_FAMILIES, DiscreteEncoding, resolve_family
 from estimators.ktan._cpt import fit_cpts
 from estimators.ktan._export import structure_graph, to_pgmpy
@@ -26,25 +27,6 @@ from estimators.ktan._linear_gaussian import fit_linear_gaussian
 from estimators.ktan._structure import learn_structure
 
 CLASS_NODE = "class"
-
-
-def _check_finite(X: np.ndarray, names: list[str], estimator: str, family: str | None) -> None:
-    """Reject NaN (any input) and infinity (numeric columns, Gaussian features) naming the
-    first bad column."""
-    for j, name in enumerate(names):
-        col = X[:, j]
-        missing = pd.isna(col) if col.dtype.kind == "O" else np.isnan(col) if col.dtype.kind == "f" else None
-        if missing is not None and np.any(missing):
-            raise ValueError(
-                f"Input X contains NaN in column {name!r} ({int(np.sum(missing))} rows); "
-                f"{estimator} does not accept missing values: impute or drop them first."
-            )
-        numeric = family == "gaussian" or col.dtype.kind == "f"
-        if numeric and not np.all(np.isfinite(col.astype(float))):
-            raise ValueError(
-                f"Input X contains infinity in column {name!r}; {estimator} needs finite "
-                "numbers."
-            )
 
 
 class BaseKTAN(JointLogLikelihoodClassifier):
@@ -82,7 +64,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         if X.shape[0] < 2:
             raise ValueError(f"{name} needs at least 2 samples; got n_samples = {X.shape[0]}.")
         names = self._names()
-        _check_finite(X, names, name, None)
+        check_finite_columns(X, names, name, numeric=False)
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
@@ -105,7 +87,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             data = self.encoding_.transform(X)
         else:
             data = X.astype(float)
-            _check_finite(data, names, name, "gaussian")
+            check_finite_columns(data, names, name)
         fit = learn_structure(
             data, y_codes, names, self.family_, k=k, search=search, backbone=backbone, estimator=name
         )
@@ -147,12 +129,12 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
         names = self._names()
-        _check_finite(X, names, type(self).__name__, None)
+        check_finite_columns(X, names, type(self).__name__, numeric=False)
         if self.family_ == "discrete":
             jll = self.cpts_.joint_log_likelihood(self.encoding_.transform(X))
         else:
             data = X.astype(float)
-            _check_finite(data, names, type(self).__name__, "gaussian")
+            check_finite_columns(data, names, type(self).__name__)
             jll = self.cpds_.joint_log_likelihood(data)
         return jll + self.class_log_prior_
 

@@ -82,7 +82,7 @@ def test_nonfinite_column_named(kind, bad):
     X, y = data_for(kind)
     X = X.astype(float)
     X.loc[3, "x3"] = bad
-    msg = r"\['x3'\]"
+    msg = r"column 'x3'"
     with pytest.raises(ValueError, match=msg):
         make(kind).fit(X, y)
 
