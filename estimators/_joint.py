@@ -52,7 +52,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         NaN and infinity refused naming the column."""
         dtype = self._input_dtype()
         kwargs = dict(reset=reset, dtype=dtype, ensure_all_finite=False,
-                      ensure_min_features=self._min_features,
+                      ensure_min_features=self._min_features if reset else 1,
                       ensure_min_samples=2 if reset else 1)
         if reset:
             X, y = validate_data(self, X, y, **kwargs)
@@ -72,7 +72,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         if self.classes_.size < 2:
             raise ValueError(
                 f"{type(self).__name__} needs samples of at least 2 classes in y; got one "
-                f"class only ({self.classes_[0]!r})."
+                f"class only ({self.classes_.tolist()[0]!r})."
             )
         self.class_count_ = counts
         self.class_log_prior_ = np.log(counts / counts.sum())
