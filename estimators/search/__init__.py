@@ -36,7 +36,6 @@ from estimators.search.registry import (
     search_structure,
 )
 from estimators.search.spanning_tree import SpanningTreeResult, maximum_spanning_tree
-from estimators.search.unionfind import UnionFind
 
 __all__ = [
     "BACKBONE_METHODS",
@@ -49,7 +48,6 @@ __all__ = [
     "MatroidBasisResult",
     "SpanningTreeBruteForceResult",
     "SpanningTreeResult",
-    "UnionFind",
     "backbone_dp",
     "backbone_order",
     "brute_force_ktree",
