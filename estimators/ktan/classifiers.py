@@ -8,7 +8,7 @@ from numbers import Integral
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators.ktan._base import BaseKTAN
-from estimators.ktan._structure import BACKBONE_METHODS, SEARCHES
+from estimators.search import BACKBONE_METHODS, SEARCHERS
 
 _DOC_COMMON = """
     Discrete features get conditional probability tables with pseudo-count ``alpha`` over
@@ -92,9 +92,11 @@ class KTANClassifier(BaseKTAN):
     Parameters
     ----------
     k : int, default=2
-        Tree width: each feature has at most ``k`` feature parents; ``1 <= k < n_features``.
-    search : {{"backbone-dp", "greedy"}}, default="backbone-dp"
-        The structure searcher.
+        Tree width: each feature has at most ``k`` feature parents. A ``k`` of at least
+        ``n_features`` is lowered to ``n_features - 1`` with one warning.
+    search : str, default="backbone-dp"
+        A searcher of :data:`estimators.search.SEARCHERS` (``"backbone-dp"``, ``"greedy"``,
+        ``"spanning-tree"`` for ``k = 1``, or one registered later).
     backbone : None, {{"given", "mst-dfs", "greedy-path", "local-search"}} or sequence, default=None
         Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
     features : {{"auto", "discrete", "gaussian"}}, default="auto"
@@ -104,6 +106,8 @@ class KTANClassifier(BaseKTAN):
 
     Attributes
     ----------
+    k_ : int
+        The width used (``k`` lowered to ``n_features - 1`` when larger).
     structure_ : kgraph.AcyclicKTree
         The learned k-tree over the feature names.
     backbone_ : tuple or None
@@ -140,8 +144,8 @@ class KTANClassifier(BaseKTAN):
     _parameter_constraints: dict = {
         **BaseKTAN._parameter_constraints,
         "k": [Interval(Integral, 1, None, closed="left")],
-        "search": [StrOptions(set(SEARCHES))],
-        "backbone": [None, StrOptions(set(BACKBONE_METHODS)), "array-like"],
+        "search": [StrOptions(SEARCHERS.keys())],
+        "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
     }
 
     def __init__(

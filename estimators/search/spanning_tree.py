@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
+from networkx.utils import UnionFind
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import minimum_spanning_tree
 
 from estimators.search._common import score_values
-from estimators.search.unionfind import UnionFind
 from kgraph.gnb import GNBJunctionTree
 from kgraph.ktree import AcyclicKTree
 
@@ -135,7 +135,9 @@ def _kruskal_order(W: np.ndarray) -> np.ndarray:
     if d < _SCIPY_FROM:
         uf, chosen = UnionFind(range(d)), []
         for e in order:
-            if uf.union(int(iu[0][e]), int(iu[1][e])):
+            a, b = int(iu[0][e]), int(iu[1][e])
+            if uf[a] != uf[b]:
+                uf.union(a, b)
                 chosen.append(e)
                 if len(chosen) == d - 1:
                     break
