@@ -5,6 +5,7 @@ objects are such callables) or, for spanning trees, a weight matrix, and returns
 result with ``.structure`` and ``.score``.
 """
 
+from estimators.search.arborescence import ArborescenceResult, maximum_spanning_arborescence
 from estimators.search.backbone_dp import BackboneDPResult, backbone_dp
 from estimators.search.backbone_order import (
     BACKBONE_METHODS,
@@ -25,6 +26,7 @@ from estimators.search.spanning_tree import SpanningTreeResult, maximum_spanning
 from estimators.search.unionfind import UnionFind
 
 __all__ = [
+    "ArborescenceResult",
     "BACKBONE_METHODS",
     "BackboneDPResult",
     "BruteForceResult",
@@ -42,5 +44,6 @@ __all__ = [
     "greedy_ktree",
     "greedy_matroid_basis",
     "local_search_backbone",
+    "maximum_spanning_arborescence",
     "maximum_spanning_tree",
 ]
