@@ -6,9 +6,9 @@ category and never decide a type.
 
 1. A column with fewer than two distinct observed values is ``"constant"`` (whatever a
    mapping says: it carries no information to model).
-2. It is ``"categorical"`` when its dtype says so (pandas ``category``, ``bool``, pandas
-   ``string``) or when some observed value is not a number (strings, mixed objects). An
-   ``object`` column whose every observed value converts to a float is numeric, as
+2. It is ``"categorical"`` when its dtype says so (pandas ``category``, ``bool``) or when
+   some observed value is not a number (strings, mixed objects). An ``object`` or string
+   column whose every observed value converts to a float ("1.5") is numeric, as
    scikit-learn treats it.
 3. A numeric column is ``"categorical"`` when every observed value is an integer and it has
    at most :data:`MAX_INTEGER_LEVELS` (= 10) distinct values: 0/1 indicators
@@ -39,7 +39,7 @@ FEATURE_TYPES = ("continuous", "categorical", "constant")
 
 def column_values(X) -> tuple[list, list[tuple[np.ndarray, bool]]]:
     """The column names and, per column, its values as a 1-d array and whether its dtype
-    alone makes it categorical (pandas ``category``, ``bool``, ``string``).
+    alone makes it categorical (pandas ``category``, ``bool``).
 
     Examples
     --------
@@ -56,9 +56,8 @@ def column_values(X) -> tuple[list, list[tuple[np.ndarray, bool]]]:
         cols = []
         for name in names:
             s = X[name]
-            flagged = (isinstance(s.dtype, pd.CategoricalDtype) or s.dtype == bool
-                       or pd.api.types.is_string_dtype(s.dtype) and s.dtype != object
-                       or pd.api.types.is_bool_dtype(s.dtype))
+            flagged = isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(
+                s.dtype)
             numeric = pd.api.types.is_numeric_dtype(s.dtype) and not flagged
             arr = s.to_numpy(dtype=float, na_value=np.nan) if numeric else s.to_numpy(dtype=object)
             cols.append((arr, bool(flagged)))
