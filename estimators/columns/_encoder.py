@@ -25,6 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from estimators.columns._types import (
+    check_no_infinity,
     column_values,
     infer_feature_types,
     missing_mask,
@@ -165,10 +166,7 @@ class MixedEncoder(BaseEstimator):
                                                    errors="coerce").isna().to_numpy()]
                     raise ValueError(f"Column {name!r} is continuous but holds the non-numeric"
                                      f" value {bad[0] if bad.size else col[~miss][0]!r}.")
-                if np.isinf(num).any():
-                    raise ValueError(f"Column {name!r} holds infinite values "
-                                     f"({int(np.isinf(num).sum())} rows); continuous columns "
-                                     "need finite numbers or missing cells.")
+                check_no_infinity(name, num)
                 values[:, j] = num
                 continue
             levels = self.categories_[name]

@@ -28,7 +28,8 @@ from collections.abc import Hashable, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["FEATURE_TYPES", "MAX_INTEGER_LEVELS", "column_values", "infer_feature_types",
+__all__ = ["FEATURE_TYPES", "MAX_INTEGER_LEVELS", "check_no_infinity", "column_values",
+           "infer_feature_types",
            "missing_mask", "numeric_values"]
 
 #: an integer-valued numeric column with at most this many distinct values is categorical
@@ -108,6 +109,13 @@ def numeric_values(col: np.ndarray, missing: np.ndarray) -> np.ndarray | None:
         return None
     out[~missing] = conv
     return out
+
+
+def check_no_infinity(name: Hashable, values: np.ndarray) -> None:
+    """Raise a ValueError naming column ``name`` when ``values`` hold an infinity."""
+    if np.isinf(values).any():
+        raise ValueError(f"Column {name!r} holds infinite values ({int(np.isinf(values).sum())}"
+                         " rows); continuous columns need finite numbers or missing cells.")
 
 
 def _auto_type(values: np.ndarray | None, n_distinct: int) -> str:
@@ -190,9 +198,6 @@ def infer_feature_types(X, feature_types: str | Mapping[Hashable, str] = "auto"
                                                                  np.zeros(1, bool)) is None)
                 raise ValueError(f"Column {name!r} was asked to be continuous but holds the "
                                  f"non-numeric value {bad!r}; make it 'categorical'.")
-            if np.isinf(observed).any():
-                raise ValueError(f"Column {name!r} holds infinite values "
-                                 f"({int(np.isinf(observed).sum())} rows); continuous columns "
-                                 "need finite numbers or missing cells.")
+            check_no_infinity(name, observed)
         out[name] = kind
     return out

@@ -16,7 +16,7 @@ continuous parents) f(v, P) = -inf: the searchers then never choose that parent 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 
@@ -178,31 +178,10 @@ class ConditionalGaussianScore(BaseCMI):
         self._edge_matrix = None
         return self
 
-    def score(self, v: Hashable, parents: Iterable[Hashable]) -> float:
-        """``f(v, parents)``: the per-row log-likelihood gain in nats (-inf: not eligible)."""
-        return float(self.score_many([(v, parents)])[0])
-
-    __call__ = score
-
-    def score_many(self, items: Iterable[tuple[Hashable, Iterable[Hashable]]]) -> np.ndarray:
-        """``f(v, P)`` for many hyperedges, in parallel chunks, through the cache.
-
-        Parameters
-        ----------
-        items : iterable of (v, parents)
-
-        Returns
-        -------
-        ndarray of shape (len(items),)
-            Finite gains, or -inf for hyperedges with too few complete rows.
-        """
-        check_is_fitted(self, "data_")
-        keys = [self._resolve(v, p) for v, p in items]
-        todo = list(dict.fromkeys(k for k in keys if k not in self._cache and k[1]))
-        if todo:
-            work = [(v, tuple(sorted(p))) for v, p in todo]
-            self._store(todo, run_chunked(cg_block, self.data_, work, self.n_jobs))
-        return np.array([self._cache[k] if k[1] else 0.0 for k in keys], dtype=float)
+    def _compute(self, todo: list[tuple[int, frozenset]]) -> None:
+        """``f(v, P)`` for the uncached hyperedges (directed: no pair symmetry is used)."""
+        work = [(v, tuple(sorted(p))) for v, p in todo]
+        self._store(todo, run_chunked(cg_block, self.data_, work, self.n_jobs))
 
     def edge_matrix(self) -> np.ndarray:
         """The directed matrix ``W[i, j] = f(j, {i})`` (parent i, child j; zero diagonal).

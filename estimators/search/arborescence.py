@@ -28,6 +28,7 @@ import networkx as nx
 import numpy as np
 
 from estimators.search._common import score_values
+from estimators.search.spanning_tree import square_matrix
 from kgraph.ktree import AcyclicKTree
 
 __all__ = ["ArborescenceResult", "directed_weights", "maximum_spanning_arborescence"]
@@ -91,16 +92,9 @@ def directed_weights(W_or_score, variables: Sequence[Hashable] | None = None
             W[ii, jj] = score_values(f, [(variables[j], frozenset([variables[i]]))
                                          for i, j in zip(ii, jj, strict=True)])
     else:
-        if variables is None and hasattr(W_or_score, "columns"):
-            variables = list(W_or_score.columns)
-        W = np.array(W_or_score, dtype=float)
-    if W.ndim != 2 or W.shape[0] != W.shape[1] or W.shape[0] < 2:
-        raise ValueError(f"The weight matrix must be square with at least 2 variables; got "
-                         f"shape {W.shape}.")
+        W = W_or_score
+    W, variables = square_matrix(W, variables)
     d = len(W)
-    variables = tuple(range(d)) if variables is None else tuple(variables)
-    if len(variables) != d:
-        raise ValueError(f"{len(variables)} variables for a {d} x {d} weight matrix.")
     root = np.zeros(d) if root is None else root
     off = ~np.eye(d, dtype=bool)
     bad = np.argwhere(off & (np.isnan(W) | (W == np.inf)))
