@@ -247,9 +247,12 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
     >>> X = pd.DataFrame({"z": np.where(z, "a", "b"), "x": rng.normal(2.0 * z, 1.0)})
     >>> enc, y = MixedEncoder().fit_transform(X), rng.integers(0, 2, 400)
     >>> f = fit_cg_factor(enc, y, 2, v=0, parents=[1])   # p(z | x, y) by Bayes' rule
-    >>> lp = f.log_prob(enc)
-    >>> lp.shape, bool(np.allclose(np.exp(lp).sum(axis=1) > 0, True))
-    ((400, 2), True)
+    >>> type(f).__name__, f.log_prob(enc).shape
+    ('BayesCategoricalFactor', (400, 2))
+    >>> new = MixedEncoder().fit(X).transform(pd.DataFrame({"z": ["a", "b"], "x": [3.0, 3.0]}))
+    >>> p = np.exp(f.log_prob(new))       # p(z = a | x = 3, y) and p(z = b | x = 3, y)
+    >>> p.sum(axis=0).round(12).tolist(), bool(p[0, 0] > 0.9)
+    ([1.0, 1.0], True)
     """
     parents = tuple(int(p) for p in parents)
     cont = enc.continuous

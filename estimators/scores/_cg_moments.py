@@ -104,6 +104,9 @@ def parent_configurations(codes: np.ndarray, n_levels: np.ndarray) -> np.ndarray
     >>> parent_configurations(np.array([[1, 2], [0, -1]]), np.array([2, 3])).tolist()
     [5, -1]
     """
+    if float(np.prod(np.maximum(n_levels, 1).astype(float))) >= 2.0**62:
+        raise ValueError(f"The categorical parents have {n_levels.tolist()} levels: too many "
+                         "configurations to code in 64 bits; merge rare categories first.")
     out = np.zeros(codes.shape[0], dtype=np.int64)
     for j in range(codes.shape[1]):  # loop over parents, not rows
         out *= int(n_levels[j])

@@ -130,3 +130,24 @@ def test_missing_cells_and_unseen_configurations():
     assert (lp[0] == 0).all()  # x_v missing: integrates to 1
     assert np.isnan(lp[1]).all()  # a parent missing: to be marginalised on the structure
     assert test.n_unseen[0] == 1 and np.isnan(lp[2]).all()  # unseen category = missing
+
+
+def test_parent_configuration_unseen_in_training_falls_back_to_the_class():
+    X, y, encoder = _table(6)
+    keep = ~((X["c"] == "r") & (X["d"] == "no")).to_numpy()
+    X, y = X[keep], y[keep]
+    enc = encoder.fit(X).transform(X)
+    f = fit_cg_factor(enc, y, 2, 2, (0, 1), ridge=0.0)
+    pooled = fit_cg_factor(enc, y, 2, 2, (), ridge=0.0)
+    test = encoder.transform(pd.DataFrame({"c": ["r"], "d": ["no"], "x1": [0.7], "x2": [0.0]}))
+    np.testing.assert_allclose(f.log_prob(test), pooled.log_prob(test), atol=1e-12)
+    cpt = fit_cg_factor(enc, y, 2, 0, (1, 3), alpha=1.0)
+    probe = encoder.transform(pd.DataFrame({"c": ["p"], "d": ["no"], "x1": [0.0], "x2": [0.5]}))
+    total = sum(np.exp(cpt.log_prob(_with_codes(probe, 0, k))) for k in range(3))
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
+
+
+def test_too_many_parent_configurations_is_a_clear_error():
+    from estimators.scores._cg_moments import parent_configurations
+    with pytest.raises(ValueError, match="too many configurations"):
+        parent_configurations(np.zeros((2, 5), np.int64), np.full(5, 10**5))

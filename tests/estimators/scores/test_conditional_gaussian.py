@@ -131,3 +131,19 @@ def test_bad_inputs_name_what_is_wrong():
     f = ConditionalGaussianScore().fit(X, y)
     with pytest.raises(ValueError, match="unknown variable 'q'"):
         f("q", {"x"})
+
+
+def test_parallel_blocks_give_the_same_matrix():
+    X, y = _mixed(2, n=150)
+    W1 = ConditionalGaussianScore(n_jobs=1).fit(X, y).edge_matrix()
+    W2 = ConditionalGaussianScore(n_jobs=2).fit(X, y).edge_matrix()
+    np.testing.assert_array_equal(W1, W2)
+
+
+def test_fit_encoded_equals_fit():
+    from estimators.columns import MixedEncoder
+    X, y = _mixed(3, n=120)
+    enc = MixedEncoder().fit_transform(X)
+    a = ConditionalGaussianScore().fit(X, y).edge_matrix()
+    b = ConditionalGaussianScore().fit_encoded(enc, y, np.unique(y)).edge_matrix()
+    np.testing.assert_array_equal(a, b)
