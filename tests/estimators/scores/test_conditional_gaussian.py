@@ -134,10 +134,20 @@ def test_bad_inputs_name_what_is_wrong():
 
 
 def test_parallel_blocks_give_the_same_matrix():
+    import pickle
+
+    from joblib import parallel_config
+
+    from estimators.scores._conditional_gaussian import cg_block
     X, y = _mixed(2, n=150)
-    W1 = ConditionalGaussianScore(n_jobs=1).fit(X, y).edge_matrix()
-    W2 = ConditionalGaussianScore(n_jobs=2).fit(X, y).edge_matrix()
+    f = ConditionalGaussianScore(n_jobs=1).fit(X, y)
+    W1 = f.edge_matrix()
+    with parallel_config(backend="threading"):
+        W2 = ConditionalGaussianScore(n_jobs=2).fit(X, y).edge_matrix()
     np.testing.assert_array_equal(W1, W2)
+    shipped = pickle.loads(pickle.dumps(f.data_))  # what a process or Dask worker receives
+    assert cg_block(shipped, [(1, (0,)), (0, (1, 2))]).tolist() == [W1[0, 1],
+                                                                    f("z", {"x", "w"})]
 
 
 def test_fit_encoded_equals_fit():
