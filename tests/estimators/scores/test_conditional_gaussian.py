@@ -157,3 +157,12 @@ def test_fit_encoded_equals_fit():
     a = ConditionalGaussianScore().fit(X, y).edge_matrix()
     b = ConditionalGaussianScore().fit_encoded(enc, y, np.unique(y)).edge_matrix()
     np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.filterwarnings("ignore::estimators.scores.DegenerateFeatureWarning")
+def test_within_class_constant_columns_match_gaussian_cmi():
+    X, y = _continuous(7, n=200, d=3, shift=0.0)
+    X.loc[y == 1, "x1"] = 2.5  # constant in class 1 only
+    items = _hyperedges(list(X.columns), 2)
+    np.testing.assert_allclose(ConditionalGaussianScore().fit(X, y).score_many(items),
+                               GaussianCMI().fit(X, y).score_many(items), rtol=0, atol=1e-10)
