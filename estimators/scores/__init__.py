@@ -17,16 +17,28 @@ Examples
 
 from .._validation import DegenerateFeatureWarning
 from ._base import BaseCMI
+from ._cg_factors import (
+    BayesCategoricalFactor,
+    CategoricalFactor,
+    LinearGaussianFactor,
+    fit_cg_factor,
+)
+from ._conditional_gaussian import ConditionalGaussianScore
 from ._discrete import DiscreteCMI
 from ._gaussian import GaussianCMI, GaussianCopulaCMI
 from ._kde_copula import KDECopulaCMI, copula_mi_normal_scores
 
 __all__ = [
     "BaseCMI",
+    "BayesCategoricalFactor",
+    "CategoricalFactor",
+    "ConditionalGaussianScore",
     "DegenerateFeatureWarning",
     "DiscreteCMI",
     "GaussianCMI",
     "GaussianCopulaCMI",
     "KDECopulaCMI",
+    "LinearGaussianFactor",
     "copula_mi_normal_scores",
+    "fit_cg_factor",
 ]

@@ -10,6 +10,7 @@ result with ``.structure`` and ``.score``.
 """
 
 from estimators.search._common import check_backbone, check_k
+from estimators.search.arborescence import ArborescenceResult, maximum_spanning_arborescence
 from estimators.search.backbone_dp import BackboneDPResult, backbone_dp
 from estimators.search.backbone_order import (
     BACKBONE_METHODS,
@@ -38,6 +39,7 @@ from estimators.search.registry import (
 from estimators.search.spanning_tree import SpanningTreeResult, maximum_spanning_tree
 
 __all__ = [
+    "ArborescenceResult",
     "BACKBONE_METHODS",
     "BackboneDPResult",
     "SEARCHERS",
@@ -63,5 +65,6 @@ __all__ = [
     "greedy_ktree",
     "greedy_matroid_basis",
     "local_search_backbone",
+    "maximum_spanning_arborescence",
     "maximum_spanning_tree",
 ]

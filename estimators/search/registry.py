@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from estimators.search._common import Score, check_backbone
+from estimators.search.arborescence import maximum_spanning_arborescence
 from estimators.search.backbone_dp import backbone_dp
 from estimators.search.backbone_order import BACKBONE_METHODS, backbone_order
 from estimators.search.greedy import greedy_ktree
@@ -103,7 +104,7 @@ def get_searcher(name: str) -> Searcher:
     >>> get_searcher("bogus")
     Traceback (most recent call last):
     ...
-    ValueError: Unknown searcher 'bogus'; valid ones are ['backbone-dp', 'greedy', 'spanning-tree'].
+    ValueError: Unknown searcher 'bogus'; valid ones are ['arborescence', 'backbone-dp', 'greedy', 'spanning-tree'].
     """
     try:
         return SEARCHERS[name]
@@ -207,6 +208,18 @@ def _greedy(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W
     return SearchResult(result.structure, float(result.score))
 
 
+def _arborescence(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None,
+                  owner: str | None = None) -> SearchResult:
+    """The maximum spanning arborescence of the directed pair scores ``f(child, {parent})``
+    (Chu–Liu/Edmonds): the exact optimum for k = 1 and any score, symmetric or not."""
+    reject_backbone("arborescence", backbone, owner)
+    if k != 1:
+        raise ValueError(f"{owner or 'The searcher'}(search='arborescence') learns a tree "
+                         f"(k = 1); got k={k}. Use 'backbone-dp' or 'greedy' for k >= 2.")
+    result = maximum_spanning_arborescence(f, list(variables))
+    return SearchResult(result.structure, float(result.score))
+
+
 def search_structure(search: str, f: Score, variables: Sequence[Hashable], k: int, *,
                      backbone=None, W=None, owner: str | None = None) -> SearchResult:
     """Run the searcher registered as ``search``: the one door to structure learning.
@@ -224,3 +237,4 @@ def search_structure(search: str, f: Score, variables: Sequence[Hashable], k: in
 register_searcher("backbone-dp", _backbone_dp)
 register_searcher("greedy", _greedy)
 register_searcher("spanning-tree", _spanning_tree)
+register_searcher("arborescence", _arborescence)
