@@ -71,8 +71,16 @@ def test_spanning_tree_needs_k1():
         search_structure("spanning-tree", f, VARIABLES, 2, W=W)
 
 
+def test_arborescence_searcher_is_registered_and_exact_for_k1():
+    f, W = pair_score(0)
+    res = search_structure("arborescence", f, VARIABLES, 1)
+    assert res.score == pytest.approx(brute_force_ktree(f, 1, variables=VARIABLES).score)
+    with pytest.raises(ValueError, match=r"search='arborescence'\) learns a tree \(k = 1\); got k=2"):
+        search_structure("arborescence", f, VARIABLES, 2)
+
+
 def test_unknown_and_duplicate_searchers():
-    with pytest.raises(ValueError, match=r"Unknown searcher 'bogus'; valid ones are \['backbone-dp', 'greedy', 'spanning-tree'\]"):
+    with pytest.raises(ValueError, match=r"Unknown searcher 'bogus'; valid ones are \['arborescence', 'backbone-dp', 'greedy', 'spanning-tree'\]"):
         get_searcher("bogus")
     with pytest.raises(ValueError, match="'greedy' is registered already"):
         register_searcher("greedy", SEARCHERS["greedy"])
