@@ -14,6 +14,7 @@ names from the data never become SQL text.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Hashable, Iterable, Iterator
 from contextlib import contextmanager
@@ -21,12 +22,14 @@ from datetime import UTC, datetime
 from os import PathLike, fspath
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from kgraph._codec import dumps, loads, sort_key
 from kgraph._sqlite import Transactions, connect
 from kgraph.graphdb import GraphDB
 from kgraph.structure import Structure, structure_from_graph
 
-__all__ = ["EdgeFrequency", "Run", "StructureStore"]
+__all__ = ["EdgeFrequency", "Run", "StructureStore", "data_hash"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -74,6 +77,34 @@ class EdgeFrequency(NamedTuple):
     n_structures: int
     frequency: float
     forward: int
+
+
+def data_hash(*tables: Any) -> str:
+    """A short SHA-256 fingerprint of data tables (arrays, pandas frames or series), for
+    :meth:`StructureStore.add_run`: equal tables give equal hashes, and any change of a
+    value, the shape or a column name changes it; the row index of a pandas object is
+    ignored.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> data_hash(np.eye(2)) == data_hash(np.eye(2)), data_hash(np.eye(2)) == data_hash(np.eye(3))
+    (True, False)
+    """
+    h = hashlib.sha256()
+    for table in tables:
+        if hasattr(table, "to_numpy"):  # pandas: hash values column-aware, without the index
+            from pandas.util import hash_pandas_object
+
+            names = list(getattr(table, "columns", [getattr(table, "name", None)]))
+            h.update(dumps([str(n) for n in names]).encode())
+            h.update(hash_pandas_object(table, index=False).to_numpy().tobytes())
+            continue
+        array = np.asarray(table)
+        h.update(f"{array.dtype.str}{array.shape}".encode())
+        h.update(repr(array.tolist()).encode() if array.dtype == object
+                 else np.ascontiguousarray(array).tobytes())
+    return h.hexdigest()[:16]
 
 
 def _pair(u: Hashable, v: Hashable) -> tuple[str, str, bool]:

@@ -114,7 +114,8 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
     classes = [v for v, k in kinds.items() if k == "class"]
     variables = [v for v in graph.nodes() if v not in classes]
     with style_context(style) as s:
-        pos = stress_layout(variables, shown)
+        widest = max((node_width(display(v), s) for v in variables), default=0.0)
+        pos = stress_layout(variables, shown, edge_length=max(1.6, 0.8 * widest + 0.6))
         every = dict(pos)
         top = max((y for _, y in pos.values()), default=0.0) + 1.4
         every.update({c: (1.6 * (i - (len(classes) - 1) / 2), top) for i, c in enumerate(classes)})
@@ -157,5 +158,6 @@ def _legend(ax: Axes, style: Style, encode: str) -> None:
         look = ENCODINGS[encode](level, style)
         handles.append(Line2D([], [], color=style.edge_color, linewidth=look["linewidth"],
                               alpha=look["alpha"], label=f"{level:.2f}"))
-    ax.legend(handles=handles, title="confidence", loc="lower left", frameon=False,
+    ax.legend(handles=handles, title="confidence", loc="center left", frameon=False,
+              bbox_to_anchor=(1.0, 0.5),
               fontsize=style.font_size - 1.5, title_fontsize=style.font_size - 1)
