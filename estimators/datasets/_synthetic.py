@@ -30,8 +30,8 @@ def make_gaussian_tree(n_samples: int = 2000, n_features: int = 10, *,
     Examples
     --------
     >>> X, y, edges = make_gaussian_tree(500, 4, random_state=0)
-    >>> X.shape, len(edges), y.mean()
-    ((500, 4), 3, 0.5)
+    >>> X.shape, edges, float(y.mean())
+    ((500, 4), [('x0', 'x1'), ('x0', 'x2'), ('x1', 'x3')], 0.5)
     """
     if n_features < 2:
         raise ValueError(f"n_features must be at least 2 for a tree; got {n_features}.")
