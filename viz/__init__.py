@@ -5,6 +5,7 @@ optional ``ax=``, returns the matplotlib ``Figure`` and never calls ``plt.show()
 :mod:`viz` does not import matplotlib; the functions do, when called.
 """
 
+from viz.confidence import plot_confidence
 from viz.curves import plot_reduction_curve, plot_relative_f1, relative_f1
 from viz.diagnostics import PairData, plot_pair_diagnostics
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
@@ -21,6 +22,7 @@ __all__ = [
     "Style",
     "apply_style",
     "perplexity_summary",
+    "plot_confidence",
     "plot_elbo",
     "plot_gnb_forest",
     "plot_gnb_graph",

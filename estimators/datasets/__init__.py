@@ -22,7 +22,9 @@ from importlib import resources
 
 import pandas as pd
 
-__all__ = ["list_datasets", "load_dataset", "dataset_info"]
+from estimators.datasets._synthetic import make_gaussian_tree
+
+__all__ = ["list_datasets", "load_dataset", "dataset_info", "make_gaussian_tree"]
 
 _DATA = resources.files(__name__) / "data"
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from viz.cli import confidence, runs
 from viz.cli.commands import CommandError
 
 
@@ -123,6 +124,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--prior", choices=choices["prior"],
                    help="latent-cnb: the prior of the mixing weights")
     g.add_argument("--family", choices=choices["family"], help="latent-cnb: features")
+    confidence.add_options(p)
     p.set_defaults(run=run_learn)
 
 
@@ -184,7 +186,6 @@ def learned_structure(model):
 def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
-    from viz.structure import plot_structure
     from viz.style import save_figure
 
     if args.cv < 2:
@@ -200,11 +201,12 @@ def run_learn(args: argparse.Namespace) -> int:
         raise CommandError(str(exc).splitlines()[0]) from exc
     seconds = time.perf_counter() - start
     structure = learned_structure(model)
+    conf = confidence.bootstrap(args, model, X, y)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    structure.write_graphml(out / "structure.graphml")
-    structure.write_json(out / "structure.json")
+    confidence.saved_graph(structure, conf).write_graphml(out / "structure.graphml")
+    confidence.saved_graph(structure, conf).write_json(out / "structure.json")
     joblib.dump(model, out / "model.joblib")
     summary = {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
                for m in folds.columns}
@@ -212,13 +214,16 @@ def run_learn(args: argparse.Namespace) -> int:
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))
     folds.rename_axis("fold").to_csv(out / "metrics.csv")
-    fig = plot_structure(structure)
+    fig = confidence.figure(structure, conf, args.threshold)
     for suffix in (".pdf", ".png"):
         save_figure(fig, out / f"structure{suffix}")
     (out / "report.md").write_text(_report(name, X, y, spec, model, structure, summary,
-                                           args.cv, seconds))
+                                           args.cv, seconds)
+                                   + "\n".join(confidence.report_lines(conf)))
+    run_id = runs.record(args, name, X, y, _params(model), structure, summary, conf)
     print(f"wrote {out}/: structure.graphml structure.json model.joblib metrics.json "
-          f"metrics.csv structure.pdf structure.png report.md")
+          f"metrics.csv structure.pdf structure.png report.md"
+          + (f"; run {run_id} in {args.store}" if run_id is not None else ""))
     return 0
 
 
