@@ -1,0 +1,11 @@
+"""Exact marginalisation of missing features for the kgraph classifiers (MATH.md §8).
+
+Prediction on a row with missing entries uses ``ln p(y, x_O) = ln ∫ p(y, x) dx_M``: it
+marginalises, it does not impute. Every engine groups the rows by their missing pattern
+(``np.unique`` over the rows of the boolean mask) and does the work of a pattern once, for
+all its rows at the same time (no Python loop over rows).
+"""
+
+from estimators.marginal.discrete import discrete_log_marginal
+
+__all__ = ["discrete_log_marginal"]
