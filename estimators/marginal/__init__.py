@@ -7,5 +7,19 @@ all its rows at the same time (no Python loop over rows).
 """
 
 from estimators.marginal.discrete import discrete_log_marginal
+from estimators.marginal.gaussian import (
+    gaussian_log_marginal,
+    junction_correlation,
+    linear_gaussian_joint,
+    normal_score_log_marginal,
+    tree_order,
+)
 
-__all__ = ["discrete_log_marginal"]
+__all__ = [
+    "discrete_log_marginal",
+    "gaussian_log_marginal",
+    "junction_correlation",
+    "linear_gaussian_joint",
+    "normal_score_log_marginal",
+    "tree_order",
+]
