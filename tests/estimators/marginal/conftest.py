@@ -10,10 +10,10 @@ def grid_integral(logpdf, row: np.ndarray, miss: list[int], lo, hi, n: int = 160
     and negligible at the bounds the trapezoid rule converges faster than any power of the
     spacing, which is what makes it a brute-force reference here.
     """
-    axes = [np.linspace(a, b, n) for a, b in zip(np.atleast_1d(lo), np.atleast_1d(hi))]
+    axes = [np.linspace(a, b, n) for a, b in zip(np.atleast_1d(lo), np.atleast_1d(hi), strict=True)]
     mesh = np.meshgrid(*axes, indexing="ij")
     pts = np.tile(row, (mesh[0].size, 1))
-    for j, m in zip(miss, mesh):
+    for j, m in zip(miss, mesh, strict=True):
         pts[:, j] = m.ravel()
     vals = np.exp(logpdf(pts)).reshape(*mesh[0].shape, -1)
     for ax in axes:

@@ -1,6 +1,7 @@
 """Closed-form Gaussian marginals of k-TAN (linear Gaussian) and GNB / k-GNB (Gaussian,
 Gaussian copula) against the classifiers, scipy, pgmpy and numerical integration."""
 
+import networkx as nx
 import numpy as np
 import pytest
 from scipy.stats import multivariate_normal
@@ -45,16 +46,9 @@ def test_linear_gaussian_joint_matches_pgmpy(ktan):
     names = clf._names()
     for c, net in enumerate(clf.to_pgmpy().values()):
         ref_mean, ref_cov = net.to_joint_gaussian()  # pgmpy rounds to 8 decimals
-        idx = [names.index(v) for v in net.topological_order()] if hasattr(
-            net, "topological_order") else [names.index(v) for v in _topo(net)]
+        idx = [names.index(v) for v in nx.topological_sort(net)]  # pgmpy's variable order
         np.testing.assert_allclose(mean[c, idx], ref_mean, atol=2e-8)
         np.testing.assert_allclose(cov[c][np.ix_(idx, idx)], ref_cov, atol=2e-8)
-
-
-def _topo(net):
-    import networkx as nx
-
-    return list(nx.topological_sort(net))
 
 
 def test_complete_rows_equal_classifier(ktan):
@@ -121,8 +115,6 @@ def test_gnb_gaussian_marginal_equals_dropped_tree_covariance():
     missing = _mask((25, 4), 9)
     got = normal_score_log_marginal(dens, tree_order(edges), np.where(missing, np.nan, X[:25]),
                                     missing)
-    import networkx as nx
-
     tree = nx.Graph()
     for i, j in edges:
         tree.add_edge(i, j, rho=None)
@@ -132,7 +124,7 @@ def test_gnb_gaussian_marginal_equals_dropped_tree_covariance():
             for b in range(4):
                 if a != b:
                     path = nx.shortest_path(tree, a, b)
-                    R[a, b] = np.prod([dens.corr_[c, u, w] for u, w in zip(path, path[1:])])
+                    R[a, b] = np.prod([dens.corr_[c, u, w] for u, w in zip(path, path[1:], strict=False)])
         cov = R * np.outer(dens.std_[c], dens.std_[c])
         for r in range(25):
             obs = np.flatnonzero(~missing[r])
