@@ -7,6 +7,13 @@ all its rows at the same time (no Python loop over rows).
 """
 
 from estimators.marginal.discrete import discrete_log_marginal
+from estimators.marginal.factors import (
+    BayesFactor,
+    LinearGaussianFactor,
+    TableFactor,
+    factors_from_cpts,
+    factors_from_linear_gaussian,
+)
 from estimators.marginal.gaussian import (
     gaussian_log_marginal,
     junction_correlation,
@@ -14,8 +21,16 @@ from estimators.marginal.gaussian import (
     normal_score_log_marginal,
     tree_order,
 )
+from estimators.marginal.mixed import GH_ORDER, cg_log_marginal
 
 __all__ = [
+    "GH_ORDER",
+    "BayesFactor",
+    "LinearGaussianFactor",
+    "TableFactor",
+    "cg_log_marginal",
+    "factors_from_cpts",
+    "factors_from_linear_gaussian",
     "discrete_log_marginal",
     "gaussian_log_marginal",
     "junction_correlation",

@@ -1,0 +1,208 @@
+"""Exact-up-to-quadrature ln p(y, x_O) of a conditional Gaussian network (MATH.md §7–§8).
+
+Per missing pattern (rows grouped by ``np.unique`` over the mask rows, all rows of a pattern
+handled together by broadcasting):
+
+1. Missing vertices without an observed descendant integrate to 1 and drop.
+2. The remaining missing vertices split three ways:
+
+   * categorical: summed over their states;
+   * continuous with a categorical descendant (set Q): integrated by an adaptive
+     Gauss–Hermite rule of fixed order ``gh_order`` (default 32): the nodes are
+     ``x_v = m + s t_k`` with ``N(m, s^2)`` the vertex's own regression at its parents'
+     values (themselves summed states or nodes), weights ``w_k / sqrt(2 pi)`` from
+     ``numpy.polynomial.hermite_e.hermegauss``; the vertex's own Gaussian factor is exactly
+     absorbed by the rule, the error comes only from the smoothness of the rest of the
+     integrand (measured: see below);
+   * continuous with only continuous descendants (set G): Gaussian marginalisation, exact.
+     Given the categorical values and the Q nodes, G's regressions form a linear-Gaussian
+     network ``x_G ~ N(m_G, S_G)`` and the observed continuous children O' of G are linear
+     Gaussian observations ``x_O' = h + H x_G + e``; their factor is
+     ``N(x_O'; h + H m_G, H S_G H' + diag(var_O'))``.
+
+3. The resulting log-factors are summed out by log-space variable elimination
+   (:mod:`._elimination`) over the categorical states and Gauss–Hermite nodes.
+
+Accuracy of the Gauss–Hermite rule (order 32): on the test models (Bayes-rule categorical
+children of the integrated vertex, d <= 4) the error in ln p(y, x_O) against brute-force
+grid integration is below 1e-9; it grows when the categorical child's posterior switches
+sharply within the vertex's conditional spread (well separated category means), and the
+order can be raised then. All-continuous models reduce to step 2's exact Gaussian
+algebra; all-categorical ones to plain variable elimination.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.polynomial.hermite_e import hermegauss
+
+from estimators.marginal._elimination import axis_shape, check_summed, eliminate
+from estimators.marginal._patterns import kept_vertices, missing_patterns, topological_order
+
+#: default order of the Gauss–Hermite rule
+GH_ORDER = 32
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
+def _descendants_with_categorical(factors, keep: np.ndarray) -> np.ndarray:
+    """True for vertices with a kept categorical descendant (strict) among kept vertices."""
+    d = len(factors)
+    children: list[list[int]] = [[] for _ in range(d)]
+    for f in factors:
+        for p in f.parents:
+            children[p].append(f.vertex)
+    flag = np.zeros(d, dtype=bool)
+    for v in reversed(topological_order([f.parents for f in factors])):
+        flag[v] = any(keep[c] and (not factors[c].continuous or flag[c]) for c in children[v])
+    return flag
+
+
+def _mean(factor, values: dict, intercept: np.ndarray, coef: np.ndarray, skip=()) -> np.ndarray:
+    """``intercept + sum_j coef_j x_j`` over the continuous parents not in ``skip``."""
+    out = intercept
+    for j, p in enumerate(factor.continuous_parents):
+        if p not in skip:
+            out = out + coef[..., j] * values[p]
+    return out
+
+
+def _gaussian_block(factors, block: list[int], observed: list[int], values: dict) -> np.ndarray:
+    """``ln N(x_O'; h + H m_G, H S_G H' + diag var)``: the missing continuous vertices
+    ``block`` (parents first) integrated out of their factors and their observed children's."""
+    pos = {g: i for i, g in enumerate(block)}
+    m, o = len(block), len(observed)
+    lin = {}
+    for v in (*block, *observed):
+        intercept, coef, var = factors[v].regression({p: values[p] for p in factors[v].parents})
+        row = [0.0] * m
+        for j, p in enumerate(factors[v].continuous_parents):
+            if p in pos:
+                row[pos[p]] = coef[..., j]
+        lin[v] = (_mean(factors[v], values, intercept, coef, skip=pos), row, var)
+    shape = np.broadcast_shapes(
+        *(np.shape(a) for mean, row, var in lin.values() for a in (mean, var, *row)),
+        *(np.shape(values[v]) for v in observed),
+    )
+
+    def fill(vertices, size):
+        mean, var = np.zeros(shape + (len(vertices),)), np.zeros(shape + (len(vertices),))
+        coefs = np.zeros(shape + (len(vertices), size))
+        for i, v in enumerate(vertices):
+            mean[..., i], var[..., i] = lin[v][0], lin[v][2]
+            for k, b in enumerate(lin[v][1]):
+                coefs[..., i, k] = b
+        return mean, coefs, var
+
+    c, B, D = fill(block, m)
+    L = np.linalg.inv(np.eye(m) - B)
+    mG = np.einsum("...ij,...j->...i", L, c)
+    SG = np.einsum("...ij,...j,...kj->...ik", L, D, L)
+    h, H, V = fill(observed, m)
+    x = np.zeros(shape + (o,))
+    for i, v in enumerate(observed):
+        x[..., i] = values[v]
+    cov = np.einsum("...ij,...jk,...lk->...il", H, SG, H) + V[..., None] * np.eye(o)
+    resid = x - h - np.einsum("...ij,...j->...i", H, mG)
+    chol = np.linalg.cholesky(cov)
+    w = np.linalg.solve(chol, resid[..., None])[..., 0]
+    logdet = np.log(np.diagonal(chol, axis1=-2, axis2=-1)).sum(axis=-1)
+    return -0.5 * (w * w).sum(axis=-1) - logdet - 0.5 * o * _LOG_2PI
+
+
+def cg_log_marginal(
+    factors: Sequence,
+    class_log_prior: np.ndarray,
+    X: np.ndarray,
+    missing: np.ndarray,
+    gh_order: int = GH_ORDER,
+) -> np.ndarray:
+    """``ln p(y, x_O)`` of every row and class of a CG network with missing entries.
+
+    Parameters
+    ----------
+    factors : sequence of factors
+        ``factors[v]`` is vertex v's factor (see :mod:`estimators.marginal.factors`); the
+        parent lists form a DAG.
+    class_log_prior : ndarray of shape (n_classes,)
+    X : ndarray of shape (n_samples, d)
+        Continuous values and categorical codes (as floats); entries under ``missing``
+        are ignored.
+    missing : ndarray of bool, shape (n_samples, d)
+    gh_order : int, default=32
+        Order of the Gauss–Hermite rule for missing continuous vertices with a
+        categorical descendant.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_classes)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.marginal.factors import LinearGaussianFactor
+    >>> f0 = LinearGaussianFactor(0, (), (), np.zeros(1), np.zeros((1, 0)), np.ones(1))
+    >>> f1 = LinearGaussianFactor(1, (), (0,), np.zeros(1), np.ones((1, 1)), np.ones(1))
+    >>> X = np.array([[np.nan, 0.5]])  # x1 = x0 + e: marginally N(0, 2)
+    >>> out = cg_log_marginal([f0, f1], np.zeros(1), X, np.isnan(X))
+    >>> bool(np.isclose(out[0, 0], -0.5 * (0.25 / 2 + np.log(2 * np.pi * 2))))
+    True
+    """
+    X = np.asarray(X, dtype=float)
+    missing = np.asarray(missing, dtype=bool)
+    factors = list(factors)
+    if any(f.vertex != v for v, f in enumerate(factors)):
+        raise ValueError("factors[v] must be the factor of vertex v for every v.")
+    parents = [tuple(f.parents) for f in factors]
+    order = topological_order(parents)
+    continuous = np.array([f.continuous for f in factors])
+    nodes, weights = hermegauss(gh_order)
+    log_w = np.log(weights) - 0.5 * _LOG_2PI
+    n_classes = np.shape(class_log_prior)[0]
+    out = np.empty((X.shape[0], n_classes))
+    for pattern, rows in missing_patterns(missing):
+        keep = kept_vertices(parents, pattern)
+        quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
+        block = [v for v in order if keep[v] and pattern[v] and continuous[v] and not quad[v]]
+        summed = [v for v in order if keep[v] and pattern[v] and (quad[v] or not continuous[v])]
+        check_summed(len(summed), "categorical features or Gauss-Hermite vertices")
+        n_vars = len(summed)
+        axis = {v: a for a, v in enumerate(summed)}
+        lead = (rows.size, 1) + (1,) * n_vars
+        values: dict[int, np.ndarray] = {}
+        logs = [np.reshape(class_log_prior, (1, n_classes) + (1,) * n_vars)]
+        for v in order:
+            if not keep[v]:
+                continue
+            if not pattern[v]:
+                col = X[rows, v].reshape(lead)
+                values[v] = col if continuous[v] else col.astype(np.intp)
+            elif v in block:
+                values[v] = np.zeros(lead)  # placeholder, never read (see _gaussian_block)
+            elif not continuous[v]:
+                values[v] = np.arange(factors[v].n_states).reshape(
+                    axis_shape(n_vars, axis[v], factors[v].n_states))
+            else:
+                pv = {p: values[p] for p in parents[v]}
+                intercept, coef, var = factors[v].regression(pv)
+                t = nodes.reshape(axis_shape(n_vars, axis[v], gh_order))
+                values[v] = _mean(factors[v], values, intercept, coef) + np.sqrt(var) * t
+                logs.append(log_w.reshape(t.shape))
+        in_block = set(block)
+        children_of_block = [v for v in order if keep[v] and not pattern[v] and continuous[v]
+                             and in_block.intersection(parents[v])]
+        for v in order:
+            if not keep[v] or v in in_block or v in children_of_block or quad[v]:
+                continue
+            pv = {p: values[p] for p in parents[v]}
+            if continuous[v]:
+                intercept, coef, var = factors[v].regression(pv)
+                resid = values[v] - _mean(factors[v], values, intercept, coef)
+                logs.append(-0.5 * (resid**2 / var + np.log(var) + _LOG_2PI))
+            else:
+                logs.append(factors[v].log_prob(values[v], pv))
+        if block:
+            logs.append(_gaussian_block(factors, block, children_of_block, values))
+        out[rows] = eliminate(logs, rows.size, n_classes, n_vars)
+    return out
