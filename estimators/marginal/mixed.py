@@ -59,6 +59,19 @@ def _descendants_with_categorical(factors, keep: np.ndarray) -> np.ndarray:
     return flag
 
 
+def _regression(factor, values: dict, ndim: int):
+    """The factor's ``(intercept, coef, var)`` at the parents' values, lifted to ``ndim``
+    leading axes (a factor without parents returns arrays of rows x classes only)."""
+    intercept, coef, var = factor.regression({p: values[p] for p in factor.parents})
+
+    def lift(a, trailing=0):
+        a = np.asarray(a, dtype=float)
+        lead = a.ndim - trailing
+        return a.reshape(a.shape[:lead] + (1,) * (ndim - lead) + a.shape[lead:])
+
+    return lift(intercept), lift(coef, 1), lift(var)
+
+
 def _mean(factor, values: dict, intercept: np.ndarray, coef: np.ndarray, skip=()) -> np.ndarray:
     """``intercept + sum_j coef_j x_j`` over the continuous parents not in ``skip``."""
     out = intercept
@@ -68,14 +81,16 @@ def _mean(factor, values: dict, intercept: np.ndarray, coef: np.ndarray, skip=()
     return out
 
 
-def _gaussian_block(factors, block: list[int], observed: list[int], values: dict) -> np.ndarray:
+def _gaussian_block(
+    factors, block: list[int], observed: list[int], values: dict, ndim: int
+) -> np.ndarray:
     """``ln N(x_O'; h + H m_G, H S_G H' + diag var)``: the missing continuous vertices
     ``block`` (parents first) integrated out of their factors and their observed children's."""
     pos = {g: i for i, g in enumerate(block)}
     m, o = len(block), len(observed)
     lin = {}
     for v in (*block, *observed):
-        intercept, coef, var = factors[v].regression({p: values[p] for p in factors[v].parents})
+        intercept, coef, var = _regression(factors[v], values, ndim)
         row = [0.0] * m
         for j, p in enumerate(factors[v].continuous_parents):
             if p in pos:
@@ -154,55 +169,94 @@ def cg_log_marginal(
     factors = list(factors)
     if any(f.vertex != v for v, f in enumerate(factors)):
         raise ValueError("factors[v] must be the factor of vertex v for every v.")
-    parents = [tuple(f.parents) for f in factors]
-    order = topological_order(parents)
-    continuous = np.array([f.continuous for f in factors])
-    nodes, weights = hermegauss(gh_order)
-    log_w = np.log(weights) - 0.5 * _LOG_2PI
+    order = topological_order([tuple(f.parents) for f in factors])
     n_classes = np.shape(class_log_prior)[0]
     out = np.empty((X.shape[0], n_classes))
     for pattern, rows in missing_patterns(missing):
-        keep = kept_vertices(parents, pattern)
-        quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
-        block = [v for v in order if keep[v] and pattern[v] and continuous[v] and not quad[v]]
-        summed = [v for v in order if keep[v] and pattern[v] and (quad[v] or not continuous[v])]
-        check_summed(len(summed), "categorical features or Gauss-Hermite vertices")
-        n_vars = len(summed)
-        axis = {v: a for a, v in enumerate(summed)}
-        lead = (rows.size, 1) + (1,) * n_vars
-        values: dict[int, np.ndarray] = {}
-        logs = [np.reshape(class_log_prior, (1, n_classes) + (1,) * n_vars)]
-        for v in order:
-            if not keep[v]:
-                continue
-            if not pattern[v]:
-                col = X[rows, v].reshape(lead)
-                values[v] = col if continuous[v] else col.astype(np.intp)
-            elif v in block:
-                values[v] = np.zeros(lead)  # placeholder, never read (see _gaussian_block)
-            elif not continuous[v]:
-                values[v] = np.arange(factors[v].n_states).reshape(
-                    axis_shape(n_vars, axis[v], factors[v].n_states))
-            else:
-                pv = {p: values[p] for p in parents[v]}
-                intercept, coef, var = factors[v].regression(pv)
-                t = nodes.reshape(axis_shape(n_vars, axis[v], gh_order))
-                values[v] = _mean(factors[v], values, intercept, coef) + np.sqrt(var) * t
-                logs.append(log_w.reshape(t.shape))
-        in_block = set(block)
-        children_of_block = [v for v in order if keep[v] and not pattern[v] and continuous[v]
-                             and in_block.intersection(parents[v])]
-        for v in order:
-            if not keep[v] or v in in_block or v in children_of_block or quad[v]:
-                continue
-            pv = {p: values[p] for p in parents[v]}
-            if continuous[v]:
-                intercept, coef, var = factors[v].regression(pv)
-                resid = values[v] - _mean(factors[v], values, intercept, coef)
-                logs.append(-0.5 * (resid**2 / var + np.log(var) + _LOG_2PI))
-            else:
-                logs.append(factors[v].log_prob(values[v], pv))
-        if block:
-            logs.append(_gaussian_block(factors, block, children_of_block, values))
+        logs, n_vars = _pattern_factors(
+            factors, order, class_log_prior, X[rows], pattern, hermegauss(gh_order)
+        )
         out[rows] = eliminate(logs, rows.size, n_classes, n_vars)
     return out
+
+
+def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
+    """The log-factors of one missing pattern (rows of ``X``) and the number of summed
+    variables (categorical states and Gauss-Hermite nodes)."""
+    parents = [tuple(f.parents) for f in factors]
+    continuous = np.array([f.continuous for f in factors])
+    n_classes = np.shape(class_log_prior)[0]
+    keep = kept_vertices(parents, pattern)
+    quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
+    block = [v for v in order if keep[v] and pattern[v] and continuous[v] and not quad[v]]
+    summed = [v for v in order if keep[v] and pattern[v] and (quad[v] or not continuous[v])]
+    check_summed(len(summed), "categorical features or Gauss-Hermite vertices")
+    n_vars = len(summed)
+    ndim = 2 + n_vars
+    axis = {v: a for a, v in enumerate(summed)}
+    lead = (X.shape[0], 1) + (1,) * n_vars
+    values: dict[int, np.ndarray] = {}
+    for v in order:
+        if not keep[v] or quad[v]:
+            continue
+        if not pattern[v]:
+            col = X[:, v].reshape(lead)
+            values[v] = col if continuous[v] else col.astype(np.intp)
+        elif continuous[v]:
+            values[v] = np.zeros(lead)  # Gaussian block: a placeholder, never read
+        else:
+            size = factors[v].n_states
+            values[v] = np.arange(size).reshape(axis_shape(n_vars, axis[v], size))
+    in_block = set(block)
+    block_children = [v for v in order if keep[v] and not pattern[v] and continuous[v]
+                      and in_block.intersection(parents[v])]
+    logs = [np.reshape(class_log_prior, (1, n_classes) + (1,) * n_vars)]
+    absorbed: set[int] = set()
+    placed: set[int] = set()
+    for q in (v for v in order if quad[v]):
+        # observed continuous children whose last Gauss-Hermite parent is q
+        kids = [o for o in order if q in parents[o] and keep[o] and not pattern[o]
+                and continuous[o] and o not in block_children
+                and all(p == q or p in placed or not pattern[p] for p in parents[o])]
+        placed.add(q)
+        absorbed.update(kids)
+        t = rule[0].reshape(axis_shape(n_vars, axis[q], rule[0].size))
+        values[q] = np.zeros(lead)  # regressions select their cell by categorical parents only
+        log_z, loc, scale = _gaussian_evidence(factors, q, kids, values, ndim)
+        values[q] = loc + scale * t
+        logs += [log_z, (np.log(rule[1]) - 0.5 * _LOG_2PI).reshape(t.shape)]
+    for v in order:
+        if not keep[v] or v in in_block or v in block_children or quad[v] or v in absorbed:
+            continue
+        if continuous[v]:
+            intercept, coef, var = _regression(factors[v], values, ndim)
+            resid = values[v] - _mean(factors[v], values, intercept, coef)
+            logs.append(-0.5 * (resid**2 / var + np.log(var) + _LOG_2PI))
+        else:
+            logs.append(factors[v].log_prob(values[v], {p: values[p] for p in parents[v]}))
+    if block:
+        logs.append(_gaussian_block(factors, block, block_children, values, ndim))
+    return logs, n_vars
+
+
+def _gaussian_evidence(factors, q: int, kids: list[int], values: dict, ndim: int):
+    """Combine q's regression N(m, s2) with its observed continuous children
+    N(x_o; h_o + b_o x_q, v_o): ``(ln Z, posterior mean, posterior sd)`` where Z is the
+    integral of the product over x_q (exact Gaussian algebra)."""
+    intercept, coef, s2 = _regression(factors[q], values, ndim)
+    m = _mean(factors[q], values, intercept, coef)
+    prec = 1.0 / s2
+    shift = 0.0
+    quad = 0.0
+    log_z = 0.0
+    for o in kids:
+        a, c, v = _regression(factors[o], values, ndim)
+        b = c[..., factors[o].continuous_parents.index(q)]
+        e = values[o] - _mean(factors[o], values, a, c, skip={q}) - b * m
+        prec = prec + b * b / v
+        shift = shift + b * e / v
+        quad = quad + e * e / v
+        log_z = log_z - 0.5 * np.log(2.0 * np.pi * v)
+    u = shift / prec
+    log_z = log_z - 0.5 * np.log(s2 * prec) - 0.5 * (quad - prec * u * u)
+    return np.asarray(log_z, dtype=float), m + u, 1.0 / np.sqrt(prec)
