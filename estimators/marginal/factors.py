@@ -158,6 +158,23 @@ class BayesFactor:
         log_post = np.broadcast_to(log_post, full + log_post.shape[-1:])
         return np.take_along_axis(log_post, np.broadcast_to(value, full)[..., None], axis=-1)[..., 0]
 
+    def gaussian_numerator(self, value, parent_values):
+        """With one continuous parent x_q: ``(ln p(value | d, y), mu, var)`` of the numerator
+        ``p(value | d, y) N(x_q; mu, var)`` of Bayes' rule, broadcast like :meth:`log_prob`.
+        The mixed engine absorbs it exactly into the Gauss-Hermite rule of x_q."""
+        if len(self.continuous_parents) != 1:
+            raise ValueError(
+                f"gaussian_numerator needs one continuous parent; vertex {self.vertex} has "
+                f"{len(self.continuous_parents)}."
+            )
+        idx = [parent_values[p] for p in self.categorical_parents] + [value]
+        ndim = max(np.ndim(v) for v in (value, *parent_values.values()))
+        return (
+            gather(self.log_prior, idx, ndim),
+            gather(self.mean[..., 0], idx, ndim),
+            gather(self.cov[..., 0, 0], idx, ndim),
+        )
+
 
 def factors_from_cpts(cpts: DiscreteCPTs) -> list[TableFactor]:
     """The factors of a fitted discrete k-TAN (``KTANClassifier.cpts_``).
