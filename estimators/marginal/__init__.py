@@ -21,6 +21,7 @@ from estimators.marginal.gaussian import (
     normal_score_log_marginal,
     tree_order,
 )
+from estimators.marginal.kde import kde_log_marginal, prune_forest
 from estimators.marginal.mixed import GH_ORDER, cg_log_marginal
 
 __all__ = [
@@ -34,6 +35,8 @@ __all__ = [
     "discrete_log_marginal",
     "gaussian_log_marginal",
     "junction_correlation",
+    "kde_log_marginal",
+    "prune_forest",
     "linear_gaussian_joint",
     "normal_score_log_marginal",
     "tree_order",
