@@ -82,8 +82,20 @@ class TableFactor:
         return gather(self.log_table, idx, max(np.ndim(i) for i in idx))
 
 
+class _CellParents:
+    """Parents of a CG factor: the categorical ones (they select the cell), then the
+    continuous ones."""
+
+    categorical_parents: tuple[int, ...]
+    continuous_parents: tuple[int, ...]
+
+    @property
+    def parents(self) -> tuple[int, ...]:
+        return (*self.categorical_parents, *self.continuous_parents)
+
+
 @dataclass(frozen=True)
-class LinearGaussianFactor:
+class LinearGaussianFactor(_CellParents):
     """``N(x_v; a_{d,y} + b_{d,y} . x_C, s2_{d,y})``: a regression per cell ``d`` of the
     categorical parents ``categorical_parents`` and class y.
 
@@ -99,10 +111,6 @@ class LinearGaussianFactor:
     var: np.ndarray
     continuous: bool = True
 
-    @property
-    def parents(self) -> tuple[int, ...]:
-        return (*self.categorical_parents, *self.continuous_parents)
-
     def regression(self, parent_values):
         idx = [parent_values[p] for p in self.categorical_parents]
         ndim = max([np.ndim(v) for v in parent_values.values()] + [2])
@@ -114,7 +122,7 @@ class LinearGaussianFactor:
 
 
 @dataclass(frozen=True)
-class BayesFactor:
+class BayesFactor(_CellParents):
     """``p(x_v = c | x_C, d, y) ∝ p(c | d, y) N(x_C; mu_{c,d,y}, Sigma_{c,d,y})``: a
     categorical vertex with continuous parents, by Bayes' rule on its CG joint (MATH.md §7).
 
@@ -129,10 +137,6 @@ class BayesFactor:
     mean: np.ndarray
     cov: np.ndarray
     continuous: bool = False
-
-    @property
-    def parents(self) -> tuple[int, ...]:
-        return (*self.categorical_parents, *self.continuous_parents)
 
     @property
     def n_states(self) -> int:
