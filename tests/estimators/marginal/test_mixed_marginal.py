@@ -195,7 +195,7 @@ def test_two_continuous_parents_equal_brute_force(miss):
     row = np.array([0.3, -0.4, 1.0])
     missing = np.array([[miss[0], miss[1], False]])
     got = cg_log_marginal(FACTORS_2, np.zeros(1), row[None], missing)[0, 0]
-    grid = np.linspace(-12, 12, 2001 if not all(miss) else 801)
+    grid = np.linspace(-12, 12, 2001 if not all(miss) else 401)
     x0 = grid[:, None] if miss[0] else np.full((1, 1), row[0])
     x1 = grid[None, :] if miss[1] else np.full((1, 1), row[1])
     x0, x1 = np.broadcast_arrays(x0, x1)
