@@ -152,10 +152,17 @@ def backbone_dp(f: Score, backbone: Iterable[Hashable], k: int, *,
     (v1, grand), *others = [solver.subtree(t, p) for p in blocks]
     name = backbone.__getitem__
 
-    def nest(children: list) -> list:
-        return [(name(u), name(v), nest(c)) for u, (v, c) in children]
+    def nest(children: list) -> list:  # names in, explicit stack (no recursion over depth)
+        top: list = []
+        stack = [(children, top)]
+        while stack:
+            spec, into = stack.pop()
+            for u, (v, c) in spec:
+                into.append((name(u), name(v), []))
+                stack.append((c, into[-1][2]))
+        return top
 
-    children = nest(grand) + [(name(v1), name(v), nest(c)) for v, c in others]
+    children = nest(grand) + nest([(v1, node) for node in others])
     root_order = [name(x) for x in first] + [name(v1)]
     pbkt = PBKT.from_decomposition(k, backbone, root_order, children)
     return BackboneDPResult(pbkt.to_ktree(root_order), value, pbkt, backbone, k)
