@@ -3,6 +3,11 @@
 Writes to ``--out``: the structure (``structure.graphml``, ``structure.json``), the fitted
 model (``model.joblib``), cross-validated metrics (``metrics.json``, ``metrics.csv``), the
 structure figure (``structure.pdf``, ``structure.png``) and a short ``report.md``.
+
+Results come before figures: structure, model, metrics and report are written first. Past
+:data:`viz.overview.LEGIBLE_VERTICES` vertices the figure is an unlabelled overview of the
+whole structure (the report says which figure it is). If drawing fails the results stay,
+the report says so, one ``warning:`` line goes to stderr and the exit status is still 0.
 """
 
 from __future__ import annotations
@@ -158,8 +163,7 @@ def learned_structure(model):
 def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
-    from viz.structure import plot_structure
-    from viz.style import save_figure
+    from viz.overview import LEGIBLE_VERTICES, overview_parts
 
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
@@ -186,14 +190,34 @@ def run_learn(args: argparse.Namespace) -> int:
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))
     folds.rename_axis("fold").to_csv(out / "metrics.csv")
-    fig = plot_structure(structure)
-    for suffix in (".pdf", ".png"):
-        save_figure(fig, out / f"structure{suffix}")
-    (out / "report.md").write_text(_report(name, X, y, spec, model, structure, summary,
-                                           args.cv, seconds))
+    n = len(overview_parts(structure)[0])
+    figure = ("the labelled structure" if n <= LEGIBLE_VERTICES else
+              f"an overview: the whole structure without labels ({n} vertices, more than the "
+              f"{LEGIBLE_VERTICES} drawn with labels)")
+    report = _report(name, X, y, spec, model, structure, summary, args.cv, seconds)
+    (out / "report.md").write_text(report.replace("{figure}", figure))
+    failure = _draw(structure, out)
+    if failure:
+        (out / "report.md").write_text(report.replace("{figure}", f"not drawn ({failure})"))
+        print(f"warning: the figure was not drawn ({failure}); every other file is written",
+              file=sys.stderr)
     print(f"wrote {out}/: structure.graphml structure.json model.joblib metrics.json "
-          f"metrics.csv structure.pdf structure.png report.md")
+          f"metrics.csv {'' if failure else 'structure.pdf structure.png '}report.md")
     return 0
+
+
+def _draw(structure, out: Path) -> str | None:
+    """Draw the figure (or overview) into ``out``; the first line of any error, else None."""
+    from viz.overview import plot_structure_or_overview
+    from viz.style import save_figure
+
+    try:
+        fig, _ = plot_structure_or_overview(structure)
+        for suffix in (".pdf", ".png"):
+            save_figure(fig, out / f"structure{suffix}")
+    except Exception as exc:  # noqa: BLE001 - a figure must never cost the results
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    return None
 
 
 def _params(model) -> dict[str, Any]:
@@ -219,6 +243,8 @@ def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
         *(f"| {m} | {v['mean']:.4f} | {v['std']:.4f} |" for m, v in summary.items()),
         "",
         "## Structure",
+        "",
+        "Figure: {figure}.",
         "",
         "![structure](structure.png)",
         "",
