@@ -32,6 +32,7 @@ from estimators.search import (
     greedy_ktree,
     maximum_spanning_tree,
 )
+from estimators.search.candidates import CandidateScore, top_candidates
 from kgraph import AcyclicKTree
 
 #: backbone methods accepted by KTANClassifier: the registry of :func:`backbone_order`
@@ -191,6 +192,7 @@ def learn_structure(
     search: str,
     backbone: str | Sequence | None,
     estimator: str,
+    candidates: int | None = None,
 ) -> StructureFit:
     """Fit the score of ``family`` and search the k-tree as described in the module docstring.
 
@@ -212,6 +214,8 @@ def learn_structure(
         The backbone of ``"backbone-dp"``.
     estimator : str
         Class name for error messages.
+    candidates : int, optional
+        Restrict parents to each feature's top-m partners (:class:`CandidateScore`).
 
     Returns
     -------
@@ -220,6 +224,11 @@ def learn_structure(
     names = list(names)
     score = fit_score(data, y_codes, names, family)
     W = np.asarray(score.edge_matrix(), dtype=float)
+    if backbone is None and k == 1 and search != "greedy":  # the spanning tree: dense, exact
+        tree = maximum_spanning_tree(W, variables=names).ktree
+        return StructureFit(tree, None, float(tree.score(score)), score, W)
+    if candidates is not None:
+        score = CandidateScore(score, top_candidates(W, candidates, names))
     if search == "greedy":
         if backbone is not None:
             raise ValueError(
@@ -228,9 +237,6 @@ def learn_structure(
             )
         result = greedy_ktree(score, k, variables=names)
         return StructureFit(result.structure, None, float(result.score), score, W)
-    if backbone is None and k == 1:
-        tree = maximum_spanning_tree(W, variables=names).ktree
-        return StructureFit(tree, None, float(tree.score(score)), score, W)
     if backbone is None:
         backbone = "mst-dfs"
     if isinstance(backbone, str):

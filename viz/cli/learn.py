@@ -51,7 +51,7 @@ MODELS = {
     "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
-                      ("k", "search", "backbone", "features", "alpha"),
+                      ("k", "search", "backbone", "features", "alpha", "candidates"),
                       "k-TAN classifier (paper 2)"),
     "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
                             ("n_components", "prior", "family"),
@@ -98,6 +98,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--features", choices=["auto", "discrete", "gaussian"],
                    help="tan, ktan: feature model")
     g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
+    g.add_argument("--candidates", type=int,
+                   help="ktan: score only each feature's top-m partners (wide tables)")
     g.add_argument("--n-components", type=int, help="latent-cnb: components per class")
     g.add_argument("--prior", choices=["dirichlet", "generalized-dirichlet", "beta-liouville"],
                    help="latent-cnb: the prior of the mixing weights")
