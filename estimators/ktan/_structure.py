@@ -227,9 +227,9 @@ def learn_structure(
     if backbone is None and k == 1 and search != "greedy":  # the spanning tree: dense, exact
         tree = maximum_spanning_tree(W, variables=names).ktree
         return StructureFit(tree, None, float(tree.score(score)), score, W)
-    if candidates is not None:
-        score = CandidateScore(score, top_candidates(W, candidates, names))
     if search == "greedy":
+        if candidates is not None:
+            score = CandidateScore(score, top_candidates(W, candidates, names))
         if backbone is not None:
             raise ValueError(
                 f"{estimator}(search='greedy') learns without a backbone; got backbone="
@@ -243,5 +243,8 @@ def learn_structure(
         order = tuple(backbone_order(W, backbone, f=score, k=k, variables=names))
     else:
         order = check_backbone(backbone, names, estimator)
+    if candidates is not None:  # the backbone's edges are kept, so they are candidates too
+        score = CandidateScore(score, top_candidates(W, candidates, names,
+                                                     zip(order, order[1:], strict=False)))
     result = backbone_dp(score, order, k)
     return StructureFit(result.structure, order, float(result.score), score, W, result.pbkt)

@@ -16,7 +16,7 @@ to its best clique by the unrestricted score, and the step is counted in ``force
 from __future__ import annotations
 
 import heapq
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -29,10 +29,12 @@ __all__ = ["CandidateScore", "top_candidates", "greedy_ktree_candidates",
            "CandidateGreedyResult"]
 
 
-def top_candidates(W: np.ndarray, m: int, variables: Sequence[Hashable]
+def top_candidates(W: np.ndarray, m: int, variables: Sequence[Hashable],
+                   include: Iterable[tuple[Hashable, Hashable]] = ()
                    ) -> dict[Hashable, frozenset]:
     """Each variable's top-``m`` partners by edge score ``W`` (ties: variable order),
-    closed under symmetry.
+    closed under symmetry, plus the pairs in ``include`` (e.g. the backbone edges a
+    backbone DP must keep).
 
     Examples
     --------
@@ -55,7 +57,11 @@ def top_candidates(W: np.ndarray, m: int, variables: Sequence[Hashable]
         for u in top[v].tolist():
             sets[v].add(u)
             sets[u].add(v)
-    return {variables[v]: frozenset(variables[u] for u in sets[v]) for v in range(d)}
+    out = {variables[v]: {variables[u] for u in sets[v]} for v in range(d)}
+    for a, b in include:
+        out[a].add(b)
+        out[b].add(a)
+    return {v: frozenset(c) for v, c in out.items()}
 
 
 class CandidateScore:

@@ -46,6 +46,7 @@ def test_top_candidates_are_the_m_best_symmetrised_with_ties_by_order():
     c = top_candidates(W, 1, "abcd")
     # a: tie among b, c, d -> b; b <-> c; d -> a (so a gets d too)
     assert c == {"a": {"b", "d"}, "b": {"a", "c"}, "c": {"b"}, "d": {"a"}}
+    assert top_candidates(W, 1, "abcd", [("c", "d")])["d"] == {"a", "c"}
     with pytest.raises(ValueError, match="number of candidates m must be an int >= 1; got 0"):
         top_candidates(W, 0, "abcd")
 
