@@ -168,7 +168,11 @@ class _GNBStructure(Structure):
 
     def _mothers(self) -> dict[Hashable, Hashable | None]:
         """Mother of each feature: its neighbour towards the first vertex of its tree's
-        first edge (None for that root)."""
+        first edge (None for that root). Computed once (the structure is immutable; do not
+        mutate the dict returned)."""
+        cached = self.__dict__.get("_mother_map")
+        if cached is not None:
+            return cached
         adjacency: dict[Hashable, list] = {}
         for u, v in self._edges:
             adjacency.setdefault(u, []).append(v)
@@ -184,6 +188,7 @@ class _GNBStructure(Structure):
                     if y not in mothers:
                         mothers[y] = x
                         stack.append(y)
+        self._mother_map = mothers
         return mothers
 
     def mother(self, feature: Hashable) -> Hashable | None:
@@ -252,7 +257,8 @@ class GNBJunctionTree(_GNBStructure):
             if target in features:
                 raise ValueError(f"The target {target!r} is among the features.")
             missing = [f for f in features if f not in self._degree]
-            extra = [f for f in covered if f not in set(features)]
+            wanted = set(features)
+            extra = [f for f in covered if f not in wanted]
             if extra:
                 raise ValueError(f"Tree edges use {extra!r}, which are not among the features.")
             if missing:

@@ -108,14 +108,49 @@ class PBKT(Structure):
         if retained is None:
             retained = list(zip(backbone[:-1], backbone[1:], strict=True))
         retained = [tuple(e) for e in retained]
-        root = frozenset(root)
-        built = []
-        for u, v, grand in children:
-            created = _created_by(v, grand)
-            keep = [e for e in retained if created & set(e)]
-            built.append((u, v, cls.from_decomposition(k, backbone, root - {u} | {v}, grand,
-                                                       keep)))
-        return cls(k, backbone, root, retained, built)
+        # top down, an explicit stack: rows[i] = (root, retained, [(u, v, child row)])
+        rows: list[tuple[frozenset, list, list]] = [(frozenset(root), retained, [])]
+        stack = [(0, children)]
+        while stack:
+            i, spec = stack.pop()
+            here, kept, built = rows[i]
+            for u, v, grand in spec:
+                created = _created_by(v, grand)
+                rows.append((here - {u} | {v}, [e for e in kept if created & set(e)], []))
+                built.append((u, v, len(rows) - 1))
+                stack.append((len(rows) - 1, grand))
+        return cls._from_rows(k, backbone, rows)
+
+    @classmethod
+    def _from_rows(cls, k: int, backbone: Sequence[Hashable],
+                   rows: Sequence[tuple[frozenset, Iterable, Sequence]]) -> PBKT:
+        """Build bottom up from flat rows ``(root, retained, [(u, v, child row), ...])``,
+        row 0 the root and every child row after its parent's (no recursion over depth)."""
+        made: dict[int, PBKT] = {}
+        for i in range(len(rows) - 1, -1, -1):
+            root, retained, built = rows[i]
+            made[i] = cls(k, backbone, root, retained, [(u, v, made.pop(j)) for u, v, j in built])
+        return made[0]
+
+    def _preorder(self) -> list[PBKT]:
+        """This node and every node below it, parents before children."""
+        out, stack = [], [self]
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            stack.extend(c for _, _, c in reversed(node._children))
+        return out
+
+    def _rows(self) -> list[tuple[frozenset, frozenset, list]]:
+        """The flat rows :meth:`_from_rows` rebuilds this pbkt from."""
+        nodes = self._preorder()
+        index = {id(n): i for i, n in enumerate(nodes)}
+        return [(n._root, n._retained, [(u, v, index[id(c)]) for u, v, c in n._children])
+                for n in nodes]
+
+    def __reduce__(self):
+        # flat rows: pickling a deep pbkt must not recurse once per level
+        return _unpickle, (self._k, self._backbone, self._rows())
 
     @classmethod
     def from_ktree(cls, ktree: AcyclicKTree, backbone: Sequence[Hashable]) -> PBKT:
@@ -128,11 +163,15 @@ class PBKT(Structure):
             parent, child = sorted((a, b), key=lambda c: graph.node_attrs(c)["index"])
             below[parent].append(child)
 
-        def nest(clique: frozenset) -> list:
-            return [(next(iter(clique - c)), graph.node_attrs(c)["vertex"], nest(c))
-                    for c in sorted(below[clique], key=lambda c: graph.node_attrs(c)["index"])]
-
-        return cls.from_decomposition(ktree.k, backbone, cliques[0], nest(cliques[0]))
+        top: list = []
+        stack = [(cliques[0], top)]
+        while stack:
+            clique, into = stack.pop()
+            for c in sorted(below[clique], key=lambda c: graph.node_attrs(c)["index"]):
+                grand: list = []
+                into.append((next(iter(clique - c)), graph.node_attrs(c)["vertex"], grand))
+                stack.append((c, grand))
+        return cls.from_decomposition(ktree.k, backbone, cliques[0], top)
 
     # -- validation ---------------------------------------------------------------------
     def validate(self) -> None:
@@ -256,8 +295,12 @@ class PBKT(Structure):
 
     # -- Structure ----------------------------------------------------------------------
     def _identity(self) -> tuple:
-        return (self._k, self._backbone, self._root, self._retained,
-                frozenset((u, v, c._identity()) for u, v, c in self._children))
+        # flat (no nested tuples to compare recursively): each clique with its parent link;
+        # the cliques of a pbkt are distinct, so the links determine the tree
+        links = [(None, None, None, self._root, self._retained)]
+        for node in self._preorder():
+            links += [(node._root, u, v, c._root, c._retained) for u, v, c in node._children]
+        return self._k, self._backbone, self._root, frozenset(links)
 
     def to_graph(self, backend: str = "networkx") -> GraphDB:
         """The tree of cliques (directed parent -> child): nodes are the cliques (kind
@@ -272,10 +315,10 @@ class PBKT(Structure):
         return tuple(sorted(self._retained, key=self._edge_key))
 
     def _add_children(self, g: GraphDB) -> None:
-        for i, (u, v, child) in enumerate(self._children):
-            g.add_node(child.root, kind="clique", retained=child._sorted_retained(), created=v)
-            g.add_edge(self._root, child.root, kind="child", removed=u, added=v, position=i)
-            child._add_children(g)
+        for node in self._preorder():
+            for i, (u, v, child) in enumerate(node._children):
+                g.add_node(child.root, kind="clique", retained=child._sorted_retained(), created=v)
+                g.add_edge(node._root, child.root, kind="child", removed=u, added=v, position=i)
 
     @classmethod
     def _from_graph(cls, graph: GraphDB) -> PBKT:
@@ -284,14 +327,21 @@ class PBKT(Structure):
         if len(tops) != 1:
             raise ValueError(f"A PBKT graph has one root clique; found {len(tops)}.")
 
-        def build(clique: frozenset) -> PBKT:
+        rows: list[tuple[frozenset, Any, list]] = []
+        stack, index = [tops[0]], {}
+        while stack:
+            clique = stack.pop()
+            index[clique] = len(rows)
             below = sorted(graph.successors(clique),
                            key=lambda c: graph.edge_attrs(clique, c)["position"])
-            children = [(graph.edge_attrs(clique, c)["removed"],
-                         graph.edge_attrs(clique, c)["added"], build(c)) for c in below]
-            return cls(k, backbone, clique, graph.node_attrs(clique)["retained"], children)
-
-        return build(tops[0])
+            built = []
+            rows.append((clique, graph.node_attrs(clique)["retained"], built))
+            for c in below:
+                built.append((graph.edge_attrs(clique, c)["removed"],
+                              graph.edge_attrs(clique, c)["added"], c))
+            stack.extend(reversed(below))
+        return cls._from_rows(k, backbone, [(r, kept, [(u, v, index[c]) for u, v, c in built])
+                                            for r, kept, built in rows])
 
     def __repr__(self) -> str:
         return (f"PBKT(k={self._k}, root={sorted_mixed(self._root)!r}, "
@@ -301,7 +351,13 @@ class PBKT(Structure):
 
 def _created_by(v: Hashable, grand: Iterable) -> set:
     """The vertices a nested ``(u, v, grandchildren)`` child creates."""
-    out = {v}
-    for _, w, deeper in grand:
-        out |= _created_by(w, deeper)
+    out, stack = {v}, [grand]
+    while stack:
+        for _, w, deeper in stack.pop():
+            out.add(w)
+            stack.append(deeper)
     return out
+
+
+def _unpickle(k: int, backbone: tuple, rows: list) -> PBKT:
+    return PBKT._from_rows(k, backbone, rows)

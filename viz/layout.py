@@ -14,6 +14,7 @@ The same input always gives the same coordinates.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 __all__ = ["tidy_forest", "rooted_children", "layered_dag", "line_layout", "stress_layout"]
@@ -48,9 +49,9 @@ def rooted_children(nodes: Sequence[Hashable], edges: Iterable[tuple[Hashable, H
             continue
         found.append(root)
         seen.add(root)
-        queue = [root]
+        queue = deque([root])
         while queue:
-            x = queue.pop(0)
+            x = queue.popleft()
             for y in sorted(adjacency[x], key=rank.__getitem__):
                 if y not in seen:
                     seen.add(y)
@@ -72,23 +73,22 @@ def tidy_forest(roots: Sequence[Hashable], children: Mapping[Hashable, Sequence[
     """
     pos: dict[Hashable, Point] = {}
     column = 0.0
-
-    def place(v: Hashable, depth: int) -> float:
-        nonlocal column
-        kids = children.get(v, ())
-        if not kids:
-            x = column
-            column += 1.0
-        else:
-            xs = [place(c, depth + 1) for c in kids]
-            x = (xs[0] + xs[-1]) / 2
-        pos[v] = (x, top - row * depth)
-        return x
-
     for i, root in enumerate(roots):
         if i:
             column += gap
-        place(root, 0)
+        # post-order with an explicit stack (no recursion: a chain of any length lays out)
+        stack: list[tuple[Hashable, int, bool]] = [(root, 0, False)]
+        while stack:
+            v, depth, expanded = stack.pop()
+            kids = children.get(v, ())
+            if not kids:
+                pos[v] = (column, top - row * depth)
+                column += 1.0
+            elif expanded:
+                pos[v] = ((pos[kids[0]][0] + pos[kids[-1]][0]) / 2, top - row * depth)
+            else:
+                stack.append((v, depth, True))
+                stack.extend((c, depth + 1, False) for c in reversed(kids))
     return pos
 
 

@@ -62,10 +62,11 @@ class ClassGaussian(NormalScoreDensity):
             corr = safe_correlation(centred)
             # Pearson correlation of the raw data, shrunk for the added eps on the variances.
             raw_sd = np.sqrt(np.maximum(var - eps, 0.0))
-            shrink = np.outer(raw_sd, raw_sd) / np.outer(self.std_[c], self.std_[c])
-            off = ~np.eye(d, dtype=bool)
-            corr[off] = corr[off] * shrink[off]
-            self.corr_[c] = corr
+            shrink = np.outer(raw_sd, raw_sd)
+            shrink /= np.outer(self.std_[c], self.std_[c])
+            diagonal = corr.diagonal().copy()
+            np.multiply(corr, shrink, out=self.corr_[c])  # in place, off-diagonal as before
+            np.fill_diagonal(self.corr_[c], diagonal)
         return self
 
     def _marginals(self, X: np.ndarray, c: int, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -74,8 +74,10 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             data = X.astype(float)
             check_finite_columns(data, names, name)
         fit = learn_structure(
-            data, y_codes, names, self.family_, k=k, search=search, backbone=backbone, estimator=name
+            data, y_codes, names, self.family_, k=k, search=search, backbone=backbone, estimator=name,
+            candidates=getattr(self, "candidates", None),
         )
+        self.candidates_ = getattr(fit.score_fn, "candidates_", None)
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone
         self.certificate_ = fit.certificate

@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 
 from estimators.scores import DiscreteCMI, GaussianCMI
-from estimators.search import search_structure
+from estimators.search import resolve_backbone, search_structure
+from estimators.search.candidates import CandidateScore, top_candidates
 from kgraph import AcyclicKTree
 
 
@@ -136,6 +137,7 @@ def learn_structure(
     search: str,
     backbone: str | Sequence | None,
     estimator: str,
+    candidates: int | None = None,
 ) -> StructureFit:
     """Fit the score of ``family`` and search the k-tree as described in the module docstring.
 
@@ -157,6 +159,8 @@ def learn_structure(
         The backbone of ``"backbone-dp"``.
     estimator : str
         Class name for error messages.
+    candidates : int, optional
+        Restrict parents to each feature's top-m partners (:class:`CandidateScore`).
 
     Returns
     -------
@@ -165,6 +169,15 @@ def learn_structure(
     names = list(names)
     score = fit_score(data, y_codes, names, family)
     W = np.asarray(score.edge_matrix(), dtype=float)
-    found = search_structure(search, score, names, k, backbone=backbone, W=W, owner=estimator)
+    searched = score
+    if candidates is not None and not (k == 1 and backbone is None and search != "greedy"):
+        required = ()
+        if search == "backbone-dp":  # the backbone's edges are kept, so they are candidates
+            backbone = resolve_backbone("mst-dfs" if backbone is None else backbone, names,
+                                        W=W, f=score, k=k, owner=estimator)
+            required = zip(backbone, backbone[1:], strict=False)
+        searched = CandidateScore(score, top_candidates(W, candidates, names, required))
+    found = search_structure(search, searched, names, k, backbone=backbone, W=W,
+                             owner=estimator)
     return StructureFit(found.structure, found.backbone, found.score, score, W,
                         found.certificate)

@@ -103,6 +103,10 @@ class KTANClassifier(BaseKTAN):
         Model family of the features.
     alpha : float, default=1.0
         Pseudo-count of the CPTs (> 0), discrete features only.
+    candidates : int or None, default=None
+        Sparse candidate parents for wide tables: each feature's parents must be among its
+        top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
+        scored (:mod:`estimators.search.candidates`). None: no restriction.
 
     Attributes
     ----------
@@ -110,6 +114,8 @@ class KTANClassifier(BaseKTAN):
         The width used (``k`` lowered to ``n_features - 1`` when larger).
     structure_ : kgraph.AcyclicKTree
         The learned k-tree over the feature names.
+    candidates_ : dict or None
+        Each feature's candidate parents when ``candidates`` is set, else None.
     backbone_ : tuple or None
         The backbone path kept (feature names); None for the spanning tree and greedy.
     certificate_ : PBKT or None
@@ -146,6 +152,7 @@ class KTANClassifier(BaseKTAN):
         "k": [Interval(Integral, 1, None, closed="left")],
         "search": [StrOptions(SEARCHERS.keys())],
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
+        "candidates": [None, Interval(Integral, 1, None, closed="left")],
     }
 
     def __init__(
@@ -156,7 +163,9 @@ class KTANClassifier(BaseKTAN):
         backbone: str | Sequence | None = None,
         features: str = "auto",
         alpha: float = 1.0,
+        candidates: int | None = None,
     ):
+        self.candidates = candidates
         self.k = k
         self.search = search
         self.backbone = backbone

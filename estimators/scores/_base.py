@@ -59,6 +59,7 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
 
     _pair_block = None  # staticmethod(data, pairs: ndarray (k, 2) with i < j) -> ndarray (k,)
     _hyperedge_block = None  # staticmethod(data, items: list[(v, tuple)]) -> ndarray
+    _dense_pairs = None  # optional staticmethod(data) -> (d, d) pair scores, equal to _pair_block's
 
     # -- fitting --------------------------------------------------------------------------
     def fit(self, X, y):
@@ -188,6 +189,11 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         ndarray of shape (n_features, n_features)
         """
         check_is_fitted(self, "data_")
+        dense = type(self)._dense_pairs
+        if self._edge_matrix is None and dense is not None:
+            W = dense(self.data_)  # whole-matrix arithmetic: no (pairs, 2) index arrays
+            if not np.isnan(W).any():
+                self._edge_matrix = W
         if self._edge_matrix is None:
             d = self.n_features_in_
             iu, ju = np.triu_indices(d, k=1)

@@ -77,6 +77,23 @@ def gaussian_pair_block(data: CorrelationData, pairs: np.ndarray) -> np.ndarray:
         return -0.5 * (data.prior[:, None] * np.log1p(-(r * r))).sum(axis=0)
 
 
+def gaussian_pair_matrix(data: CorrelationData) -> np.ndarray:
+    """:func:`gaussian_pair_block` for every pair at once, as a (d, d) matrix with a zero
+    diagonal, computed in place class by class (the same operations, so the same bits)."""
+    W = np.zeros(data.R.shape[1:])
+    t = np.empty_like(W)
+    with np.errstate(divide="ignore"):
+        for c, Rc in enumerate(data.R):
+            np.multiply(Rc, Rc, out=t)
+            np.negative(t, out=t)
+            np.log1p(t, out=t)
+            t *= data.prior[c]
+            W += t
+    W *= -0.5
+    np.fill_diagonal(W, 0.0)
+    return W
+
+
 def _logdet(S: np.ndarray) -> np.ndarray:
     """ln det of a batch of correlation matrices; -inf when (numerically) singular."""
     ev = np.linalg.eigvalsh(S)
@@ -101,6 +118,7 @@ def gaussian_hyperedge_block(data: CorrelationData, items: list) -> np.ndarray:
 class _CorrelationCMI(BaseCMI):
     _pair_block = staticmethod(gaussian_pair_block)
     _hyperedge_block = staticmethod(gaussian_hyperedge_block)
+    _dense_pairs = staticmethod(gaussian_pair_matrix)
 
     @abstractmethod
     def _normal_data(self, data: ValidatedData) -> list[np.ndarray]:

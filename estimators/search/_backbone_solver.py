@@ -161,16 +161,22 @@ class BackboneSolver:
 
     # -- reconstruction ---------------------------------------------------------------------
     def subtree(self, t: int, mask: int):
-        """The subtree of ``B[t, mask]`` as ``(v, [(u, child subtree), ...])``."""
+        """The subtree of ``B[t, mask]`` as ``[v, [(u, child subtree), ...]]`` (built with an
+        explicit stack: no recursion over the depth)."""
         tb = self.tb
-        v = int(self.Barg[t, mask])
-        d, region = tb.add_vertex(np.array([t]), np.array([v]), np.array([mask]))
-        d, region = int(d[0]), int(region[0])
-        children = []
-        while region:
-            p = int(self.Carg[d, region])
-            j = int(self.Warg[d, p])
-            u = int(tb.D.rows[d, j])
-            children.append((u, self.subtree(int(tb.drop[d, j]), int(tb.drop_mask(p, j)))))
-            region ^= p
-        return v, children
+        top: list = [None, []]
+        stack = [(t, mask, top)]
+        while stack:
+            t, mask, node = stack.pop()
+            v = int(self.Barg[t, mask])
+            d, region = tb.add_vertex(np.array([t]), np.array([v]), np.array([mask]))
+            d, region = int(d[0]), int(region[0])
+            node[0] = v
+            while region:
+                p = int(self.Carg[d, region])
+                j = int(self.Warg[d, p])
+                child: list = [None, []]
+                node[1].append((int(tb.D.rows[d, j]), child))
+                stack.append((int(tb.drop[d, j]), int(tb.drop_mask(p, j)), child))
+                region ^= p
+        return top

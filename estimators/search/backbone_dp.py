@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 
@@ -98,6 +99,23 @@ def _score_tables(f: Score, backbone: tuple, tables: BackboneTables):
     return out[k], out[:k]
 
 
+#: largest DP table (cells C(n, k+1) * 2^(k+2)) backbone_dp accepts: at the ~3 us per cell
+#: measured in benchmarks/results/backbone_dp.md two to three minutes (k = 2, n = 200 took 77 s)
+MAX_DP_CELLS = 4 * 10**7
+
+
+def check_dp_size(n: int, k: int) -> None:
+    """Refuse, in one line, a DP whose tables (``C(n, k+1) * 2^(k+2)`` cells) exceed
+    :data:`MAX_DP_CELLS`; k = 1 passes up to n = 3162, k = 2 up to 247, k = 3 up to 75."""
+    cells = comb(n, k + 1) * 2 ** (k + 2)
+    if cells > MAX_DP_CELLS:
+        raise ValueError(
+            f"backbone_dp with k={k} on {n} variables needs {cells:.2g} table cells "
+            f"(C(n, k+1) * 2^(k+2)), over the {MAX_DP_CELLS:.0e} it can finish; use "
+            "search='greedy' (with candidates=m to score only candidate parents) or fewer "
+            "features.")
+
+
 def backbone_dp(f: Score, backbone: Iterable[Hashable], k: int, *,
                 variables: Sequence[Hashable] | None = None) -> BackboneDPResult:
     """The maximum-score acyclic k-tree containing every edge between consecutive backbone
@@ -144,6 +162,7 @@ def backbone_dp(f: Score, backbone: Iterable[Hashable], k: int, *,
     known = variables if variables is not None else getattr(f, "variables_", None)
     backbone = check_backbone(backbone, known)
     k = check_k(k, len(backbone))
+    check_dp_size(len(backbone), k)
     tables = BackboneTables(len(backbone), k)
     fk, fsmall = _score_tables(f, backbone, tables)
     solver = BackboneSolver(tables, fk, fsmall)
@@ -152,10 +171,17 @@ def backbone_dp(f: Score, backbone: Iterable[Hashable], k: int, *,
     (v1, grand), *others = [solver.subtree(t, p) for p in blocks]
     name = backbone.__getitem__
 
-    def nest(children: list) -> list:
-        return [(name(u), name(v), nest(c)) for u, (v, c) in children]
+    def nest(children: list) -> list:  # names in, explicit stack (no recursion over depth)
+        top: list = []
+        stack = [(children, top)]
+        while stack:
+            spec, into = stack.pop()
+            for u, (v, c) in spec:
+                into.append((name(u), name(v), []))
+                stack.append((c, into[-1][2]))
+        return top
 
-    children = nest(grand) + [(name(v1), name(v), nest(c)) for v, c in others]
+    children = nest(grand) + nest([(v1, node) for node in others])
     root_order = [name(x) for x in first] + [name(v1)]
     pbkt = PBKT.from_decomposition(k, backbone, root_order, children)
     return BackboneDPResult(pbkt.to_ktree(root_order), value, pbkt, backbone, k)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from estimators.search._common import Score, check_k, resolve_variables, score_values
+from estimators.search.candidates import CandidateScore, greedy_ktree_candidates
 from kgraph.ktree import AcyclicKTree
 
 __all__ = ["GreedyKTreeResult", "greedy_ktree", "best_clique_order"]
@@ -64,6 +65,8 @@ def greedy_ktree(f: Score, k: int, *, variables: Sequence[Hashable] | None = Non
     >>> res.score, len(res.structure.edges)
     (4.0, 4)
     """
+    if isinstance(f, CandidateScore):  # score only candidate hyperedges
+        return greedy_ktree_candidates(f, k, variables=variables)
     variables = resolve_variables(f, variables)
     k = check_k(k, len(variables))
     starts = best_clique_order(f, variables, k + 1)

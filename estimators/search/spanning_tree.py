@@ -2,9 +2,10 @@
 
 Edges are taken by decreasing weight, ties broken by variable order (pairs (i, j), i < j, in
 row-major order), and kept when they join two components. The selection order is the GNB
-cluster order. Small problems run the union-find loop directly; large ones let scipy find the
-same tree on the edges' ranks (all distinct, so the tree is unique and equals Kruskal's) and
-then order its edges by rank, which is Kruskal's selection order.
+cluster order. The tree is found by a dense Prim pass over the weight matrix under the same
+strict order (weight descending, then pair (i, j) ascending): under a strict order the maximum
+spanning tree is unique, so Prim's tree is Kruskal's; its d - 1 edges are then sorted into
+Kruskal's selection order. O(d^2) time, O(d) extra memory, no per-edge Python objects.
 """
 
 from __future__ import annotations
@@ -14,9 +15,6 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
-from networkx.utils import UnionFind
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import minimum_spanning_tree
 
 from estimators.search._common import score_values
 from kgraph.gnb import GNBJunctionTree
@@ -24,7 +22,7 @@ from kgraph.ktree import AcyclicKTree
 
 __all__ = ["SpanningTreeResult", "maximum_spanning_tree", "square_matrix", "weight_matrix"]
 
-_SCIPY_FROM = 64  # variables; below this the plain union-find loop is as fast
+_CHECK_ROWS = 512  # rows per block when checking a weight matrix (bounded temporaries)
 
 
 @dataclass(frozen=True)
@@ -123,41 +121,56 @@ def weight_matrix(W_or_score, variables: Sequence[Hashable] | None = None):
         W = W_or_score
     W, variables = square_matrix(W, variables)
     d = len(W)
-    off = ~np.eye(d, dtype=bool)
-    nan = np.argwhere(np.isnan(W) & off)
-    if len(nan):
-        i, j = nan[0]
-        raise ValueError(f"The weight of pair ({variables[i]!r}, {variables[j]!r}) is NaN.")
-    asym = np.argwhere(~np.isclose(W, W.T, rtol=1e-9, atol=1e-12) & off)
-    if len(asym):
-        i, j = asym[0]
-        raise ValueError(f"The weights must be symmetric: W[{variables[i]!r}, {variables[j]!r}]"
-                         f" = {W[i, j]} but W[{variables[j]!r}, {variables[i]!r}] = {W[j, i]}.")
+    for lo in range(0, d, _CHECK_ROWS):  # row blocks: no d x d temporaries
+        block, mirror = W[lo:lo + _CHECK_ROWS], W[:, lo:lo + _CHECK_ROWS].T
+        off = np.ones(block.shape, dtype=bool)
+        off[np.arange(len(block)), np.arange(lo, lo + len(block))] = False
+        nan = np.argwhere(np.isnan(block) & off)
+        if len(nan):
+            i, j = nan[0]
+            raise ValueError(f"The weight of pair ({variables[lo + i]!r}, {variables[j]!r}) "
+                             "is NaN.")
+        if np.array_equal(block, mirror):  # the usual, exactly symmetric case: cheap
+            continue
+        asym = np.argwhere(~np.isclose(block, mirror, rtol=1e-9, atol=1e-12) & off)
+        if len(asym):
+            i, j = asym[0]
+            i += lo
+            raise ValueError(f"The weights must be symmetric: W[{variables[i]!r}, "
+                             f"{variables[j]!r}] = {W[i, j]} but W[{variables[j]!r}, "
+                             f"{variables[i]!r}] = {W[j, i]}.")
     return W, variables
 
 
-def _kruskal_order(W: np.ndarray) -> np.ndarray:
-    """Indices into the row-major upper-triangle pairs of the tree edges, selection order."""
+def _prim(W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Tree edges ``(i, j)``, ``i < j``, in Kruskal's selection order, by a dense Prim pass.
+
+    Edges compare by weight (larger first), then by pair key ``i * d + j`` (smaller first),
+    a strict order; each vertex outside the tree keeps its best edge into the tree.
+    """
     d = len(W)
-    iu = np.triu_indices(d, 1)
-    order = np.argsort(-W[iu], kind="stable")
-    if d < _SCIPY_FROM:
-        uf, chosen = UnionFind(range(d)), []
-        for e in order:
-            a, b = int(iu[0][e]), int(iu[1][e])
-            if uf[a] != uf[b]:
-                uf.union(a, b)
-                chosen.append(e)
-                if len(chosen) == d - 1:
-                    break
-        return np.array(chosen, dtype=np.int64)
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    # distinct positive weights (ranks + 1): the minimum tree is unique
-    R = csr_matrix((rank + 1.0, iu), shape=(d, d))
-    tree = minimum_spanning_tree(R).tocoo()
-    tree_rank = np.sort(tree.data.astype(np.int64) - 1)
-    return order[tree_rank]
+    worst = np.iinfo(np.int64).max
+    idx = np.arange(d, dtype=np.int64)
+    outside = np.ones(d, dtype=bool)
+    outside[0] = False
+    best = W[0].astype(float, copy=True)
+    key = idx.copy()  # pair (0, v) has key v
+    src = np.zeros(d, dtype=np.int64)
+    best[0], key[0] = -np.inf, worst
+    tail, head = np.empty(d - 1, dtype=np.int64), np.empty(d - 1, dtype=np.int64)
+    for step in range(d - 1):
+        top = np.flatnonzero(best == best.max())
+        v = int(top[np.argmin(key[top])]) if len(top) > 1 else int(top[0])
+        tail[step], head[step] = src[v], v
+        outside[v] = False
+        best[v], key[v] = -np.inf, worst
+        row = W[v]
+        pair = np.where(idx < v, idx * d + v, v * d + idx)
+        better = ((row > best) | ((row == best) & (pair < key))) & outside
+        best[better], key[better], src[better] = row[better], pair[better], v
+    i, j = np.minimum(tail, head), np.maximum(tail, head)
+    order = np.lexsort((i * d + j, -W[i, j]))
+    return i[order], j[order]
 
 
 def maximum_spanning_tree(W_or_score, variables: Sequence[Hashable] | None = None
@@ -190,8 +203,6 @@ def maximum_spanning_tree(W_or_score, variables: Sequence[Hashable] | None = Non
     True
     """
     W, variables = weight_matrix(W_or_score, variables)
-    iu = np.triu_indices(len(W), 1)
-    chosen = _kruskal_order(W)
-    edges = tuple((variables[i], variables[j]) for i, j in zip(iu[0][chosen].tolist(),
-                                                               iu[1][chosen].tolist(), strict=True))
-    return SpanningTreeResult(edges, tuple(W[iu][chosen].tolist()), variables)
+    i, j = _prim(W)
+    edges = tuple((variables[a], variables[b]) for a, b in zip(i.tolist(), j.tolist(), strict=True))
+    return SpanningTreeResult(edges, tuple(W[i, j].tolist()), variables)

@@ -3,6 +3,11 @@
 Writes to ``--out``: the structure (``structure.graphml``, ``structure.json``), the fitted
 model (``model.joblib``), cross-validated metrics (``metrics.json``, ``metrics.csv``), the
 structure figure (``structure.pdf``, ``structure.png``) and a short ``report.md``.
+
+Results come before figures: structure, model, metrics and report are written first. Past
+:data:`viz.overview.LEGIBLE_VERTICES` vertices the figure is an unlabelled overview of the
+whole structure (the report says which figure it is). If drawing fails the results stay,
+the report says so, one ``warning:`` line goes to stderr and the exit status is still 0.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ MODELS = {
     "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
-                      ("k", "search", "backbone", "features", "alpha"),
+                      ("k", "search", "backbone", "features", "alpha", "candidates"),
                       "k-TAN classifier (paper 2)"),
     "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
                             ("n_components", "prior", "family"),
@@ -120,6 +125,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--features", choices=choices["features"],
                    help="tan, ktan: feature model")
     g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
+    g.add_argument("--candidates", type=int,
+                   help="ktan: score only each feature's top-m partners (wide tables)")
     g.add_argument("--n-components", type=int, help="latent-cnb: components per class")
     g.add_argument("--prior", choices=choices["prior"],
                    help="latent-cnb: the prior of the mixing weights")
@@ -186,7 +193,7 @@ def learned_structure(model):
 def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
-    from viz.style import save_figure
+    from viz.overview import LEGIBLE_VERTICES, overview_parts
 
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
@@ -214,17 +221,40 @@ def run_learn(args: argparse.Namespace) -> int:
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))
     folds.rename_axis("fold").to_csv(out / "metrics.csv")
-    fig = confidence.figure(structure, conf, args.threshold)
-    for suffix in (".pdf", ".png"):
-        save_figure(fig, out / f"structure{suffix}")
-    (out / "report.md").write_text(_report(name, X, y, spec, model, structure, summary,
-                                           args.cv, seconds)
+    n = len(overview_parts(structure)[0])
+    figure = ("the labelled structure" if n <= LEGIBLE_VERTICES else
+              f"an overview: the whole structure without labels ({n} vertices, more than the "
+              f"{LEGIBLE_VERTICES} drawn with labels)")
+    report = _report(name, X, y, spec, model, structure, summary, args.cv, seconds)
+    (out / "report.md").write_text(report.replace("{figure}", figure)
                                    + "\n".join(confidence.report_lines(conf)))
+    failure = _draw(structure, out, conf, args.threshold)
+    if failure:
+        (out / "report.md").write_text(report.replace("{figure}", f"not drawn ({failure})")
+                                       + "\n".join(confidence.report_lines(conf)))
+        print(f"warning: the figure was not drawn ({failure}); every other file is written",
+              file=sys.stderr)
     run_id = runs.record(args, name, X, y, _params(model), structure, summary, conf)
     print(f"wrote {out}/: structure.graphml structure.json model.joblib metrics.json "
-          f"metrics.csv structure.pdf structure.png report.md"
+          f"metrics.csv {'' if failure else 'structure.pdf structure.png '}report.md"
           + (f"; run {run_id} in {args.store}" if run_id is not None else ""))
     return 0
+
+
+def _draw(structure, out: Path, conf=None, threshold: float = 0.0) -> str | None:
+    """Draw the figure (the overview of a large structure, or the edge confidences after a
+    bootstrap) into ``out``; the first line of any error, else None."""
+    from viz.overview import plot_structure_or_overview
+    from viz.style import save_figure
+
+    try:
+        fig = (plot_structure_or_overview(structure)[0] if conf is None
+               else confidence.figure(structure, conf, threshold))
+        for suffix in (".pdf", ".png"):
+            save_figure(fig, out / f"structure{suffix}")
+    except Exception as exc:  # noqa: BLE001 - a figure must never cost the results
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    return None
 
 
 def _params(model) -> dict[str, Any]:
@@ -250,6 +280,8 @@ def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
         *(f"| {m} | {v['mean']:.4f} | {v['std']:.4f} |" for m, v in summary.items()),
         "",
         "## Structure",
+        "",
+        "Figure: {figure}.",
         "",
         "![structure](structure.png)",
         "",
