@@ -20,10 +20,13 @@ from ._base import BaseCMI
 from ._discrete import DiscreteCMI
 from ._gaussian import GaussianCMI, GaussianCopulaCMI
 from ._kde_copula import KDECopulaCMI, copula_mi_normal_scores
+from ._penalised import BIC, DiscreteBDeu
 
 __all__ = [
+    "BIC",
     "BaseCMI",
     "DegenerateFeatureWarning",
+    "DiscreteBDeu",
     "DiscreteCMI",
     "GaussianCMI",
     "GaussianCopulaCMI",
