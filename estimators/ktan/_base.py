@@ -42,6 +42,10 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     def _search_spec(self) -> tuple[int, str, object]:
         """``(k, search, backbone)`` of this estimator."""
 
+    def _score_name(self) -> str:
+        """Name of the structure score in :data:`estimators.scores.SCORES` (default CMI)."""
+        return "cmi"
+
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -89,7 +93,8 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             data = X.astype(float)
             check_finite_columns(data, names, name)
         fit = learn_structure(
-            data, y_codes, names, self.family_, k=k, search=search, backbone=backbone, estimator=name
+            data, y_codes, names, self.family_, k=k, search=search, backbone=backbone, estimator=name,
+            score=self._score_name(),
         )
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone
@@ -103,7 +108,8 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         self.class_count_ = class_counts
         self.class_log_prior_ = np.log(class_counts) - np.log(class_counts.sum())
         if self.family_ == "discrete":
-            self.cpts_ = fit_cpts(data, y_codes, self.classes_.size, self.encoding_.n_levels, parents, self.alpha)
+            self.cpts_ = fit_cpts(data, y_codes, self.classes_.size, self.encoding_.n_levels, parents, self.alpha,
+                                  ess=self.ess)
         else:
             self.cpds_ = fit_linear_gaussian(data, y_codes, self.classes_.size, parents)
         return self

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from estimators.scores import DiscreteCMI, GaussianCMI
+from estimators.scores import make_score
 from estimators.search import (
     BACKBONE_METHODS as _SEARCH_BACKBONE_METHODS,
 )
@@ -154,15 +154,18 @@ class ConstantAwareScore:
         return W
 
 
-def fit_score(data: np.ndarray, y_codes: np.ndarray, names: Sequence[str], family: str):
-    """The fitted CMI score of the family, with the feature names as variable names.
+def fit_score(
+    data: np.ndarray, y_codes: np.ndarray, names: Sequence[str], family: str, score: str = "cmi"
+):
+    """The fitted score ``score`` (a name of :data:`estimators.scores.SCORES`) of the family,
+    with the feature names as variable names.
 
     Constant columns are left out of the fitted score and answered by
     :class:`ConstantAwareScore`.
     """
     frame = pd.DataFrame(data, columns=list(names))
     constant = [v for v in names if frame[v].nunique() < 2]
-    score = DiscreteCMI() if family == "discrete" else GaussianCMI()
+    score = make_score(score, family)
     if not constant:
         return score.fit(frame, y_codes)
     varying = frame.drop(columns=constant)
@@ -191,6 +194,7 @@ def learn_structure(
     search: str,
     backbone: str | Sequence | None,
     estimator: str,
+    score: str = "cmi",
 ) -> StructureFit:
     """Fit the score of ``family`` and search the k-tree as described in the module docstring.
 
@@ -212,13 +216,15 @@ def learn_structure(
         The backbone of ``"backbone-dp"``.
     estimator : str
         Class name for error messages.
+    score : str, default="cmi"
+        Name of the hyperedge score in :data:`estimators.scores.SCORES`.
 
     Returns
     -------
     StructureFit
     """
     names = list(names)
-    score = fit_score(data, y_codes, names, family)
+    score = fit_score(data, y_codes, names, family, score)
     W = np.asarray(score.edge_matrix(), dtype=float)
     if search == "greedy":
         if backbone is not None:

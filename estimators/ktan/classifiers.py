@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from numbers import Integral
+from numbers import Integral, Real
 
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators.ktan._auto import candidate_grid, select_by_cv
 from estimators.ktan._base import BaseKTAN
 from estimators.ktan._structure import BACKBONE_METHODS, SEARCHES
+from estimators.scores import SCORES
 
 _DOC_COMMON = """
     Discrete features get conditional probability tables with pseudo-count ``alpha`` over
@@ -31,6 +34,9 @@ class TANClassifier(BaseKTAN):
         Model family of the features.
     alpha : float, default=1.0
         Pseudo-count of the CPTs (> 0), discrete features only.
+    ess : float or None, default=None
+        When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
+        size instead of ``alpha`` (see :mod:`estimators.ktan._cpt`).
 
     Attributes
     ----------
@@ -70,9 +76,15 @@ class TANClassifier(BaseKTAN):
     array([1., 1.])
     """
 
-    def __init__(self, *, features: str = "auto", alpha: float = 1.0):
+    _parameter_constraints: dict = {
+        **BaseKTAN._parameter_constraints,
+        "ess": [None, Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None):
         self.features = features
         self.alpha = alpha
+        self.ess = ess
 
     def _search_spec(self) -> tuple[int, str, object]:
         return 1, "backbone-dp", None
@@ -89,10 +101,16 @@ class KTANClassifier(BaseKTAN):
     :class:`TANClassifier`) and ``"mst-dfs"`` for ``k >= 2``. ``search="greedy"`` grows a
     k-tree without a backbone (heuristic).
 
+    ``k="auto"`` (or a list of k) chooses k -- and, with ``structure_score="auto"``, the
+    structure score too -- by stratified 5-fold cross-validated log-loss on the training data
+    (each candidate refitted from scratch per fold; ties go to the smaller k); see
+    :mod:`estimators.ktan._auto`. The cross-validation table is kept in ``cv_results_``.
+
     Parameters
     ----------
-    k : int, default=2
+    k : int, "auto" or sequence of int, default=2
         Tree width: each feature has at most ``k`` feature parents; ``1 <= k < n_features``.
+        ``"auto"`` tries k = 1, 2, 3 (those below n_features).
     search : {{"backbone-dp", "greedy"}}, default="backbone-dp"
         The structure searcher.
     backbone : None, {{"given", "mst-dfs", "greedy-path", "local-search"}} or sequence, default=None
@@ -101,11 +119,26 @@ class KTANClassifier(BaseKTAN):
         Model family of the features.
     alpha : float, default=1.0
         Pseudo-count of the CPTs (> 0), discrete features only.
+    structure_score : {{"cmi", "bic", "bdeu", "auto"}}, default="cmi"
+        The hyperedge score of the structure search (:data:`estimators.scores.SCORES`):
+        plug-in CMI, BIC/MDL or the BDeu marginal-likelihood gain (discrete only).
+        ``"auto"`` (with ``k="auto"``) lets cross-validation choose among those defined for
+        the feature family.
+    ess : float or None, default=None
+        When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
+        size instead of ``alpha`` (see :mod:`estimators.ktan._cpt`).
 
     Attributes
     ----------
     structure_ : kgraph.AcyclicKTree
         The learned k-tree over the feature names.
+    k_ : int
+        The k used (the chosen one with ``k="auto"``).
+    structure_score_ : str
+        The structure score used (the chosen one with ``structure_score="auto"``).
+    cv_results_ : dict or None
+        With ``k="auto"``: per candidate ``k``, ``score``, ``mean_log_loss``,
+        ``std_log_loss``, ``fold_log_loss`` and ``n_folds``; None otherwise.
     backbone_ : tuple or None
         The backbone path kept (feature names); None for the spanning tree and greedy.
     certificate_ : PBKT or None
@@ -139,7 +172,9 @@ class KTANClassifier(BaseKTAN):
 
     _parameter_constraints: dict = {
         **BaseKTAN._parameter_constraints,
-        "k": [Interval(Integral, 1, None, closed="left")],
+        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), "array-like"],
+        "structure_score": [StrOptions({*SCORES, "auto"})],
+        "ess": [None, Interval(Real, 0, None, closed="neither")],
         "search": [StrOptions(set(SEARCHES))],
         "backbone": [None, StrOptions(set(BACKBONE_METHODS)), "array-like"],
     }
@@ -152,15 +187,61 @@ class KTANClassifier(BaseKTAN):
         backbone: str | Sequence | None = None,
         features: str = "auto",
         alpha: float = 1.0,
+        structure_score: str = "cmi",
+        ess: float | None = None,
     ):
         self.k = k
         self.search = search
         self.backbone = backbone
         self.features = features
         self.alpha = alpha
+        self.structure_score = structure_score
+        self.ess = ess
 
     def _search_spec(self) -> tuple[int, str, object]:
-        return self.k, self.search, self.backbone
+        return self.k_, self.search, self.backbone
+
+    def _score_name(self) -> str:
+        return self.structure_score_
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Learn the k-tree and the conditional models; with ``k="auto"`` first choose k
+        (and the score) by inner cross-validated log-loss.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        self.cv_results_ = None
+        if isinstance(self.k, Integral):
+            if self.structure_score == "auto":
+                raise ValueError(
+                    "KTANClassifier(structure_score='auto') chooses the score by cross-validation "
+                    f"together with k; use k='auto' (or a list of k), or name a score in "
+                    f"{sorted(SCORES)}. Got k={self.k}."
+                )
+            self.k_, self.structure_score_ = int(self.k), self.structure_score
+            return super().fit(X, y)
+        if not isinstance(self.k, str) and (
+            len(self.k) == 0 or not all(isinstance(v, Integral) and v >= 1 for v in self.k)
+        ):
+            raise ValueError(
+                f"The 'k' parameter of KTANClassifier must be an int >= 1, 'auto' or a non-empty "
+                f"list of ints >= 1. Got {self.k!r} instead."
+            )
+        probe = TANClassifier(features=self.features).fit(X, y)  # the family and d
+        names = [s for s, fams in SCORES.items() if probe.family_ in fams]
+        grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_)
+        (self.k_, self.structure_score_), table = select_by_cv(self, X, y, grid)
+        super().fit(X, y)
+        self.cv_results_ = table
+        return self
 
 
 TANClassifier.__doc__ = TANClassifier.__doc__.format(common=_DOC_COMMON)

@@ -21,9 +21,11 @@ from ._discrete import DiscreteCMI
 from ._gaussian import GaussianCMI, GaussianCopulaCMI
 from ._kde_copula import KDECopulaCMI, copula_mi_normal_scores
 from ._penalised import BIC, DiscreteBDeu
+from ._registry import SCORES, make_score
 
 __all__ = [
     "BIC",
+    "SCORES",
     "BaseCMI",
     "DegenerateFeatureWarning",
     "DiscreteBDeu",
@@ -32,4 +34,5 @@ __all__ = [
     "GaussianCopulaCMI",
     "KDECopulaCMI",
     "copula_mi_normal_scores",
+    "make_score",
 ]
