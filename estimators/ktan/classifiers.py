@@ -8,7 +8,7 @@ from numbers import Integral, Real
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from estimators.ktan._auto import candidate_grid, select_by_cv
+from estimators._model_selection import candidate_grid, select_by_cv
 from estimators.ktan._base import BaseKTAN
 from estimators.ktan._structure import BACKBONE_METHODS, SEARCHES
 from estimators.scores import SCORES
@@ -104,7 +104,7 @@ class KTANClassifier(BaseKTAN):
     ``k="auto"`` (or a list of k) chooses k -- and, with ``structure_score="auto"``, the
     structure score too -- by stratified 5-fold cross-validated log-loss on the training data
     (each candidate refitted from scratch per fold; ties go to the smaller k); see
-    :mod:`estimators.ktan._auto`. The cross-validation table is kept in ``cv_results_``.
+    :mod:`estimators._model_selection`. The cross-validation table is kept in ``cv_results_``.
 
     Parameters
     ----------
@@ -137,7 +137,7 @@ class KTANClassifier(BaseKTAN):
     structure_score_ : str
         The structure score used (the chosen one with ``structure_score="auto"``).
     cv_results_ : dict or None
-        With ``k="auto"``: per candidate ``k``, ``score``, ``mean_log_loss``,
+        With ``k="auto"``: per candidate ``k``, ``structure_score``, ``mean_log_loss``,
         ``std_log_loss``, ``fold_log_loss`` and ``n_folds``; None otherwise.
     backbone_ : tuple or None
         The backbone path kept (feature names); None for the spanning tree and greedy.
@@ -238,7 +238,8 @@ class KTANClassifier(BaseKTAN):
         probe = TANClassifier(features=self.features).fit(X, y)  # the family and d
         names = [s for s, fams in SCORES.items() if probe.family_ in fams]
         grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_)
-        (self.k_, self.structure_score_), table = select_by_cv(self, X, y, grid)
+        best, table = select_by_cv(self, X, y, grid)
+        self.k_, self.structure_score_ = best["k"], best["structure_score"]
         super().fit(X, y)
         self.cv_results_ = table
         return self

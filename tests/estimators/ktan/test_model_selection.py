@@ -23,17 +23,17 @@ def test_auto_table_equals_a_manual_cross_validation(car_small):
     X, y = car_small
     clf = KTANClassifier(k=[1, 2], structure_score="auto").fit(X, y)
     table = clf.cv_results_
-    assert list(zip(table["k"], table["score"], strict=True)) == [
+    assert list(zip(table["k"], table["structure_score"], strict=True)) == [
         (1, "cmi"), (1, "bic"), (1, "bdeu"), (2, "cmi"), (2, "bic"), (2, "bdeu")]
     folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
-    for row, (k, score) in enumerate(zip(table["k"], table["score"], strict=True)):
+    for row, (k, score) in enumerate(zip(table["k"], table["structure_score"], strict=True)):
         losses = []
         for train, test in folds.split(X, y):
             model = KTANClassifier(k=k, structure_score=score).fit(X.iloc[train], y[train])
             losses.append(log_loss(y[test], model.predict_proba(X.iloc[test]), labels=model.classes_))
         assert table["mean_log_loss"][row] == pytest.approx(np.mean(losses), rel=1e-10)
     best = int(np.argmin(table["mean_log_loss"]))
-    assert (clf.k_, clf.structure_score_) == (table["k"][best], table["score"][best])
+    assert (clf.k_, clf.structure_score_) == (table["k"][best], table["structure_score"][best])
     refit = KTANClassifier(k=clf.k_, structure_score=clf.structure_score_).fit(X, y)
     np.testing.assert_allclose(clf.predict_proba(X), refit.predict_proba(X), rtol=1e-12)
 
@@ -74,7 +74,7 @@ def test_auto_k_is_capped_at_the_features(car_small):
 def test_gaussian_auto_scores_skip_bdeu(gaussian_data):
     X, y = gaussian_data
     clf = KTANClassifier(k=[1], structure_score="auto").fit(X, y)
-    assert clf.cv_results_["score"] == ["cmi", "bic"]
+    assert clf.cv_results_["structure_score"] == ["cmi", "bic"]
 
 
 @pytest.mark.parametrize(
