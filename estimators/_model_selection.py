@@ -73,7 +73,9 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=0):
         model = clone(estimator).set_params(**params)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # per-fold constant-column notes
-            losses[i] = -cross_val_score(model, X, y, cv=folds, scoring="neg_log_loss")
+            losses[i] = -cross_val_score(
+                model, X, y, cv=folds, scoring="neg_log_loss", error_score="raise"
+            )
     mean = losses.mean(axis=1)
     best = int(np.argmin(mean))
     table = {

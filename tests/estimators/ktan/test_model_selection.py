@@ -109,3 +109,4 @@ def test_backbone_order_accepts_penalised_edge_matrices(car_small):
     W = BIC().fit(X, y).edge_matrix()
     assert (W < 0).any()
     assert sorted(backbone_order(W, "mst-dfs")) == list(range(X.shape[1]))
+
