@@ -27,6 +27,7 @@ def run_learn(tmp_path, *args):
         ("wine", ["--model", "kgnb", "--order", "4"]),
         ("car", ["--model", "tan"]),
         ("car", ["--model", "ktan", "--k", "2", "--backbone", "greedy-path"]),
+        ("car", ["--model", "ktan", "--k", "auto", "--structure-score", "bic", "--ess", "4"]),
         ("wine", ["--model", "latent-cnb", "--n-components", "2"]),
     ],
 )
@@ -65,6 +66,7 @@ def test_learn_from_csv_with_target(tmp_path):
         (["car", "--model", "forest"], "invalid choice: 'forest'"),
         (["BAD.csv", "--model", "tan"], "cannot read"),
         (["unknown_set", "--model", "tan"], "neither a CSV file nor a built-in data set"),
+        (["car", "--model", "ktan", "--k", "two"], "expected an int or 'auto', got 'two'"),
     ],
 )
 def test_learn_errors_exit_2_with_one_line(tmp_path, monkeypatch, capsys, args, reason):

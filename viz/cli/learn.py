@@ -43,10 +43,10 @@ MODELS = {
                      "GNB classifier (paper 1)"),
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
                       ("order", "dependence", "search", "backbone"), "k-GNB classifier (paper 1)"),
-    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha"),
+    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
-                      ("k", "search", "backbone", "features", "alpha"),
+                      ("k", "search", "backbone", "features", "alpha", "structure_score", "ess"),
                       "k-TAN classifier (paper 2)"),
     "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
                             ("n_components", "prior", "family"),
@@ -85,8 +85,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--dependence", choices=["gaussian", "gaussian-copula", "kde"],
                    help="gnb, kgnb: the pair dependence model")
     g.add_argument("--n-clusters", type=_n_clusters, help="gnb: reduced model size or 'auto'")
-    g.add_argument("--order", type=int, help="kgnb: cluster order (3 = GNB)")
-    g.add_argument("--k", type=int, help="ktan: the k of the k-tree")
+    g.add_argument("--order", type=_n_clusters,
+                   help="kgnb: cluster order (3 = GNB) or 'auto' (chosen by inner CV log-loss)")
+    g.add_argument("--k", type=_n_clusters,
+                   help="ktan: the k of the k-tree or 'auto' (chosen by inner CV log-loss)")
+    g.add_argument("--structure-score", choices=["cmi", "bic", "bdeu", "auto"],
+                   help="ktan: structure score ('auto' with --k auto: chosen by inner CV)")
+    g.add_argument("--ess", type=float,
+                   help="tan, ktan: equivalent sample size of a BDeu CPT prior (replaces --alpha)")
     g.add_argument("--search", choices=["backbone-dp", "greedy"], help="kgnb, ktan: searcher")
     g.add_argument("--backbone", type=_backbone,
                    help="kgnb, ktan: given | mst-dfs | greedy-path | local-search | a,b,c,...")
