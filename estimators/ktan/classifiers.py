@@ -21,7 +21,7 @@ _DOC_COMMON = """
     regressions on their parents. ``features="auto"`` picks the family from the columns:
     see :mod:`estimators.ktan._columns` for the rule. The structure is learned from the
     plug-in class-conditional mutual information of the chosen family (``alpha`` smooths
-    the tables only).
+    the tables only; :class:`KTANClassifier` can use a penalised or Bayesian score instead).
 """
 
 
