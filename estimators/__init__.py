@@ -3,12 +3,14 @@
 The statistics layer: it imports :mod:`kgraph` (structures), never :mod:`viz`.
 """
 
+from estimators.columns import MixedEncoder, infer_feature_types
 from estimators.datasets import list_datasets, load_dataset
 from estimators.evaluation import cross_validated_metrics, split_metrics
 from estimators.gnb import GNBClassifier, KGNBClassifier, pair_diagnostics
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.latent import LatentCNB, LatentCNBClassifier
 from estimators.scores import (
+    ConditionalGaussianScore,
     DegenerateFeatureWarning,
     DiscreteCMI,
     GaussianCMI,
@@ -22,10 +24,12 @@ from estimators.search import (
     brute_force_spanning_tree,
     greedy_ktree,
     greedy_matroid_basis,
+    maximum_spanning_arborescence,
     maximum_spanning_tree,
 )
 
 __all__ = [
+    "ConditionalGaussianScore",
     "DegenerateFeatureWarning",
     "DiscreteCMI",
     "GNBClassifier",
@@ -34,6 +38,7 @@ __all__ = [
     "KDECopulaCMI",
     "KGNBClassifier",
     "KTANClassifier",
+    "MixedEncoder",
     "LatentCNB",
     "LatentCNBClassifier",
     "TANClassifier",
@@ -44,8 +49,10 @@ __all__ = [
     "cross_validated_metrics",
     "greedy_ktree",
     "greedy_matroid_basis",
+    "infer_feature_types",
     "list_datasets",
     "load_dataset",
+    "maximum_spanning_arborescence",
     "maximum_spanning_tree",
     "pair_diagnostics",
     "split_metrics",

@@ -110,10 +110,11 @@ def _as_2d(X, owner: str) -> np.ndarray:
 
 
 def check_finite_columns(X: np.ndarray, names: Sequence[Hashable], owner: str, *,
-                         numeric: bool = True) -> None:
+                         numeric: bool = True, allow_nan: bool = False) -> None:
     """Raise a ``ValueError`` naming the first column of X that holds NaN (any dtype: None
-    and NaN in object columns too) or infinity (float columns, and object columns when the
-    data are ``numeric``).
+    and NaN in object columns too; skipped when ``allow_nan``, NaN then marking an
+    unobserved value) or infinity (float columns, and object columns when the data are
+    ``numeric``).
 
     Examples
     --------
@@ -128,14 +129,19 @@ def check_finite_columns(X: np.ndarray, names: Sequence[Hashable], owner: str, *
         missing = pd.isna(col) if col.dtype.kind == "O" else (
             np.isnan(col) if col.dtype.kind == "f" else np.zeros(col.shape, bool))
         infinite = np.zeros(col.shape, bool)
-        if (numeric and col.dtype.kind == "O" or col.dtype.kind == "f") and not missing.any():
-            infinite = ~np.isfinite(col.astype(float))
+        if numeric and col.dtype.kind == "O" or col.dtype.kind == "f":
+            observed = ~missing
+            infinite[observed] = ~np.isfinite(col[observed].astype(float))
+        if allow_nan:
+            missing = np.zeros(col.shape, bool)
         bad = missing if missing.any() else infinite
         if bad.any():
             what = "NaN" if missing.any() else "infinity"
+            need = ("finite values or NaN (an unobserved value)" if allow_nan
+                    else "finite values: impute or drop them first")
             raise ValueError(
                 f"Input X contains {what} in column {name!r} ({int(bad.sum())} rows); "
-                f"{owner} needs finite values: impute or drop them first."
+                f"{owner} needs {need}."
             )
 
 

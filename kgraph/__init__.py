@@ -11,6 +11,7 @@ from kgraph.junction import CherryJunctionTree
 from kgraph.ktree import AcyclicKTree
 from kgraph.pbkt import PBKT
 from kgraph.plate import LatentCNBPlate
+from kgraph.store import StructureStore
 from kgraph.structure import Structure, read_structure
 
 __version__ = "0.1.0"
@@ -24,6 +25,7 @@ __all__ = [
     "LatentCNBPlate",
     "PBKT",
     "Structure",
+    "StructureStore",
     "read_structure",
     "__version__",
 ]

@@ -1,8 +1,10 @@
-"""Storage backends of :class:`kgraph.GraphDB`: networkx (default) and igraph.
+"""Storage backends of :class:`kgraph.GraphDB`: networkx (default), igraph and sqlite.
 
-A backend stores topology and one attribute dict per node and per edge. The attribute dicts
-returned by ``node_data`` and ``edge_data`` are live: :class:`GraphDB` copies them before they
-leave it.
+A backend stores topology, one attribute dict per node and per edge, and the graph attributes
+(``attrs``, a mutable mapping). ``add_node``/``add_edge`` on an existing key update its
+attributes. The in-memory backends return live attribute dicts from ``node_data`` and
+``edge_data``; :class:`GraphDB` copies them before they leave it and never mutates them.
+A backend class says whether it is ``persistent`` (takes a ``path``).
 """
 
 from __future__ import annotations
@@ -12,14 +14,18 @@ from typing import Any
 
 import networkx as nx
 
+from kgraph._sqlite import SqliteStore
+
 
 class NetworkxStore:
     """Topology and attributes in a ``networkx.Graph`` or ``networkx.DiGraph``."""
 
     name = "networkx"
+    persistent = False
 
-    def __init__(self, directed: bool) -> None:
-        self.directed = directed
+    def __init__(self, directed: bool | None) -> None:
+        self.directed = bool(directed)
+        self.attrs: dict[str, Any] = {}
         self._g = nx.DiGraph() if directed else nx.Graph()
 
     def add_node(self, key: Hashable, attrs: dict[str, Any]) -> None:
@@ -69,11 +75,13 @@ class IgraphStore:
     """Topology in an ``igraph.Graph``; keys and attribute dicts as vertex and edge attributes."""
 
     name = "igraph"
+    persistent = False
 
-    def __init__(self, directed: bool) -> None:
+    def __init__(self, directed: bool | None) -> None:
         ig = import_igraph()
-        self.directed = directed
-        self._g = ig.Graph(directed=directed)
+        self.directed = bool(directed)
+        self.attrs: dict[str, Any] = {}
+        self._g = ig.Graph(directed=self.directed)
         self._index: dict[Hashable, int] = {}
 
     def _reindex(self) -> None:
@@ -155,4 +163,4 @@ def import_igraph():
     return igraph
 
 
-BACKENDS = {"networkx": NetworkxStore, "igraph": IgraphStore}
+BACKENDS = {"networkx": NetworkxStore, "igraph": IgraphStore, "sqlite": SqliteStore}

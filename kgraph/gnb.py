@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 
 import numpy as np
+from networkx.utils import UnionFind
 
 from kgraph._codec import sorted_mixed
 from kgraph.graphdb import GraphDB
@@ -31,15 +32,7 @@ Edge = tuple[Hashable, Hashable]
 
 def _components(edges: Sequence[Edge], target: Hashable) -> list[list[Edge]]:
     """Validate a forest of feature edges; return its trees as edge lists (selection order)."""
-    parent: dict[Hashable, Hashable] = {}
-
-    def find(x: Hashable) -> Hashable:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    find = UnionFind()
     for edge in edges:
         if len(edge) != 2:
             raise ValueError(f"A tree edge is a pair of features; got {edge!r}.")
@@ -51,13 +44,12 @@ def _components(edges: Sequence[Edge], target: Hashable) -> list[list[Edge]]:
                 f"The target {target!r} is among the features (edge ({u!r}, {v!r})); the class "
                 "joins every cluster by itself and must not appear in the tree edges."
             )
-        ru, rv = find(u), find(v)
-        if ru == rv:
+        if find[u] == find[v]:
             raise ValueError(f"Tree edge ({u!r}, {v!r}) closes a cycle: the edges are not a forest.")
-        parent[ru] = rv
+        find.union(u, v)
     trees: dict[Hashable, list[Edge]] = {}
     for u, v in edges:
-        trees.setdefault(find(u), []).append((u, v))
+        trees.setdefault(find[u], []).append((u, v))
     return list(trees.values())
 
 

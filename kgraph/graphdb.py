@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, MutableMapping
+from contextlib import nullcontext
 from os import PathLike
 from typing import Any
 
@@ -29,7 +30,7 @@ def _matches(attrs: dict[str, Any], where: dict[str, Any]) -> bool:
 
 
 class GraphDB:
-    """A property graph, directed or undirected, on a networkx or igraph backend.
+    """A property graph, directed or undirected, on a networkx, igraph or sqlite backend.
 
     Nodes are hashable keys (int, str, tuple, frozenset, ...); nodes and edges carry attribute
     dicts. A ``kind`` attribute conventionally says what a node or edge is (``variable``,
@@ -38,12 +39,18 @@ class GraphDB:
 
     Parameters
     ----------
-    directed : bool, default=False
-        Whether edges are directed.
-    backend : {"networkx", "igraph"}, default="networkx"
-        Where topology is stored. igraph needs the ``igraph`` extra.
+    directed : bool, optional
+        Whether edges are directed (default False). Reopening a sqlite file takes the
+        file's direction; a different explicit value is a ``ValueError``.
+    backend : {"networkx", "igraph", "sqlite"}, default="networkx"
+        Where topology is stored. igraph needs the ``igraph`` extra. ``sqlite`` keeps the
+        graph in a database file (standard library sqlite3, WAL journal, one transaction per
+        change; keys and values are always bound as SQL parameters).
     attrs : dict, optional
-        Graph-level attributes.
+        Graph-level attributes (merged into a reopened sqlite graph's attributes).
+    path : str or path-like, optional
+        The sqlite database file; ``None`` keeps it in memory (``":memory:"``). Only for
+        persistent backends.
 
     Examples
     --------
@@ -58,20 +65,48 @@ class GraphDB:
     [('Y', 'X1')]
     >>> g.copy(backend="igraph") == g
     True
+
+    A persistent graph survives the process (here in memory):
+
+    >>> db = g.copy(backend="sqlite")
+    >>> db.backend, db == g, db.nodes(kind="variable")
+    ('sqlite', True, ['X1'])
     """
 
     def __init__(
         self,
-        directed: bool = False,
+        directed: bool | None = None,
         backend: str = "networkx",
         attrs: dict[str, Any] | None = None,
+        path: str | PathLike | None = None,
     ) -> None:
         if backend not in BACKENDS:
             raise ValueError(
                 f"Unknown GraphDB backend {backend!r}; valid backends are {sorted(BACKENDS)}."
             )
-        self._store = BACKENDS[backend](bool(directed))
-        self.attrs: dict[str, Any] = dict(attrs or {})
+        store = BACKENDS[backend]
+        if store.persistent:
+            self._store = store(directed, path)
+        elif path is not None:
+            persistent = sorted(name for name, b in BACKENDS.items() if b.persistent)
+            raise ValueError(
+                f"The GraphDB backend {backend!r} keeps graphs in memory and takes no path; "
+                f"got path={path!r}. Backends with a path: {persistent}."
+            )
+        else:
+            self._store = store(directed)
+        if attrs:
+            self._store.attrs.update(attrs)
+
+    @property
+    def attrs(self) -> MutableMapping[str, Any]:
+        """Graph-level attributes (written to the database at once on the sqlite backend)."""
+        return self._store.attrs
+
+    @attrs.setter
+    def attrs(self, value: dict[str, Any]) -> None:
+        self._store.attrs.clear()
+        self._store.attrs.update(value)
 
     # -- basic facts -------------------------------------------------------------------
     @property
@@ -141,12 +176,12 @@ class GraphDB:
     def set_node_attrs(self, key: Hashable, **attrs: Any) -> None:
         """Set attributes of an existing node."""
         self._require_node(key)
-        self._store.node_data(key).update(attrs)
+        self._store.add_node(key, attrs)
 
     def set_edge_attrs(self, u: Hashable, v: Hashable, **attrs: Any) -> None:
         """Set attributes of an existing edge."""
         self._require_edge(u, v)
-        self._store.edge_data(u, v).update(attrs)
+        self._store.add_edge(u, v, attrs)
 
     # -- queries -----------------------------------------------------------------------
     def has_node(self, key: Hashable) -> bool:
@@ -223,26 +258,29 @@ class GraphDB:
             self._require_node(key)
         return self._filtered_copy(self.backend, lambda key: key in keep)
 
-    def copy(self, backend: str | None = None) -> GraphDB:
-        """A deep-enough copy (attribute dicts copied), optionally on another backend."""
-        return self._filtered_copy(backend or self.backend, lambda key: True)
+    def copy(self, backend: str | None = None, path: str | PathLike | None = None) -> GraphDB:
+        """A deep-enough copy (attribute dicts copied), optionally on another backend
+        (``path``: the database file of a persistent one)."""
+        return self._filtered_copy(backend or self.backend, lambda key: True, path)
 
-    def _filtered_copy(self, backend: str, keep: Callable[[Hashable], bool]) -> GraphDB:
-        out = GraphDB(directed=self.directed, backend=backend, attrs=dict(self.attrs))
-        for key, attrs in self.nodes(data=True):
-            if keep(key):
-                out.add_node(key, **attrs)
-        for u, v, attrs in self.edges(data=True):
-            if keep(u) and keep(v):
-                out.add_edge(u, v, **attrs)
-        return out
+    def _filtered_copy(self, backend: str, keep: Callable[[Hashable], bool],
+                       path: str | PathLike | None = None) -> GraphDB:
+        nodes = [(key, attrs) for key, attrs in self.nodes(data=True) if keep(key)]
+        edges = [(u, v, attrs) for u, v, attrs in self.edges(data=True) if keep(u) and keep(v)]
+        return self._from_parts((self.directed, dict(self.attrs), nodes, edges), backend, path)
+
+    def batch(self):
+        """A context manager grouping changes into one transaction on the sqlite backend
+        (all or none of them are kept); it does nothing on in-memory backends."""
+        batch = getattr(self._store, "batch", None)
+        return nullcontext() if batch is None else batch()
 
     # -- equality ----------------------------------------------------------------------
     def _canonical(self) -> tuple:
         nodes = {key: attrs for key, attrs in self.nodes(data=True)}
         pair = tuple if self.directed else frozenset
         edges = {pair((u, v)): attrs for u, v, attrs in self.edges(data=True)}
-        return self.directed, self.attrs, nodes, edges
+        return self.directed, dict(self.attrs), nodes, edges
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GraphDB):
@@ -265,12 +303,9 @@ class GraphDB:
         """A :class:`GraphDB` holding a copy of a networkx graph (multigraphs refused)."""
         if graph.is_multigraph():
             raise ValueError("GraphDB does not hold multigraphs; got a networkx multigraph.")
-        out = cls(directed=graph.is_directed(), backend=backend, attrs=dict(graph.graph))
-        for key, attrs in graph.nodes(data=True):
-            out.add_node(key, **attrs)
-        for u, v, attrs in graph.edges(data=True):
-            out.add_edge(u, v, **attrs)
-        return out
+        return cls._from_parts((graph.is_directed(), dict(graph.graph),
+                                list(graph.nodes(data=True)), list(graph.edges(data=True))),
+                               backend)
 
     def to_igraph(self):
         """An ``igraph.Graph`` copy: vertex attribute ``key`` holds the node key, ``name``
@@ -297,14 +332,16 @@ class GraphDB:
 
     # -- files -------------------------------------------------------------------------
     def _parts(self) -> tuple:
-        return self.directed, self.attrs, self.nodes(data=True), self.edges(data=True)
+        return self.directed, dict(self.attrs), self.nodes(data=True), self.edges(data=True)
 
     @classmethod
-    def _from_parts(cls, parts: tuple, backend: str) -> GraphDB:
+    def _from_parts(cls, parts: tuple, backend: str,
+                    path: str | PathLike | None = None) -> GraphDB:
         directed, attrs, nodes, edges = parts
-        out = cls(directed=directed, backend=backend, attrs=attrs)
-        out.add_nodes_from(nodes)
-        out.add_edges_from(edges)
+        out = cls(directed=directed, backend=backend, attrs=attrs, path=path)
+        with out.batch():
+            out.add_nodes_from(nodes)
+            out.add_edges_from(edges)
         return out
 
     def write_graphml(self, path: str | PathLike) -> None:
@@ -327,6 +364,12 @@ class GraphDB:
         return cls._from_parts(_files.read_json(path), backend)
 
     # -- helpers -----------------------------------------------------------------------
+    def close(self) -> None:
+        """Release the backend's resources (the sqlite connection); a no-op in memory."""
+        close = getattr(self._store, "close", None)
+        if close is not None:
+            close()
+
     def _require_node(self, key: Hashable) -> None:
         if not self.has_node(key):
             raise KeyError(f"Node {key!r} is not in the graph.")

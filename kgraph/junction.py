@@ -11,6 +11,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
+from networkx.utils import UnionFind
 
 from kgraph._codec import sorted_mixed
 from kgraph.graphdb import GraphDB
@@ -49,19 +50,11 @@ def decomposable_log_density(
 
 
 def _is_tree(n_nodes: int, edges: list[tuple[int, int]]) -> bool:
-    parent = list(range(n_nodes))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    components = UnionFind(range(n_nodes))
     for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra == rb:
+        if components[a] == components[b]:
             return False
-        parent[ra] = rb
+        components.union(a, b)
     return len(edges) == n_nodes - 1
 
 

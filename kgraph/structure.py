@@ -96,11 +96,15 @@ def read_structure(path: str | PathLike, backend: str = "networkx") -> Structure
     if suffix not in (".graphml", ".json"):
         raise ValueError(f"Cannot tell the format of {path}: expected a .graphml or .json file.")
     reader = GraphDB.read_graphml if suffix == ".graphml" else GraphDB.read_json
-    graph = reader(path, backend=backend)
+    return structure_from_graph(reader(path, backend=backend), where=str(path))
+
+
+def structure_from_graph(graph: GraphDB, where: str = "The graph") -> Structure:
+    """Rebuild whichever kgraph structure the graph attribute ``structure`` names."""
     name = graph.attrs.get("structure")
     if name not in _REGISTRY:
         raise ValueError(
-            f"{path} holds no kgraph structure (graph attribute 'structure' is {name!r}); "
+            f"{where} holds no kgraph structure (graph attribute 'structure' is {name!r}); "
             f"known structures: {sorted(_REGISTRY)}."
         )
     return _REGISTRY[name].from_graph(graph)

@@ -4,7 +4,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-BACKENDS = ("networkx", "igraph")
+BACKENDS = ("networkx", "igraph", "sqlite")
 
 
 def pytest_addoption(parser):

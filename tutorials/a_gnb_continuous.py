@@ -18,9 +18,8 @@ from sklearn.naive_bayes import GaussianNB
 
 from estimators import GaussianCMI, maximum_spanning_tree
 from estimators.datasets import load_dataset
-from estimators.gnb import GNBClassifier
+from estimators.gnb import GNBClassifier, pair_data
 from viz import (
-    pair_data_from_model,
     plot_gnb_forest,
     plot_gnb_graph,
     plot_pair_diagnostics,
@@ -93,7 +92,7 @@ save_figure(plot_gnb_forest(reduced), out / "wine_forest.pdf")
 # misclassified ones marked.
 
 # %%
-pairs = pair_data_from_model(reduced, X_test, y_test)[:3]
+pairs = pair_data(reduced, X_test, y_test)[:3]
 wrong = sum(int((p.y_true != p.y_pred).sum()) for p in pairs[:1])
 print(f"{len(pairs)} pairs drawn; {wrong} misclassified test points in the first panel")
 save_figure(plot_pair_diagnostics(pairs), out / "wine_pairs.png")

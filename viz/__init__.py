@@ -5,8 +5,9 @@ optional ``ax=``, returns the matplotlib ``Figure`` and never calls ``plt.show()
 :mod:`viz` does not import matplotlib; the functions do, when called.
 """
 
+from viz.confidence import plot_confidence
 from viz.curves import plot_reduction_curve, plot_relative_f1, relative_f1
-from viz.diagnostics import PairData, pair_data_from_model, plot_pair_diagnostics
+from viz.diagnostics import PairData, plot_pair_diagnostics
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
 from viz.ktree import plot_ktree, plot_pbkt, plot_tree_representation
 from viz.latent import perplexity_summary, plot_elbo, plot_perplexity
@@ -20,8 +21,8 @@ __all__ = [
     "PairData",
     "Style",
     "apply_style",
-    "pair_data_from_model",
     "perplexity_summary",
+    "plot_confidence",
     "plot_elbo",
     "plot_gnb_forest",
     "plot_gnb_graph",

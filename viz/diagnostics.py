@@ -1,100 +1,25 @@
 """Paper 1 appendix F: pair diagnostics — each selected feature pair with the
-class-conditional density contours and the misclassified points marked."""
+class-conditional density contours and the misclassified points marked.
+
+The data come from :func:`estimators.gnb.pair_data` (a list of :class:`PairData`); this
+module only draws them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from estimators.gnb.diagnostics import PairData
 from viz.style import Style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["PairData", "pair_data_from_model", "plot_pair_diagnostics"]
-
-LogDensity = Callable[[np.ndarray], np.ndarray]
-
-
-@dataclass(frozen=True)
-class PairData:
-    """What one diagnostic panel shows.
-
-    Parameters
-    ----------
-    x : ndarray of shape (n, 2)
-        The two features of every row.
-    y_true, y_pred : ndarray of shape (n,)
-        True and predicted classes.
-    log_density : mapping class -> callable
-        For each class y, ``f(points) -> ln p(x_i, x_j | y)`` with ``points`` of shape (m, 2),
-        returning shape (m,).
-    names : (str, str)
-        The feature names (axis labels).
-    """
-
-    x: np.ndarray
-    y_true: np.ndarray
-    y_pred: np.ndarray
-    log_density: Mapping[Hashable, LogDensity]
-    names: tuple[str, str] = ("x_i", "x_j")
-
-    def __post_init__(self) -> None:
-        x = np.asarray(self.x, dtype=float)
-        if x.ndim != 2 or x.shape[1] != 2:
-            raise ValueError(f"PairData.x must have shape (n, 2); got {x.shape}.")
-        y_true, y_pred = np.asarray(self.y_true), np.asarray(self.y_pred)
-        if y_true.shape != (x.shape[0],) or y_pred.shape != (x.shape[0],):
-            raise ValueError(f"PairData.y_true and y_pred must have shape ({x.shape[0]},) like "
-                             f"the rows of x; got {y_true.shape} and {y_pred.shape}.")
-        missing = [c for c in np.unique(y_true).tolist() if c not in self.log_density]
-        if missing:
-            raise ValueError(f"PairData.log_density has no density for class {missing[0]!r}; "
-                             f"it has {list(self.log_density)}.")
-        object.__setattr__(self, "x", x)
-        object.__setattr__(self, "y_true", y_true)
-        object.__setattr__(self, "y_pred", y_pred)
-
-    @property
-    def misclassified(self) -> np.ndarray:
-        """Boolean mask of the rows predicted wrongly."""
-        return self.y_true != self.y_pred
-
-
-def pair_data_from_model(model: Any, X: Any, y: Any) -> list[PairData]:
-    """The panels of a fitted GNB classifier: its first ``n_clusters_`` pairs.
-
-    Uses ``cluster_order_`` (column indices in selection order), ``n_clusters_``,
-    ``classes_``, ``predict`` and ``density_.logpdf2(X, i, j)`` (shape (rows, classes)),
-    which only reads columns i and j.
-    """
-    import pandas as pd
-
-    values = X.to_numpy(dtype=float) if isinstance(X, pd.DataFrame) else np.asarray(X, float)
-    names = (model.feature_names() if hasattr(model, "feature_names")
-             else [f"x{j}" for j in range(values.shape[1])])
-    y_pred = model.predict(X)
-    panels = []
-    for i, j in np.asarray(model.cluster_order_)[: model.n_clusters_]:
-        densities = {c: _column_density(model.density_, values.shape[1], int(i), int(j), k)
-                     for k, c in enumerate(model.classes_)}
-        panels.append(PairData(values[:, [i, j]], np.asarray(y), y_pred, densities,
-                               (names[i], names[j])))
-    return panels
-
-
-def _column_density(density: Any, d: int, i: int, j: int, k: int) -> LogDensity:
-    def logpdf(points: np.ndarray) -> np.ndarray:
-        full = np.zeros((points.shape[0], d))
-        full[:, i], full[:, j] = points[:, 0], points[:, 1]
-        return np.asarray(density.logpdf2(full, i, j))[:, k]
-
-    return logpdf
-
+__all__ = ["PairData", "plot_pair_diagnostics"]
 
 def plot_pair_diagnostics(pairs: PairData | Sequence[PairData], *,
                           ax: Axes | Sequence[Axes] | None = None, style: Style | None = None,
@@ -107,7 +32,7 @@ def plot_pair_diagnostics(pairs: PairData | Sequence[PairData], *,
     Parameters
     ----------
     pairs : PairData or sequence of PairData
-        See :func:`pair_data_from_model` to get them from a fitted GNB classifier.
+        See :func:`estimators.gnb.pair_data` to get them from a fitted GNB classifier.
     ax : Axes or sequence of Axes, optional
         One axes per pair; a new figure with ``ncols`` panels per row when None.
     style : Style, optional

@@ -1,7 +1,10 @@
 """Built-in data sets: the UCI tables shipped in ``data/`` and scikit-learn's small sets.
 
-Every table has its features first and the class in the last column, ``class``. Sources,
-citations and licences (CC BY 4.0) are in ``data/README.md`` next to this file.
+The UCI tables have their features first and the class in the last column, ``class``; the
+four real mixed-type tables (``penguins``, ``oj``, ``arrests``, ``helpmiss``) keep their own
+target column, which :func:`load_dataset` returns as the class. Sources, citations and
+licences (CC BY 4.0 for the UCI tables, the R packages' licences for the others) are in
+``data/README.md`` next to this file.
 
 Examples
 --------
@@ -19,7 +22,9 @@ from importlib import resources
 
 import pandas as pd
 
-__all__ = ["list_datasets", "load_dataset", "dataset_info"]
+from estimators.datasets._synthetic import make_gaussian_tree
+
+__all__ = ["list_datasets", "load_dataset", "dataset_info", "make_gaussian_tree"]
 
 _DATA = resources.files(__name__) / "data"
 
@@ -39,7 +44,14 @@ _BUILTIN = {
     "winequality_red": ("continuous", "Wine Quality red (UCI): quality >= 7"),
     "winequality_white": ("continuous", "Wine Quality white (UCI): quality >= 7"),
     "yeast": ("continuous", "Yeast (UCI): localisation site"),
+    "penguins": ("mixed", "Palmer penguins (R palmerpenguins): species; 19 empty cells"),
+    "oj": ("mixed", "Orange juice purchases (R ISLR): CH or MM; collinear price columns"),
+    "arrests": ("mixed", "Toronto marijuana arrests (R carData): released or not"),
+    "helpmiss": ("mixed", "HELP study (R mosaicData): substance; 749 empty cells"),
 }
+# the class column of the tables whose class is not the column ``class``
+_TARGET_COLUMN = {"penguins": "species", "oj": "Purchase", "arrests": "released",
+                  "helpmiss": "substance"}
 _SKLEARN = {
     "iris": ("continuous", "Iris (scikit-learn): species"),
     "breast_cancer": ("continuous", "Breast Cancer Wisconsin diagnostic (scikit-learn, 569 rows)"),
@@ -82,5 +94,5 @@ def load_dataset(name: str, *, target: str = "class") -> tuple[pd.DataFrame, pd.
         return bunch.data, y
     with (_DATA / f"{name}.csv").open("rb") as fh:
         frame = pd.read_csv(fh, keep_default_na=False, na_values=[""])
-    y = frame.pop("class").rename(target)
+    y = frame.pop(_TARGET_COLUMN.get(name, "class")).rename(target)
     return frame, y

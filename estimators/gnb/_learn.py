@@ -18,6 +18,8 @@ SCORES = {
     "gaussian-copula": GaussianCopulaCMI,
     "kde": KDECopulaCMI,
 }
+#: the dependence models of GNBClassifier (the registry the command line offers)
+DEPENDENCES = tuple(SCORES)
 
 
 def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | None = None):

@@ -8,11 +8,9 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators.gnb._base import BaseGNB
-from estimators.gnb._learn import learn_tree, make_density
+from estimators.gnb._learn import DEPENDENCES, learn_tree, make_density
 from estimators.gnb.reduction import best_n_clusters, reduction_scores
 from kgraph import GNBJunctionTree
-
-DEPENDENCES = ("gaussian", "gaussian-copula", "kde")
 
 
 class GNBClassifier(BaseGNB):
@@ -158,6 +156,6 @@ class GNBClassifier(BaseGNB):
         """The GNB forest of the first ``n_clusters_`` clusters used to predict."""
         return self.structure_.prefix(self.n_clusters_)
 
-    def _log_joint(self, X: np.ndarray) -> np.ndarray:
+    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
         edges = [tuple(e) for e in self.cluster_order_[: self.n_clusters_]]
         return self.class_log_prior_ + self.density_.log_density(X, edges)

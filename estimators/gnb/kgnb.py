@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._model_selection import select_by_cv
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._learn import make_density, make_score
-from estimators.search import backbone_dp, backbone_order, greedy_ktree
+from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
 from kgraph import AcyclicKTree
 
 #: orders tried by ``order="auto"`` (k-trees of width 1, 2, 3)
@@ -30,16 +30,18 @@ class KGNBClassifier(BaseGNB):
     Parameters
     ----------
     order : int, "auto" or sequence of int, default=4
-        Cluster size including the class (>= 3). Capped (with a warning) at d + 1 for d
+        Cluster size including the class (>= 3). Lowered (with one warning) to d + 1 for d
         features, since an acyclic k-tree needs k + 1 vertices. ``"auto"`` chooses among
         orders 3, 4, 5 (a list: among those) by stratified 5-fold cross-validated log-loss on
         the training data (see :mod:`estimators._model_selection`; ties: the smaller order).
     dependence : {"gaussian", "gaussian-copula"}, default="gaussian"
-    search : {"greedy", "backbone-dp"}, default="greedy"
-        ``greedy_ktree`` (heuristic) or ``backbone_dp`` (exact under the backbone).
-    backbone : sequence of feature names or column indices, optional
-        For ``search="backbone-dp"``; default: ``backbone_order(W, method="mst-dfs")`` on the
-        CMI edge matrix.
+    search : str, default="greedy"
+        A searcher of :data:`estimators.search.SEARCHERS`: ``"greedy"`` (heuristic),
+        ``"backbone-dp"`` (exact under the backbone), ``"spanning-tree"`` (``order=3``).
+    backbone : None, str or sequence of feature names or column indices, optional
+        For ``search="backbone-dp"``: a permutation of the features, or a method of
+        :data:`estimators.search.BACKBONE_METHODS` applied to the CMI edge matrix; None is
+        ``"mst-dfs"`` (and the exact spanning tree for ``order=3``).
     var_smoothing : float, default=1e-9
         As in :class:`GNBClassifier`.
 
@@ -68,8 +70,8 @@ class KGNBClassifier(BaseGNB):
     _parameter_constraints: dict = {
         "order": [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"],
         "dependence": [StrOptions({"gaussian", "gaussian-copula"})],
-        "search": [StrOptions({"greedy", "backbone-dp"})],
-        "backbone": [None, "array-like"],
+        "search": [StrOptions(SEARCHERS.keys())],
+        "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
     }
 
@@ -91,19 +93,6 @@ class KGNBClassifier(BaseGNB):
     def _model_label(self) -> str:
         return f"KGNBClassifier(order={self.order}, dependence={self.dependence!r})"
 
-    def _backbone_indices(self, names: list[str], W: np.ndarray) -> list[int]:
-        if self.backbone is None:
-            return [int(v) for v in backbone_order(W, method="mst-dfs")]
-        items = list(self.backbone)
-        pos = {n: i for i, n in enumerate(names)}
-        idx = [pos[str(v)] if str(v) in pos else v for v in items]
-        if sorted(map(str, idx)) != sorted(map(str, range(len(names)))):
-            raise ValueError(
-                f"backbone must be a permutation of the {len(names)} features (names or column "
-                f"indices); got {items!r}."
-            )
-        return [int(v) for v in idx]
-
     def fit(self, X, y) -> KGNBClassifier:
         """Learn the k-tree with the CMI hyperedge score, then the cluster densities."""
         self._validate_params()
@@ -111,25 +100,17 @@ class KGNBClassifier(BaseGNB):
         if not isinstance(order, Integral):
             order, self.cv_results_ = self._choose_order(X, y)
         X, codes = self._validate_training(X, y)
-        d = X.shape[1]
-        self.order_ = min(order, d + 1)
-        if self.order_ < order:
-            warnings.warn(
-                f"KGNBClassifier(order={order}) needs at least {order - 1} features; X "
-                f"has {d}, so order {self.order_} is used.",
-                UserWarning,
-                stacklevel=2,
-            )
-        k = self.order_ - 2
-        score = make_score(self.dependence).fit(X, codes)
-        if self.search == "greedy":
-            tree = greedy_ktree(score, k).structure
-        else:
-            backbone = self._backbone_indices(self.feature_names(), score.edge_matrix())
-            tree = backbone_dp(score, backbone, k).structure
-        self._parents = [(int(v), sorted(int(p) for p in tree.parents(v))) for v in tree.order]
-        self.weight_ = float(tree.score(score))
         names = self.feature_names()
+        k = check_k(order - 2, X.shape[1], owner="KGNBClassifier", param="order", offset=2)
+        self.order_ = k + 2
+        score = make_score(self.dependence).fit(pd.DataFrame(X, columns=names), codes)
+        found = search_structure(self.search, score, names, k, backbone=self.backbone,
+                                 W=score.edge_matrix(), owner="KGNBClassifier")
+        tree = found.structure
+        index = {v: j for j, v in enumerate(names)}
+        self._parents = [(index[v], sorted(index[p] for p in tree.parents(v)))
+                         for v in tree.order]
+        self.weight_ = float(tree.score(score))
         self.structure_ = AcyclicKTree(
             k,
             [names[v] for v, _ in self._parents],
@@ -152,7 +133,7 @@ class KGNBClassifier(BaseGNB):
         best, table = select_by_cv(self, X, y, [{"order": o} for o in grid])
         return best["order"], table
 
-    def _log_joint(self, X: np.ndarray) -> np.ndarray:
+    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
         cache: dict[tuple[int, ...], np.ndarray] = {}
 
         def sub(a: list[int]) -> np.ndarray:

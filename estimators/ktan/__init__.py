@@ -1,5 +1,6 @@
 """TAN and k-TAN classifiers (paper 2) with pgmpy export and scored GraphML structures."""
 
+from estimators.ktan._columns import FEATURE_FAMILIES
 from estimators.ktan.classifiers import KTANClassifier, TANClassifier
 
-__all__ = ["KTANClassifier", "TANClassifier"]
+__all__ = ["FEATURE_FAMILIES", "KTANClassifier", "TANClassifier"]

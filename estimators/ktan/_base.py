@@ -15,8 +15,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from estimators._joint import JointLogLikelihoodClassifier
 from estimators._validation import check_finite_columns
@@ -25,12 +24,15 @@ from estimators.ktan._cpt import fit_cpts
 from estimators.ktan._export import structure_graph, to_pgmpy
 from estimators.ktan._linear_gaussian import fit_linear_gaussian
 from estimators.ktan._structure import learn_structure
+from estimators.search import check_k
 
 CLASS_NODE = "class"
 
 
 class BaseKTAN(JointLogLikelihoodClassifier):
     """k-TAN classifier machinery: subclasses say which k, search and backbone to use."""
+
+    _min_features = 2
 
     _parameter_constraints: dict = {
         "features": [StrOptions(set(FEATURE_FAMILIES))],
@@ -64,27 +66,10 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         """
         name = type(self).__name__
         raw = X
-        X, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False)
-        if X.shape[0] < 2:
-            raise ValueError(f"{name} needs at least 2 samples; got n_samples = {X.shape[0]}.")
-        names = self._names()
-        check_finite_columns(X, names, name, numeric=False)
-        check_classification_targets(y)
-        self.classes_, y_codes = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
-            raise ValueError(
-                f"{name} needs samples of at least 2 classes in y; got only class "
-                f"{self.classes_[0]!r}."
-            )
+        X, y_codes = self._validate_training(X, y)
+        names = self.feature_names()
         k, search, backbone = self._search_spec()
-        d = self.n_features_in_
-        if d < 2:
-            raise ValueError(f"{name} needs at least 2 features to learn a k-tree; X has {d} feature(s).")
-        if k >= d:
-            raise ValueError(
-                f"The 'k' parameter of {name} must be an int in [1, {d - 1}] for X with {d} "
-                f"features. Got {k} instead."
-            )
+        self.k_ = k = check_k(k, len(names), owner=name)
         self.family_ = resolve_family(raw if isinstance(raw, pd.DataFrame) else X, self.features, names, name)
         if self.family_ == "discrete":
             self.encoding_ = DiscreteEncoding.fit(X)
@@ -104,9 +89,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         self.hyperedge_scores_ = {v: float(fit.score_fn(v, self.structure_.parents(v))) for v in names}
         index = {v: j for j, v in enumerate(names)}
         parents = [tuple(index[p] for p in self.structure_.parents(v)) for v in names]
-        class_counts = np.bincount(y_codes, minlength=self.classes_.size)
-        self.class_count_ = class_counts
-        self.class_log_prior_ = np.log(class_counts) - np.log(class_counts.sum())
         if self.family_ == "discrete":
             self.cpts_ = fit_cpts(data, y_codes, self.classes_.size, self.encoding_.n_levels, parents, self.alpha,
                                   ess=self.ess)
@@ -114,36 +96,28 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             self.cpds_ = fit_linear_gaussian(data, y_codes, self.classes_.size, parents)
         return self
 
-    def _names(self) -> list[str]:
-        """Feature names: pandas column names, else ``x0, x1, ...``."""
-        if hasattr(self, "feature_names_in_"):
-            return [str(v) for v in self.feature_names_in_]
-        return [f"x{j}" for j in range(self.n_features_in_)]
-
     @property
     def class_node_(self) -> str:
         """Name of the class vertex in exports: ``"class"``, with ``_`` added until unique."""
         check_is_fitted(self)
         node = CLASS_NODE
-        while node in self._names():
+        while node in self.feature_names():
             node += "_"
         return node
 
     # -- prediction -------------------------------------------------------------------------
-    def _joint_log_likelihood(self, X) -> np.ndarray:
-        """``ln p(y, x)`` for every row and class, shape (n_samples, n_classes)."""
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=None, ensure_all_finite=False)
-        names = self._names()
-        check_finite_columns(X, names, type(self).__name__, numeric=False)
+    def _input_dtype(self):
+        return None  # categories of any type; Gaussian columns are converted in fit
+
+    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+        """``ln p(y, x)`` for every validated row and class, shape (n_samples, n_classes)."""
         if self.family_ == "discrete":
             jll = self.cpts_.joint_log_likelihood(self.encoding_.transform(X))
         else:
             data = X.astype(float)
-            check_finite_columns(data, names, type(self).__name__)
+            check_finite_columns(data, self.feature_names(), type(self).__name__)
             jll = self.cpds_.joint_log_likelihood(data)
         return jll + self.class_log_prior_
-
 
     # -- export -----------------------------------------------------------------------------
     def to_pgmpy(self):

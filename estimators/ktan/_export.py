@@ -30,7 +30,7 @@ def _states(values: np.ndarray) -> list:
 
 def discrete_network(clf) -> DiscreteBayesianNetwork:
     """The fitted discrete k-TAN as a pgmpy ``DiscreteBayesianNetwork`` with its CPDs."""
-    names = clf._names()
+    names = clf.feature_names()
     target = clf.class_node_
     cpts = clf.cpts_
     cats = {v: _states(c) for v, c in zip(names, clf.encoding_.categories, strict=True)}
@@ -63,7 +63,7 @@ def discrete_network(clf) -> DiscreteBayesianNetwork:
 
 def gaussian_networks(clf) -> dict:
     """One pgmpy ``LinearGaussianBayesianNetwork`` per class: ``{class label: network}``."""
-    names = clf._names()
+    names = clf.feature_names()
     cpds = clf.cpds_
     edges = [(names[p], names[v]) for v in range(len(names)) for p in cpds.parents[v]]
     out = {}
@@ -114,7 +114,7 @@ def structure_graph(clf) -> GraphDB:
     with ``cmi`` = ``I(X_u; X_v | Y)``. Graph attributes: ``k``, ``score`` (the k-tree
     score, the sum of the clique scores), ``family``, ``target`` and ``backbone``.
     """
-    names = clf._names()
+    names = clf.feature_names()
     index = {v: j for j, v in enumerate(names)}
     target = clf.class_node_
     graph = clf.structure_.to_dag(target)

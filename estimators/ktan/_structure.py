@@ -3,14 +3,16 @@
 Everything the classifiers know about structure learning goes through
 :func:`learn_structure`: it fits the class-conditional mutual-information score of the
 model family (plug-in :class:`~estimators.scores.DiscreteCMI` for discrete features,
-:class:`~estimators.scores.GaussianCMI` for Gaussian ones) and runs the searcher:
+:class:`~estimators.scores.GaussianCMI` for Gaussian ones) and runs the searcher registered
+under ``search`` in :data:`estimators.search.SEARCHERS` (see
+:func:`estimators.search.search_structure`):
 
-* ``k = 1`` without a backbone: the maximum spanning tree of the CMI matrix (exact TAN);
-* ``search="backbone-dp"``: the exact maximum-score acyclic k-tree containing the backbone
-  path (``backbone=None`` means ``"mst-dfs"`` for ``k >= 2``); a backbone method name is
-  resolved by :func:`~estimators.search.backbone_order` (``"local-search"`` improves a
-  greedy-path backbone by re-running the DP on neighbouring orders);
-* ``search="greedy"``: the backbone-free greedy k-tree (heuristic).
+* ``"backbone-dp"``: the exact maximum-score acyclic k-tree containing the backbone path
+  (``backbone=None`` means the exact maximum spanning tree for ``k = 1`` and ``"mst-dfs"``
+  for ``k >= 2``; a backbone method name is resolved by
+  :func:`~estimators.search.resolve_backbone`);
+* ``"greedy"``: the backbone-free greedy k-tree (heuristic);
+* ``"spanning-tree"``: the maximum spanning tree of the CMI matrix (``k = 1``).
 """
 
 from __future__ import annotations
@@ -23,20 +25,8 @@ import numpy as np
 import pandas as pd
 
 from estimators.scores import make_score
-from estimators.search import (
-    BACKBONE_METHODS as _SEARCH_BACKBONE_METHODS,
-)
-from estimators.search import (
-    backbone_dp,
-    backbone_order,
-    greedy_ktree,
-    maximum_spanning_tree,
-)
+from estimators.search import search_structure
 from kgraph import AcyclicKTree
-
-#: backbone methods accepted by KTANClassifier: the registry of :func:`backbone_order`
-BACKBONE_METHODS = tuple(_SEARCH_BACKBONE_METHODS)
-SEARCHES = ("backbone-dp", "greedy")
 
 
 @dataclass(frozen=True)
@@ -65,51 +55,6 @@ class StructureFit:
     score_fn: Any
     edge_matrix: np.ndarray
     certificate: Any = None
-
-
-def check_backbone(backbone: Sequence, names: Sequence[str], estimator: str) -> tuple[str, ...]:
-    """A user backbone as a tuple of feature names; entries may be names or column indices.
-
-    Raises
-    ------
-    ValueError
-        Naming the unknown, repeated or missing features.
-
-    Examples
-    --------
-    >>> check_backbone(["b", 0, "c"], ["a", "b", "c"], "KTANClassifier")
-    ('b', 'a', 'c')
-    """
-    names = list(names)
-    out = []
-    for entry in backbone:
-        if isinstance(entry, (int, np.integer)) and not isinstance(entry, bool):
-            if not 0 <= entry < len(names):
-                raise ValueError(
-                    f"The backbone of {estimator} has column index {entry}, but X has "
-                    f"{len(names)} features (indices 0..{len(names) - 1})."
-                )
-            out.append(names[int(entry)])
-        elif entry in names:
-            out.append(entry)
-        else:
-            raise ValueError(
-                f"The backbone of {estimator} names unknown feature {entry!r}; the features "
-                f"are {names}."
-            )
-    repeated = sorted({v for v in out if out.count(v) > 1}, key=names.index)
-    if repeated:
-        raise ValueError(
-            f"The backbone of {estimator} repeats feature(s) {repeated}; it must be a "
-            "permutation of all the features."
-        )
-    missing = [v for v in names if v not in out]
-    if missing:
-        raise ValueError(
-            f"The backbone of {estimator} misses feature(s) {missing}; it must be a "
-            "permutation of all the features."
-        )
-    return tuple(out)
 
 
 class ConstantAwareScore:
@@ -210,8 +155,8 @@ def learn_structure(
         Which CMI score to fit.
     k : int
         Tree width, ``1 <= k < n_features``.
-    search : {"backbone-dp", "greedy"}
-        The searcher.
+    search : str
+        A searcher of :data:`estimators.search.SEARCHERS`.
     backbone : None, {"given", "mst-dfs", "greedy-path"} or sequence of features
         The backbone of ``"backbone-dp"``.
     estimator : str
@@ -226,22 +171,6 @@ def learn_structure(
     names = list(names)
     score = fit_score(data, y_codes, names, family, score)
     W = np.asarray(score.edge_matrix(), dtype=float)
-    if search == "greedy":
-        if backbone is not None:
-            raise ValueError(
-                f"{estimator}(search='greedy') learns without a backbone; got backbone="
-                f"{backbone!r}. Use search='backbone-dp' to keep a backbone."
-            )
-        result = greedy_ktree(score, k, variables=names)
-        return StructureFit(result.structure, None, float(result.score), score, W)
-    if backbone is None and k == 1:
-        tree = maximum_spanning_tree(W, variables=names).ktree
-        return StructureFit(tree, None, float(tree.score(score)), score, W)
-    if backbone is None:
-        backbone = "mst-dfs"
-    if isinstance(backbone, str):
-        order = tuple(backbone_order(W, backbone, f=score, k=k, variables=names))
-    else:
-        order = check_backbone(backbone, names, estimator)
-    result = backbone_dp(score, order, k)
-    return StructureFit(result.structure, order, float(result.score), score, W, result.pbkt)
+    found = search_structure(search, score, names, k, backbone=backbone, W=W, owner=estimator)
+    return StructureFit(found.structure, found.backbone, found.score, score, W,
+                        found.certificate)

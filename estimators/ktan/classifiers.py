@@ -10,8 +10,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._model_selection import candidate_grid, select_by_cv
 from estimators.ktan._base import BaseKTAN
-from estimators.ktan._structure import BACKBONE_METHODS, SEARCHES
 from estimators.scores import SCORES
+from estimators.search import BACKBONE_METHODS, SEARCHERS
 
 _DOC_COMMON = """
     Discrete features get conditional probability tables with pseudo-count ``alpha`` over
@@ -109,10 +109,12 @@ class KTANClassifier(BaseKTAN):
     Parameters
     ----------
     k : int, "auto" or sequence of int, default=2
-        Tree width: each feature has at most ``k`` feature parents; ``1 <= k < n_features``.
-        ``"auto"`` tries k = 1, 2, 3 (those below n_features).
-    search : {{"backbone-dp", "greedy"}}, default="backbone-dp"
-        The structure searcher.
+        Tree width: each feature has at most ``k`` feature parents. A ``k`` of at least
+        ``n_features`` is lowered to ``n_features - 1`` with one warning. ``"auto"`` tries
+        k = 1, 2, 3 (those below n_features) by inner cross-validation.
+    search : str, default="backbone-dp"
+        A searcher of :data:`estimators.search.SEARCHERS` (``"backbone-dp"``, ``"greedy"``,
+        ``"spanning-tree"`` for ``k = 1``, or one registered later).
     backbone : None, {{"given", "mst-dfs", "greedy-path", "local-search"}} or sequence, default=None
         Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
     features : {{"auto", "discrete", "gaussian"}}, default="auto"
@@ -130,10 +132,11 @@ class KTANClassifier(BaseKTAN):
 
     Attributes
     ----------
+    k_ : int
+        The width used (``k`` lowered to ``n_features - 1`` when larger; the chosen one with
+        ``k="auto"``).
     structure_ : kgraph.AcyclicKTree
         The learned k-tree over the feature names.
-    k_ : int
-        The k used (the chosen one with ``k="auto"``).
     structure_score_ : str
         The structure score used (the chosen one with ``structure_score="auto"``).
     cv_results_ : dict or None
@@ -175,8 +178,8 @@ class KTANClassifier(BaseKTAN):
         "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), "array-like"],
         "structure_score": [StrOptions({*SCORES, "auto"})],
         "ess": [None, Interval(Real, 0, None, closed="neither")],
-        "search": [StrOptions(set(SEARCHES))],
-        "backbone": [None, StrOptions(set(BACKBONE_METHODS)), "array-like"],
+        "search": [StrOptions(SEARCHERS.keys())],
+        "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
     }
 
     def __init__(

@@ -5,13 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context, clone
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators._joint import JointLogLikelihoodClassifier
 from kgraph.plate import LatentCNBPlate
 
-from ._family_base import check_no_inf, check_rows_observed
+from ._family_base import check_rows_observed
 from ._model import LatentCNB, plate_of
 from ._params import LATENT_PARAMETER_CONSTRAINTS
 
@@ -95,17 +93,13 @@ n_init, e_step_max_iter, e_step_tol, random_state
         tags.input_tags.categorical = self.family == "categorical"
         return tags
 
-    def _check_X(self, X, y=None, *, reset: bool):
-        kwargs = dict(
-            reset=reset,
-            dtype=np.float64 if self.family == "gaussian" else None,
-            ensure_all_finite=False,
-        )
-        if reset:
-            X, y = validate_data(self, X, y, **kwargs)
-        else:
-            X = validate_data(self, X, **kwargs)
-        check_no_inf(X, getattr(self, "feature_names_in_", None))
+    def _input_dtype(self):
+        return np.float64 if self.family == "gaussian" else None
+
+    def _validate_X(self, X, y=None, *, reset: bool):
+        """The template's validation (NaN allowed: it marks an unobserved feature), then
+        every row must have an observed feature."""
+        X, y = super()._validate_X(X, y, reset=reset)
         check_rows_observed(~np.asarray(pd.isna(X), dtype=bool))
         return X, y
 
@@ -122,12 +116,10 @@ n_init, e_step_max_iter, e_step_tol, random_state
         -------
         self : LatentCNBClassifier
         """
-        X, y = self._check_X(X, y, reset=True)
-        check_classification_targets(y)
-        self.classes_, y_index, counts = np.unique(y, return_inverse=True, return_counts=True)
-        self.class_log_prior_ = np.log(counts / counts.sum())
+        X, y_index = self._validate_training(X, y)
         template = LatentCNB(**self.get_params())
-        self.estimators_ = [clone(template).fit(X[y_index == c]) for c in range(counts.size)]
+        self.estimators_ = [clone(template).fit(X[y_index == c])
+                            for c in range(self.classes_.size)]
         self.n_iter_ = np.array([model.n_iter_ for model in self.estimators_])
         return self
 
@@ -136,9 +128,7 @@ n_init, e_step_max_iter, e_step_tol, random_state
         own rows' mixing weights; the structure is the same)."""
         return plate_of(self)
 
-    def _joint_log_likelihood(self, X) -> np.ndarray:
-        check_is_fitted(self)
-        X, _ = self._check_X(X, reset=False)
+    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
         scores = np.column_stack([model.score_samples(X) for model in self.estimators_])
         return scores + self.class_log_prior_
 

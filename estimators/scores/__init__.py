@@ -17,6 +17,13 @@ Examples
 
 from .._validation import DegenerateFeatureWarning
 from ._base import BaseCMI
+from ._cg_factors import (
+    BayesCategoricalFactor,
+    CategoricalFactor,
+    LinearGaussianFactor,
+    fit_cg_factor,
+)
+from ._conditional_gaussian import ConditionalGaussianScore
 from ._discrete import DiscreteCMI
 from ._gaussian import GaussianCMI, GaussianCopulaCMI
 from ._kde_copula import KDECopulaCMI, copula_mi_normal_scores
@@ -27,12 +34,17 @@ __all__ = [
     "BIC",
     "SCORES",
     "BaseCMI",
+    "BayesCategoricalFactor",
+    "CategoricalFactor",
+    "ConditionalGaussianScore",
     "DegenerateFeatureWarning",
     "DiscreteBDeu",
     "DiscreteCMI",
     "GaussianCMI",
     "GaussianCopulaCMI",
     "KDECopulaCMI",
+    "LinearGaussianFactor",
     "copula_mi_normal_scores",
+    "fit_cg_factor",
     "make_score",
 ]

@@ -150,6 +150,12 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         check_is_fitted(self, "data_")
         keys = [self._resolve(v, p) for v, p in items]
         todo = list(dict.fromkeys(k for k in keys if k not in self._cache and k[1]))
+        if todo:
+            self._compute(todo)
+        return np.array([self._cache[k] if k[1] else 0.0 for k in keys], dtype=float)
+
+    def _compute(self, todo: list[tuple[int, frozenset]]) -> None:
+        """Score the uncached hyperedges ``todo`` and store them in the cache."""
         pairs = [k for k in todo if len(k[1]) == 1]
         bigger = [k for k in todo if len(k[1]) > 1]
         if pairs:
@@ -159,7 +165,6 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
             work = [(v, tuple(sorted(p))) for v, p in bigger]
             vals = run_chunked(type(self)._hyperedge_block, self.data_, work, self.n_jobs)
             self._store(bigger, vals)
-        return np.array([self._cache[k] if k[1] else 0.0 for k in keys], dtype=float)
 
     def _store(self, keys: Sequence[tuple[int, frozenset]], values: np.ndarray) -> None:
         bad = np.flatnonzero(np.isnan(values))

@@ -1,10 +1,16 @@
 """Structure searchers over pluggable scores (DESIGN.md, table of searchers).
 
+Classifiers and the command line go through the registries: :data:`SEARCHERS` (extend it
+with :func:`register_searcher`), :data:`BACKBONE_METHODS`, :func:`resolve_backbone`,
+:func:`search_structure` and the size policy :func:`check_k`.
+
 Every searcher takes a hyperedge score ``f(v, parents: frozenset) -> float`` (fitted score
 objects are such callables) or, for spanning trees, a weight matrix, and returns a frozen
 result with ``.structure`` and ``.score``.
 """
 
+from estimators.search._common import check_backbone, check_k
+from estimators.search.arborescence import ArborescenceResult, maximum_spanning_arborescence
 from estimators.search.backbone_dp import BackboneDPResult, backbone_dp
 from estimators.search.backbone_order import (
     BACKBONE_METHODS,
@@ -21,26 +27,44 @@ from estimators.search.brute_force import (
 )
 from estimators.search.greedy import GreedyKTreeResult, greedy_ktree
 from estimators.search.matroid import MatroidBasisResult, greedy_matroid_basis
+from estimators.search.registry import (
+    SEARCHERS,
+    SearchResult,
+    get_searcher,
+    register_searcher,
+    reject_backbone,
+    resolve_backbone,
+    search_structure,
+)
 from estimators.search.spanning_tree import SpanningTreeResult, maximum_spanning_tree
-from estimators.search.unionfind import UnionFind
 
 __all__ = [
+    "ArborescenceResult",
     "BACKBONE_METHODS",
     "BackboneDPResult",
+    "SEARCHERS",
+    "SearchResult",
     "BruteForceResult",
     "GreedyKTreeResult",
     "LocalSearchResult",
     "MatroidBasisResult",
     "SpanningTreeBruteForceResult",
     "SpanningTreeResult",
-    "UnionFind",
     "backbone_dp",
     "backbone_order",
     "brute_force_ktree",
+    "check_backbone",
+    "check_k",
+    "get_searcher",
+    "register_searcher",
+    "reject_backbone",
+    "resolve_backbone",
+    "search_structure",
     "brute_force_spanning_tree",
     "enumerate_acyclic_ktrees",
     "greedy_ktree",
     "greedy_matroid_basis",
     "local_search_backbone",
+    "maximum_spanning_arborescence",
     "maximum_spanning_tree",
 ]

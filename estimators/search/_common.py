@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import combinations
 from math import comb
@@ -14,10 +15,45 @@ __all__ = ["Score", "check_k", "check_backbone", "resolve_variables", "score_val
 Score = Callable[[Hashable, frozenset], float]
 
 
-def check_k(k: object, n: int) -> int:
-    """``k`` as an int in ``[1, n - 1]`` (a k-tree on n vertices needs n >= k + 1)."""
+def check_k(k: object, n: int, *, owner: str | None = None, param: str = "k",
+            offset: int = 0) -> int:
+    """``k`` as an int in ``[1, n - 1]`` (a k-tree on n vertices needs n >= k + 1).
+
+    The one size policy of the package. A searcher (``owner=None``) raises on a ``k`` that is
+    too large; a classifier (``owner`` its name) lowers it to ``n - 1`` with one
+    ``UserWarning``. ``param`` and ``offset`` name the parameter the user set when it is
+    not ``k`` itself (k-GNB's ``order = k + 2``).
+
+    Raises
+    ------
+    TypeError
+        If ``k`` is not an int.
+    ValueError
+        If ``k < 1``, ``n < 2``, or ``k >= n`` for a searcher.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> check_k(2, 5)
+    2
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     check_k(4, 3, owner="KGNBClassifier", param="order", offset=2)
+    2
+    >>> print(caught[0].message)
+    KGNBClassifier(order=6) needs at least 5 features; X has 3, so order=4 is used.
+    """
     if isinstance(k, bool) or not isinstance(k, int | np.integer):
         raise TypeError(f"k must be an int in [1, {n - 1}]; got {k!r} of type {type(k).__name__}.")
+    if owner is not None and n < 2:
+        raise ValueError(f"{owner} needs at least 2 features to learn a k-tree; X has {n} "
+                         "feature(s).")
+    if owner is not None and k >= n >= 2:
+        lowered = n - 1
+        warnings.warn(
+            f"{owner}({param}={k + offset}) needs at least {k + 1} features; X has {n}, so "
+            f"{param}={lowered + offset} is used.", UserWarning, stacklevel=3)
+        return lowered
     if not 1 <= k <= n - 1:
         raise ValueError(
             f"k must be an int in [1, {n - 1}] (k < number of variables = {n}); got {k}."
@@ -26,29 +62,58 @@ def check_k(k: object, n: int) -> int:
 
 
 def check_backbone(backbone: Iterable[Hashable],
-                   variables: Sequence[Hashable] | None = None) -> tuple:
-    """The backbone as a tuple, checked to be a permutation of ``variables`` (when known).
+                   variables: Sequence[Hashable] | None = None, *,
+                   owner: str | None = None) -> tuple:
+    """The backbone as a tuple of variables, checked to be a permutation of ``variables``
+    (when known): the one backbone validator of the package.
 
-    Raises ``ValueError`` naming the repeated, unknown or missing vertex.
+    An entry is a variable, or else an int column index into ``variables``. Raises
+    ``ValueError`` naming the repeated, unknown or missing variables (and ``owner``).
+
+    Examples
+    --------
+    >>> check_backbone(["b", 0, "c"], ["a", "b", "c"])
+    ('b', 'a', 'c')
+    >>> check_backbone(["a", "a", "c"], ["a", "b", "c"], owner="KTANClassifier")
+    Traceback (most recent call last):
+    ...
+    ValueError: The backbone of KTANClassifier repeats variable(s) ['a']; it must be a permutation of the variables ['a', 'b', 'c'].
     """
-    backbone = tuple(backbone)
-    seen: set = set()
-    for v in backbone:
-        if v in seen:
-            raise ValueError(f"The backbone repeats vertex {v!r}; it must be a permutation "
-                             "of the variables.")
-        seen.add(v)
-    if variables is not None:
+    where = "The backbone" if owner is None else f"The backbone of {owner}"
+    entries = tuple(backbone)
+    if variables is None:
+        out = entries
+    else:
+        variables = list(variables)
         known = set(variables)
-        unknown = [v for v in backbone if v not in known]
-        if unknown:
-            raise ValueError(f"The backbone has vertex {unknown[0]!r}, which is not a variable; "
-                             f"the variables are {list(variables)!r}.")
+        resolved = []
+        for v in entries:
+            if v in known:
+                resolved.append(v)
+            elif isinstance(v, int | np.integer) and not isinstance(v, bool) \
+                    and 0 <= v < len(variables):
+                resolved.append(variables[int(v)])
+            else:
+                raise ValueError(
+                    f"{where} has {v!r}, which is neither a variable nor a column index in "
+                    f"[0, {len(variables) - 1}]; the variables are {variables!r}.")
+        out = tuple(resolved)
+    seen: set = set()
+    repeated = []
+    for v in out:
+        if v in seen and v not in repeated:
+            repeated.append(v)
+        seen.add(v)
+    tail = ("the variables" if variables is None else f"the variables {variables!r}")
+    if repeated:
+        raise ValueError(f"{where} repeats variable(s) {repeated!r}; it must be a permutation "
+                         f"of {tail}.")
+    if variables is not None:
         missing = [v for v in variables if v not in seen]
         if missing:
-            raise ValueError(f"The backbone misses vertex {missing[0]!r}; it must be a "
-                             "permutation of the variables.")
-    return backbone
+            raise ValueError(f"{where} misses variable(s) {missing!r}; it must be a "
+                             f"permutation of {tail}.")
+    return out
 
 
 def resolve_variables(f: object, variables: Sequence[Hashable] | None) -> list:

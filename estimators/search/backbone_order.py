@@ -6,11 +6,11 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from networkx.utils import UnionFind
 
 from estimators.search._common import Score, check_backbone
 from estimators.search.backbone_dp import BackboneDPResult, backbone_dp
 from estimators.search.spanning_tree import maximum_spanning_tree, weight_matrix
-from estimators.search.unionfind import UnionFind
 from kgraph.ktree import AcyclicKTree
 
 __all__ = ["BACKBONE_METHODS", "LocalSearchResult", "backbone_order", "local_search_backbone"]
@@ -51,7 +51,8 @@ def _greedy_path(W: np.ndarray, variables: tuple, **_) -> tuple:
     kept = 0
     for e in np.argsort(-W[iu], kind="stable"):
         a, b = int(iu[0][e]), int(iu[1][e])
-        if degree[a] < 2 and degree[b] < 2 and uf.union(a, b):
+        if degree[a] < 2 and degree[b] < 2 and uf[a] != uf[b]:
+            uf.union(a, b)
             degree[a] += 1
             degree[b] += 1
             nbrs[a].append(b)

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
+from networkx.utils import UnionFind
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import minimum_spanning_tree
 
 from estimators.search._common import score_values
-from estimators.search.unionfind import UnionFind
 from kgraph.gnb import GNBJunctionTree
 from kgraph.ktree import AcyclicKTree
 
-__all__ = ["SpanningTreeResult", "maximum_spanning_tree", "weight_matrix"]
+__all__ = ["SpanningTreeResult", "maximum_spanning_tree", "square_matrix", "weight_matrix"]
 
 _SCIPY_FROM = 64  # variables; below this the plain union-find loop is as fast
 
@@ -83,6 +83,22 @@ class SpanningTreeResult:
         return GNBJunctionTree.from_tree(self.edges, target=target, features=self.variables)
 
 
+def square_matrix(W, variables: Sequence[Hashable] | None) -> tuple[np.ndarray, tuple]:
+    """``W`` (array-like or DataFrame) as a float array checked square with at least 2 rows,
+    and its variable names (default: the DataFrame columns, else 0..d-1)."""
+    if variables is None and hasattr(W, "columns"):
+        variables = list(W.columns)
+    W = np.array(W, dtype=float)
+    if W.ndim != 2 or W.shape[0] != W.shape[1] or W.shape[0] < 2:
+        raise ValueError(f"The weight matrix must be square with at least 2 variables; "
+                         f"got shape {W.shape}.")
+    d = len(W)
+    variables = tuple(range(d)) if variables is None else tuple(variables)
+    if len(variables) != d:
+        raise ValueError(f"{len(variables)} variables for a {d} x {d} weight matrix.")
+    return W, variables
+
+
 def weight_matrix(W_or_score, variables: Sequence[Hashable] | None = None):
     """A checked symmetric weight matrix and its variable names, from a matrix (array or
     DataFrame) or a pair score (``edge_matrix()`` if it has one, else ``f(j, {i})``)."""
@@ -104,16 +120,9 @@ def weight_matrix(W_or_score, variables: Sequence[Hashable] | None = None):
                 ii, jj = np.array(pairs).T
                 W[ii, jj], W[jj, ii] = vals[: len(pairs)], vals[len(pairs):]
     else:
-        if variables is None and hasattr(W_or_score, "columns"):
-            variables = list(W_or_score.columns)
-        W = np.asarray(W_or_score, dtype=float)
-    if W.ndim != 2 or W.shape[0] != W.shape[1] or W.shape[0] < 2:
-        raise ValueError(f"The weight matrix must be square with at least 2 variables; "
-                         f"got shape {W.shape}.")
+        W = W_or_score
+    W, variables = square_matrix(W, variables)
     d = len(W)
-    variables = tuple(range(d)) if variables is None else tuple(variables)
-    if len(variables) != d:
-        raise ValueError(f"{len(variables)} variables for a {d} x {d} weight matrix.")
     off = ~np.eye(d, dtype=bool)
     nan = np.argwhere(np.isnan(W) & off)
     if len(nan):
@@ -135,7 +144,9 @@ def _kruskal_order(W: np.ndarray) -> np.ndarray:
     if d < _SCIPY_FROM:
         uf, chosen = UnionFind(range(d)), []
         for e in order:
-            if uf.union(int(iu[0][e]), int(iu[1][e])):
+            a, b = int(iu[0][e]), int(iu[1][e])
+            if uf[a] != uf[b]:
+                uf.union(a, b)
                 chosen.append(e)
                 if len(chosen) == d - 1:
                     break

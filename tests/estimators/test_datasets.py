@@ -4,6 +4,7 @@ import hashlib
 import re
 from importlib import resources
 
+import pandas as pd
 import pytest
 
 from estimators.datasets import dataset_info, list_datasets, load_dataset
@@ -22,7 +23,7 @@ def documented():
 
 def test_every_shipped_file_matches_its_documentation():
     shapes, sums = documented()
-    assert len(shapes) == 14 and set(shapes) == set(sums)
+    assert len(shapes) == 18 and set(shapes) == set(sums)
     for name, (n, d, n_classes) in shapes.items():
         digest = hashlib.sha256((DATA / f"{name}.csv").read_bytes()).hexdigest()
         assert digest == sums[name], name
@@ -42,3 +43,12 @@ def test_sklearn_sets_and_unknown_name():
     assert "iris" in list_datasets()
     with pytest.raises(ValueError, match="Unknown data set 'irises'; built-in data sets are"):
         load_dataset("irises")
+
+
+def test_real_tables_keep_types_and_empty_cells():
+    X, y = load_dataset("helpmiss")
+    assert X.shape == (470, 26) and int(X.isna().to_numpy().sum()) == 749
+    assert (y == "missing").sum() == 1 and y.name == "class"
+    X, y = load_dataset("penguins")
+    assert pd.api.types.is_string_dtype(X["island"]) and X["bill_length_mm"].dtype == float
+    assert dataset_info("oj")[0] == "mixed"

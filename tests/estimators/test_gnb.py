@@ -123,9 +123,9 @@ def test_reduced_model_is_eq_42_not_eq_44():
             eq42[:, c] += sum(log_p(c, e) for e in tree)
             eq42[:, c] -= sum((g.degree(s) - 1) * log_p(c, [s]) for s in g if g.degree(s) > 1)
         eq42[:, c] -= (forest.n_trees - 1) * np.log(prior[c])
-    assert np.allclose(clf._joint_log_likelihood(X), eq42)
+    assert np.allclose(clf._joint_log_likelihood(clf._check_X(X)), eq42)
     eq44 = eq42 - np.log(prior)  # "- r ln p(y)": one ln p(y) more
-    assert not np.allclose(clf._joint_log_likelihood(X), eq44)
+    assert not np.allclose(clf._joint_log_likelihood(clf._check_X(X)), eq44)
     uncovered = next(f for f in names if f not in forest.features)
     X2 = X.copy()
     X2[:, col[uncovered]] += 100.0  # the reduced model ignores features outside the forest
@@ -161,7 +161,7 @@ def test_string_labels_and_pandas_names():
 
 def test_one_class_is_rejected():
     X, _ = _two_block_data(50)
-    with pytest.raises(ValueError, match="at least two classes.*one class only"):
+    with pytest.raises(ValueError, match="at least 2 classes in y; got one class only"):
         GNBClassifier().fit(X, np.zeros(50))
 
 

@@ -55,7 +55,7 @@ def test_backbone_dp_keeps_the_backbone(wine):
 
 def test_bad_backbone_is_rejected(wine):
     X, y = wine
-    with pytest.raises(ValueError, match="backbone must be a permutation of the 7 features"):
+    with pytest.raises(ValueError, match=r"backbone of KGNBClassifier misses variable\(s\) \['x3', 'x4', 'x5', 'x6'\]"):
         KGNBClassifier(search="backbone-dp", backbone=[0, 1, 2]).fit(X, y)
 
 
@@ -72,3 +72,14 @@ def test_unknown_dependence_lists_the_valid_values(wine):
     X, y = wine
     with pytest.raises(ValueError, match="'dependence'.*'gaussian'.*Got 'kde'"):
         KGNBClassifier(dependence="kde").fit(X, y)
+
+
+def test_backbone_dp_without_backbone_at_order_3_is_the_gnb_spanning_tree(wine):
+    # one rule for every family (estimators.search): no backbone and k = 1 is the exact
+    # maximum spanning tree, so order 3 is GNBClassifier's structure and weight
+    X, y = wine
+    clf = KGNBClassifier(order=3, search="backbone-dp").fit(X, y)
+    gnb = GNBClassifier().fit(X, y)
+    assert {frozenset(e) for e in clf.structure_.edges} == {
+        frozenset(e) for e in gnb.structure_.edges}
+    assert clf.weight_ == pytest.approx(gnb.weight_, rel=1e-12)

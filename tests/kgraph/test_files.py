@@ -99,7 +99,7 @@ values = st.none() | st.booleans() | st.integers(-10, 10) | st.floats(allow_nan=
 @settings(max_examples=60, deadline=None)
 @given(st.dictionaries(keys, st.dictionaries(st.sampled_from("abc"), values, max_size=3),
                        min_size=1, max_size=6),
-       st.sampled_from(FORMATS), st.sampled_from(["networkx", "igraph"]))
+       st.sampled_from(FORMATS), st.sampled_from(["networkx", "igraph", "sqlite"]))
 def test_round_trip_of_random_keys_and_values(tmp_path_factory, nodes, fmt, backend):
     g = GraphDB(backend=backend)
     for key, attrs in nodes.items():

@@ -108,7 +108,7 @@ def test_conversions_to_networkx_and_igraph(backend):
 
 
 def test_unknown_backend_and_multigraph():
-    with pytest.raises(ValueError, match="valid backends are \\['igraph', 'networkx'\\]"):
+    with pytest.raises(ValueError, match="valid backends are \\['igraph', 'networkx', 'sqlite'\\]"):
         GraphDB(backend="neo4j")
     with pytest.raises(ValueError, match="multigraph"):
         GraphDB.from_networkx(nx.MultiGraph([(1, 2), (1, 2)]))
@@ -116,7 +116,7 @@ def test_unknown_backend_and_multigraph():
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=25),
-       st.sampled_from(["networkx", "igraph"]), st.booleans())
+       st.sampled_from(["networkx", "igraph", "sqlite"]), st.booleans())
 def test_backends_agree_on_random_graphs(edges, backend, directed):
     """The same operations on both backends give equal graphs and equal answers."""
     graphs = [GraphDB(directed=directed, backend=b) for b in ("networkx", backend)]

@@ -80,3 +80,77 @@ def test_learn_errors_exit_2_with_one_line(tmp_path, monkeypatch, capsys, args, 
     err = capsys.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and reason in err
+
+
+def _learn_parser():
+    import argparse
+
+    from viz.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices["learn"]
+
+
+def test_every_choices_list_is_its_registry():
+    from estimators.gnb import DEPENDENCES
+    from estimators.ktan import FEATURE_FAMILIES
+    from estimators.latent import FAMILIES, PRIORS
+    from estimators.search import SEARCHERS
+    from viz.cli.learn import MODELS
+
+    expected = {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
+                "search": list(SEARCHERS), "features": list(FEATURE_FAMILIES),
+                "prior": list(PRIORS), "family": list(FAMILIES)}
+    found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
+    assert found == expected
+
+
+def test_a_searcher_registered_once_is_offered_by_the_cli():
+    from estimators.search import SEARCHERS, register_searcher
+
+    register_searcher("demo", SEARCHERS["greedy"])
+    try:
+        search = next(a for a in _learn_parser()._actions if a.dest == "search")
+        assert "demo" in search.choices
+    finally:
+        del SEARCHERS["demo"]
+
+
+def test_backbone_names_come_from_the_registry(tmp_path, capsys):
+    from estimators.search import BACKBONE_METHODS
+
+    with pytest.raises(SystemExit) as info:
+        main(["learn", "iris", "--model", "kgnb", "--backbone", "zigzag", "--out", str(tmp_path)])
+    assert info.value.code == 2
+    assert f"expected one of {', '.join(BACKBONE_METHODS)}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("backbone", ["mst-dfs", "local-search"])
+def test_kgnb_with_a_named_backbone(tmp_path, backbone):
+    code, out = run_learn(tmp_path, "iris", "--model", "kgnb", "--backbone", backbone)
+    assert code == 0
+    model = joblib.load(out / "model.joblib")
+    from estimators.gnb import KGNBClassifier
+    from estimators.search import backbone_order
+
+    assert model.backbone == backbone and model.search == "backbone-dp"
+    assert model.structure_.k == 2
+    if backbone == "mst-dfs":  # the DP kept the mst-dfs order of the CMI edge matrix
+        X, y = load_iris_frame()
+        ref = KGNBClassifier(search="backbone-dp", backbone=list(backbone_order(
+            _edge_matrix(X, y), "mst-dfs"))).fit(X, y)
+        assert model.structure_ == ref.structure_
+
+
+def load_iris_frame():
+    from estimators.datasets import load_dataset
+
+    return load_dataset("iris")
+
+
+def _edge_matrix(X, y):
+    import numpy as np
+
+    from estimators.scores import GaussianCMI
+
+    return GaussianCMI().fit(X.to_numpy(float), np.unique(y, return_inverse=True)[1]).edge_matrix()

@@ -4,11 +4,10 @@ import numpy as np
 import pytest
 
 from estimators.datasets import load_dataset
-from estimators.gnb import GNBClassifier
+from estimators.gnb import GNBClassifier, pair_data
 from estimators.ktan import KTANClassifier
 from estimators.latent import LatentCNB
 from viz import (
-    pair_data_from_model,
     plot_elbo,
     plot_gnb_forest,
     plot_ktree,
@@ -41,7 +40,7 @@ def test_forest_and_pair_diagnostics_of_a_fitted_gnb(iris_reduced):
     ax = plot_gnb_forest(model).axes[0]
     drawn = [p for p in ax.patches if (p.get_gid() or "").startswith("node:")]
     assert len(drawn) == len(forest.features) + 1  # the class vertex too
-    pairs = pair_data_from_model(model, X, y)
+    pairs = pair_data(model, X, y)
     assert len(pairs) == model.n_clusters_
     wrong = int((model.predict(X) != y).sum())
     assert all(int((p.y_true != p.y_pred).sum()) == wrong for p in pairs)

@@ -6,8 +6,9 @@ import pandas as pd
 import pytest
 from viz_cases import elbo_runs, f1_table, pair, perplexity_results, reduction_scores
 
+from estimators.gnb import pair_data
 from viz.curves import plot_reduction_curve, plot_relative_f1, relative_f1
-from viz.diagnostics import PairData, pair_data_from_model, plot_pair_diagnostics
+from viz.diagnostics import PairData, plot_pair_diagnostics
 from viz.latent import perplexity_summary, plot_elbo, plot_perplexity
 
 
@@ -156,7 +157,7 @@ def test_pair_data_from_a_model_uses_its_pairs_and_densities():
     y = (X[:, 0] > 0).astype(int)
     model = Fitted(cluster_order_=np.array([[0, 2], [1, 2]]), n_clusters_=1, classes_=[0, 1],
                    density_=Density(), predict=lambda data: np.zeros(len(data), int))
-    (panel,) = pair_data_from_model(model, X, y)
+    (panel,) = pair_data(model, X, y)
     np.testing.assert_array_equal(panel.x, X[:, [0, 2]])
     assert panel.names == ("x0", "x2")
     pts = np.array([[0.3, -1.2], [1.0, 1.0]])

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from viz.cli import confidence, runs
 from viz.cli.commands import CommandError
 
 
@@ -35,6 +36,8 @@ class ModelSpec:
         estimator = getattr(importlib.import_module(self.module), self.cls)
         kwargs = {name: getattr(args, name) for name in self.options
                   if getattr(args, name, None) is not None}
+        if "backbone" in kwargs and "search" in self.options and "search" not in kwargs:
+            kwargs["search"] = "backbone-dp"  # a backbone is kept by the backbone DP
         return estimator(**self.fixed, **kwargs)
 
 
@@ -64,7 +67,30 @@ def _n_clusters(text: str) -> int | str:
 
 
 def _backbone(text: str) -> str | list[str]:
-    return text.split(",") if "," in text else text
+    """A backbone method of the registry, or a comma-separated list of features."""
+    from estimators.search import BACKBONE_METHODS
+
+    if "," in text:
+        return text.split(",")
+    if text not in BACKBONE_METHODS:
+        raise argparse.ArgumentTypeError(
+            f"expected one of {', '.join(BACKBONE_METHODS)} or a comma-separated list of "
+            f"features, got {text!r}")
+    return text
+
+
+def registries() -> dict[str, list[str]]:
+    """The registry behind each option with a fixed set of values (its ``choices``)."""
+    from estimators.gnb import DEPENDENCES
+    from estimators.ktan import FEATURE_FAMILIES
+    from estimators.latent import FAMILIES, PRIORS
+    from estimators.scores import SCORES
+    from estimators.search import BACKBONE_METHODS, SEARCHERS
+
+    return {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
+            "search": list(SEARCHERS), "backbone": list(BACKBONE_METHODS),
+            "features": list(FEATURE_FAMILIES), "prior": list(PRIORS),
+            "family": list(FAMILIES), "score": list(SCORES)}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -77,32 +103,35 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "structure figure and a markdown report to --out.")
     p.add_argument("data", help="a CSV file (features and a target column) or a data set name")
     p.add_argument("--target", default="class", help="the class column (default: class)")
-    p.add_argument("--model", required=True, choices=sorted(MODELS), help="which model")
+    choices = registries()
+    p.add_argument("--model", required=True, choices=choices["model"], help="which model")
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument("--cv", type=int, default=5, help="stratified cross-validation folds (5)")
     p.add_argument("--random-state", type=int, default=0, help="seed of the folds (0)")
     g = p.add_argument_group("model options (each model uses its own; defaults are the model's)")
-    g.add_argument("--dependence", choices=["gaussian", "gaussian-copula", "kde"],
+    g.add_argument("--dependence", choices=choices["dependence"],
                    help="gnb, kgnb: the pair dependence model")
     g.add_argument("--n-clusters", type=_n_clusters, help="gnb: reduced model size or 'auto'")
     g.add_argument("--order", type=_n_clusters,
                    help="kgnb: cluster order (3 = GNB) or 'auto' (chosen by inner CV log-loss)")
     g.add_argument("--k", type=_n_clusters,
                    help="ktan: the k of the k-tree or 'auto' (chosen by inner CV log-loss)")
-    g.add_argument("--structure-score", choices=["cmi", "bic", "bdeu", "auto"],
+    g.add_argument("--structure-score", choices=[*choices["score"], "auto"],
                    help="ktan: structure score ('auto' with --k auto: chosen by inner CV)")
     g.add_argument("--ess", type=float,
                    help="tan, ktan: equivalent sample size of a BDeu CPT prior (replaces --alpha)")
-    g.add_argument("--search", choices=["backbone-dp", "greedy"], help="kgnb, ktan: searcher")
+    g.add_argument("--search", choices=choices["search"], help="kgnb, ktan: searcher")
     g.add_argument("--backbone", type=_backbone,
-                   help="kgnb, ktan: given | mst-dfs | greedy-path | local-search | a,b,c,...")
-    g.add_argument("--features", choices=["auto", "discrete", "gaussian"],
+                   help=f"kgnb, ktan: {' | '.join(choices['backbone'])} | a,b,c,... "
+                        "(implies --search backbone-dp unless --search is given)")
+    g.add_argument("--features", choices=choices["features"],
                    help="tan, ktan: feature model")
     g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
     g.add_argument("--n-components", type=int, help="latent-cnb: components per class")
-    g.add_argument("--prior", choices=["dirichlet", "generalized-dirichlet", "beta-liouville"],
+    g.add_argument("--prior", choices=choices["prior"],
                    help="latent-cnb: the prior of the mixing weights")
-    g.add_argument("--family", choices=["gaussian", "categorical"], help="latent-cnb: features")
+    g.add_argument("--family", choices=choices["family"], help="latent-cnb: features")
+    confidence.add_options(p)
     p.set_defaults(run=run_learn)
 
 
@@ -164,7 +193,6 @@ def learned_structure(model):
 def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
-    from viz.structure import plot_structure
     from viz.style import save_figure
 
     if args.cv < 2:
@@ -180,11 +208,12 @@ def run_learn(args: argparse.Namespace) -> int:
         raise CommandError(str(exc).splitlines()[0]) from exc
     seconds = time.perf_counter() - start
     structure = learned_structure(model)
+    conf = confidence.bootstrap(args, model, X, y)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    structure.write_graphml(out / "structure.graphml")
-    structure.write_json(out / "structure.json")
+    confidence.saved_graph(structure, conf).write_graphml(out / "structure.graphml")
+    confidence.saved_graph(structure, conf).write_json(out / "structure.json")
     joblib.dump(model, out / "model.joblib")
     summary = {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
                for m in folds.columns}
@@ -192,13 +221,16 @@ def run_learn(args: argparse.Namespace) -> int:
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))
     folds.rename_axis("fold").to_csv(out / "metrics.csv")
-    fig = plot_structure(structure)
+    fig = confidence.figure(structure, conf, args.threshold)
     for suffix in (".pdf", ".png"):
         save_figure(fig, out / f"structure{suffix}")
     (out / "report.md").write_text(_report(name, X, y, spec, model, structure, summary,
-                                           args.cv, seconds))
+                                           args.cv, seconds)
+                                   + "\n".join(confidence.report_lines(conf)))
+    run_id = runs.record(args, name, X, y, _params(model), structure, summary, conf)
     print(f"wrote {out}/: structure.graphml structure.json model.joblib metrics.json "
-          f"metrics.csv structure.pdf structure.png report.md")
+          f"metrics.csv structure.pdf structure.png report.md"
+          + (f"; run {run_id} in {args.store}" if run_id is not None else ""))
     return 0
 
 

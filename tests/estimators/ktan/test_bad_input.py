@@ -32,24 +32,26 @@ def test_parameter_table(small, params, match):
 
 
 @pytest.mark.parametrize("k", [4, 5])
-def test_k_at_least_number_of_features(small, k):
-    with pytest.raises(ValueError, match=rf"'k' parameter of KTANClassifier must be an int in \[1, 3\] for X with 4 features\. Got {k}"):
-        KTANClassifier(k=k).fit(*small)
+def test_k_at_least_number_of_features_is_lowered_with_one_warning(small, k):
+    with pytest.warns(UserWarning, match=rf"KTANClassifier\(k={k}\) needs at least {k + 1} features; X has 4, so k=3 is used") as caught:
+        clf = KTANClassifier(k=k).fit(*small)
+    assert len([w for w in caught if "needs at least" in str(w.message)]) == 1
+    assert clf.k_ == 3 and clf.structure_ == KTANClassifier(k=3).fit(*small).structure_
 
 
 def test_one_feature(small):
     X, y = small
-    with pytest.raises(ValueError, match=r"at least 2 features.*1 feature\(s\)"):
+    with pytest.raises(ValueError, match=r"1 feature\(s\).*a minimum of 2 is required by TANClassifier"):
         TANClassifier().fit(X[["a"]], y)
 
 
 @pytest.mark.parametrize(
     ("backbone", "match"),
     [
-        (["a", "b", "c"], r"misses feature\(s\) \['d'\]"),
-        (["a", "b", "c", "c", "d"], r"repeats feature\(s\) \['c'\]"),
-        (["a", "b", "c", "zeta"], "unknown feature 'zeta'"),
-        (["a", "b", "c", 9], "column index 9, but X has 4 features"),
+        (["a", "b", "c"], r"backbone of KTANClassifier misses variable\(s\) \['d'\]"),
+        (["a", "b", "c", "c", "d"], r"backbone of KTANClassifier repeats variable\(s\) \['c'\]"),
+        (["a", "b", "c", "zeta"], r"has 'zeta', which is neither a variable nor a column index in \[0, 3\]"),
+        (["a", "b", "c", 9], r"has 9, which is neither a variable nor a column index in \[0, 3\]"),
     ],
 )
 def test_bad_backbone_names_the_feature(small, backbone, match):
@@ -108,7 +110,7 @@ def test_nan_and_inf_in_gaussian_data():
 
 def test_one_class(small):
     X, _ = small
-    with pytest.raises(ValueError, match="at least 2 classes"):
+    with pytest.raises(ValueError, match=r"TANClassifier needs samples of at least 2 classes in y; got one class only \(0\.0\)"):
         TANClassifier().fit(X, np.zeros(len(X)))
 
 

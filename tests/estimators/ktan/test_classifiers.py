@@ -154,8 +154,8 @@ def test_unseen_category_is_smoothed_not_a_crash(car):
     proba = clf.predict_proba(test)
     assert np.all(np.isfinite(proba)) and np.allclose(proba.sum(axis=1), 1.0)
     assert clf.encoding_.transform(test.to_numpy())[0, 0] == clf.encoding_.n_levels[0]
-    jll = clf._joint_log_likelihood(test)
-    jll_ref = clf._joint_log_likelihood(X.iloc[:3])
+    jll = clf._joint_log_likelihood(clf._check_X(test))
+    jll_ref = clf._joint_log_likelihood(clf._check_X(X.iloc[:3]))
     assert not np.allclose(jll[0], jll_ref[0])
     np.testing.assert_allclose(jll[2], jll_ref[2])
 
@@ -166,7 +166,7 @@ def test_gaussian_export_log_likelihood_matches(gaussian_data):
     assert clf.family_ == "gaussian"
     nets = clf.to_pgmpy()
     assert set(nets) == set(clf.classes_.tolist())
-    cond = clf._joint_log_likelihood(X) - clf.class_log_prior_
+    cond = clf._joint_log_likelihood(clf._check_X(X)) - clf.class_log_prior_
     for c, label in enumerate(clf.classes_):
         net = nets[label]
         assert net.check_model()

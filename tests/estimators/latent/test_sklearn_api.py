@@ -1,4 +1,5 @@
-"""scikit-learn conformance of LatentCNB and LatentCNBClassifier, and the classifier's values."""
+"""scikit-learn conformance of LatentCNB (the classifier's is in
+tests/estimators/test_sklearn_conformance.py), and the classifier's values."""
 
 import numpy as np
 import pytest
@@ -8,9 +9,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from estimators.latent import LatentCNB, LatentCNBClassifier
 
 
-@parametrize_with_checks(
-    [LatentCNB(n_components=2, max_iter=20), LatentCNBClassifier(n_components=2, max_iter=20)]
-)
+@parametrize_with_checks([LatentCNB(n_components=2, max_iter=20)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 

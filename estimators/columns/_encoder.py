@@ -1,0 +1,184 @@
+"""The encoder of mixed tables: floats for continuous columns, codes for categorical ones.
+
+Fitted once on the training data (types by :func:`infer_feature_types`, categories of each
+categorical column), it turns any table with the same columns into an
+:class:`EncodedColumns`: a float matrix (continuous columns, NaN where missing) and an integer
+matrix (categorical and constant columns, ``-1`` where missing), both indexed by the original
+column position.
+
+**Unseen categories** at prediction get the code ``-1``: they are treated as missing, and the
+classifiers marginalise them out (MATH.md §8), so a value never seen in training carries no
+evidence. A reserved "unseen" level would instead be scored by the CPT smoothing as
+``alpha / (N_{d,y} + K alpha)``, a number that depends on the class counts only (it favours
+the smallest class) and says nothing about the value; marginalising is the exact answer
+under the fitted model. ``EncodedColumns.n_unseen`` counts them per column, for a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from estimators.columns._types import (
+    check_no_infinity,
+    column_values,
+    infer_feature_types,
+    missing_mask,
+    numeric_values,
+)
+
+__all__ = ["EncodedColumns", "MixedEncoder"]
+
+
+@dataclass(frozen=True, eq=False)
+class EncodedColumns:
+    """A mixed table in numbers.
+
+    Attributes
+    ----------
+    values : ndarray of float, shape (n, d)
+        Continuous columns (NaN where missing); NaN in the other columns.
+    codes : ndarray of int64, shape (n, d)
+        Categorical and constant columns: ``0 .. K_j - 1``, ``-1`` where missing or unseen;
+        ``-1`` in continuous columns.
+    types : tuple of str
+        ``"continuous"``, ``"categorical"`` or ``"constant"`` per column.
+    n_levels : ndarray of int64, shape (d,)
+        ``K_j`` for categorical/constant columns, 0 for continuous ones.
+    names : tuple
+        Column names.
+    n_unseen : ndarray of int64, shape (d,)
+        Cells whose category was not seen in training (coded ``-1``).
+    """
+
+    values: np.ndarray
+    codes: np.ndarray
+    types: tuple
+    n_levels: np.ndarray
+    names: tuple
+    n_unseen: np.ndarray
+
+    @property
+    def continuous(self) -> np.ndarray:
+        """Boolean mask of the continuous columns."""
+        return np.array([t == "continuous" for t in self.types], dtype=bool)
+
+    @property
+    def observed(self) -> np.ndarray:
+        """Boolean (n, d): the cell is observed (not missing, not unseen)."""
+        return np.where(self.continuous, ~np.isnan(self.values), self.codes >= 0)
+
+    def take(self, rows) -> EncodedColumns:
+        """The same table restricted to ``rows`` (index or mask)."""
+        return EncodedColumns(self.values[rows], self.codes[rows], self.types, self.n_levels,
+                              self.names, self.n_unseen)
+
+
+def _sorted_levels(observed: np.ndarray) -> np.ndarray:
+    levels = np.asarray(pd.unique(observed), dtype=object if observed.dtype == object else None)
+    try:
+        return np.sort(levels)
+    except TypeError:  # values that do not order (e.g. str and int): sort by their text
+        return levels[np.argsort([repr(v) for v in levels], kind="stable")]
+
+
+class MixedEncoder(BaseEstimator):
+    """Decide the column types once and encode mixed tables as numbers.
+
+    Parameters
+    ----------
+    feature_types : "auto" or mapping, default="auto"
+        See :func:`infer_feature_types`.
+
+    Attributes
+    ----------
+    feature_types_ : dict
+        Column -> ``"continuous" | "categorical" | "constant"``.
+    categories_ : dict
+        Column -> ndarray of its training categories (code ``c`` is ``categories_[col][c]``)
+        for categorical and constant columns.
+    feature_names_in_ : list
+        The column names (integers for arrays).
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> train = pd.DataFrame({"sex": ["m", "f", "f", ""], "mass": [3.5, np.nan, 4.0, 3.75]})
+    >>> enc = MixedEncoder().fit(train)
+    >>> enc.feature_types_
+    {'sex': 'categorical', 'mass': 'continuous'}
+    >>> out = enc.transform(pd.DataFrame({"sex": ["f", "x", None], "mass": [1.0, 2.0, np.nan]}))
+    >>> out.codes[:, 0].tolist(), out.values[:, 1].tolist(), out.n_unseen.tolist()
+    ([0, -1, -1], [1.0, 2.0, nan], [1, 0])
+    """
+
+    def __init__(self, feature_types: str | Mapping[Hashable, str] = "auto"):
+        self.feature_types = feature_types
+
+    def fit(self, X, y=None) -> MixedEncoder:
+        """Decide the types and record the categories of ``X`` (training data)."""
+        names, cols = column_values(X)
+        if not names:
+            raise ValueError("X needs at least one column.")
+        self.feature_types_ = infer_feature_types(X, self.feature_types)
+        self.feature_names_in_ = names
+        self.n_features_in_ = len(names)
+        self.categories_ = {}
+        for name, (col, _) in zip(names, cols, strict=True):
+            if self.feature_types_[name] != "continuous":
+                miss = missing_mask(col)
+                num = numeric_values(col, miss) if col.dtype.kind != "b" else None
+                observed = col[~miss] if num is None else num[~miss]
+                self.categories_[name] = _sorted_levels(observed)
+        return self
+
+    def transform(self, X) -> EncodedColumns:
+        """Encode a table with the training columns (by name for DataFrames)."""
+        check_is_fitted(self, "feature_types_")
+        if isinstance(X, pd.DataFrame):
+            absent = [c for c in self.feature_names_in_ if c not in X.columns]
+            if absent:
+                raise ValueError(f"X lacks the training column {absent[0]!r}; the columns "
+                                 f"are {self.feature_names_in_}.")
+            X = X[self.feature_names_in_]
+        names, cols = column_values(X)
+        if len(names) != self.n_features_in_:
+            raise ValueError(f"X has {len(names)} features, but MixedEncoder was fitted with "
+                             f"{self.n_features_in_}.")
+        n, d = len(cols[0][0]), len(names)
+        values = np.full((n, d), np.nan)
+        codes = np.full((n, d), -1, dtype=np.int64)
+        n_levels = np.zeros(d, dtype=np.int64)
+        n_unseen = np.zeros(d, dtype=np.int64)
+        for j, name in enumerate(self.feature_names_in_):  # per column, vectorised
+            col = cols[j][0]
+            miss = missing_mask(col)
+            num = numeric_values(col, miss) if col.dtype.kind != "b" else None
+            if self.feature_types_[name] == "continuous":
+                if num is None:
+                    bad = col[~miss][pd.to_numeric(pd.Series(col[~miss], dtype=object),
+                                                   errors="coerce").isna().to_numpy()]
+                    raise ValueError(f"Column {name!r} is continuous but holds the non-numeric"
+                                     f" value {bad[0] if bad.size else col[~miss][0]!r}.")
+                check_no_infinity(name, num)
+                values[:, j] = num
+                continue
+            levels = self.categories_[name]
+            n_levels[j] = levels.size
+            observed = col[~miss] if num is None or levels.dtype == object else num[~miss]
+            idx = pd.Index(levels).get_indexer(observed)
+            codes[~miss, j] = idx
+            n_unseen[j] = int((idx < 0).sum())
+        types = tuple(self.feature_types_[c] for c in self.feature_names_in_)
+        return EncodedColumns(values, codes, types, n_levels, tuple(self.feature_names_in_),
+                              n_unseen)
+
+    def fit_transform(self, X, y=None) -> EncodedColumns:
+        """``fit(X).transform(X)``."""
+        return self.fit(X).transform(X)

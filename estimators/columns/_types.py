@@ -1,0 +1,203 @@
+"""Column types, decided once: continuous, categorical or constant (MATH.md §7).
+
+The rule of ``feature_types="auto"``, column by column, on the training data. Missing cells
+(NaN, None, pandas NA/NaT, empty or blank strings) are set aside first: they are never a
+category and never decide a type.
+
+1. A column with fewer than two distinct observed values is ``"constant"`` (whatever a
+   mapping says: it carries no information to model).
+2. It is ``"categorical"`` when its dtype says so (pandas ``category``, ``bool``) or when
+   some observed value is not a number (strings, mixed objects). An ``object`` or string
+   column whose every observed value converts to a float ("1.5") is numeric, as
+   scikit-learn treats it.
+3. A numeric column is ``"categorical"`` when every observed value is an integer and it has
+   at most :data:`MAX_INTEGER_LEVELS` (= 10) distinct values: 0/1 indicators
+   (heart_failure's ``anaemia``), 1-5 codes (balance_scale), small counts. Integer columns
+   with more values are quantities (abalone's ``Rings``, 28 values; ages; ejection
+   fractions): ``"continuous"``.
+4. Any other numeric column is ``"continuous"``; an infinite value there is an error.
+
+A mapping ``{column: "continuous" | "categorical"}`` overrides the rule for the columns it
+names (the others stay automatic); a column forced to ``"continuous"`` must hold numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["FEATURE_TYPES", "MAX_INTEGER_LEVELS", "check_no_infinity", "column_values",
+           "infer_feature_types",
+           "missing_mask", "numeric_values"]
+
+#: an integer-valued numeric column with at most this many distinct values is categorical
+MAX_INTEGER_LEVELS = 10
+#: the types a column can get (a mapping may only ask for the first two)
+FEATURE_TYPES = ("continuous", "categorical", "constant")
+
+
+def column_values(X) -> tuple[list, list[tuple[np.ndarray, bool]]]:
+    """The column names and, per column, its values as a 1-d array and whether its dtype
+    alone makes it categorical (pandas ``category``, ``bool``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> names, cols = column_values(pd.DataFrame({"a": [1.0, 2.0], "b": [True, False]}))
+    >>> names, [flag for _, flag in cols]
+    (['a', 'b'], [False, True])
+    """
+    if isinstance(X, pd.DataFrame):
+        names = list(X.columns)
+        if len(set(names)) != len(names):
+            dup = sorted({str(c) for c in names if names.count(c) > 1})
+            raise ValueError(f"Column names of X must be unique; repeated: {dup}.")
+        cols = []
+        for name in names:
+            s = X[name]
+            flagged = isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(
+                s.dtype)
+            numeric = pd.api.types.is_numeric_dtype(s.dtype) and not flagged
+            arr = s.to_numpy(dtype=float, na_value=np.nan) if numeric else s.to_numpy(dtype=object)
+            cols.append((arr, bool(flagged)))
+        return names, cols
+    arr = np.asarray(X)
+    if arr.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features); got {arr.ndim} dimension(s).")
+    return list(range(arr.shape[1])), [(arr[:, j], arr.dtype == bool) for j in range(arr.shape[1])]
+
+
+def missing_mask(col: np.ndarray) -> np.ndarray:
+    """True where a cell is missing: NaN, None, pandas NA/NaT, or an empty/blank string.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> missing_mask(np.array([1.0, np.nan])).tolist()
+    [False, True]
+    >>> missing_mask(np.array(["a", "", "  ", None], dtype=object)).tolist()
+    [False, True, True, True]
+    """
+    if col.dtype.kind in "fc":
+        return np.isnan(col)
+    if col.dtype.kind in "biu":
+        return np.zeros(col.shape, dtype=bool)
+    miss = np.asarray(pd.isna(col), dtype=bool)
+    if col.dtype.kind in "OUS":
+        blank = pd.Series(col, dtype=object).map(lambda v: isinstance(v, str) and not v.strip())
+        miss |= blank.to_numpy(dtype=bool)
+    return miss
+
+
+def numeric_values(col: np.ndarray, missing: np.ndarray) -> np.ndarray | None:
+    """The column as floats (NaN where missing), or None when an observed value is not a
+    number (or is a bool, which is a category)."""
+    if col.dtype.kind in "fiu":
+        out = col.astype(float)
+        out[missing] = np.nan
+        return out
+    if col.dtype.kind == "b":
+        return None
+    observed = col[~missing]
+    if any(isinstance(v, bool | np.bool_) for v in observed[:1000]):
+        return None
+    out = np.full(col.shape, np.nan)
+    conv = pd.to_numeric(pd.Series(observed, dtype=object), errors="coerce").to_numpy(float)
+    if np.isnan(conv).any():
+        return None
+    out[~missing] = conv
+    return out
+
+
+def check_no_infinity(name: Hashable, values: np.ndarray) -> None:
+    """Raise a ValueError naming column ``name`` when ``values`` hold an infinity."""
+    if np.isinf(values).any():
+        raise ValueError(f"Column {name!r} holds infinite values ({int(np.isinf(values).sum())}"
+                         " rows); continuous columns need finite numbers or missing cells.")
+
+
+def _auto_type(values: np.ndarray | None, n_distinct: int) -> str:
+    if n_distinct < 2:
+        return "constant"
+    if values is None:
+        return "categorical"
+    obs = values[~np.isnan(values)]
+    if n_distinct <= MAX_INTEGER_LEVELS and np.all(obs == np.round(obs)):
+        return "categorical"
+    return "continuous"
+
+
+def _check_mapping(feature_types, names: list) -> dict:
+    if isinstance(feature_types, str):
+        if feature_types != "auto":
+            raise ValueError(f"feature_types must be 'auto' or a mapping {{column: 'continuous' "
+                             f"| 'categorical'}}; got {feature_types!r}.")
+        return {}
+    if not isinstance(feature_types, Mapping):
+        raise TypeError(f"feature_types must be 'auto' or a mapping {{column: 'continuous' | "
+                        f"'categorical'}}; got {type(feature_types).__name__}.")
+    known = set(names)
+    for name, kind in feature_types.items():
+        if name not in known:
+            raise ValueError(f"feature_types names column {name!r}, which is not in X; the "
+                             f"columns are {names}.")
+        if kind not in ("continuous", "categorical"):
+            raise ValueError(f"feature_types[{name!r}] must be 'continuous' or 'categorical'; "
+                             f"got {kind!r}.")
+    return dict(feature_types)
+
+
+def infer_feature_types(X, feature_types: str | Mapping[Hashable, str] = "auto"
+                        ) -> dict[Hashable, str]:
+    """The type of every column: ``"continuous"``, ``"categorical"`` or ``"constant"``.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        Training data; missing cells allowed.
+    feature_types : "auto" or mapping, default="auto"
+        ``"auto"`` applies the rule of this module's docstring to every column; a mapping
+        ``{column: "continuous" | "categorical"}`` fixes the columns it names.
+
+    Returns
+    -------
+    dict
+        Column name (integer index for arrays) -> type, in column order.
+
+    Raises
+    ------
+    ValueError
+        An unknown column or type in the mapping, a non-numeric value in a column asked to
+        be continuous, or an infinite value in a continuous column (the column is named).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> df = pd.DataFrame({"island": ["Dream", "Biscoe", None], "stage": [3, 1, 2],
+    ...                    "flag": [0, 1, np.nan], "mass": [3.5, 4.25, 3.75],
+    ...                    "one": [7.0, np.nan, 7.0]})
+    >>> infer_feature_types(df)
+    {'island': 'categorical', 'stage': 'categorical', 'flag': 'categorical', 'mass': 'continuous', 'one': 'constant'}
+    >>> infer_feature_types(df, {"stage": "continuous"})["stage"]
+    'continuous'
+    """
+    names, cols = column_values(X)
+    forced = _check_mapping(feature_types, names)
+    out = {}
+    for name, (col, flagged) in zip(names, cols, strict=True):  # per column, vectorised
+        missing = missing_mask(col)
+        values = None if flagged else numeric_values(col, missing)
+        observed = col[~missing] if values is None else values[~missing]
+        n_distinct = pd.unique(observed).size
+        kind = "constant" if n_distinct < 2 else forced.get(name) or _auto_type(values, n_distinct)
+        if kind == "continuous":
+            if values is None:
+                bad = next(v for v in observed if numeric_values(np.array([v], dtype=object),
+                                                                 np.zeros(1, bool)) is None)
+                raise ValueError(f"Column {name!r} was asked to be continuous but holds the "
+                                 f"non-numeric value {bad!r}; make it 'categorical'.")
+            check_no_infinity(name, observed)
+        out[name] = kind
+    return out

@@ -1,0 +1,153 @@
+"""CG factors: normalisation and agreement with an independent per-cell computation."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import multivariate_normal, norm
+
+from estimators.columns import MixedEncoder
+from estimators.scores import (
+    BayesCategoricalFactor,
+    CategoricalFactor,
+    LinearGaussianFactor,
+    fit_cg_factor,
+)
+
+
+def _table(seed=0, n=600):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    d = rng.integers(0, 2, n)
+    c = (d + y + (rng.random(n) < 0.4) * rng.integers(0, 3, n)) % 3
+    x1 = rng.normal(c - d + y, 1.0 + 0.3 * c)
+    x2 = 0.7 * x1 + rng.normal(c, 1.0)
+    X = pd.DataFrame({"c": np.array(list("pqr"))[c], "d": np.array(["no", "yes"])[d],
+                      "x1": x1, "x2": x2})
+    enc = MixedEncoder().fit(X)
+    return X, y, enc
+
+
+def _with_codes(enc_rows, col, code):
+    codes = enc_rows.codes.copy()
+    codes[:, col] = code
+    return type(enc_rows)(enc_rows.values, codes, enc_rows.types, enc_rows.n_levels,
+                          enc_rows.names, enc_rows.n_unseen)
+
+
+@pytest.mark.parametrize("parents", [(), (1,), (2,), (1, 2), (2, 3), (1, 2, 3)])
+def test_categorical_factor_sums_to_one(parents):
+    X, y, encoder = _table()
+    enc = encoder.transform(X)
+    f = fit_cg_factor(enc, y, 2, 0, parents, alpha=0.5)
+    assert isinstance(f, BayesCategoricalFactor if {2, 3} & set(parents) else CategoricalFactor)
+    test = encoder.transform(pd.DataFrame({"c": ["p"] * 3, "d": ["no", "yes", "yes"],
+                                           "x1": [-3.0, 0.5, 8.0], "x2": [0.0, 1.0, -6.0]}))
+    total = sum(np.exp(f.log_prob(_with_codes(test, 0, k))) for k in range(3))
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("parents", [(), (0,), (2,), (0, 1, 2)])
+def test_linear_gaussian_factor_integrates_to_one(parents):
+    X, y, encoder = _table()
+    enc = encoder.transform(X)
+    f = fit_cg_factor(enc, y, 2, 3, parents)
+    assert isinstance(f, LinearGaussianFactor)
+    grid = np.linspace(-40, 40, 40001)
+    rows = pd.DataFrame({"c": "q", "d": "yes", "x1": 0.3, "x2": grid})
+    dens = np.exp(f.log_prob(encoder.transform(rows)))  # (grid, classes)
+    np.testing.assert_allclose(np.trapezoid(dens, grid, axis=0), 1.0, atol=1e-8)
+
+
+def test_linear_gaussian_factor_matches_least_squares_per_cell():
+    X, y, encoder = _table(1)
+    enc = encoder.transform(X)
+    f = fit_cg_factor(enc, y, 2, 3, (0, 2), ridge=0.0, var_smoothing=0.0)
+    lp = f.log_prob(enc)
+    for cls in range(2):
+        for lev in "pqr":
+            cell = (y == cls) & (X["c"] == lev).to_numpy()
+            A = np.column_stack([np.ones(cell.sum()), X["x1"][cell]])
+            beta, rss, *_ = np.linalg.lstsq(A, X["x2"][cell], rcond=None)
+            rows = (X["c"] == lev).to_numpy()
+            mu = beta[0] + beta[1] * X["x1"][rows]
+            ref = norm.logpdf(X["x2"][rows], mu, np.sqrt(rss[0] / cell.sum()))
+            np.testing.assert_allclose(lp[rows, cls], ref, rtol=0, atol=1e-9)
+
+
+def test_small_cells_pool_to_the_class_regression():
+    X, y, encoder = _table(2)
+    X.loc[np.flatnonzero((X["c"] == "r") & (y == 0))[3:], "c"] = "p"  # 3 rows in (r, y=0)
+    enc = encoder.fit(X).transform(X)
+    f = fit_cg_factor(enc, y, 2, 2, (0,), ridge=0.0)
+    pooled = fit_cg_factor(enc, y, 2, 2, (), ridge=0.0)
+    r = list(encoder.categories_["c"]).index("r")
+    assert f.intercept[r, 0] == pytest.approx(pooled.intercept[0, 0], abs=1e-12)
+    assert f.var[r, 0] == pytest.approx(pooled.var[0, 0], abs=1e-12)
+    assert f.intercept[r, 1] != pytest.approx(pooled.intercept[0, 1], abs=1e-3)
+
+
+def test_bayes_factor_matches_scipy_per_cell():
+    X, y, encoder = _table(3)
+    enc = encoder.transform(X)
+    alpha = 0.7
+    f = fit_cg_factor(enc, y, 2, 0, (1, 2, 3), alpha=alpha, ridge=0.0, var_smoothing=0.0)
+    lp = f.log_prob(enc)
+    xc = X[["x1", "x2"]].to_numpy()
+    for cls in range(2):
+        for dv in ("no", "yes"):
+            cell = (y == cls) & (X["d"] == dv).to_numpy()
+            rows = (X["d"] == dv).to_numpy()
+            joint = []
+            for lev in "pqr":
+                sub = cell & (X["c"] == lev).to_numpy()
+                prior = (sub.sum() + alpha) / (cell.sum() + 3 * alpha)
+                cov = np.cov(xc[sub].T, bias=True)
+                joint.append(prior * multivariate_normal(xc[sub].mean(0), cov).pdf(xc[rows]))
+            joint = np.array(joint)
+            own = np.searchsorted(list("pqr"), X["c"][rows].to_numpy())
+            ref = np.log(joint[own, np.arange(rows.sum())] / joint.sum(axis=0))
+            np.testing.assert_allclose(lp[rows, cls], ref, rtol=0, atol=1e-9)
+
+
+def test_cpt_matches_counts():
+    X, y, encoder = _table(4)
+    enc = encoder.transform(X)
+    f = fit_cg_factor(enc, y, 2, 0, (1,), alpha=1.0)
+    lp = f.log_prob_at(enc, y)
+    counts = pd.crosstab([y, X["d"]], X["c"])
+    ref = [np.log((counts.loc[(a, b), c] + 1) / (counts.loc[(a, b)].sum() + 3))
+           for a, b, c in zip(y, X["d"], X["c"], strict=True)]
+    np.testing.assert_allclose(lp, ref, atol=1e-12)
+
+
+def test_missing_cells_and_unseen_configurations():
+    X, y, encoder = _table(5)
+    enc = encoder.transform(X)
+    f = fit_cg_factor(enc, y, 2, 3, (0, 2))
+    test = encoder.transform(pd.DataFrame({"c": ["p", None, "zz"], "d": "no",
+                                           "x1": [np.nan, 1.0, 1.0], "x2": [np.nan, 2.0, 2.0]}))
+    lp = f.log_prob(test)
+    assert (lp[0] == 0).all()  # x_v missing: integrates to 1
+    assert np.isnan(lp[1]).all()  # a parent missing: to be marginalised on the structure
+    assert test.n_unseen[0] == 1 and np.isnan(lp[2]).all()  # unseen category = missing
+
+
+def test_parent_configuration_unseen_in_training_falls_back_to_the_class():
+    X, y, encoder = _table(6)
+    keep = ~((X["c"] == "r") & (X["d"] == "no")).to_numpy()
+    X, y = X[keep], y[keep]
+    enc = encoder.fit(X).transform(X)
+    f = fit_cg_factor(enc, y, 2, 2, (0, 1), ridge=0.0)
+    pooled = fit_cg_factor(enc, y, 2, 2, (), ridge=0.0)
+    test = encoder.transform(pd.DataFrame({"c": ["r"], "d": ["no"], "x1": [0.7], "x2": [0.0]}))
+    np.testing.assert_allclose(f.log_prob(test), pooled.log_prob(test), atol=1e-12)
+    cpt = fit_cg_factor(enc, y, 2, 0, (1, 3), alpha=1.0)
+    probe = encoder.transform(pd.DataFrame({"c": ["p"], "d": ["no"], "x1": [0.0], "x2": [0.5]}))
+    total = sum(np.exp(cpt.log_prob(_with_codes(probe, 0, k))) for k in range(3))
+    np.testing.assert_allclose(total, 1.0, atol=1e-12)
+
+
+def test_too_many_parent_configurations_is_a_clear_error():
+    from estimators.scores._cg_moments import parent_configurations
+    with pytest.raises(ValueError, match="too many configurations"):
+        parent_configurations(np.zeros((2, 5), np.int64), np.full(5, 10**5))

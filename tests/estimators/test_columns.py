@@ -1,0 +1,89 @@
+"""Column types decided once, and the mixed-table encoder."""
+
+from importlib.resources import files
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from estimators.columns import MAX_INTEGER_LEVELS, MixedEncoder, infer_feature_types
+
+
+@pytest.mark.parametrize(("name", "column", "kind"), [
+    ("heart_failure", "anaemia", "categorical"),  # 0/1
+    ("heart_failure", "ejection_fraction", "continuous"),  # integers, many values
+    ("balance_scale", "left_weight", "categorical"),  # 1-5 codes
+    ("abalone", "rings", "continuous"),  # integers, 28 values
+    ("yeast", "mcg", "continuous"),
+])
+def test_shipped_tables(name, column, kind):
+    X = pd.read_csv(files("estimators.datasets") / "data" / f"{name}.csv")
+    assert infer_feature_types(X)[column] == kind
+
+
+def test_dtype_rules_and_missing_cells():
+    n = 12
+    X = pd.DataFrame({
+        "cat": pd.Categorical(["a", "b"] * 6),
+        "flag": [True, False] * 6,
+        "text": pd.array(["u", "v", None] * 4, dtype="string"),
+        "num_text": ["1.5", "2.25", "", "3.0"] * 3,  # numbers as text, one blank: continuous
+        "ints": pd.array(list(range(MAX_INTEGER_LEVELS)) + [None, None], dtype="Int64"),
+        "many": np.arange(n) % (MAX_INTEGER_LEVELS + 1),
+        "half": [0.5, 1.0] * 6,
+        "nan_const": [np.nan] * 11 + [4.0],
+        "blank_const": ["", " ", "x"] * 4,
+    })
+    assert infer_feature_types(X) == {
+        "cat": "categorical", "flag": "categorical", "text": "categorical",
+        "num_text": "continuous", "ints": "categorical", "many": "continuous",
+        "half": "continuous", "nan_const": "constant", "blank_const": "constant",
+    }
+    enc = MixedEncoder().fit(X).transform(X)
+    assert (enc.codes[:, 2] == -1).sum() == 4  # None is missing, never a category
+    assert np.isnan(enc.values[:, 3]).sum() == 3  # blank strings are missing
+    assert list(MixedEncoder().fit(X).categories_["text"]) == ["u", "v"]
+
+
+def test_mapping_overrides_and_errors():
+    X = pd.DataFrame({"a": [1, 2, 3, 1], "s": ["x", "y", "x", "y"], "k": [1, 1, 1, 1]})
+    assert infer_feature_types(X, {"a": "continuous", "k": "categorical"}) == {
+        "a": "continuous", "s": "categorical", "k": "constant"}
+    with pytest.raises(ValueError, match="column 'b'.*the columns are \\['a', 's', 'k'\\]"):
+        infer_feature_types(X, {"b": "continuous"})
+    with pytest.raises(ValueError, match="feature_types\\['a'\\].*'continuous' or "
+                                         "'categorical'; got 'ordinal'"):
+        infer_feature_types(X, {"a": "ordinal"})
+    with pytest.raises(ValueError, match="Column 's'.*non-numeric value 'x'"):
+        infer_feature_types(X, {"s": "continuous"})
+    with pytest.raises(ValueError, match="'auto' or a mapping"):
+        infer_feature_types(X, "numeric")
+    with pytest.raises(TypeError, match="'auto' or a mapping"):
+        infer_feature_types(X, ["a"])
+    with pytest.raises(ValueError, match="Column 'v' holds infinite values"):
+        infer_feature_types(pd.DataFrame({"v": [0.5, np.inf, 1.5, 2.5]}))
+
+
+def test_encoder_codes_unseen_categories_as_missing():
+    train = pd.DataFrame({"s": ["b", "a", "b", None], "x": [0.5, 1.5, 2.5, 3.5],
+                          "i": [3, 1, 2, 1]})
+    enc = MixedEncoder().fit(train)
+    out = enc.transform(pd.DataFrame({"i": [2, 7, 1], "s": ["a", "zz", ""],
+                                      "x": [1.0, None, 4.0]}))  # columns by name
+    assert out.codes[:, 0].tolist() == [0, -1, -1] and out.codes[:, 2].tolist() == [1, -1, 0]
+    assert out.n_unseen.tolist() == [1, 0, 1]
+    np.testing.assert_array_equal(out.values[:, 1], [1.0, np.nan, 4.0])
+    assert out.observed.tolist() == [[True, True, True], [False, False, False],
+                                     [False, True, True]]
+    with pytest.raises(ValueError, match="lacks the training column 'x'"):
+        enc.transform(train.drop(columns="x"))
+    with pytest.raises(ValueError, match="Column 'x' is continuous but holds the non-numeric"):
+        enc.transform(train.assign(x=["p", "q", "r", "s"]))
+
+
+def test_arrays_are_typed_per_column():
+    X = np.array([[0.5, 1, "a"], [1.5, 2, "b"], [2.5, 1, "a"]], dtype=object)
+    assert infer_feature_types(X) == {0: "continuous", 1: "categorical", 2: "categorical"}
+    enc = MixedEncoder().fit_transform(X)
+    assert enc.types == ("continuous", "categorical", "categorical")
+    assert enc.n_levels.tolist() == [0, 2, 2]
