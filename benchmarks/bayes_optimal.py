@@ -31,7 +31,7 @@ from sklearn.preprocessing import OrdinalEncoder
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._bnlearn import blanket_posterior, load_network, sample  # noqa: E402
-from benchmarks._common import write  # noqa: E402
+from benchmarks._common import RESULTS, write  # noqa: E402
 from estimators.ktan import KTANClassifier, TANClassifier  # noqa: E402
 
 #: (network, target) pairs of the main table; alarm (36 features) and water (31) load and
@@ -97,7 +97,7 @@ def ours(estimator):
 
         def predict(test):
             return est.classes_, est.predict_proba(test)
-        predict.chosen = f"{est.k_}/{est.structure_score_}" if hasattr(est, "k_") else ""
+        predict.chosen = f"{est.k_}/{getattr(est, 'structure_score_', 'cmi')}"
         return predict
     return fit
 
@@ -189,30 +189,37 @@ def report(main: pd.DataFrame, curve: pd.DataFrame, ess: pd.DataFrame, minutes: 
         "",
         f"Training rows n = {N_MAIN:,}, test rows {N_TEST:,}, sampled from the bnlearn networks "
         "bundled with pgmpy; Bayes-optimal = the exact posterior from the true CPDs (Markov "
-        f"blanket). Mean over {REPEATS} independent samples (pgmpy TAN: the first only). "
+        f"blanket). The tables below are the first sample (the same train and test rows for every "
+        f"model); NB, TAN, auto and the Bayes-optimal posterior are refitted on {REPEATS} "
+        "independent samples for the acceptance table (noise). "
         f"k = 3 fits and k = 3 in the auto grid only for d <= {MAX_D_FOR_K3} features "
         "(insurance: auto over k = 1, 2). 'auto' = `KTANClassifier(k=grid)` "
         "(CMI score), 'auto+score' = `KTANClassifier(k=grid, structure_score='auto')`; both by "
         "inner stratified 5-fold CV log-loss.",
         "",
-        "## Test log-loss (nats), mean over samples",
+        "## Test log-loss (nats), first sample",
         "",
     ]
     order = ["Bayes-optimal", "NB", "TAN", "pgmpy TAN", "2-TAN", "2-TAN bic", "2-TAN bdeu",
              "3-TAN", "3-TAN bic", "auto", "auto+score"]
+    first = main[main["rep"] == 0]
+    ll0 = first.pivot_table(index="target", columns="model", values="log_loss")
+    ll0 = ll0[[c for c in order if c in ll0.columns]].loc[list(dict.fromkeys(main["target"]))]
+    lines += table(ll0, "{:.4f}")
+    acc = first.pivot_table(index="target", columns="model", values="accuracy")
+    acc = acc[[c for c in order if c in acc.columns]].loc[ll0.index]
+    lines += ["", "## Test accuracy, first sample", ""] + table(acc, "{:.4f}")
+    # means over all samples of the models refitted on every sample
     mean = main.pivot_table(index="target", columns="model", values="log_loss", aggfunc="mean")
-    mean = mean[[c for c in order if c in mean.columns]].loc[list(dict.fromkeys(main["target"]))]
-    lines += table(mean, "{:.4f}")
-    acc = main.pivot_table(index="target", columns="model", values="accuracy", aggfunc="mean")
-    acc = acc[[c for c in order if c in acc.columns]].loc[mean.index]
-    lines += ["", "## Test accuracy, mean over samples", ""] + table(acc, "{:.4f}")
+    mean = mean.loc[ll0.index]
     # acceptance: auto vs TAN per sample, and the gap reduction at n = 5,000
     per = main.pivot_table(index=["target", "rep"], columns="model", values="log_loss")
     lines += ["", "## Acceptance", "",
               "Noise: the difference auto - TAN is taken per sample (same train/test rows); its "
               "standard error is std / sqrt(samples). 'Worse beyond noise' = mean difference > "
               "2 standard errors and > 0.002 nats. Gap reduction = 1 - (auto - BO) / (TAN - BO) "
-              "on the mean log-losses; the goal is >= 30 %.", "",
+              "on the log-losses averaged over the samples; the goal is >= 30 %. 'auto+score' columns: "
+              "first sample only (against that sample's TAN and Bayes-optimal).", "",
               "| target | auto - TAN | s.e. | worse beyond noise | gap TAN | gap auto | gap reduction "
               "| auto+score - TAN | auto+score gap reduction | k chosen (auto) |",
               "|---|---|---|---|---|---|---|---|---|---|"]
@@ -230,9 +237,10 @@ def report(main: pd.DataFrame, curve: pd.DataFrame, ess: pd.DataFrame, minutes: 
         met += red >= 0.3
         cells2 = "| |"
         if len(diff2):
-            red2 = 1 - (mean.loc[target, "auto+score"] - mean.loc[target, "Bayes-optimal"]) / gap_tan
+            gap0 = ll0.loc[target, "TAN"] - ll0.loc[target, "Bayes-optimal"]
+            red2 = 1 - (ll0.loc[target, "auto+score"] - ll0.loc[target, "Bayes-optimal"]) / gap0
             met_score += red2 >= 0.3
-            cells2 = f"{diff2.mean():+.4f} (first sample) | {red2:+.0%} |"
+            cells2 = f"{diff2.mean():+.4f} | {red2:+.0%} |"
         else:
             met_score += red >= 0.3
         ks = main[(main["target"] == target) & (main["model"] == "auto")]["k_chosen"].tolist()
@@ -251,7 +259,7 @@ def report(main: pd.DataFrame, curve: pd.DataFrame, ess: pd.DataFrame, minutes: 
     lines += [f"## CPT prior: Laplace alpha vs BDeu-style ess (test log-loss, n = {N_MAIN:,}, first sample)",
               ""] + table(ess, "{:.4f}") + [""]
     secs = main[main["rep"] == 0].pivot_table(index="target", columns="model", values="seconds")
-    secs = secs[[c for c in order if c in secs.columns and c != "Bayes-optimal"]].loc[mean.index]
+    secs = secs[[c for c in order if c in secs.columns and c != "Bayes-optimal"]].loc[ll0.index]
     lines += ["## Fit + predict seconds (first sample)", ""] + table(secs, "{:.1f}")
     return lines
 
@@ -294,6 +302,7 @@ def main() -> None:
     rows: list[dict] = []
     main_table(rows)
     main = pd.DataFrame(rows)
+    main.to_csv(RESULTS / f"{name}.csv", index=False)
     curve_rows: list[dict] = []
     curves(curve_rows)
     ess = prior_table()
