@@ -8,10 +8,14 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators._model_selection import select_by_cv
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._learn import make_density, make_score
 from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
 from kgraph import AcyclicKTree
+
+#: orders tried by ``order="auto"`` (k-trees of width 1, 2, 3)
+AUTO_ORDERS = (3, 4, 5)
 
 
 class KGNBClassifier(BaseGNB):
@@ -25,9 +29,11 @@ class KGNBClassifier(BaseGNB):
 
     Parameters
     ----------
-    order : int, default=4
+    order : int, "auto" or sequence of int, default=4
         Cluster size including the class (>= 3). Lowered (with one warning) to d + 1 for d
-        features, since an acyclic k-tree needs k + 1 vertices.
+        features, since an acyclic k-tree needs k + 1 vertices. ``"auto"`` chooses among
+        orders 3, 4, 5 (a list: among those) by stratified 5-fold cross-validated log-loss on
+        the training data (see :mod:`estimators._model_selection`; ties: the smaller order).
     dependence : {"gaussian", "gaussian-copula"}, default="gaussian"
     search : str, default="greedy"
         A searcher of :data:`estimators.search.SEARCHERS`: ``"greedy"`` (heuristic),
@@ -44,7 +50,10 @@ class KGNBClassifier(BaseGNB):
     structure_ : kgraph.AcyclicKTree
         Over the feature names, k = ``order_ - 2``.
     order_ : int
-        The order used (``order`` capped at d + 1).
+        The order used (``order`` capped at d + 1, or the one chosen by ``"auto"``).
+    cv_results_ : dict or None
+        With ``order="auto"``: per candidate ``order``, ``mean_log_loss``, ``std_log_loss``,
+        ``fold_log_loss`` and ``n_folds``; None otherwise.
     weight_ : float
         The k-tree score sum_v I(X_v; X_pi(v) | Y) in nats.
     density_, classes_, class_log_prior_, n_features_in_, feature_names_in_
@@ -59,7 +68,7 @@ class KGNBClassifier(BaseGNB):
     """
 
     _parameter_constraints: dict = {
-        "order": [Interval(Integral, 3, None, closed="left")],
+        "order": [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"],
         "dependence": [StrOptions({"gaussian", "gaussian-copula"})],
         "search": [StrOptions(SEARCHERS.keys())],
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
@@ -87,9 +96,12 @@ class KGNBClassifier(BaseGNB):
     def fit(self, X, y) -> KGNBClassifier:
         """Learn the k-tree with the CMI hyperedge score, then the cluster densities."""
         self._validate_params()
+        order, self.cv_results_ = self.order, None
+        if not isinstance(order, Integral):
+            order, self.cv_results_ = self._choose_order(X, y)
         X, codes = self._validate_training(X, y)
         names = self.feature_names()
-        k = check_k(self.order - 2, X.shape[1], owner="KGNBClassifier", param="order", offset=2)
+        k = check_k(order - 2, X.shape[1], owner="KGNBClassifier", param="order", offset=2)
         self.order_ = k + 2
         score = make_score(self.dependence).fit(pd.DataFrame(X, columns=names), codes)
         found = search_structure(self.search, score, names, k, backbone=self.backbone,
@@ -107,6 +119,19 @@ class KGNBClassifier(BaseGNB):
         self.density_ = make_density(self.dependence, "scott", self.var_smoothing, X)
         self.density_.fit(X, codes, self.classes_.size)
         return self
+
+    def _choose_order(self, X, y) -> tuple[int, dict]:
+        """The order with the best inner CV log-loss among ``order`` ("auto": 3, 4, 5)."""
+        orders = AUTO_ORDERS if isinstance(self.order, str) else list(self.order)
+        if not orders or not all(isinstance(o, Integral) and o >= 3 for o in orders):
+            raise ValueError(
+                "The 'order' parameter of KGNBClassifier must be an int >= 3, 'auto' or a "
+                f"non-empty list of ints >= 3. Got {self.order!r} instead."
+            )
+        d = np.shape(X)[1]
+        grid = sorted({min(int(o), d + 1) for o in orders})
+        best, table = select_by_cv(self, X, y, [{"order": o} for o in grid])
+        return best["order"], table
 
     def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
         cache: dict[tuple[int, ...], np.ndarray] = {}

@@ -44,6 +44,10 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     def _search_spec(self) -> tuple[int, str, object]:
         """``(k, search, backbone)`` of this estimator."""
 
+    def _score_name(self) -> str:
+        """Name of the structure score in :data:`estimators.scores.SCORES` (default CMI)."""
+        return "cmi"
+
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -76,6 +80,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         fit = learn_structure(
             data, y_codes, names, self.family_, k=k, search=search, backbone=backbone, estimator=name,
             candidates=getattr(self, "candidates", None),
+            score=self._score_name(),
         )
         self.candidates_ = getattr(fit.score_fn, "candidates_", None)
         self.structure_ = fit.structure
@@ -87,7 +92,8 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         index = {v: j for j, v in enumerate(names)}
         parents = [tuple(index[p] for p in self.structure_.parents(v)) for v in names]
         if self.family_ == "discrete":
-            self.cpts_ = fit_cpts(data, y_codes, self.classes_.size, self.encoding_.n_levels, parents, self.alpha)
+            self.cpts_ = fit_cpts(data, y_codes, self.classes_.size, self.encoding_.n_levels, parents, self.alpha,
+                                  ess=self.ess)
         else:
             self.cpds_ = fit_linear_gaussian(data, y_codes, self.classes_.size, parents)
         return self

@@ -4,7 +4,14 @@ For feature ``v`` with parents ``pa`` (features) and the class ``y``:
 
     P(x_v = a | y, x_pa = b) = (N(a, y, b) + alpha) / (N(y, b) + alpha * r_v),
 
-with ``r_v`` the number of categories of ``v`` seen in training. Every variable gets one
+with ``r_v`` the number of categories of ``v`` seen in training. Laplace's rule takes one
+``alpha`` for every table; the BDeu-style Dirichlet prior with equivalent sample size ``ess``
+spreads ``ess`` pseudo-rows uniformly over the cells of the family of ``v``:
+
+    alpha_v = ess / (r_v * q_v * m),    q_v = prod_{p in pa(v)} r_p,
+
+so a table with many parent configurations is smoothed less per cell (the prior that makes
+the posterior-mean CPTs those of the BDeu score, Heckerman et al. 1995). Every variable gets one
 extra code for "a category not seen in training" (see :class:`DiscreteEncoding`), so a
 test row never indexes outside the tables. It is handled by the same smoothing: an unseen
 value of ``v`` is scored like a training category that never occurred with that class and
@@ -71,6 +78,7 @@ def fit_cpts(
     n_levels: np.ndarray,
     parents: Sequence[Sequence[int]],
     alpha: float,
+    ess: float | None = None,
 ) -> DiscreteCPTs:
     """Count and smooth the CPT of every feature.
 
@@ -87,7 +95,10 @@ def fit_cpts(
     parents : sequence of sequence of int
         Feature parents of each feature (column indices).
     alpha : float
-        Pseudo-count (> 0).
+        Pseudo-count (> 0) of every cell (Laplace's rule); ignored when ``ess`` is given.
+    ess : float or None, default=None
+        Equivalent sample size of the BDeu-style prior: cell pseudo-count
+        ``ess / (r_v * prod_p r_p * n_classes)`` per feature.
 
     Returns
     -------
@@ -102,6 +113,9 @@ def fit_cpts(
     array([0.5, 0.5])
     >>> np.exp(cpts.log_tables[1][1, 1, :2])  # P(x1 | y=1, x0=1): counts (0, 2) + 1
     array([0.25, 0.75])
+    >>> bdeu = fit_cpts(codes, np.array([0, 0, 1, 1]), 2, np.array([2, 2]), [(), (0,)], 1.0, ess=8.0)
+    >>> np.exp(bdeu.log_tables[1][1, 1, :2])  # pseudo-count 8 / (2 * 2 * 2) = 1: as above
+    array([0.25, 0.75])
     """
     parents = tuple(tuple(sorted(int(p) for p in pa)) for pa in parents)
     n_levels = np.asarray(n_levels, dtype=np.intp)
@@ -113,7 +127,8 @@ def fit_cpts(
         flat = y_codes * size + skeleton.flat_index(codes, v)
         count = np.bincount(flat, minlength=n_classes * size).reshape(n_classes, *shape)
         r = int(n_levels[v])
-        totals = count.sum(axis=-1, keepdims=True) + alpha * r
+        a = alpha if ess is None else ess / (r * np.prod(n_levels[list(parents[v])]) * n_classes)
+        totals = count.sum(axis=-1, keepdims=True) + a * r
         counts.append(count)
-        log_tables.append(np.log(count + alpha) - np.log(totals))
+        log_tables.append(np.log(count + a) - np.log(totals))
     return DiscreteCPTs(parents, n_levels, tuple(log_tables), tuple(counts))

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from estimators.scores import DiscreteCMI, GaussianCMI
+from estimators.scores import make_score
 from estimators.search import resolve_backbone, search_structure
 from estimators.search.candidates import CandidateScore, top_candidates
 from kgraph import AcyclicKTree
@@ -100,15 +100,18 @@ class ConstantAwareScore:
         return W
 
 
-def fit_score(data: np.ndarray, y_codes: np.ndarray, names: Sequence[str], family: str):
-    """The fitted CMI score of the family, with the feature names as variable names.
+def fit_score(
+    data: np.ndarray, y_codes: np.ndarray, names: Sequence[str], family: str, score: str = "cmi"
+):
+    """The fitted score ``score`` (a name of :data:`estimators.scores.SCORES`) of the family,
+    with the feature names as variable names.
 
     Constant columns are left out of the fitted score and answered by
     :class:`ConstantAwareScore`.
     """
     frame = pd.DataFrame(data, columns=list(names))
     constant = [v for v in names if frame[v].nunique() < 2]
-    score = DiscreteCMI() if family == "discrete" else GaussianCMI()
+    score = make_score(score, family)
     if not constant:
         return score.fit(frame, y_codes)
     varying = frame.drop(columns=constant)
@@ -138,6 +141,7 @@ def learn_structure(
     backbone: str | Sequence | None,
     estimator: str,
     candidates: int | None = None,
+    score: str = "cmi",
 ) -> StructureFit:
     """Fit the score of ``family`` and search the k-tree as described in the module docstring.
 
@@ -161,13 +165,15 @@ def learn_structure(
         Class name for error messages.
     candidates : int, optional
         Restrict parents to each feature's top-m partners (:class:`CandidateScore`).
+    score : str, default="cmi"
+        Name of the hyperedge score in :data:`estimators.scores.SCORES`.
 
     Returns
     -------
     StructureFit
     """
     names = list(names)
-    score = fit_score(data, y_codes, names, family)
+    score = fit_score(data, y_codes, names, family, score)
     W = np.asarray(score.edge_matrix(), dtype=float)
     searched = score
     if candidates is not None and not (k == 1 and backbone is None and search != "greedy"):

@@ -27,13 +27,18 @@ from ._conditional_gaussian import ConditionalGaussianScore
 from ._discrete import DiscreteCMI
 from ._gaussian import GaussianCMI, GaussianCopulaCMI
 from ._kde_copula import KDECopulaCMI, copula_mi_normal_scores
+from ._penalised import BIC, DiscreteBDeu
+from ._registry import SCORES, make_score
 
 __all__ = [
+    "BIC",
+    "SCORES",
     "BaseCMI",
     "BayesCategoricalFactor",
     "CategoricalFactor",
     "ConditionalGaussianScore",
     "DegenerateFeatureWarning",
+    "DiscreteBDeu",
     "DiscreteCMI",
     "GaussianCMI",
     "GaussianCopulaCMI",
@@ -41,4 +46,5 @@ __all__ = [
     "LinearGaussianFactor",
     "copula_mi_normal_scores",
     "fit_cg_factor",
+    "make_score",
 ]

@@ -105,20 +105,25 @@ def _pair_cmi(N: np.ndarray) -> np.ndarray:
     return terms.sum(axis=(1, 2, 3)) / N.sum(axis=(1, 2, 3))
 
 
-def discrete_pair_block(data: CodeData, pairs: np.ndarray) -> np.ndarray:
-    """Plug-in ``I(X_i; X_j | Y)`` for each pair: one-hot matrix products when they fit in
-    memory, else memory-bounded bincount chunks."""
+def map_pair_tables(data: CodeData, pairs: np.ndarray, reduce) -> np.ndarray:
+    """``reduce(tables, pairs)`` over the count tables (k, m, K, K) of the pairs: one-hot
+    matrix products when they fit in memory, else memory-bounded bincount chunks."""
     pairs = np.asarray(pairs)
     if pairs.shape[0] == 0:
         return np.zeros(0)
     K = int(data.K.max())
     if data.X.shape[0] * np.unique(pairs).size * K <= ONE_HOT_MAX:
-        return _pair_cmi(pair_tables_matmul(data, pairs))
+        return reduce(pair_tables_matmul(data, pairs), pairs)
     step = max(1, CODES_PER_CALL // max(data.X.shape[0], data.m * K * K))
     out = np.empty(pairs.shape[0])
     for s in range(0, pairs.shape[0], step):  # loop over chunks of pairs, not rows
-        out[s : s + step] = _pair_cmi(pair_tables(data, pairs[s : s + step]))
+        out[s : s + step] = reduce(pair_tables(data, pairs[s : s + step]), pairs[s : s + step])
     return out
+
+
+def discrete_pair_block(data: CodeData, pairs: np.ndarray) -> np.ndarray:
+    """Plug-in ``I(X_i; X_j | Y)`` for each pair (see :func:`map_pair_tables`)."""
+    return map_pair_tables(data, pairs, lambda N, _: _pair_cmi(N))
 
 
 def _configuration_codes(data: CodeData, parents: tuple) -> np.ndarray:
@@ -137,13 +142,21 @@ def _configuration_codes(data: CodeData, parents: tuple) -> np.ndarray:
     return np.unique(code, return_inverse=True)[1]
 
 
-def _hyperedge(data: CodeData, v: int, parents: tuple) -> float:
+def hyperedge_table(data: CodeData, v: int, parents: tuple) -> tuple[np.ndarray, float]:
+    """Unsmoothed counts ``N[y, c, x_v]`` over the OBSERVED parent configurations ``c``
+    (shape (m, nC, K_v)) and the number of possible configurations ``prod K_p``."""
     c = _configuration_codes(data, parents)
     nC = int(c.max()) + 1
-    Kv, m, a = int(data.K[v]), data.m, data.alpha
-    n_configs = float(prod(int(data.K[p]) for p in parents))
+    Kv, m = int(data.K[v]), data.m
     N = np.bincount((data.y * nC + c) * Kv + data.X[:, v], minlength=m * nC * Kv)
-    N = N.reshape(m, nC, Kv).astype(float) + a
+    return N.reshape(m, nC, Kv).astype(float), float(prod(int(data.K[p]) for p in parents))
+
+
+def _hyperedge(data: CodeData, v: int, parents: tuple) -> float:
+    N, n_configs = hyperedge_table(data, v, parents)
+    Kv, a = int(data.K[v]), data.alpha
+    nC = N.shape[1]
+    N = N + a
     Ny = N.sum(axis=(1, 2)) + a * Kv * (n_configs - nC)  # (m,)
     Nya = N.sum(axis=1) + a * (n_configs - nC)  # (m, Kv)
     Nyc = N.sum(axis=2)  # (m, nC)
@@ -206,6 +219,19 @@ class DiscreteCMI(BaseCMI):
     def __init__(self, *, alpha: float = 0.0, n_jobs: int | None = None):
         self.alpha = alpha
         self.n_jobs = n_jobs
+
+    def extra_parameters(self, vi: int, parents: frozenset) -> int:
+        """Free parameters that giving feature ``vi`` the parents ``parents`` (column
+        indices) adds to the class-conditional CPT of ``vi``: ``m (K_v - 1)(prod K_p - 1)``."""
+        K = self.data_.K
+        return self.data_.m * int(K[vi] - 1) * (prod(int(K[p]) for p in parents) - 1)
+
+    def extra_parameter_matrix(self) -> np.ndarray:
+        """``extra_parameters(i, {j})`` for all pairs: ``m (K_i - 1)(K_j - 1)``, zero diagonal."""
+        K1 = (self.data_.K - 1).astype(float)
+        P = self.data_.m * np.outer(K1, K1)
+        np.fill_diagonal(P, 0.0)
+        return P
 
     def _prepare(self, data: ValidatedData) -> CodeData:
         self.categories_ = data.levels

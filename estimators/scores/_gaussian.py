@@ -124,6 +124,16 @@ class _CorrelationCMI(BaseCMI):
     def _normal_data(self, data: ValidatedData) -> list[np.ndarray]:
         ...
 
+    def extra_parameters(self, vi: int, parents: frozenset) -> int:
+        """Free parameters that giving feature ``vi`` the parents ``parents`` adds to its
+        class-conditional linear-Gaussian regression: one coefficient per parent and class."""
+        return self.data_.R.shape[0] * len(parents)
+
+    def extra_parameter_matrix(self) -> np.ndarray:
+        """``extra_parameters(i, {j})`` for all pairs: ``m`` off the diagonal."""
+        m, d = self.data_.R.shape[:2]
+        return m * (1.0 - np.eye(d))
+
     def _prepare(self, data: ValidatedData) -> CorrelationData:
         Z = self._normal_data(data)
         return CorrelationData(class_correlations(Z, self.constant_in_class_), self.class_prior_)

@@ -27,6 +27,7 @@ def run_learn(tmp_path, *args):
         ("wine", ["--model", "kgnb", "--order", "4"]),
         ("car", ["--model", "tan"]),
         ("car", ["--model", "ktan", "--k", "2", "--backbone", "greedy-path"]),
+        ("car", ["--model", "ktan", "--k", "auto", "--structure-score", "bic", "--ess", "4"]),
         ("wine", ["--model", "latent-cnb", "--n-components", "2"]),
     ],
 )
@@ -65,6 +66,7 @@ def test_learn_from_csv_with_target(tmp_path):
         (["car", "--model", "forest"], "invalid choice: 'forest'"),
         (["BAD.csv", "--model", "tan"], "cannot read"),
         (["unknown_set", "--model", "tan"], "neither a CSV file nor a built-in data set"),
+        (["car", "--model", "ktan", "--k", "two"], "expected an int or 'auto', got 'two'"),
     ],
 )
 def test_learn_errors_exit_2_with_one_line(tmp_path, monkeypatch, capsys, args, reason):
@@ -93,12 +95,14 @@ def test_every_choices_list_is_its_registry():
     from estimators.gnb import DEPENDENCES
     from estimators.ktan import FEATURE_FAMILIES
     from estimators.latent import FAMILIES, PRIORS
+    from estimators.scores import SCORES
     from estimators.search import SEARCHERS
     from viz.cli.learn import MODELS
 
     expected = {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
                 "search": list(SEARCHERS), "features": list(FEATURE_FAMILIES),
-                "prior": list(PRIORS), "family": list(FAMILIES)}
+                "prior": list(PRIORS), "family": list(FAMILIES),
+                "structure_score": [*SCORES, "auto"]}
     found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
     assert found == expected
 

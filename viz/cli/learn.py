@@ -51,10 +51,11 @@ MODELS = {
                      "GNB classifier (paper 1)"),
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
                       ("order", "dependence", "search", "backbone"), "k-GNB classifier (paper 1)"),
-    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha"),
+    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
-                      ("k", "search", "backbone", "features", "alpha", "candidates"),
+                      ("k", "search", "backbone", "features", "alpha", "candidates",
+                       "structure_score", "ess"),
                       "k-TAN classifier (paper 2)"),
     "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
                             ("n_components", "prior", "family"),
@@ -89,12 +90,13 @@ def registries() -> dict[str, list[str]]:
     from estimators.gnb import DEPENDENCES
     from estimators.ktan import FEATURE_FAMILIES
     from estimators.latent import FAMILIES, PRIORS
+    from estimators.scores import SCORES
     from estimators.search import BACKBONE_METHODS, SEARCHERS
 
     return {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
             "search": list(SEARCHERS), "backbone": list(BACKBONE_METHODS),
             "features": list(FEATURE_FAMILIES), "prior": list(PRIORS),
-            "family": list(FAMILIES)}
+            "family": list(FAMILIES), "score": list(SCORES)}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -116,8 +118,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--dependence", choices=choices["dependence"],
                    help="gnb, kgnb: the pair dependence model")
     g.add_argument("--n-clusters", type=_n_clusters, help="gnb: reduced model size or 'auto'")
-    g.add_argument("--order", type=int, help="kgnb: cluster order (3 = GNB)")
-    g.add_argument("--k", type=int, help="ktan: the k of the k-tree")
+    g.add_argument("--order", type=_n_clusters,
+                   help="kgnb: cluster order (3 = GNB) or 'auto' (chosen by inner CV log-loss)")
+    g.add_argument("--k", type=_n_clusters,
+                   help="ktan: the k of the k-tree or 'auto' (chosen by inner CV log-loss)")
+    g.add_argument("--structure-score", choices=[*choices["score"], "auto"],
+                   help="ktan: structure score ('auto' with --k auto: chosen by inner CV)")
+    g.add_argument("--ess", type=float,
+                   help="tan, ktan: equivalent sample size of a BDeu CPT prior (replaces --alpha)")
     g.add_argument("--search", choices=choices["search"], help="kgnb, ktan: searcher")
     g.add_argument("--backbone", type=_backbone,
                    help=f"kgnb, ktan: {' | '.join(choices['backbone'])} | a,b,c,... "

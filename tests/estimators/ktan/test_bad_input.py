@@ -18,7 +18,7 @@ def small():
 @pytest.mark.parametrize(
     ("params", "match"),
     [
-        ({"k": 0}, r"The 'k' parameter of KTANClassifier must be an int in the range \[1, inf\)\. Got 0"),
+        ({"k": 0}, r"The 'k' parameter of KTANClassifier must be an int in the range \[1, inf\), a str among \{'auto'\} or an array-like\. Got 0"),
         ({"k": 1.5}, "The 'k' parameter of KTANClassifier must be an int"),
         ({"search": "exhaustive"}, "The 'search' parameter of KTANClassifier must be a str among"),
         ({"backbone": "random"}, "The 'backbone' parameter of KTANClassifier must be"),

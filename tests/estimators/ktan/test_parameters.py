@@ -29,16 +29,19 @@ def discrete_data():
     return codes, y, n_levels
 
 
-@pytest.mark.parametrize("alpha", [0.5, 1.0, 2.0])
-def test_cpts_equal_direct_counting(discrete_data, alpha):
+@pytest.mark.parametrize(("alpha", "ess"), [(0.5, None), (1.0, None), (2.0, None), (1.0, 1.0),
+                                             (1.0, 10.0)])
+def test_cpts_equal_direct_counting(discrete_data, alpha, ess):
     codes, y, n_levels = discrete_data
-    cpts = fit_cpts(codes, y, 3, n_levels, PARENTS, alpha)
+    cpts = fit_cpts(codes, y, 3, n_levels, PARENTS, alpha, ess=ess)
     frame = pd.DataFrame(codes, columns=["a", "b", "c", "d"]).assign(y=y)
     cols = list(frame.columns[:4])
     for v, pa in enumerate(PARENTS):
         keys = ["y", *(cols[p] for p in pa)]
         joint = frame.groupby([*keys, cols[v]]).size()
         margin = frame.groupby(keys).size()
+        if ess is not None:  # BDeu: ess spread over the r_v * q_v * m cells of the family
+            alpha = ess / (n_levels[v] * np.prod([n_levels[p] for p in pa]) * 3)
         for idx in np.ndindex(3, *(n_levels[p] for p in pa), n_levels[v]):
             key = idx[:-1] if len(idx) > 2 else idx[0]
             n_joint = joint.get(idx, 0)

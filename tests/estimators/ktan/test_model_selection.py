@@ -1,0 +1,112 @@
+"""k="auto", structure scores and the BDeu CPT prior of the k-TAN classifiers."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import log_loss
+from sklearn.model_selection import StratifiedKFold
+
+from estimators.ktan import KTANClassifier, TANClassifier
+from estimators.ktan._cpt import fit_cpts
+from estimators.scores import BIC, DiscreteBDeu
+from estimators.search import backbone_dp, backbone_order
+
+from .conftest import load
+
+
+@pytest.fixture(scope="module")
+def car_small():
+    return load("car", n_rows=500)
+
+
+def test_auto_table_equals_a_manual_cross_validation(car_small):
+    X, y = car_small
+    clf = KTANClassifier(k=[1, 2], structure_score="auto").fit(X, y)
+    table = clf.cv_results_
+    assert list(zip(table["k"], table["structure_score"], strict=True)) == [
+        (1, "cmi"), (1, "bic"), (1, "bdeu"), (2, "cmi"), (2, "bic"), (2, "bdeu")]
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    for row, (k, score) in enumerate(zip(table["k"], table["structure_score"], strict=True)):
+        losses = []
+        for train, test in folds.split(X, y):
+            model = KTANClassifier(k=k, structure_score=score).fit(X.iloc[train], y[train])
+            losses.append(log_loss(y[test], model.predict_proba(X.iloc[test]), labels=model.classes_))
+        assert table["mean_log_loss"][row] == pytest.approx(np.mean(losses), rel=1e-10)
+    best = int(np.argmin(table["mean_log_loss"]))
+    assert (clf.k_, clf.structure_score_) == (table["k"][best], table["structure_score"][best])
+    refit = KTANClassifier(k=clf.k_, structure_score=clf.structure_score_).fit(X, y)
+    np.testing.assert_allclose(clf.predict_proba(X), refit.predict_proba(X), rtol=1e-12)
+
+
+def test_fixed_k_keeps_its_choice_and_no_table(car_small):
+    clf = KTANClassifier(k=2).fit(*car_small)
+    assert (clf.k_, clf.structure_score_, clf.cv_results_) == (2, "cmi", None)
+
+
+@pytest.mark.parametrize(("name", "score"), [("bic", BIC()), ("bdeu", DiscreteBDeu())])
+def test_structure_score_is_the_named_score(car_small, name, score):
+    X, y = car_small
+    clf = KTANClassifier(k=2, backbone="given", structure_score=name).fit(X, y)
+    fitted = score.fit(X, y)
+    expected = backbone_dp(fitted, tuple(X.columns), 2)
+    assert clf.score_ == pytest.approx(expected.score, rel=1e-10)
+    assert clf.structure_.edges == expected.structure.edges
+
+
+def test_tan_with_ess_uses_the_bdeu_cpts(car_small):
+    X, y = car_small
+    clf = TANClassifier(ess=4.0).fit(X, y)
+    index = {v: j for j, v in enumerate(X.columns)}
+    parents = [tuple(index[p] for p in clf.structure_.parents(v)) for v in X.columns]
+    codes = clf.encoding_.transform(X.to_numpy())
+    expected = fit_cpts(codes, np.unique(y, return_inverse=True)[1], clf.classes_.size,
+                        clf.encoding_.n_levels, parents, 1.0, ess=4.0)
+    for got, want in zip(clf.cpts_.log_tables, expected.log_tables, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_auto_k_is_capped_at_the_features(car_small):
+    X, y = car_small
+    clf = KTANClassifier(k="auto").fit(X.iloc[:, :3], y)
+    assert clf.cv_results_["k"] == [1, 2]
+
+
+def test_gaussian_auto_scores_skip_bdeu(gaussian_data):
+    X, y = gaussian_data
+    clf = KTANClassifier(k=[1], structure_score="auto").fit(X, y)
+    assert clf.cv_results_["structure_score"] == ["cmi", "bic"]
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"k": 2, "structure_score": "auto"}, r"structure_score='auto'.*use k='auto'.*Got k=2"),
+        ({"k": []}, r"'k' parameter of KTANClassifier must be .*non-empty list.*Got \[\]"),
+        ({"k": [1, 0]}, r"'k' parameter of KTANClassifier must be .*Got \[1, 0\]"),
+        ({"structure_score": "aic"}, r"'structure_score' parameter of KTANClassifier must be"),
+        ({"ess": 0.0}, r"'ess' parameter of KTANClassifier must be"),
+    ],
+)
+def test_bad_parameters(car_small, params, match):
+    with pytest.raises(ValueError, match=match):
+        KTANClassifier(**params).fit(*car_small)
+
+
+def test_bdeu_on_gaussian_features_names_the_usable_scores(gaussian_data):
+    with pytest.raises(ValueError, match=r"'bdeu' is defined for discrete features only.*\['bic', 'cmi'\]"):
+        KTANClassifier(k=1, structure_score="bdeu").fit(*gaussian_data)
+
+
+def test_auto_needs_two_rows_per_class():
+    X = pd.DataFrame({"a": list("xyxyx"), "b": list("xxyyx"), "c": list("yyxxy")})
+    y = np.array([0, 0, 1, 1, 2])
+    with pytest.raises(ValueError, match="at least 2 training rows of every class.*rarest class has 1"):
+        KTANClassifier(k="auto").fit(X, y)
+
+
+def test_backbone_order_accepts_penalised_edge_matrices(car_small):
+    X, y = car_small
+    W = BIC().fit(X, y).edge_matrix()
+    assert (W < 0).any()
+    assert sorted(backbone_order(W, "mst-dfs")) == list(range(X.shape[1]))
+
