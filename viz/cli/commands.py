@@ -96,6 +96,7 @@ def run_plot(args: argparse.Namespace) -> int:
 
 PAPERS = {"paper1": "GNB with continuous features (tables 2-5, figure 6)",
           "paper2": "k-tree augmented Naive Bayes on discrete data",
+          "paper2_recurrence": "paper 2's §5.3 recursion read literally vs the exact DP",
           "paper3": "latent conditional Naive Bayes (tables 1-2, categorical data)"}
 
 
