@@ -82,7 +82,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             candidates=getattr(self, "candidates", None),
             score=self._score_name(),
         )
-        self.candidates_ = getattr(fit.score_fn, "candidates_", None)
+        self.candidates_ = fit.candidates
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone
         self.certificate_ = fit.certificate

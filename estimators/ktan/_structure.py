@@ -48,6 +48,8 @@ class StructureFit:
         The d x d matrix of pair scores ``I(X_i; X_j | Y)``.
     certificate : PBKT or None
         The backbone DP's certificate (its decomposition), None for the other searchers.
+    candidates : dict or None
+        Each feature's candidate parents when the search was restricted to them.
     """
 
     structure: AcyclicKTree
@@ -56,6 +58,7 @@ class StructureFit:
     score_fn: Any
     edge_matrix: np.ndarray
     certificate: Any = None
+    candidates: dict | None = None
 
 
 class ConstantAwareScore:
@@ -186,4 +189,4 @@ def learn_structure(
     found = search_structure(search, searched, names, k, backbone=backbone, W=W,
                              owner=estimator)
     return StructureFit(found.structure, found.backbone, found.score, score, W,
-                        found.certificate)
+                        found.certificate, getattr(searched, "candidates_", None))
