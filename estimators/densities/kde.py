@@ -110,7 +110,7 @@ class KDE1D:
     def __init__(self, data: np.ndarray, h: float) -> None:
         self.data = np.asarray(data, dtype=float)
         self.h = float(h)
-        self._sorted = np.sort(self.data)
+        self._sorted = None  # sorted sample, made on the first exact evaluation
         self.start, self.step, g = _grid(self.data.min(), self.data.max(), self.h, 2**16)
         self.grid = self.start + self.step * np.arange(g)
         w = _linear_bin(self.data, self.start, self.step, g)
@@ -139,6 +139,8 @@ class KDE1D:
     def exact_logpdf(self, x: np.ndarray) -> np.ndarray:
         """Kernel sum over the K nearest training points (all of them if n <= K)."""
         x = np.asarray(x, dtype=float).ravel()
+        if self._sorted is None:
+            self._sorted = np.sort(self.data)
         srt = self._sorted
         n = srt.size
         half = min(_K_NEAR, n)
