@@ -80,9 +80,10 @@ class ClassGaussianCopula(NormalScoreDensity):
         self, X: np.ndarray, c: int, cols: np.ndarray, need_logpdf: bool = True
     ) -> tuple[np.ndarray, np.ndarray]:
         kdes = self.kdes_[c]
-        z = np.column_stack(
-            [ndtri(np.clip(kdes[s].cdf(X[:, s]), U_EPS, 1.0 - U_EPS)) for s in cols]
-        )
+        z = np.empty((X.shape[0], len(cols)), order="F")
+        for i, s in enumerate(cols):
+            z[:, i] = kdes[s].cdf(X[:, s])
+        ndtri(np.clip(z, U_EPS, 1.0 - U_EPS, out=z), out=z)
         if not need_logpdf:
             return np.empty(0), z
         lf = np.column_stack([kdes[s].logpdf(X[:, s]) for s in cols])

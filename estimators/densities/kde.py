@@ -110,7 +110,7 @@ class KDE1D:
     def __init__(self, data: np.ndarray, h: float) -> None:
         self.data = np.asarray(data, dtype=float)
         self.h = float(h)
-        self._sorted = np.sort(self.data)
+        self._sorted = None  # sorted sample, made on the first exact evaluation
         self.start, self.step, g = _grid(self.data.min(), self.data.max(), self.h, 2**16)
         self.grid = self.start + self.step * np.arange(g)
         w = _linear_bin(self.data, self.start, self.step, g)
@@ -139,6 +139,8 @@ class KDE1D:
     def exact_logpdf(self, x: np.ndarray) -> np.ndarray:
         """Kernel sum over the K nearest training points (all of them if n <= K)."""
         x = np.asarray(x, dtype=float).ravel()
+        if self._sorted is None:
+            self._sorted = np.sort(self.data)
         srt = self._sorted
         n = srt.size
         half = min(_K_NEAR, n)
@@ -154,7 +156,12 @@ class KDE1D:
 
     def cdf(self, x: np.ndarray) -> np.ndarray:
         """Kernel CDF at x (linear interpolation on the grid; 0 / 1 beyond 8 bandwidths)."""
-        return np.interp(x, self.grid, self.cdf_grid, left=0.0, right=1.0)
+        x = np.asarray(x, dtype=float)
+        pos = (x - self.start) / self.step
+        k = np.clip(np.floor(pos), 0, self.grid.size - 2).astype(np.int64)
+        lo = self.cdf_grid[k]
+        out = lo + (pos - k) * (self.cdf_grid[k + 1] - lo)  # on the regular grid: no search
+        return np.where(pos < 0, 0.0, np.where(pos > self.grid.size - 1, 1.0, out))
 
 
 class KDE2D:
