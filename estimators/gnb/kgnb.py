@@ -9,7 +9,9 @@ import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators.gnb._base import BaseGNB
+from estimators.gnb._forest import fit_rooted_network
 from estimators.gnb._learn import make_density, make_score
+from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
 from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
 from kgraph import AcyclicKTree
 
@@ -85,17 +87,37 @@ class KGNBClassifier(BaseGNB):
         return f"KGNBClassifier(order={self.order}, dependence={self.dependence!r})"
 
     def fit(self, X, y) -> KGNBClassifier:
-        """Learn the k-tree with the CMI hyperedge score, then the cluster densities."""
+        """Learn the k-tree with the hyperedge score, then the cluster densities."""
         self._validate_params()
-        X, codes = self._validate_training(X, y)
+        enc, codes = self._validate_training(X, y)
+        used = self._structure_columns(enc)
         names = self.feature_names()
-        k = check_k(self.order - 2, X.shape[1], owner="KGNBClassifier", param="order", offset=2)
+        unames = [names[u] for u in used]
+        k = check_k(self.order - 2, used.size, owner="KGNBClassifier", param="order", offset=2)
         self.order_ = k + 2
-        score = make_score(self.dependence).fit(pd.DataFrame(X, columns=names), codes)
-        found = search_structure(self.search, score, names, k, backbone=self.backbone,
-                                 W=score.edge_matrix(), owner="KGNBClassifier")
+        Xc = enc.values[:, used]
+        self.rooted_ = not bool(enc.continuous[used].all())
+        search = self.search
+        if not self.rooted_ and not np.isnan(Xc).any():  # today's path, unchanged
+            score = make_score(self.dependence).fit(pd.DataFrame(Xc, columns=unames), codes)
+            W = score.edge_matrix()
+        else:
+            inner = (MixedScore(enc, codes, self.classes_, used, self.dependence,
+                                var_smoothing=self.var_smoothing) if self.rooted_
+                     else AvailableCaseCMI(self.dependence, Xc, codes))
+            pos = {v: j for j, v in enumerate(unames)}
+
+            def score(v, parents):
+                return inner(pos[v], [pos[p] for p in parents])
+
+            W = inner.edge_matrix()
+            if self.rooted_:  # a directed score: the arborescence is its exact k = 1 tree
+                search = "arborescence" if search == "spanning-tree" else search
+                W = np.maximum(W, W.T)  # backbone orders take symmetric pair weights
+        found = search_structure(search, score, unames, k, backbone=self.backbone, W=W,
+                                 owner="KGNBClassifier")
         tree = found.structure
-        index = {v: j for j, v in enumerate(names)}
+        index = {names[u]: int(u) for u in used}
         self._parents = [(index[v], sorted(index[p] for p in tree.parents(v)))
                          for v in tree.order]
         self.weight_ = float(tree.score(score))
@@ -104,20 +126,40 @@ class KGNBClassifier(BaseGNB):
             [names[v] for v, _ in self._parents],
             {names[v]: [names[p] for p in ps] for v, ps in self._parents},
         )
+        X = np.where(enc.continuous, enc.values, 0.0)
         self.density_ = make_density(self.dependence, "scott", self.var_smoothing, X)
         self.density_.fit(X, codes, self.classes_.size)
+        self.network_ = fit_rooted_network(enc, codes, self.classes_.size, self._parents,
+                                           self.density_, self.dependence,
+                                           var_smoothing=self.var_smoothing)
         return self
 
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+    def _joint_log_likelihood(self, enc) -> np.ndarray:
+        if self.rooted_:
+            return self.class_log_prior_ + self.network_.log_density(enc)
+        X = enc.values
+        cols = [v for v, _ in self._parents]
+        missing = np.isnan(X[:, cols]).any(axis=1)
+        jll = np.tile(self.class_log_prior_, (X.shape[0], 1))
+        if missing.any():
+            from estimators.marginal import normal_score_log_marginal  # noqa: PLC0415
+
+            rows = np.flatnonzero(missing)
+            jll[rows] += normal_score_log_marginal(self.density_, self._parents, X[rows],
+                                                   np.isnan(X[rows]))
+        if missing.all():
+            return jll
+        Xo = X[~missing]
         cache: dict[tuple[int, ...], np.ndarray] = {}
 
         def sub(a: list[int]) -> np.ndarray:
             key = tuple(sorted(a))
             if key not in cache:
-                cache[key] = self.density_.logpdf_subset(X, key)
+                cache[key] = self.density_.logpdf_subset(Xo, key)
             return cache[key]
 
-        jll = np.tile(self.class_log_prior_, (X.shape[0], 1))
+        part = jll[~missing]
         for v, ps in self._parents:
-            jll += sub([v, *ps]) - sub(ps)
+            part += sub([v, *ps]) - sub(ps)
+        jll[~missing] = part
         return jll
