@@ -49,11 +49,13 @@ class ClassKDE(PairDensity):
         codes: np.ndarray,
         n_classes: int,
         pairs: Sequence[tuple[int, int]] = (),
+        features: Sequence[int] = (),
     ) -> ClassKDE:
-        """Fit the pair KDEs of ``pairs`` and the 1-D marginals of their features, per class."""
+        """Fit the pair KDEs of ``pairs`` and the 1-D marginals of their features and of
+        ``features`` (roots of a rooted model), per class."""
         X = np.asarray(X, dtype=float)
         self.n_classes_ = n_classes
-        feats = sorted({s for p in pairs for s in p})
+        feats = sorted({s for p in pairs for s in p} | {int(s) for s in features})
         self.h_: list[dict[int, float]] = []
         self.kde1_: list[dict[int, KDE1D]] = []
         self.kde2_: list[dict[tuple[int, int], KDE2D]] = []

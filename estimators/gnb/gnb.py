@@ -108,11 +108,15 @@ class GNBClassifier(BaseGNB):
         auto = ", n_clusters='auto'" if self.n_clusters == "auto" else ""
         return f"GNBClassifier(dependence={self.dependence!r}{auto})"
 
-    def _fit_density(self, X: np.ndarray, codes: np.ndarray, edges: list):
-        """Class log-prior and the densities of the given pairs on (X, codes)."""
+    def _fit_density(self, X: np.ndarray, codes: np.ndarray, edges: list, roots=()):
+        """Class log-prior and the densities of the given pairs (and of the single
+        features ``roots`` for the KDE) on (X, codes)."""
         n_classes = self.classes_.size
         density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
-        density.fit(X, codes, n_classes, edges)
+        if len(roots) and self.dependence == "kde":
+            density.fit(X, codes, n_classes, edges, features=roots)
+        else:
+            density.fit(X, codes, n_classes, edges)
         counts = np.bincount(codes, minlength=n_classes)
         return np.log(np.maximum(counts, 1) / counts.sum()), density, edges
 
@@ -122,7 +126,8 @@ class GNBClassifier(BaseGNB):
         X = np.where(enc.continuous, enc.values, 0.0)
         pairs = [(i, j) for i, j in self.cluster_order_.tolist()
                  if enc.continuous[i] and enc.continuous[j]]
-        log_prior, density, _ = self._fit_density(X, codes, pairs)
+        log_prior, density, _ = self._fit_density(X, codes, pairs, self._used[
+            enc.continuous[self._used]] if self.rooted_ else ())
         if not self.rooted_:
             return log_prior, density, None
         forest = fit_rooted_forest(enc, codes, self.classes_.size,
