@@ -25,10 +25,37 @@ from estimators.columns import EncodedColumns
 from estimators.gnb._learn import make_score
 from estimators.scores import ConditionalGaussianScore
 
-__all__ = ["AvailableCaseCMI", "MixedScore", "family_score"]
+__all__ = ["AvailableCaseCMI", "MixedScore", "SafeScore", "family_score", "learn_structure"]
 
 #: fewest complete rows for an all-continuous hyperedge with missing cells
 MIN_ROWS = 5
+#: a perfect dependence (collinear columns: +inf nats) scores this much, so that directed
+#: searchers, which need finite weights, still prefer it to any other
+PERFECT = 1e3
+
+
+def safe_value(score, v, parents) -> float:
+    """``score(v, parents)`` with collinear parents (a NaN score) ineligible (-inf) and a
+    perfect dependence (+inf) capped at ``PERFECT``."""
+    try:
+        value = float(score(v, parents))
+    except ValueError as exc:
+        if "NaN" not in str(exc):
+            raise
+        return -np.inf
+    return min(value, PERFECT)
+
+
+class SafeScore:
+    """A fitted score as a callable through :func:`safe_value` (collinear columns never
+    stop a search)."""
+
+    def __init__(self, score) -> None:
+        self.score = score
+        self.variables_ = list(score.variables_)
+
+    def __call__(self, v, parents) -> float:
+        return safe_value(self.score, v, parents)
 
 
 class AvailableCaseCMI:
@@ -60,7 +87,7 @@ class AvailableCaseCMI:
             else:
                 score = make_score(self.dependence, self.bandwidth).fit(self.X[rows][:, cols],
                                                                         codes)
-                self._cache[key] = float(score(0, range(1, len(cols))))
+                self._cache[key] = safe_value(score, 0, range(1, len(cols)))
         return self._cache[key]
 
     def edge_matrix(self) -> np.ndarray:
@@ -109,9 +136,9 @@ class MixedScore:
             return 0.0
         if self.continuous[[int(v), *parents]].all():
             pos = self._cont_pos
-            return float(self.family(int(pos[v]), {int(pos[p]) for p in parents}))
+            return safe_value(self.family, int(pos[v]), {int(pos[p]) for p in parents})
         names = self._names
-        return float(self.cg(names[self.used[v]], [names[self.used[p]] for p in parents]))
+        return safe_value(self.cg, names[self.used[v]], [names[self.used[p]] for p in parents])
 
     def edge_matrix(self) -> np.ndarray:
         """Directed pair scores ``W[i, j] = f(j, {i})``."""
@@ -125,7 +152,7 @@ class MixedScore:
             c = np.flatnonzero(self.continuous)
             W[np.ix_(c, c)] = self.family.edge_matrix()
         np.fill_diagonal(W, 0.0)
-        return W
+        return np.minimum(W, PERFECT)
 
 
 def learn_structure(enc: EncodedColumns, codes: np.ndarray, classes: np.ndarray,

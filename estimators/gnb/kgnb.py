@@ -11,7 +11,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_network
 from estimators.gnb._learn import make_density, make_score
-from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
+from estimators.gnb._mixed_scores import PERFECT, AvailableCaseCMI, MixedScore, SafeScore
 from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
 from kgraph import AcyclicKTree
 
@@ -114,8 +114,15 @@ class KGNBClassifier(BaseGNB):
             if self.rooted_:  # a directed score: the arborescence is its exact k = 1 tree
                 search = "arborescence" if search == "spanning-tree" else search
                 W = np.maximum(W, W.T)  # backbone orders take symmetric pair weights
-        found = search_structure(search, score, unames, k, backbone=self.backbone, W=W,
-                                 owner="KGNBClassifier")
+        try:
+            found = search_structure(search, score, unames, k, backbone=self.backbone, W=W,
+                                     owner="KGNBClassifier")
+        except ValueError as exc:  # collinear columns: retry with them ineligible
+            if "NaN" not in str(exc):
+                raise
+            score = SafeScore(score)
+            found = search_structure(search, score, unames, k, backbone=self.backbone,
+                                     W=np.minimum(W, PERFECT), owner="KGNBClassifier")
         tree = found.structure
         index = {names[u]: int(u) for u in used}
         self._parents = [(index[v], sorted(index[p] for p in tree.parents(v)))

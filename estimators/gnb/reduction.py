@@ -43,9 +43,13 @@ def prefix_f1_curve(jlls: Iterator[np.ndarray], codes: np.ndarray) -> np.ndarray
 
 
 def _one_split(fit_split: FitFn, codes, seed: int) -> np.ndarray:
-    a, b = train_test_split(np.arange(codes.size), test_size=0.15, random_state=seed,
-                            stratify=codes)
-    return prefix_f1_curve(fit_split(a)(b), codes[b])
+    """Stratified 85 / 15 split; the rows of a class with fewer than 2 rows stay in the
+    training part (they cannot be stratified, and the model needs them)."""
+    small = np.isin(codes, np.flatnonzero(np.bincount(codes) < 2))
+    rest = np.flatnonzero(~small)
+    a, b = train_test_split(rest, test_size=0.15, random_state=seed, stratify=codes[rest])
+    return prefix_f1_curve(fit_split(np.concatenate([a, np.flatnonzero(small)])
+                                     if small.any() else a)(b), codes[b])
 
 
 def reduction_scores(
