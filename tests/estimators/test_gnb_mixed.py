@@ -60,7 +60,7 @@ def _tree_covariance(clf, c):
         for j in range(d):
             if i != j:
                 path = nx.shortest_path(G, i, j)
-                R[i, j] = np.prod([dens.corr_[c, a, b] for a, b in zip(path, path[1:])])
+                R[i, j] = np.prod([dens.corr_[c, a, b] for a, b in zip(path[:-1], path[1:], strict=True)])
     return R * np.outer(dens.std_[c], dens.std_[c])
 
 
