@@ -1,9 +1,9 @@
 """Shared base of the GNB-family classifiers over :class:`JointLogLikelihoodClassifier`.
 
-The template validates and encodes input (mixed columns, missing cells) and writes
-``predict*``; this base adds what GNB and k-GNB share: the columns that enter the structure
-(not constant, at least two), one warning naming the classes with fewer than two rows
-(smoothing and pooling keep them usable) and the class vertex's name.
+The template validates and encodes input (mixed columns, missing cells, constant columns
+warned once) and writes ``predict*``; this base adds what GNB and k-GNB share: the columns
+that enter the structure (not constant, at least two), one warning naming the classes with
+fewer than two rows (smoothing and pooling keep them usable) and the class vertex's name.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Hashable
 import numpy as np
 
 from estimators._joint import JointLogLikelihoodClassifier
-from estimators.columns import EncodedColumns, MixedEncoder
+from estimators.columns import EncodedColumns
 
 
 class BaseGNB(JointLogLikelihoodClassifier):
@@ -29,34 +29,6 @@ class BaseGNB(JointLogLikelihoodClassifier):
     def _target_name(self) -> Hashable:
         names = set(self.feature_names())
         return next(t for t in ("class", "y", "__class__") if t not in names)
-
-    # -- input: mixed columns, missing cells ------------------------------------------------
-    def _input_dtype(self):
-        return None
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
-
-    def _validate_training(self, X, y) -> tuple[EncodedColumns, np.ndarray]:
-        """Validated and encoded training data: ``(enc, class codes)``."""
-        Xv, codes = super()._validate_training(X, y)
-        source = X if hasattr(X, "columns") else Xv
-        self.encoder_ = MixedEncoder(getattr(self, "feature_types", "auto")).fit(source)
-        self.feature_types_ = dict(self.encoder_.feature_types_)
-        enc = self.encoder_.transform(source)
-        self.constant_features_ = [n for n, t in zip(self.feature_names(), enc.types,
-                                                     strict=True) if t == "constant"]
-        if self.constant_features_:
-            warnings.warn(f"{self._model_label()}: constant column(s) "
-                          f"{self.constant_features_} leave the structure.", UserWarning,
-                          stacklevel=3)
-        return enc, codes
-
-    def _check_X(self, X) -> EncodedColumns:
-        Xv = super()._check_X(X)
-        return self.encoder_.transform(X if hasattr(X, "columns") else Xv)
 
     def _structure_columns(self, enc: EncodedColumns) -> np.ndarray:
         """Column indices that enter the structure (not constant); warns once about classes
