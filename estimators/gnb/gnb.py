@@ -25,6 +25,23 @@ class GNBClassifier(BaseGNB):
     ``ln p(y, x) = ln p(y) + sum_{(i,j) in T} ln p(x_i, x_j | y) - sum_s (deg(s) - 1) ln p(x_s | y)``,
     or the same over the GNB forest of the first m clusters (eq. 42) for a reduced model.
 
+    **Mixed tables** (a categorical column among the features, MATH.md §7): the model is
+    used in its rooted form, ``ln p(y, x) = ln p(y) + sum_roots ln p(x_r | y) +
+    sum_arcs ln p(x_c | x_m, y)``, with the dependence model for continuous pairs and
+    conditional Gaussian factors for pairs with a categorical end; the tree is the maximum
+    spanning arborescence of the directed scores (dependence CMI for continuous pairs, the
+    CG score otherwise): the maximum-likelihood rooted tree. ``cluster_order_`` then holds
+    the arcs (mother, child) in decreasing order of weight. All-continuous tables keep the
+    ratio form and Kruskal's tree (the two agree there).
+
+    **Missing cells** (MATH.md §8): scores and densities from available cases; prediction
+    marginalises exactly for the Gaussian dependence (closed form, or the CG engine of
+    :mod:`estimators.marginal` with Gauss–Hermite where a missing continuous feature has a
+    categorical child) and for the Gaussian copula on all-continuous tables. Otherwise
+    (KDE; the copula on mixed tables) a missing feature with an observed neighbour further
+    from the root is cut from the forest (its children become roots): an approximation.
+    Unseen categories count as missing.
+
     Parameters
     ----------
     dependence : {"gaussian", "gaussian-copula", "kde"}, default="gaussian"

@@ -26,6 +26,12 @@ class KGNBClassifier(BaseGNB):
     eq. 1 for the k-GNB junction tree (clusters {y, v} u pi(v), separators {y} u pi(v)).
     ``order=3`` is :class:`GNBClassifier`'s model (a spanning tree over the features).
 
+    Mixed tables and missing cells as in :class:`GNBClassifier`: the rooted form
+    ``sum_v ln p(x_v | x_pi(v), y)`` with the dependence model for all-continuous
+    hyperedges and conditional Gaussian factors otherwise; the searchers take the directed
+    hyperedge score (``search="spanning-tree"`` becomes ``"arborescence"`` on mixed data;
+    backbone orders use ``max(W, W')``).
+
     Parameters
     ----------
     order : int, default=4
