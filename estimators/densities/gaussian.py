@@ -52,10 +52,7 @@ class ClassGaussian(NormalScoreDensity):
         if np.isnan(X).any():
             return self._fit_available(X, codes, n_classes)
         eps = self.var_smoothing * float(np.var(X, axis=0).max())
-        d = X.shape[1]
-        self.mean_ = np.empty((n_classes, d))
-        self.std_ = np.empty((n_classes, d))
-        self.corr_ = np.empty((n_classes, d, d))
+        self._allocate(n_classes, X.shape[1])
         for c, rows in enumerate(class_rows(codes, n_classes)):
             Xc = X[rows]
             self.mean_[c] = Xc.mean(axis=0)
@@ -70,10 +67,7 @@ class ClassGaussian(NormalScoreDensity):
         observed value of a feature takes the pooled moments of that feature."""
         pooled_mean, pooled_var = np.nanmean(X, axis=0), np.nanvar(X, axis=0)
         eps = self.var_smoothing * float(np.nanmax(pooled_var))
-        d = X.shape[1]
-        self.mean_ = np.empty((n_classes, d))
-        self.std_ = np.empty((n_classes, d))
-        self.corr_ = np.empty((n_classes, d, d))
+        self._allocate(n_classes, X.shape[1])
         for c, rows in enumerate(class_rows(codes, n_classes)):
             Xc = X[rows]
             seen = (~np.isnan(Xc)).any(axis=0)
@@ -84,6 +78,11 @@ class ClassGaussian(NormalScoreDensity):
             self.mean_[c] = mean
             self._set_class(c, Xc - mean, var, eps)
         return self
+
+    def _allocate(self, n_classes: int, d: int) -> None:
+        self.mean_ = np.empty((n_classes, d))
+        self.std_ = np.empty((n_classes, d))
+        self.corr_ = np.empty((n_classes, d, d))
 
     def _set_class(self, c: int, centred: np.ndarray, var: np.ndarray, eps: float) -> None:
         """Standard deviations and correlations of class c from its centred rows."""

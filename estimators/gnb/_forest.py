@@ -27,16 +27,10 @@ from estimators.columns import EncodedColumns
 from estimators.densities import PairDensity
 from estimators.gnb._marginalise import encoded_matrix, marginal_factor, placeholder_factor
 from estimators.gnb._rooted import DensityFactor
+from estimators.marginal._patterns import missing_patterns as _missing_patterns
 from estimators.scores._cg_factors import fit_cg_factor
 
 __all__ = ["RootedForest", "fit_rooted_forest"]
-
-
-def _missing_patterns(missing: np.ndarray):
-    patterns, inverse = np.unique(missing, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
-    for p, pattern in enumerate(patterns):
-        yield pattern, np.flatnonzero(inverse == p)
 
 
 @dataclass(eq=False)

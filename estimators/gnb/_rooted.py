@@ -29,9 +29,8 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.densities import PairDensity
-from estimators.scores._cg_factors import fit_cg_factor
 
-__all__ = ["RootedModel", "fit_rooted", "subset_logpdf"]
+__all__ = ["DensityFactor", "subset_logpdf"]
 
 
 def subset_logpdf(density: PairDensity, X: np.ndarray, subset: Sequence[int]) -> np.ndarray:
@@ -59,56 +58,3 @@ class DensityFactor:
         X = enc.values
         joint = subset_logpdf(self.density, X, [self.v, *self.parents])
         return joint - subset_logpdf(self.density, X, self.parents) if self.parents else joint
-
-
-@dataclass(eq=False)
-class RootedModel:
-    """The fitted factors of a rooted GNB / k-GNB, in creation order.
-
-    Attributes
-    ----------
-    order : list of (int, tuple)
-        ``(v, parents)`` per feature in creation order (parents created before v).
-    factors : list
-        One factor per entry of ``order``, with ``log_prob(enc) -> (n, n_classes)``.
-    kinds : list of str
-        ``"dependence"`` or ``"conditional-gaussian"`` per factor.
-    """
-
-    order: list
-    factors: list
-    kinds: list
-
-    def log_density(self, enc: EncodedColumns, vertices=None) -> np.ndarray:
-        """``sum_v ln p(x_v | x_pi(v), y)`` over the factors (of ``vertices`` only, if given),
-        shape (n, n_classes); rows with missing cells are the caller's business."""
-        keep = None if vertices is None else set(vertices)
-        total = None
-        for (v, _), f in zip(self.order, self.factors, strict=True):
-            if keep is not None and v not in keep:
-                continue
-            lp = f.log_prob(enc)
-            total = lp if total is None else total + lp
-        return total
-
-
-def fit_rooted(enc: EncodedColumns, codes: np.ndarray, n_classes: int, order: Sequence,
-               density: PairDensity, *, var_smoothing: float, alpha: float = 1.0
-               ) -> RootedModel:
-    """Fit the factor of every ``(v, parents)`` in ``order`` (see the module docstring).
-
-    ``density`` is the classifier's fitted dependence model on ``enc.values`` (used for the
-    all-continuous factors only).
-    """
-    cont = enc.continuous
-    factors, kinds = [], []
-    for v, parents in order:
-        parents = tuple(int(p) for p in parents)
-        if cont[v] and all(cont[p] for p in parents):
-            factors.append(DensityFactor(int(v), parents, density))
-            kinds.append("dependence")
-        else:
-            factors.append(fit_cg_factor(enc, codes, n_classes, int(v), parents, alpha=alpha,
-                                         var_smoothing=var_smoothing))
-            kinds.append("conditional-gaussian")
-    return RootedModel([(int(v), tuple(int(p) for p in ps)) for v, ps in order], factors, kinds)
