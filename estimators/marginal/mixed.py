@@ -174,10 +174,9 @@ def cg_log_marginal(
     order = topological_order([tuple(f.parents) for f in factors])
     n_classes = np.shape(class_log_prior)[0]
     out = np.empty((X.shape[0], n_classes))
+    rule = hermegauss(gh_order)
     for pattern, rows in missing_patterns(missing):
-        logs, n_vars = _pattern_factors(
-            factors, order, class_log_prior, X[rows], pattern, hermegauss(gh_order)
-        )
+        logs, n_vars = _pattern_factors(factors, order, class_log_prior, X[rows], pattern, rule)
         out[rows] = eliminate(logs, rows.size, n_classes, n_vars)
     return out
 
