@@ -134,8 +134,9 @@ def ratio_log_density(density: PairDensity, dependence: str, edges: list,
                       X: np.ndarray) -> np.ndarray:
     """``ln p(x_D' | y)`` of the all-continuous GNB forest in the ratio form of eq. 1 on
     complete rows (today's numbers); rows with missing covered features are marginalised:
-    exactly for the Gaussian and Gaussian-copula models (closed form on the junction-tree
-    correlation), by cutting the missing vertices out of the forest for the KDE model."""
+    exactly: closed form on the junction-tree correlation for the Gaussian and
+    Gaussian-copula models, pruning of missing leaves and grid quadrature of the remaining
+    missing vertices for the KDE (:func:`estimators.marginal.kde_log_marginal`)."""
     cols = np.unique(np.asarray(edges, dtype=int))
     missing = np.isnan(X[:, cols])
     complete = ~missing.any(axis=1)
@@ -145,19 +146,17 @@ def ratio_log_density(density: PairDensity, dependence: str, edges: list,
     if complete.any():
         out[complete] = density.log_density(X[complete], edges)
     rows = np.flatnonzero(~complete)
-    if dependence != "kde":
-        from estimators.marginal import normal_score_log_marginal, tree_order  # noqa: PLC0415
+    from estimators.marginal import (  # noqa: PLC0415
+        kde_log_marginal,
+        normal_score_log_marginal,
+        tree_order,
+    )
 
+    if dependence == "kde":
+        out[rows] = kde_log_marginal(density, edges, X[rows], np.isnan(X[rows]))
+    else:
         out[rows] = normal_score_log_marginal(density, tree_order(edges), X[rows],
                                               np.isnan(X[rows]))
-        return out
-    for pattern, sub in _missing_patterns(missing[rows]):
-        r = rows[sub]
-        gone = set(cols[pattern].tolist())
-        kept = [e for e in edges if not (set(e) & gone)]
-        lone = set(cols.tolist()) - gone - {v for e in kept for v in e}
-        part = density.log_density(X[r], kept) if kept else 0.0
-        out[r] = part + sum((density.logpdf1(X[r], v) for v in lone), 0.0)
     return out
 
 

@@ -45,19 +45,21 @@ def marginal_factor(factor, density=None):
     """The :mod:`estimators.marginal.factors` form of a fitted GNB factor."""
     from estimators.marginal import factors as mf  # noqa: PLC0415
 
+    cells = dict(vertex=factor.v, categorical_parents=tuple(factor.categorical_parents),
+                 continuous_parents=tuple(factor.continuous_parents)) if hasattr(
+        factor, "categorical_parents") else {}
     if isinstance(factor, LinearGaussianFactor):
-        return mf.LinearGaussianFactor(factor.v, tuple(factor.categorical_parents),
-                                       tuple(factor.continuous_parents),
-                                       _dense(factor.intercept, factor),
-                                       _dense(factor.coef, factor), _dense(factor.var, factor))
+        return mf.LinearGaussianFactor(**cells, intercept=_dense(factor.intercept, factor),
+                                       coef=_dense(factor.coef, factor),
+                                       var=_dense(factor.var, factor))
     if isinstance(factor, BayesCategoricalFactor):
-        return mf.BayesFactor(factor.v, tuple(factor.categorical_parents),
-                              tuple(factor.continuous_parents), _dense(factor.log_cpt, factor),
-                              _dense(factor.mean, factor),
-                              _dense(np.linalg.inv(factor.precision), factor))
+        return mf.BayesFactor(**cells, log_prior=_dense(factor.log_cpt, factor),
+                              mean=_dense(factor.mean, factor),
+                              cov=_dense(np.linalg.inv(factor.precision), factor))
     if isinstance(factor, CategoricalFactor):
-        return mf.TableFactor(factor.v, tuple(factor.categorical_parents),
-                              _dense(factor.log_cpt, factor), int(factor.log_cpt.shape[-1]))
+        return mf.TableFactor(vertex=factor.v, parents=tuple(factor.categorical_parents),
+                              log_table=_dense(factor.log_cpt, factor),
+                              n_states=int(factor.log_cpt.shape[-1]))
     # the Gaussian dependence model: regression of x_v on x_P from the class covariance
     v, P = factor.v, list(factor.parents)
     m = density.n_classes_
@@ -68,15 +70,17 @@ def marginal_factor(factor, density=None):
         intercept[c] = mu[v] - b @ mu[P]
         coef[c] = b
         var[c] = S[v, v] - b @ S[P, v]
-    return mf.LinearGaussianFactor(v, (), tuple(P), intercept, coef, var)
+    return mf.LinearGaussianFactor(vertex=v, categorical_parents=(), continuous_parents=tuple(P),
+                                   intercept=intercept, coef=coef, var=var)
 
 
 def placeholder_factor(v: int, n_classes: int):
     """A parentless factor for a column outside the structure (marked missing, it drops)."""
     from estimators.marginal import factors as mf  # noqa: PLC0415
 
-    return mf.LinearGaussianFactor(int(v), (), (), np.zeros(n_classes),
-                                   np.zeros((n_classes, 0)), np.ones(n_classes))
+    return mf.LinearGaussianFactor(vertex=int(v), categorical_parents=(),
+                                   continuous_parents=(), intercept=np.zeros(n_classes),
+                                   coef=np.zeros((n_classes, 0)), var=np.ones(n_classes))
 
 
 def encoded_matrix(enc: EncodedColumns) -> np.ndarray:
