@@ -10,11 +10,10 @@ its root, and
 
     ln p(x_D' | y) = sum_roots ln p(x_r | y) + sum_{arcs (m, c)} ln p(x_c | x_m, y).
 
-Missing cells: complete rows use this sum; a row with missing cells is marginalised exactly
-for the Gaussian dependence (all factors conditional Gaussian, :mod:`._marginalise`). For the
-copula and KDE dependences a missing vertex without an observed descendant drops exactly;
-one with an observed descendant is, in this version, cut from the forest (its observed
-children become roots), an approximation documented in the classifiers.
+Missing cells: complete rows use this sum; a row with missing cells is marginalised: for
+the Gaussian dependence by the conditional Gaussian engine (all factors are CG,
+:mod:`._marginalise`), for the copula and KDE dependences by sums and trapezoid rules with
+variable elimination (:mod:`._grid_marginal`).
 """
 
 from __future__ import annotations
@@ -25,9 +24,9 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.densities import PairDensity
+from estimators.gnb._grid_marginal import grid_log_marginal, integration_grids
 from estimators.gnb._marginalise import encoded_matrix, marginal_factor, placeholder_factor
 from estimators.gnb._rooted import DensityFactor
-from estimators.marginal._patterns import missing_patterns as _missing_patterns
 from estimators.scores._cg_factors import fit_cg_factor
 
 __all__ = ["RootedForest", "fit_rooted_forest"]
@@ -43,6 +42,7 @@ class RootedForest:
     density: PairDensity | None
     dependence: str
     n_classes: int
+    grids: dict  # continuous vertex -> (nodes, log weights) of its integration rule
 
     def prefix(self, m: int) -> list[tuple[int, tuple]]:
         """``(v, parents)`` of the forest of the first m arcs, parents first."""
@@ -67,11 +67,11 @@ class RootedForest:
     def log_density(self, enc: EncodedColumns, m: int) -> np.ndarray:
         """``ln p(x_D' | y)`` of the forest of the first m arcs, shape (n, n_classes)."""
         return network_log_density(enc, self.prefix(m), self.factor, self.density,
-                                   self.dependence, self.n_classes)
+                                   self.dependence, self.n_classes, self.grids)
 
 
 def network_log_density(enc: EncodedColumns, order, factor_of, density, dependence: str,
-                        n_classes: int) -> np.ndarray:
+                        n_classes: int, grids: dict) -> np.ndarray:
     """``sum_v ln p(x_v | x_pa(v), y)`` over ``order`` (``(v, parents)``, parents first) on
     complete rows, marginalised on rows with missing cells (see the module docstring)."""
     cols = [v for v, _ in order]
@@ -86,7 +86,7 @@ def network_log_density(enc: EncodedColumns, order, factor_of, density, dependen
     rows = np.flatnonzero(~complete)
     sub = enc.take(rows)
     if dependence != "gaussian":
-        out[rows] = cut_log_density(sub, order, factor_of, n_classes)
+        out[rows] = grid_log_marginal(sub, order, factor_of, n_classes, grids)
         return out
     from estimators.marginal import cg_log_marginal  # noqa: PLC0415
 
@@ -101,21 +101,6 @@ def network_log_density(enc: EncodedColumns, order, factor_of, density, dependen
     return out
 
 
-def cut_log_density(enc: EncodedColumns, order, factor_of, n_classes: int) -> np.ndarray:
-    """The network with every missing vertex removed and the factors of its observed
-    children replaced by their parentless ones ``p(x_v | y)`` (exact when no missing vertex
-    has an observed descendant)."""
-    cols = [v for v, _ in order]
-    out = np.zeros((enc.codes.shape[0], n_classes))
-    for pattern, rows in _missing_patterns(~enc.observed[:, cols]):
-        sub = enc.take(rows)
-        miss = {v for v, gone in zip(cols, pattern, strict=True) if gone}
-        for v, ps in order:
-            if v not in miss:
-                out[rows] += factor_of(v, () if set(ps) & miss else ps).log_prob(sub)
-    return out
-
-
 def fit_rooted_forest(enc: EncodedColumns, codes: np.ndarray, n_classes: int, arcs: list,
                       vertices, density: PairDensity | None, dependence: str, *,
                       var_smoothing: float) -> RootedForest:
@@ -127,7 +112,7 @@ def fit_rooted_forest(enc: EncodedColumns, codes: np.ndarray, n_classes: int, ar
     roots = {int(v): fit(v, ()) for v in vertices}
     children = {int(c): fit(c, (p,)) for p, c in arcs}
     return RootedForest([(int(p), int(c)) for p, c in arcs], roots, children, density,
-                        dependence, n_classes)
+                        dependence, n_classes, _grids(enc, density, dependence, roots))
 
 
 def ratio_log_density(density: PairDensity, dependence: str, edges: list,
@@ -169,6 +154,7 @@ class RootedNetwork:
     density: PairDensity | None
     dependence: str
     n_classes: int
+    grids: dict
 
     def factor(self, v: int, parents: tuple):
         return self.factors[(v, tuple(parents))]
@@ -176,7 +162,7 @@ class RootedNetwork:
     def log_density(self, enc: EncodedColumns) -> np.ndarray:
         """``sum_v ln p(x_v | x_pi(v), y)``, marginalised on rows with missing cells."""
         return network_log_density(enc, self.order, self.factor, self.density,
-                                   self.dependence, self.n_classes)
+                                   self.dependence, self.n_classes, self.grids)
 
 
 def fit_rooted_network(enc: EncodedColumns, codes: np.ndarray, n_classes: int, order: list,
@@ -187,7 +173,13 @@ def fit_rooted_network(enc: EncodedColumns, codes: np.ndarray, n_classes: int, o
     keys = dict.fromkeys([*order, *((v, ()) for v, _ in order)])
     factors = {key: _fit_factor(enc, codes, n_classes, *key, density, var_smoothing)
                for key in keys}
-    return RootedNetwork(order, factors, density, dependence, n_classes)
+    return RootedNetwork(order, factors, density, dependence, n_classes,
+                         _grids(enc, density, dependence, [v for v, _ in order]))
+
+
+def _grids(enc, density, dependence: str, vertices) -> dict:
+    """Integration rules of the continuous vertices (non-Gaussian dependences only)."""
+    return {} if dependence == "gaussian" else integration_grids(enc, density, vertices)
 
 
 def _fit_factor(enc, codes, n_classes, v, parents, density, var_smoothing):

@@ -85,8 +85,11 @@ def test_gaussian_gnb_with_missing_cells_is_the_closed_form_marginal():
     assert np.allclose(got, logs - logsumexp(logs, axis=1, keepdims=True), atol=1e-9)
 
 
-@pytest.mark.parametrize("model", [GNBClassifier(), KGNBClassifier(order=4)])
-def test_mixed_gaussian_model_with_missing_cells_equals_brute_force_integration(model):
+@pytest.mark.parametrize("model", [GNBClassifier(), KGNBClassifier(order=4),
+                                   GNBClassifier(dependence="gaussian-copula"),
+                                   GNBClassifier(dependence="kde"),
+                                   KGNBClassifier(order=4, dependence="gaussian-copula")])
+def test_mixed_model_with_missing_cells_equals_brute_force_integration(model):
     """d = 4 (two categorical, two continuous): every missing pattern of some rows against a
     sum over the categories and a grid integral over the missing continuous features of the
     complete-data density."""
@@ -115,7 +118,11 @@ def test_mixed_gaussian_model_with_missing_cells_equals_brute_force_integration(
             wts = np.kron(wts, np.ones(2) if col in levels else wt)
         brute = logsumexp(jll + np.log(wts)[:, None], axis=0)
         assert n_grid <= 2
-        assert np.allclose(got[r], brute, atol=1e-5), (cols, got[r], brute)
+        # the KDE's 1-D densities are the marginals of its binned 2-D ones only up to the
+        # binning error (~2e-4 here), so dropping a missing leaf is exact for the model's
+        # definition but not for its numerical values
+        tol = 1e-3 if getattr(model, "dependence", "") == "kde" else 1e-5
+        assert np.allclose(got[r], brute, atol=tol), (cols, got[r], brute)
 
 
 def test_arborescence_on_all_continuous_scores_is_kruskals_tree():
