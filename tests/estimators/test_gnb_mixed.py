@@ -38,8 +38,8 @@ def test_mixed_density_is_normalised_per_class(model):
     """sum over z of the integral over (x0, x1) of p(z, x0, x1 | y) is 1 for every class."""
     X, y = _mixed(300, 0)
     clf = model.fit(X, y)
-    t0, w0 = _grid(X.x0.min() - 6, X.x0.max() + 6, 201)
-    t1, w1 = _grid(X.x1.min() - 6, X.x1.max() + 6, 201)
+    t0, w0 = _grid(X.x0.min() - 6, X.x0.max() + 6, 121)
+    t1, w1 = _grid(X.x1.min() - 6, X.x1.max() + 6, 121)
     g0, g1 = np.meshgrid(t0, t1, indexing="ij")
     w = np.outer(w0, w1).ravel()
     total = np.zeros(2)
@@ -102,7 +102,7 @@ def test_mixed_model_with_missing_cells_equals_brute_force_integration(model):
     for r, cols in enumerate(patterns):
         rows.loc[rows.index[r], cols] = np.nan
     got = clf._joint_log_likelihood(clf._check_X(rows))
-    t, wt = _grid(-10, 10, 401)
+    t, wt = _grid(-10, 10, 241 if getattr(model, "dependence", "") == "gaussian" else 161)
     levels = {"z": ["lo", "hi"], "w": ["p", "q"]}
     for r, cols in enumerate(patterns):
         frame = rows.iloc[[r]]
