@@ -56,7 +56,7 @@ def test_complete_rows_equal_classifier(fitted):
     clf, Xq, _ = fitted
     codes = clf.encoding_.transform(Xq.to_numpy())
     jll = discrete_log_marginal(clf.cpts_, clf.class_log_prior_, codes, np.zeros(codes.shape, bool))
-    np.testing.assert_allclose(jll, clf._joint_log_likelihood(Xq), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(jll, clf._joint_log_likelihood(clf._check_X(Xq)), rtol=0, atol=1e-9)
 
 
 def test_equals_sum_over_completions(fitted):
@@ -98,4 +98,4 @@ def test_evidence_method_scores_unseen_categories_like_the_classifier(fitted):
     codes = clf.encoding_.transform(X.to_numpy())
     got = discrete_log_marginal_evidence(clf.cpts_, clf.class_log_prior_, codes,
                                          np.zeros(codes.shape, bool))
-    np.testing.assert_allclose(got, clf._joint_log_likelihood(X), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(got, clf._joint_log_likelihood(clf._check_X(X)), rtol=0, atol=1e-9)
