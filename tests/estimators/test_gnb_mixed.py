@@ -165,3 +165,24 @@ def test_small_classes_constant_and_collinear_columns_never_stop_a_fit(model):
     test.loc[7, "z"] = "unseen"
     proba = clf.predict_proba(test)
     assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("dependence", ["gaussian", "gaussian-copula", "kde"])
+def test_rooted_form_equals_the_ratio_form_on_all_continuous_data(dependence):
+    """MATH.md §7: rooted anywhere, the product of p(x_c | x_m, y) telescopes to eq. 1."""
+    from estimators.gnb._forest import fit_rooted_forest
+
+    rng = np.random.default_rng(6)
+    X = pd.DataFrame(rng.normal(size=(200, 5)) @ rng.normal(size=(5, 5)),
+                     columns=list("abcde"))
+    y = rng.integers(0, 2, 200)
+    clf = GNBClassifier(dependence=dependence).fit(X, y)
+    enc = clf.encoder_.transform(X)
+    edges = [tuple(e) for e in clf.cluster_order_.tolist()]
+    G = nx.bfs_tree(nx.Graph(edges), source=3)  # rooted at an arbitrary vertex
+    arcs = sorted(G.edges, key=lambda a: edges.index(a) if a in edges else edges.index(a[::-1]))
+    forest = fit_rooted_forest(enc, y, 2, arcs, range(5), clf.density_, dependence,
+                               var_smoothing=1e-9)
+    for m in (2, 4):
+        ratio = clf.density_.log_density(enc.values, edges[:m])
+        assert np.allclose(forest.log_density(enc, m), ratio, rtol=0, atol=1e-9)
