@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Hashable
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
 from estimators._joint import JointLogLikelihoodClassifier
+from estimators._validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
 
 
@@ -43,3 +45,15 @@ class BaseGNB(JointLogLikelihoodClassifier):
                           " rows; their densities are smoothed and pooled.", UserWarning,
                           stacklevel=3)
         return used
+
+    def _one_warning(self):
+        """A context in which the scores' per-class degeneracy warnings are silent when a
+        class has fewer than two rows (the class warning above already names it)."""
+        return _silent() if (self.class_count_ < 2).any() else nullcontext()
+
+
+@contextmanager
+def _silent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateFeatureWarning)
+        yield

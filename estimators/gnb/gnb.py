@@ -174,10 +174,11 @@ class GNBClassifier(BaseGNB):
             )
         self._used = used
         self.rooted_ = not bool(enc.continuous[used].all())
-        edges, self.edge_weights_ = learn_structure(
-            enc, codes, self.classes_, used, self.dependence, self.bandwidth,
-            self.var_smoothing, self.n_jobs, directed=self.rooted_,
-        )
+        with self._one_warning():
+            edges, self.edge_weights_ = learn_structure(
+                enc, codes, self.classes_, used, self.dependence, self.bandwidth,
+                self.var_smoothing, self.n_jobs, directed=self.rooted_,
+            )
         self.cluster_order_ = np.array(edges, dtype=int).reshape(-1, 2)
         _, self.density_, self.forest_model_ = self._fit_model(enc, codes)
         self.weight_ = float(self.edge_weights_.sum())

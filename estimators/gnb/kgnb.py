@@ -112,7 +112,9 @@ class KGNBClassifier(BaseGNB):
         self.rooted_ = not bool(enc.continuous[used].all())
         search = self.search
         if not self.rooted_ and not np.isnan(Xc).any():  # today's path, unchanged
-            score = make_score(self.dependence).fit(pd.DataFrame(Xc, columns=unames), codes)
+            with self._one_warning():
+                score = make_score(self.dependence).fit(pd.DataFrame(Xc, columns=unames),
+                                                        codes)
             W = score.edge_matrix()
         else:
             inner = (MixedScore(enc, codes, self.classes_, used, self.dependence,
@@ -123,19 +125,21 @@ class KGNBClassifier(BaseGNB):
             def score(v, parents):
                 return inner(pos[v], [pos[p] for p in parents])
 
-            W = inner.edge_matrix()
+            with self._one_warning():
+                W = inner.edge_matrix()
             if self.rooted_:  # a directed score: the arborescence is its exact k = 1 tree
                 search = "arborescence" if search == "spanning-tree" else search
                 W = np.maximum(W, W.T)  # backbone orders take symmetric pair weights
-        try:
-            found = search_structure(search, score, unames, k, backbone=self.backbone, W=W,
-                                     owner="KGNBClassifier")
-        except ValueError as exc:  # collinear columns: retry with them ineligible
-            if "NaN" not in str(exc):
-                raise
-            score = SafeScore(score)
-            found = search_structure(search, score, unames, k, backbone=self.backbone,
-                                     W=np.minimum(W, PERFECT), owner="KGNBClassifier")
+        with self._one_warning():
+            try:
+                found = search_structure(search, score, unames, k, backbone=self.backbone, W=W,
+                                         owner="KGNBClassifier")
+            except ValueError as exc:  # collinear columns: retry with them ineligible
+                if "NaN" not in str(exc):
+                    raise
+                score = SafeScore(score)
+                found = search_structure(search, score, unames, k, backbone=self.backbone,
+                                         W=np.minimum(W, PERFECT), owner="KGNBClassifier")
         tree = found.structure
         index = {names[u]: int(u) for u in used}
         self._parents = [(index[v], sorted(index[p] for p in tree.parents(v)))
