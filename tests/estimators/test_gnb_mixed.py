@@ -186,3 +186,14 @@ def test_rooted_form_equals_the_ratio_form_on_all_continuous_data(dependence):
     for m in (2, 4):
         ratio = clf.density_.log_density(enc.values, edges[:m])
         assert np.allclose(forest.log_density(enc, m), ratio, rtol=0, atol=1e-9)
+
+
+def test_pair_diagnostics_of_a_mixed_model_show_the_continuous_pairs():
+    from estimators.gnb import pair_data
+
+    X, y = _mixed(200, 7, d_cont=3)
+    clf = GNBClassifier().fit(X, y)
+    names = clf.feature_names()
+    expected = [(names[i], names[j]) for i, j in clf.cluster_order_.tolist()
+                if "z" not in (names[i], names[j])]
+    assert [p.names for p in pair_data(clf, X, y)] == expected and expected
