@@ -9,7 +9,9 @@ Per missing pattern (rows grouped by their pattern over the structure's features
    for a continuous one, the nodes of a trapezoid rule on a regular grid over
    ``[min - 8 s, max + 8 s]`` of its training values with spacing ``s / 4``, ``s`` the
    smallest kernel bandwidth of the vertex over the classes (at most ``s = std / 5``), the
-   scale on which its densities vary;
+   scale on which its densities vary, and at most ``MAX_NODES`` nodes (a column whose range
+   spans more than ~60 bandwidths gets a coarser spacing, and a larger quadrature error,
+   so that a k-GNB factor over three missing features stays within 128^3 cells per row);
 3. each factor is evaluated on the grid of its summed variables (rows x nodes), and the
    variables are summed out by log-space variable elimination
    (:func:`estimators.marginal._elimination.eliminate`), whose greedy order keeps the
@@ -33,6 +35,8 @@ __all__ = ["grid_log_marginal", "integration_grids"]
 #: largest rows x nodes table evaluated at once
 MAX_CELLS = 1 << 21
 SPACING, REACH = 0.25, 8.0
+#: most nodes of one rule (a wide column with narrow kernels gets a coarser spacing)
+MAX_NODES = 128
 
 
 def integration_grids(enc: EncodedColumns, density, vertices) -> dict:
@@ -46,7 +50,7 @@ def integration_grids(enc: EncodedColumns, density, vertices) -> dict:
         sd = float(np.std(x)) or 1.0
         scale = min([sd / 5.0, *_bandwidths(density, v)])
         lo, hi = x.min() - REACH * scale, x.max() + REACH * scale
-        size = int(min(np.ceil((hi - lo) / (SPACING * scale)) + 1, 20001))
+        size = int(min(np.ceil((hi - lo) / (SPACING * scale)) + 1, MAX_NODES))
         nodes = np.linspace(lo, hi, size)
         w = np.full(size, (hi - lo) / (size - 1))
         w[[0, -1]] *= 0.5
@@ -97,9 +101,8 @@ def grid_log_marginal(enc: EncodedColumns, order: list, factor_of, n_classes: in
         axis = {v: a for a, v in enumerate(summed)}
         nodes = {v: (grids[v][0] if v in grids else np.arange(int(enc.n_levels[v])))
                  for v in summed}
-        widest = max([1] + [nodes[v].size * nodes[u].size for v, ps in order
-                            for u in ps if v in axis and u in axis]
-                     + [nodes[v].size for v in summed])
+        widest = max([1] + [int(np.prod([nodes[u].size for u in (v, *ps) if u in axis]))
+                            for v, ps in order if keep[v]])
         step = max(1, MAX_CELLS // widest)
         for s in range(0, rows.size, step):
             part = enc.take(rows[s:s + step])
