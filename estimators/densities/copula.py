@@ -15,7 +15,7 @@ from scipy.special import ndtri
 
 from estimators.densities._base import class_rows
 from estimators.densities._normal_scores import NormalScoreDensity, safe_correlation
-from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
+from estimators.densities.kde import KDE1D, class_kde, scott_factor
 
 U_EPS = 1e-9
 
@@ -66,12 +66,7 @@ class ClassGaussianCopula(NormalScoreDensity):
         for c, rows in enumerate(class_rows(codes, n_classes)):
             Xc = X[rows]
             factor = bandwidth_factor(self.bandwidth, Xc.shape[0], 1)
-            self.kdes_.append(
-                [
-                    KDE1D(Xc[:, s], kernel_bandwidth(Xc[:, s], factor, self.min_std))
-                    for s in range(d)
-                ]
-            )
+            self.kdes_.append([class_kde(X[:, s], rows, factor, self.min_std) for s in range(d)])
             _, z = self._marginals(Xc, c, np.arange(d), need_logpdf=False)
             self.corr_[c] = safe_correlation(z)
         return self

@@ -55,6 +55,24 @@ def kernel_bandwidth(data: np.ndarray, factor: float, floor: float = 0.0) -> flo
     return max(factor * sd, floor, 1e-12)
 
 
+def class_kde(column: np.ndarray, rows: np.ndarray, factor: float, floor: float = 0.0) -> KDE1D:
+    """The 1-D KDE of one feature within one class (``column[rows]``) on its observed values.
+
+    Small classes never stop a fit: with fewer than two observed values in the class the
+    bandwidth is at least ``factor`` times the standard deviation of the whole column (a
+    class with one row gets a kernel of the width the data suggest, not a spike), and a
+    class without any observed value uses the whole column's observed values.
+    """
+    observed = column[~np.isnan(column)]
+    values = column[rows]
+    values = values[~np.isnan(values)]
+    if values.size < 2:
+        floor = max(floor, kernel_bandwidth(observed, factor))
+        if values.size == 0:
+            values = observed
+    return KDE1D(values, kernel_bandwidth(values, factor, floor))
+
+
 def _grid(lo: float, hi: float, h: float, max_points: int) -> tuple[float, float, int]:
     """Regular grid over [lo - 6h, hi + 6h] with spacing <= h/16 (capped at max_points)."""
     a, b = lo - _TAIL * h, hi + _TAIL * h

@@ -37,6 +37,9 @@ class TANClassifier(BaseKTAN):
     ess : float or None, default=None
         When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
         size instead of ``alpha`` (see :mod:`estimators.ktan._cpt`).
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{{column: "continuous" | "categorical"}}``; recorded in ``feature_types_``.
 
     Attributes
     ----------
@@ -81,10 +84,12 @@ class TANClassifier(BaseKTAN):
         "ess": [None, Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None):
+    def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
+                 feature_types="auto"):
         self.features = features
         self.alpha = alpha
         self.ess = ess
+        self.feature_types = feature_types
 
     def _search_spec(self) -> tuple[int, str, object]:
         return 1, "backbone-dp", None
@@ -133,6 +138,9 @@ class KTANClassifier(BaseKTAN):
     ess : float or None, default=None
         When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
         size instead of ``alpha`` (see :mod:`estimators.ktan._cpt`).
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{{column: "continuous" | "categorical"}}``; recorded in ``feature_types_``.
 
     Attributes
     ----------
@@ -200,6 +208,7 @@ class KTANClassifier(BaseKTAN):
         candidates: int | None = None,
         structure_score: str = "cmi",
         ess: float | None = None,
+        feature_types="auto",
     ):
         self.candidates = candidates
         self.k = k
@@ -209,6 +218,7 @@ class KTANClassifier(BaseKTAN):
         self.alpha = alpha
         self.structure_score = structure_score
         self.ess = ess
+        self.feature_types = feature_types
 
     def _search_spec(self) -> tuple[int, str, object]:
         return self.k_, self.search, self.backbone

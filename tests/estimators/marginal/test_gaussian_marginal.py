@@ -93,7 +93,7 @@ def test_gnb_gaussian_complete_rows_equal_classifier(n_clusters):
     clf = GNBClassifier(dependence="gaussian", n_clusters=n_clusters).fit(X, y)
     order = tree_order([tuple(e) for e in clf.cluster_order_[: clf.n_clusters_]])
     got = normal_score_log_marginal(clf.density_, order, X[:30], np.zeros((30, 5), bool))
-    np.testing.assert_allclose(got + clf.class_log_prior_, clf._joint_log_likelihood(X[:30]), atol=1e-9)
+    np.testing.assert_allclose(got + clf.class_log_prior_, clf._joint_log_likelihood(clf._check_X(X[:30])), atol=1e-9)
 
 
 @pytest.mark.parametrize("dependence", ["gaussian", "gaussian-copula"])
@@ -102,7 +102,7 @@ def test_kgnb_complete_rows_equal_classifier(dependence):
     clf = KGNBClassifier(order=4, dependence=dependence).fit(X, y)
     order = [(v, tuple(ps)) for v, ps in clf._parents]
     got = normal_score_log_marginal(clf.density_, order, X[:30], np.zeros((30, 5), bool))
-    np.testing.assert_allclose(got + clf.class_log_prior_, clf._joint_log_likelihood(X[:30]), atol=1e-9)
+    np.testing.assert_allclose(got + clf.class_log_prior_, clf._joint_log_likelihood(clf._check_X(X[:30])), atol=1e-9)
 
 
 def test_gnb_gaussian_marginal_equals_dropped_tree_covariance():
