@@ -173,10 +173,11 @@ class KDE1D:
         return out
 
     def cdf(self, x: np.ndarray) -> np.ndarray:
-        """Kernel CDF at x (linear interpolation on the grid; 0 / 1 beyond 8 bandwidths)."""
+        """Kernel CDF at x (linear interpolation on the grid; 0 / 1 beyond 8 bandwidths;
+        NaN stays NaN, a missing value)."""
         x = np.asarray(x, dtype=float)
         pos = (x - self.start) / self.step
-        k = np.clip(np.floor(pos), 0, self.grid.size - 2).astype(np.int64)
+        k = np.clip(np.floor(np.nan_to_num(pos)), 0, self.grid.size - 2).astype(np.int64)
         lo = self.cdf_grid[k]
         out = lo + (pos - k) * (self.cdf_grid[k + 1] - lo)  # on the regular grid: no search
         return np.where(pos < 0, 0.0, np.where(pos > self.grid.size - 1, 1.0, out))
