@@ -142,6 +142,6 @@ def test_kde1d_cdf_is_the_linear_interpolation_of_its_grid():
 def test_kde_cdf_keeps_missing_values_missing():
     from estimators.densities.kde import KDE1D
 
-    kde = KDE1D(np.random.default_rng(0).normal(size=200))
+    kde = KDE1D(np.random.default_rng(0).normal(size=200), h=0.3)
     out = kde.cdf(np.array([np.nan, -50.0, 0.0, 50.0]))
     assert np.isnan(out[0]) and out[1] == 0.0 and out[3] == 1.0 and 0.4 < out[2] < 0.6
