@@ -15,6 +15,7 @@ from estimators.gnb._forest import fit_rooted_network
 from estimators.gnb._learn import make_density, make_score
 from estimators.gnb._mixed_scores import PERFECT, AvailableCaseCMI, MixedScore, SafeScore
 from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
+from estimators.search.candidates import restrict_search
 from kgraph import AcyclicKTree
 
 #: orders tried by ``order="auto"`` (k-trees of width 1, 2, 3)
@@ -56,6 +57,10 @@ class KGNBClassifier(BaseGNB):
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
         ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
+    candidates : int or None, default=None
+        Sparse candidate parents for wide tables: each feature's parents must be among its
+        top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
+        scored (:func:`estimators.search.candidates.restrict_search`). None: no restriction.
 
     Attributes
     ----------
@@ -68,6 +73,8 @@ class KGNBClassifier(BaseGNB):
         ``fold_log_loss`` and ``n_folds``; None otherwise.
     weight_ : float
         The k-tree score sum_v I(X_v; X_pi(v) | Y) in nats.
+    candidates_ : dict or None
+        Each feature's candidate parents when ``candidates`` is set, else None.
     density_, classes_, class_log_prior_, n_features_in_, feature_names_in_
 
     Examples
@@ -86,6 +93,7 @@ class KGNBClassifier(BaseGNB):
         "search": [StrOptions(SEARCHERS.keys())],
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "candidates": [None, Interval(Integral, 1, None, closed="left")],
     }
 
     def __init__(
@@ -97,7 +105,9 @@ class KGNBClassifier(BaseGNB):
         backbone=None,
         var_smoothing: float = 1e-9,
         feature_types="auto",
+        candidates: int | None = None,
     ) -> None:
+        self.candidates = candidates
         self.order = order
         self.dependence = dependence
         self.search = search
@@ -142,16 +152,22 @@ class KGNBClassifier(BaseGNB):
             if self.rooted_:  # a directed score: the arborescence is its exact k = 1 tree
                 search = "arborescence" if search == "spanning-tree" else search
                 W = np.maximum(W, W.T)  # backbone orders take symmetric pair weights
+        searched, backbone, self.candidates_ = restrict_search(
+            score, W, self.candidates, unames, k=k, search=search, backbone=self.backbone,
+            owner="KGNBClassifier")
         with self._one_warning():
             try:
-                found = search_structure(search, score, unames, k, backbone=self.backbone, W=W,
+                found = search_structure(search, searched, unames, k, backbone=backbone, W=W,
                                          owner="KGNBClassifier")
             except ValueError as exc:  # collinear columns: retry with them ineligible
                 if "NaN" not in str(exc):
                     raise
-                score = SafeScore(score)
-                found = search_structure(search, score, unames, k, backbone=self.backbone,
-                                         W=np.minimum(W, PERFECT), owner="KGNBClassifier")
+                score, W = SafeScore(score), np.minimum(W, PERFECT)
+                searched, backbone, self.candidates_ = restrict_search(
+                    score, W, self.candidates, unames, k=k, search=search,
+                    backbone=self.backbone, owner="KGNBClassifier")
+                found = search_structure(search, searched, unames, k, backbone=backbone, W=W,
+                                         owner="KGNBClassifier")
         tree = found.structure
         index = {names[u]: int(u) for u in used}
         self._parents = [(index[v], sorted(index[p] for p in tree.parents(v)))

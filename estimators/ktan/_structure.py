@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from estimators.scores import make_score
-from estimators.search import resolve_backbone, search_structure
-from estimators.search.candidates import CandidateScore, top_candidates
+from estimators.search import search_structure
+from estimators.search.candidates import restrict_search
 from kgraph import AcyclicKTree
 
 
@@ -178,15 +178,9 @@ def learn_structure(
     names = list(names)
     score = fit_score(data, y_codes, names, family, score)
     W = np.asarray(score.edge_matrix(), dtype=float)
-    searched = score
-    if candidates is not None and not (k == 1 and backbone is None and search != "greedy"):
-        required = ()
-        if search == "backbone-dp":  # the backbone's edges are kept, so they are candidates
-            backbone = resolve_backbone("mst-dfs" if backbone is None else backbone, names,
-                                        W=W, f=score, k=k, owner=estimator)
-            required = zip(backbone, backbone[1:], strict=False)
-        searched = CandidateScore(score, top_candidates(W, candidates, names, required))
+    searched, backbone, chosen = restrict_search(score, W, candidates, names, k=k, search=search,
+                                                 backbone=backbone, owner=estimator)
     found = search_structure(search, searched, names, k, backbone=backbone, W=W,
                              owner=estimator)
     return StructureFit(found.structure, found.backbone, found.score, score, W,
-                        found.certificate, getattr(searched, "candidates_", None))
+                        found.certificate, chosen)

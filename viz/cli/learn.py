@@ -50,7 +50,7 @@ MODELS = {
     "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters"),
                      "GNB classifier (paper 1)"),
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
-                      ("order", "dependence", "search", "backbone"), "k-GNB classifier (paper 1)"),
+                      ("order", "dependence", "search", "backbone", "candidates"), "k-GNB classifier (paper 1)"),
     "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
@@ -134,7 +134,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="tan, ktan: feature model")
     g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
     g.add_argument("--candidates", type=int,
-                   help="ktan: score only each feature's top-m partners (wide tables)")
+                   help="kgnb, ktan: score only each feature's top-m partners (wide tables)")
     g.add_argument("--n-components", type=int, help="latent-cnb: components per class")
     g.add_argument("--prior", choices=choices["prior"],
                    help="latent-cnb: the prior of the mixing weights")
