@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from viz.cli import confidence, runs
+from viz.cli import confidence, outputs, runs
 from viz.cli.commands import CommandError
 
 
@@ -125,6 +125,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="latent-cnb: the prior of the mixing weights")
     g.add_argument("--family", choices=choices["family"], help="latent-cnb: features")
     confidence.add_options(p)
+    outputs.add_options(p)
     p.set_defaults(run=run_learn)
 
 
@@ -186,8 +187,6 @@ def learned_structure(model):
 def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
-    from viz.style import save_figure
-
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
     X, y, name = load_data(args.data, args.target)
@@ -205,8 +204,7 @@ def run_learn(args: argparse.Namespace) -> int:
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    confidence.saved_graph(structure, conf).write_graphml(out / "structure.graphml")
-    confidence.saved_graph(structure, conf).write_json(out / "structure.json")
+    outputs.write_structure(model, conf, out)
     joblib.dump(model, out / "model.joblib")
     summary = {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
                for m in folds.columns}
@@ -214,9 +212,8 @@ def run_learn(args: argparse.Namespace) -> int:
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))
     folds.rename_axis("fold").to_csv(out / "metrics.csv")
-    fig = confidence.figure(structure, conf, args.threshold)
-    for suffix in (".pdf", ".png"):
-        save_figure(fig, out / f"structure{suffix}")
+    fig = outputs.structure_figure(model, structure, conf, args.threshold)
+    outputs.save_figures(fig, out, args.dpi)
     (out / "report.md").write_text(_report(name, X, y, spec, model, structure, summary,
                                            args.cv, seconds)
                                    + "\n".join(confidence.report_lines(conf)))

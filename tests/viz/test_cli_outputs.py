@@ -1,0 +1,78 @@
+"""``kgraph learn`` writes the model's whole structure: class node, weights, feature types;
+its GraphML opens in plain networkx and igraph with numbers as numbers."""
+
+import xml.etree.ElementTree as ET
+
+import igraph
+import joblib
+import networkx as nx
+import numpy as np
+import pytest
+
+from estimators.structure_graph import structure_graph
+from kgraph import GraphDB, read_structure
+from viz.cli import main
+
+
+def learn(tmp_path, *args):
+    out = tmp_path / "out"
+    assert main(["learn", *args, "--out", str(out), "--cv", "2"]) == 0
+    return out
+
+
+def test_tan_graphml_has_the_class_and_numeric_weights(tmp_path):
+    out = learn(tmp_path, "car", "--model", "tan")
+    model = joblib.load(out / "model.joblib")
+    path = out / "structure.graphml"
+    values = [d.text or "" for d in ET.parse(path).getroot().iter(
+        "{http://graphml.graphdrawing.org/xmlns}data")]
+    assert not any(v.startswith(('"', '{"__')) for v in values)
+    g = nx.read_graphml(path)
+    assert g.nodes["class"]["kind"] == "class" and g.nodes["class"]["label"] == "class"
+    assert all(g.has_edge("class", v) for v in model.feature_names())
+    names = model.feature_names()
+    for u, v, a in g.edges(data=True):
+        if a["kind"] == "parent":
+            assert isinstance(a["weight"], float)
+            assert a["weight"] == pytest.approx(
+                model.edge_scores_[names.index(u), names.index(v)], abs=1e-12)
+    assert {g.nodes[v]["feature_type"] for v in names} == {"discrete"}
+    ig = igraph.Graph.Read_GraphML(str(path))
+    assert "class" in ig.vs["label"]
+    parent = [e for e in ig.es if e["kind"] == "parent"]
+    assert len(parent) == len(names) - 1
+    assert all(isinstance(e["weight"], float) and e["weight"] >= 0 for e in parent)
+    back = read_structure(path)
+    assert back == model.structure_ == read_structure(out / "structure.json")
+
+
+def test_reduced_gnb_marks_the_clusters_in_use(tmp_path):
+    out = learn(tmp_path, "wine", "--model", "gnb", "--n-clusters", "3")
+    model = joblib.load(out / "model.joblib")
+    g = GraphDB.read_json(out / "structure.json")
+    tree = g.edges(kind="tree", data=True)
+    assert sorted(a["order"] for _, _, a in tree if a["in_use"]) == [0, 1, 2]
+    assert len(tree) == 12 and g.attrs["n_clusters"] == 3
+    weights = sorted((a["order"], a["weight"]) for _, _, a in tree)
+    assert np.allclose([w for _, w in weights], model.edge_weights_)
+    assert read_structure(out / "structure.graphml") == model.structure_
+
+
+@pytest.mark.parametrize(("data", "options", "kind"), [
+    ("wine", ["--model", "kgnb", "--order", "4"], "AcyclicKTree"),
+    ("wine", ["--model", "latent-cnb", "--n-components", "2"], "LatentCNBPlate"),
+])
+def test_every_family_writes_its_class_node(tmp_path, data, options, kind):
+    out = learn(tmp_path, data, *options)
+    model = joblib.load(out / "model.joblib")
+    g = GraphDB.read_graphml(out / "structure.graphml")
+    assert g == structure_graph(model) and g.attrs["structure"] == kind
+    (target,) = g.nodes(kind="class")
+    assert g.attrs["target"] == target and len(g.successors(target)) > 0
+    assert {a["feature_type"] for _, a in g.nodes(kind="variable", data=True)} <= {
+        "continuous", "gaussian", "categorical"}
+
+
+def test_unknown_model_is_refused():
+    with pytest.raises(TypeError, match="No structure graph for a str"):
+        structure_graph("not a model")

@@ -1,0 +1,69 @@
+"""What ``kgraph learn`` writes about the fitted model: its whole structure and its figure.
+
+:func:`write_structure` writes ``structure.graphml`` and ``structure.json`` from
+:func:`estimators.structure_graph.structure_graph` (class node, parents, edge weights,
+feature types; ``confidence`` on the edges after ``--bootstrap``); :func:`structure_figure`
+draws the structure with its class, and a reduced GNB as the forest it predicts with;
+:func:`save_figures` writes it as PDF and PNG at ``--dpi``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB
+
+FILES = ("structure.graphml", "structure.json")
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    """``--dpi`` of ``kgraph learn``."""
+    p.add_argument("--dpi", type=int, default=200, help="resolution of structure.png (200)")
+
+
+def model_graph(model, conf=None) -> GraphDB:
+    """The fitted model's structure graph, with edge ``confidence`` after a bootstrap."""
+    from estimators.structure_graph import structure_graph
+
+    graph = structure_graph(model)
+    return graph if conf is None else conf.annotate(graph)
+
+
+def write_structure(model, conf, out: Path) -> GraphDB:
+    """Write ``structure.graphml`` and ``structure.json`` to ``out``; returns the graph."""
+    graph = model_graph(model, conf)
+    graph.write_graphml(out / FILES[0])
+    graph.write_json(out / FILES[1])
+    return graph
+
+
+def structure_figure(model, structure, conf, threshold: float):
+    """The structure figure with the class node (the confidence figure after a bootstrap)."""
+    if conf is not None:
+        from viz.cli.confidence import figure
+
+        return figure(structure, conf, threshold)
+    from viz.structure import plot_structure
+
+    if isinstance(structure, AcyclicKTree):
+        return plot_structure(structure, target=model_graph(model).attrs["target"])
+    if isinstance(structure, GNBJunctionTree) and model.n_clusters_ < len(structure.edges):
+        from viz.gnb import plot_gnb_forest
+
+        return plot_gnb_forest(model.forest_, title=(
+            f"reduced GNB: {model.n_clusters_} of {len(structure.edges)} clusters in use"))
+    return plot_structure(structure)
+
+
+def save_figures(fig, out: Path, dpi: int) -> list[str]:
+    """``structure.pdf`` and ``structure.png`` (at ``dpi``); returns the file names."""
+    from dataclasses import replace
+
+    from viz.style import Style, save_figure
+
+    style = replace(Style(), dpi=dpi)
+    names = ["structure.pdf", "structure.png"]
+    for name in names:
+        save_figure(fig, out / name, style=style)
+    return names
