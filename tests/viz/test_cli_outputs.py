@@ -76,3 +76,33 @@ def test_every_family_writes_its_class_node(tmp_path, data, options, kind):
 def test_unknown_model_is_refused():
     with pytest.raises(TypeError, match="No structure graph for a str"):
         structure_graph("not a model")
+
+
+def test_metrics_per_fold_and_parallel_folds(tmp_path, capsys):
+    import json
+
+    import pandas as pd
+
+    a = learn(tmp_path / "a", "iris", "--model", "gnb", "--quiet")
+    assert "cross-validation folds" not in capsys.readouterr().err
+    b = learn(tmp_path / "b", "iris", "--model", "gnb", "--n-jobs", "2", "--dpi", "50")
+    assert "cross-validation folds" in capsys.readouterr().err
+    folds = pd.read_csv(a / "metrics.csv", index_col="fold")
+    assert list(folds.columns) == ["accuracy", "balanced_accuracy", "f1_macro", "f1_weighted",
+                                   "log_loss", "brier", "roc_auc_ovr"]
+    assert np.allclose(folds.to_numpy(), pd.read_csv(b / "metrics.csv", index_col="fold"))
+    summary = json.loads((a / "metrics.json").read_text())["metrics"]
+    assert summary["brier"]["mean"] == pytest.approx(folds["brier"].mean())
+    assert "| roc_auc_ovr |" in (a / "report.md").read_text()
+    from PIL import Image
+
+    width_200, width_50 = (Image.open(p / "structure.png").size[0] for p in (a, b))
+    assert abs(width_200 - 4 * width_50) <= 4  # 200 dpi by default, 50 with --dpi 50
+
+
+def test_bad_dpi_and_n_jobs_exit_2(tmp_path, capsys):
+    for option in (["--dpi", "0"], ["--n-jobs", "zero"]):
+        with pytest.raises(SystemExit) as exc:
+            main(["learn", "iris", "--model", "gnb", "--out", str(tmp_path), *option])
+        assert exc.value.code == 2
+        assert "must be a positive integer" in capsys.readouterr().err

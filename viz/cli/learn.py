@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,24 +154,6 @@ def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
     return X, y, data
 
 
-def cross_validate(model, X: pd.DataFrame, y: pd.Series, folds: int,
-                   seed: int) -> pd.DataFrame:
-    """Per-fold metrics of stratified k-fold CV, with a progress line on stderr."""
-    from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
-
-    from estimators.evaluation import split_metrics
-
-    rows = []
-    splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
-    for i, (train, test) in enumerate(splitter.split(X, y), start=1):
-        print(f"\r  cross-validation fold {i}/{folds}", end="", file=sys.stderr, flush=True)
-        fitted = clone(model).fit(X.iloc[train], y.iloc[train])
-        rows.append(split_metrics(y.iloc[test], fitted.predict(X.iloc[test])))
-    print(file=sys.stderr)
-    return pd.DataFrame(rows)
-
-
 def learned_structure(model):
     """The kgraph structure of a fitted model."""
     for name in ("structure_", "plate_"):
@@ -187,6 +168,8 @@ def learned_structure(model):
 def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
+    from estimators.evaluation import fold_metrics, summarise
+
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
     X, y, name = load_data(args.data, args.target)
@@ -194,7 +177,8 @@ def run_learn(args: argparse.Namespace) -> int:
     model = spec.build(args)
     start = time.perf_counter()
     try:
-        folds = cross_validate(model, X, y, args.cv, args.random_state)
+        folds = fold_metrics(model, X, y, n_splits=args.cv, random_state=args.random_state,
+                             n_jobs=args.n_jobs, verbose=not args.quiet)
         model.fit(X, y)
     except (ValueError, TypeError) as exc:
         raise CommandError(str(exc).splitlines()[0]) from exc
@@ -206,8 +190,7 @@ def run_learn(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     outputs.write_structure(model, conf, out)
     joblib.dump(model, out / "model.joblib")
-    summary = {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
-               for m in folds.columns}
+    summary = summarise(folds)
     (out / "metrics.json").write_text(json.dumps(
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))

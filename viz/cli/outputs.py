@@ -17,9 +17,29 @@ from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB
 FILES = ("structure.graphml", "structure.json")
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    if text == "-1":
+        return -1
+    return _positive(text)
+
+
 def add_options(p: argparse.ArgumentParser) -> None:
-    """``--dpi`` of ``kgraph learn``."""
-    p.add_argument("--dpi", type=int, default=200, help="resolution of structure.png (200)")
+    """``--dpi``, ``--n-jobs`` and ``--quiet`` of ``kgraph learn``."""
+    p.add_argument("--dpi", type=_positive, default=200,
+                   help="resolution of structure.png in dots per inch (200)")
+    p.add_argument("--n-jobs", type=_jobs, default=None,
+                   help="cross-validation folds fitted in parallel (-1: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
 def model_graph(model, conf=None) -> GraphDB:
