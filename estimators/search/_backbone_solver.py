@@ -19,6 +19,7 @@ from itertools import permutations
 
 import numpy as np
 
+from estimators.progress import progress
 from estimators.search._backbone_tables import (
     BackboneTables,
     group_max,
@@ -97,7 +98,7 @@ class BackboneSolver:
         cl, cg, cd, ce, cp = self._c_candidates()
         fb = self.fk[bt, bv]
         j = np.arange(tb.k + 1)
-        for level in range(1, tb.n - tb.k + 1):
+        for level in progress(range(1, tb.n - tb.k + 1), "backbone DP levels"):
             lo, hi = np.searchsorted(bl, [level, level + 1])
             if hi > lo:
                 vals = _finite_or_neg(fb[lo:hi] + self.C[bd[lo:hi], br[lo:hi]])

@@ -106,3 +106,11 @@ def test_bad_dpi_and_n_jobs_exit_2(tmp_path, capsys):
             main(["learn", "iris", "--model", "gnb", "--out", str(tmp_path), *option])
         assert exc.value.code == 2
         assert "must be a positive integer" in capsys.readouterr().err
+
+
+def test_each_warning_once_after_the_bars(tmp_path, capsys):
+    learn(tmp_path, "car", "--model", "tan")
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("warning: ")]
+    assert lines and len(lines) == len(set(lines))
+    assert any("DegenerateFeatureWarning" in line and "times)" in line for line in lines)

@@ -176,15 +176,16 @@ def run_learn(args: argparse.Namespace) -> int:
     spec = MODELS[args.model]
     model = spec.build(args)
     start = time.perf_counter()
-    try:
-        folds = fold_metrics(model, X, y, n_splits=args.cv, random_state=args.random_state,
-                             n_jobs=args.n_jobs, verbose=not args.quiet)
-        model.fit(X, y)
-    except (ValueError, TypeError) as exc:
-        raise CommandError(str(exc).splitlines()[0]) from exc
-    seconds = time.perf_counter() - start
+    with outputs.run_context(args.quiet):
+        try:
+            folds = fold_metrics(model, X, y, n_splits=args.cv, random_state=args.random_state,
+                                 n_jobs=args.n_jobs, verbose=not args.quiet)
+            model.fit(X, y)
+        except (ValueError, TypeError) as exc:
+            raise CommandError(str(exc).splitlines()[0]) from exc
+        seconds = time.perf_counter() - start
+        conf = confidence.bootstrap(args, model, X, y)
     structure = learned_structure(model)
-    conf = confidence.bootstrap(args, model, X, y)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)

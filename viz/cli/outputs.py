@@ -10,6 +10,11 @@ draws the structure with its class, and a reduced GNB as the forest it predicts 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import sys
+import warnings
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB
@@ -40,6 +45,23 @@ def add_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-jobs", type=_jobs, default=None,
                    help="cross-validation folds fitted in parallel (-1: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+@contextlib.contextmanager
+def run_context(quiet: bool) -> Iterator[None]:
+    """Progress bars (unless ``quiet``) and every distinct warning printed once at the end,
+    after the bars, with how often it was raised (e.g. once per fold)."""
+    from estimators.progress import show_progress
+
+    with warnings.catch_warnings(record=True) as caught, show_progress(not quiet):
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            counts = Counter((w.category.__name__, str(w.message)) for w in caught)
+            for (category, message), n in counts.items():
+                times = f" ({n} times)" if n > 1 else ""
+                print(f"warning: {category}: {message}{times}", file=sys.stderr)
 
 
 def model_graph(model, conf=None) -> GraphDB:
