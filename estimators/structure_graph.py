@@ -29,6 +29,15 @@ from kgraph import GraphDB
 __all__ = ["STRUCTURE_GRAPHS", "structure_graph"]
 
 
+def _types(clf, names, default: str) -> dict:
+    """Each feature's type: the model's ``feature_types_`` when it has one (mixed data),
+    else ``default`` for all."""
+    given = getattr(clf, "feature_types_", None)
+    if isinstance(given, dict) and set(names) <= set(given):
+        return {v: str(given[v]) for v in names}
+    return dict.fromkeys(names, default)
+
+
 def _with_class(graph: GraphDB, target, children, feature_type: dict) -> GraphDB:
     graph.attrs["target"] = target
     graph.add_node(target, kind="class")
@@ -45,8 +54,8 @@ def _gnb(clf) -> GraphDB:
     for u, v, attrs in g.edges(kind="tree", data=True):
         g.set_edge_attrs(u, v, weight=float(clf.edge_weights_[attrs["order"]]),
                          in_use=attrs["order"] < in_use)
-    for v in clf.structure_.features:
-        g.set_node_attrs(v, feature_type="continuous")
+    for v, kind in _types(clf, clf.structure_.features, "continuous").items():
+        g.set_node_attrs(v, feature_type=kind)
     g.attrs.update(model=type(clf).__name__, dependence=clf.dependence,
                    n_clusters=int(in_use), weight=float(clf.weight_))
     return g
@@ -55,7 +64,7 @@ def _gnb(clf) -> GraphDB:
 def _ktree_of(clf, target, feature_type: str) -> GraphDB:
     g = clf.structure_.to_graph()
     names = clf.feature_names()
-    return _with_class(g, target, names, dict.fromkeys(names, feature_type))
+    return _with_class(g, target, names, _types(clf, names, feature_type))
 
 
 def _kgnb(clf) -> GraphDB:
@@ -68,8 +77,9 @@ def _kgnb(clf) -> GraphDB:
 def _ktan(clf) -> GraphDB:
     names = clf.feature_names()
     index = {v: j for j, v in enumerate(names)}
-    g = _ktree_of(clf, clf.class_node_, clf.family_)
-    g.attrs.update(model=type(clf).__name__, family=clf.family_, score=float(clf.score_),
+    family = getattr(clf, "family_", "mixed")
+    g = _ktree_of(clf, clf.class_node_, family)
+    g.attrs.update(model=type(clf).__name__, family=family, score=float(clf.score_),
                    backbone=",".join(map(str, clf.backbone_ or ())))
     for v in names:
         g.set_node_attrs(v, clique_score=float(clf.hyperedge_scores_[v]))
@@ -83,8 +93,9 @@ def _latent(clf) -> GraphDB:
     names = set(clf.plate_graph().features)
     target = next(t for t in ("class", "y", "__class__") if t not in names)
     params = list(g.nodes(kind="parameter"))
-    g = _with_class(g, target, ["pi", *params],
-                    {("x", j): clf.plate_graph().family for j in clf.plate_graph().features})
+    features = list(clf.plate_graph().features)
+    types = _types(clf, features, clf.plate_graph().family)
+    g = _with_class(g, target, ["pi", *params], {("x", j): types[j] for j in features})
     g.set_node_attrs(target, classes=[str(c) for c in clf.classes_.tolist()])
     g.attrs["model"] = type(clf).__name__
     return g

@@ -114,3 +114,18 @@ def test_each_warning_once_after_the_bars(tmp_path, capsys):
     lines = [line for line in err.splitlines() if line.startswith("warning: ")]
     assert lines and len(lines) == len(set(lines))
     assert any("DegenerateFeatureWarning" in line and "times)" in line for line in lines)
+
+
+def test_per_feature_types_of_mixed_models_are_used():
+    from sklearn.datasets import load_iris
+
+    from estimators.gnb import GNBClassifier
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    clf = GNBClassifier().fit(X, y)
+    assert {a["feature_type"] for _, a in structure_graph(clf).nodes(kind="variable", data=True)
+            } == {"continuous"}
+    clf.feature_types_ = dict(zip(X.columns, ["gaussian", "gaussian", "discrete", "gaussian"],
+                                  strict=True))
+    g = structure_graph(clf)
+    assert g.node_attrs("petal length (cm)")["feature_type"] == "discrete"
