@@ -107,3 +107,11 @@ def test_export_help_warns_about_pickles(capsys):
     with pytest.raises(SystemExit):
         main(["export", "--help"])
     assert "trusted source" in capsys.readouterr().out
+
+
+def test_plot_of_a_saved_ktan_draws_its_class(tmp_path, car_model, capsys):
+    _, _, path = car_model
+    structure = tmp_path / "s.graphml"
+    assert main(["export", str(path), "--to", "graphml", "--out", str(structure)]) == 0
+    assert main(["plot", str(structure), "--out", str(tmp_path / "s.svg")]) == 0
+    assert 'id="node:class:class"' in (tmp_path / "s.svg").read_text()

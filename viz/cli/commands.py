@@ -47,6 +47,13 @@ def _plot(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_plot)
 
 
+def saved_target(path: Path):
+    """The class node a saved structure file names (graph attribute ``target``), or None."""
+    reader = (kgraph.GraphDB.read_graphml if path.suffix.lower() == ".graphml"
+              else kgraph.GraphDB.read_json)
+    return reader(path).attrs.get("target")
+
+
 def run_plot(args: argparse.Namespace) -> int:
     from viz.structure import plot_structure
     from viz.style import save_figure
@@ -54,8 +61,9 @@ def run_plot(args: argparse.Namespace) -> int:
     if args.out.suffix.lower() not in (".pdf", ".svg", ".png"):
         raise CommandError(f"--out must end in .pdf, .svg or .png; got {args.out}")
     structure = read_structure_or_fail(args.file)
+    target = saved_target(args.file) if isinstance(structure, kgraph.AcyclicKTree) else None
     try:
-        fig = plot_structure(structure)
+        fig = plot_structure(structure, **({"target": target} if target is not None else {}))
     except TypeError as exc:
         raise CommandError(str(exc)) from exc
     args.out.parent.mkdir(parents=True, exist_ok=True)

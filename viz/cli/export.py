@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from viz.cli.commands import CommandError, read_structure_or_fail
+from viz.cli.commands import CommandError, read_structure_or_fail, saved_target
 
 MODEL_FORMATS = ("bif", "xmlbif", "pgmpy")
 SUFFIX = {"pgmpy": ".pgmpy.joblib", "json": ".json", "graphml": ".graphml", "bif": ".bif",
@@ -72,10 +72,7 @@ def _export_structure(path: Path, to: str, out: Path) -> None:
             raise CommandError(f"a {type(structure).__name__} has no pgmpy form")
         import joblib
 
-        from kgraph import GraphDB
-
-        reader = GraphDB.read_graphml if path.suffix.lower() == ".graphml" else GraphDB.read_json
-        target = reader(path).attrs.get("target")
+        target = saved_target(path)
         try:
             network = structure.to_pgmpy(target) if target is not None else structure.to_pgmpy()
         except TypeError:  # a structure whose pgmpy form has its class built in
