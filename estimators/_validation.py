@@ -18,7 +18,6 @@ indices ``0 .. d-1`` otherwise.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from numbers import Number
@@ -26,6 +25,7 @@ from numbers import Number
 import numpy as np
 import pandas as pd
 
+from estimators._warnings import warn_user
 from estimators.columns._types import column_values, missing_mask, numeric_values
 
 __all__ = [
@@ -368,10 +368,9 @@ def within_class_constant(
         if warn and mask[c].any():
             feats = [names[i] for i in np.flatnonzero(mask[c])]
             label = np.asarray(classes, dtype=object)[c]
-            warnings.warn(
+            warn_user(
                 f"{owner}: feature(s) {feats} constant within class {label!r}; that class "
                 "contributes no dependence for them.",
                 DegenerateFeatureWarning,
-                stacklevel=3,
             )
     return mask

@@ -15,12 +15,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from pgmpy.factors.continuous import LinearGaussianCPD
-from pgmpy.factors.discrete import TabularCPD
-from pgmpy.models import DiscreteBayesianNetwork, LinearGaussianBayesianNetwork
 
 from kgraph import GraphDB
+
+if TYPE_CHECKING:  # pragma: no cover - pgmpy is imported only when exporting (start-up time)
+    from pgmpy.models import DiscreteBayesianNetwork
 
 
 def _states(values: np.ndarray) -> list:
@@ -30,6 +32,8 @@ def _states(values: np.ndarray) -> list:
 
 def discrete_network(clf) -> DiscreteBayesianNetwork:
     """The fitted discrete k-TAN as a pgmpy ``DiscreteBayesianNetwork`` with its CPDs."""
+    from pgmpy.factors.discrete import TabularCPD
+
     names = clf.feature_names()
     target = clf.class_node_
     cpts = clf.cpts_
@@ -63,6 +67,9 @@ def discrete_network(clf) -> DiscreteBayesianNetwork:
 
 def gaussian_networks(clf) -> dict:
     """One pgmpy ``LinearGaussianBayesianNetwork`` per class: ``{class label: network}``."""
+    from pgmpy.factors.continuous import LinearGaussianCPD
+    from pgmpy.models import LinearGaussianBayesianNetwork
+
     names = clf.feature_names()
     cpds = clf.cpds_
     edges = [(names[p], names[v]) for v in range(len(names)) for p in cpds.parents[v]]

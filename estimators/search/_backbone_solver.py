@@ -19,6 +19,7 @@ from itertools import permutations
 
 import numpy as np
 
+from estimators.progress import progress
 from estimators.search._backbone_tables import BackboneTables, submask_pairs
 from estimators.search._common import colex_rank
 
@@ -119,7 +120,7 @@ class BackboneSolver:
         wd, wm, wkey, wb = self._states(tb.D)
         cd, ce, ckey, cb = self._states(tb.D, popcount)
         bi = wi = ci = 0
-        for level in range(1, tb.n - tb.k + 1):
+        for level in progress(range(1, tb.n - tb.k + 1), "backbone DP levels"):
             while bi < len(bb) - 1 and bkey[bb[bi]] == level:
                 self._b_level(bt[bb[bi]:bb[bi + 1]], bm[bb[bi]:bb[bi + 1]], level)
                 bi += 1

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from viz.cli import confidence, runs
+from viz.cli import confidence, outputs, runs
 from viz.cli.commands import CommandError
 
 
@@ -140,6 +139,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="latent-cnb: the prior of the mixing weights")
     g.add_argument("--family", choices=choices["family"], help="latent-cnb: features")
     confidence.add_options(p)
+    outputs.add_options(p)
     p.set_defaults(run=run_learn)
 
 
@@ -169,24 +169,6 @@ def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
     return X, y, data
 
 
-def cross_validate(model, X: pd.DataFrame, y: pd.Series, folds: int,
-                   seed: int) -> pd.DataFrame:
-    """Per-fold metrics of stratified k-fold CV, with a progress line on stderr."""
-    from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
-
-    from estimators.evaluation import split_metrics
-
-    rows = []
-    splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
-    for i, (train, test) in enumerate(splitter.split(X, y), start=1):
-        print(f"\r  cross-validation fold {i}/{folds}", end="", file=sys.stderr, flush=True)
-        fitted = clone(model).fit(X.iloc[train], y.iloc[train])
-        rows.append(split_metrics(y.iloc[test], fitted.predict(X.iloc[test])))
-    print(file=sys.stderr)
-    return pd.DataFrame(rows)
-
-
 def learned_structure(model):
     """The kgraph structure of a fitted model."""
     for name in ("structure_", "plate_"):
@@ -201,6 +183,7 @@ def learned_structure(model):
 def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
+    from estimators.evaluation import fold_metrics, summarise
     from viz.overview import LEGIBLE_VERTICES, overview_parts
 
     if args.cv < 2:
@@ -209,22 +192,22 @@ def run_learn(args: argparse.Namespace) -> int:
     spec = MODELS[args.model]
     model = spec.build(args)
     start = time.perf_counter()
-    try:
-        folds = cross_validate(model, X, y, args.cv, args.random_state)
-        model.fit(X, y)
-    except (ValueError, TypeError) as exc:
-        raise CommandError(str(exc).splitlines()[0]) from exc
-    seconds = time.perf_counter() - start
+    with outputs.run_context(args.quiet):
+        try:
+            folds = fold_metrics(model, X, y, n_splits=args.cv, random_state=args.random_state,
+                                 n_jobs=args.n_jobs, verbose=not args.quiet)
+            model.fit(X, y)
+        except (ValueError, TypeError) as exc:
+            raise CommandError(str(exc).splitlines()[0]) from exc
+        seconds = time.perf_counter() - start
+        conf = confidence.bootstrap(args, model, X, y)
     structure = learned_structure(model)
-    conf = confidence.bootstrap(args, model, X, y)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    confidence.saved_graph(structure, conf).write_graphml(out / "structure.graphml")
-    confidence.saved_graph(structure, conf).write_json(out / "structure.json")
+    outputs.write_structure(model, conf, out)
     joblib.dump(model, out / "model.joblib")
-    summary = {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
-               for m in folds.columns}
+    summary = summarise(folds)
     (out / "metrics.json").write_text(json.dumps(
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))
@@ -236,7 +219,8 @@ def run_learn(args: argparse.Namespace) -> int:
     report = _report(name, X, y, spec, model, structure, summary, args.cv, seconds)
     (out / "report.md").write_text(report.replace("{figure}", figure)
                                    + "\n".join(confidence.report_lines(conf)))
-    failure = _draw(structure, out, conf, args.threshold)
+    failure = _draw(model, structure, out, conf, args.threshold, args.dpi,
+                    overview=n > LEGIBLE_VERTICES)
     if failure:
         (out / "report.md").write_text(report.replace("{figure}", f"not drawn ({failure})")
                                        + "\n".join(confidence.report_lines(conf)))
@@ -249,17 +233,17 @@ def run_learn(args: argparse.Namespace) -> int:
     return 0
 
 
-def _draw(structure, out: Path, conf=None, threshold: float = 0.0) -> str | None:
-    """Draw the figure (the overview of a large structure, or the edge confidences after a
-    bootstrap) into ``out``; the first line of any error, else None."""
+def _draw(model, structure, out: Path, conf, threshold: float, dpi: int, *,
+          overview: bool) -> str | None:
+    """Draw the figure into ``out``: the structure with its class node, the edge
+    confidences after a bootstrap, or an overview of a structure too large to label; the
+    first line of any error, else None (a figure must never cost the results)."""
     from viz.overview import plot_structure_or_overview
-    from viz.style import save_figure
 
     try:
-        fig = (plot_structure_or_overview(structure)[0] if conf is None
-               else confidence.figure(structure, conf, threshold))
-        for suffix in (".pdf", ".png"):
-            save_figure(fig, out / f"structure{suffix}")
+        fig = (plot_structure_or_overview(structure)[0] if overview and conf is None
+               else outputs.structure_figure(model, structure, conf, threshold))
+        outputs.save_figures(fig, out, dpi)
     except Exception as exc:  # noqa: BLE001 - a figure must never cost the results
         return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     return None
