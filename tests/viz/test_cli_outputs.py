@@ -36,7 +36,7 @@ def test_tan_graphml_has_the_class_and_numeric_weights(tmp_path):
             assert isinstance(a["weight"], float)
             assert a["weight"] == pytest.approx(
                 model.edge_scores_[names.index(u), names.index(v)], abs=1e-12)
-    assert {g.nodes[v]["feature_type"] for v in names} == {"discrete"}
+    assert {g.nodes[v]["feature_type"] for v in names} == {"categorical"}
     ig = igraph.Graph.Read_GraphML(str(path))
     assert "class" in ig.vs["label"]
     parent = [e for e in ig.es if e["kind"] == "parent"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
