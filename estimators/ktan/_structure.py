@@ -1,18 +1,27 @@
 """The seam between the k-TAN classifiers and the scores/searchers of :mod:`estimators`.
 
 Everything the classifiers know about structure learning goes through
-:func:`learn_structure`: it fits the class-conditional mutual-information score of the
-model family (plug-in :class:`~estimators.scores.DiscreteCMI` for discrete features,
-:class:`~estimators.scores.GaussianCMI` for Gaussian ones) and runs the searcher registered
-under ``search`` in :data:`estimators.search.SEARCHERS` (see
-:func:`estimators.search.search_structure`):
+:func:`learn_structure`. It chooses the score from the encoded table (the modelled columns:
+constant ones have left):
+
+* complete single-type data: the closed-form plug-in :class:`~estimators.scores.DiscreteCMI`
+  (all categorical) or :class:`~estimators.scores.GaussianCMI` (all continuous), which the
+  conditional Gaussian score equals there (MATH.md §7; tested to 1e-10) and which answer a
+  hyperedge without refitting factors;
+* anything else (continuous and categorical columns together, or missing cells): the
+  directed :class:`~estimators.scores.ConditionalGaussianScore` on the available cases
+  (MATH.md §8; -inf for a hyperedge with too few complete rows).
+
+It runs the searcher registered under ``search`` in :data:`estimators.search.SEARCHERS`
+(see :func:`estimators.search.search_structure`):
 
 * ``"backbone-dp"``: the exact maximum-score acyclic k-tree containing the backbone path
-  (``backbone=None`` means the exact maximum spanning tree for ``k = 1`` and ``"mst-dfs"``
-  for ``k >= 2``; a backbone method name is resolved by
-  :func:`~estimators.search.resolve_backbone`);
+  (any score, directed included); ``backbone=None`` means ``"mst-dfs"`` for ``k >= 2`` and,
+  for ``k = 1``, the exact maximum spanning tree: Kruskal's (``"spanning-tree"``) when the
+  pair scores are symmetric (single-type data), the maximum spanning arborescence
+  (``"arborescence"``, Chu–Liu/Edmonds) when they are not (mixed data);
 * ``"greedy"``: the backbone-free greedy k-tree (heuristic);
-* ``"spanning-tree"``: the maximum spanning tree of the CMI matrix (``k = 1``).
+* ``"spanning-tree"`` / ``"arborescence"``: as named (``k = 1``).
 """
 
 from __future__ import annotations
@@ -24,7 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from estimators.scores import DiscreteCMI, GaussianCMI
+from estimators.columns import EncodedColumns
+from estimators.scores import ConditionalGaussianScore, DiscreteCMI, GaussianCMI
 from estimators.search import search_structure
 from kgraph import AcyclicKTree
 
@@ -36,15 +46,18 @@ class StructureFit:
     Attributes
     ----------
     structure : AcyclicKTree
-        The learned k-tree over the feature names.
+        The learned k-tree over the modelled feature names.
     backbone : tuple or None
-        The backbone the DP kept (feature names), None for the spanning tree and greedy.
+        The backbone the DP kept (feature names), None for the trees and greedy.
     score : float
-        The objective ``sum_v I(X_v; X_pa(v) | Y)`` of ``structure``, in nats.
+        The objective ``sum_v f(v, pa(v))`` of ``structure``, in nats.
     score_fn : callable
         The fitted hyperedge score ``f(name, frozenset_of_names)``.
     edge_matrix : ndarray
-        The d x d matrix of pair scores ``I(X_i; X_j | Y)``.
+        The pair scores ``W[parent, child] = f(child, {parent})`` (symmetric on single-type
+        data).
+    search : str
+        The searcher that ran.
     certificate : PBKT or None
         The backbone DP's certificate (its decomposition), None for the other searchers.
     """
@@ -54,117 +67,74 @@ class StructureFit:
     score: float
     score_fn: Any
     edge_matrix: np.ndarray
+    search: str
     certificate: Any = None
 
 
-class ConstantAwareScore:
-    """A fitted score over the non-constant features, answering for all features.
-
-    The scores refuse constant columns (they carry no information), but a classifier must
-    accept them (e.g. ``veil_type`` of the mushroom data, or a column constant in one CV
-    fold). Since ``I(X_v; X_P | Y) = 0`` for a constant ``X_v`` and a constant parent adds
-    nothing to ``X_P``, this wrapper returns 0 for a constant ``v`` and drops constant
-    parents before asking the fitted score. It is a callable hyperedge score like the
-    ones it wraps.
-
-    Parameters
-    ----------
-    score : fitted score
-        Fitted on the non-constant columns.
-    names : sequence of str
-        All feature names.
-    constant : set of str
-        The constant features.
-    """
-
-    def __init__(self, score, names: Sequence[str], constant: set[str]):
-        self.score = score
-        self.variables_ = list(names)
-        self.constant = set(constant)
-
-    def __call__(self, v, parents) -> float:
-        if v in self.constant:
-            return 0.0
-        return float(self.score(v, frozenset(p for p in parents if p not in self.constant)))
-
-    def score_many(self, items) -> np.ndarray:
-        """Score many ``(v, parents)`` items."""
-        return np.array([self(v, p) for v, p in items], dtype=float)
-
-    def edge_matrix(self) -> np.ndarray:
-        """Pair scores of all features (zero rows and columns for constant features)."""
-        keep = [j for j, v in enumerate(self.variables_) if v not in self.constant]
-        W = np.zeros((len(self.variables_), len(self.variables_)))
-        W[np.ix_(keep, keep)] = self.score.edge_matrix()
-        return W
+def is_symmetric(W: np.ndarray) -> bool:
+    """Whether the pair scores are symmetric (to the tolerance Kruskal's searcher checks):
+    always on complete single-type data, not on mixed data."""
+    return bool(np.isclose(W, W.T, rtol=1e-9, atol=1e-12).all())
 
 
-def fit_score(data: np.ndarray, y_codes: np.ndarray, names: Sequence[str], family: str):
-    """The fitted CMI score of the family, with the feature names as variable names.
-
-    Constant columns are left out of the fitted score and answered by
-    :class:`ConstantAwareScore`.
-    """
-    frame = pd.DataFrame(data, columns=list(names))
-    constant = [v for v in names if frame[v].nunique() < 2]
-    score = DiscreteCMI() if family == "discrete" else GaussianCMI()
-    if not constant:
-        return score.fit(frame, y_codes)
-    varying = frame.drop(columns=constant)
-    if varying.shape[1] == 0:  # nothing to score: every hyperedge is 0
-        return ConstantAwareScore(_ZeroScore(), names, set(names))
-    return ConstantAwareScore(score.fit(varying, y_codes), names, set(constant))
-
-
-class _ZeroScore:
-    """The score of a data set without any varying column."""
-
-    def __call__(self, v, parents) -> float:
-        return 0.0
-
-    def edge_matrix(self) -> np.ndarray:
-        return np.zeros((0, 0))
+def fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
+              var_smoothing: float, ridge: float, min_cell_rows: int):
+    """The fitted hyperedge score of ``enc`` (variables ``enc.names``), as in the module
+    docstring."""
+    complete = bool(enc.observed.all())
+    if complete and set(enc.types) == {"categorical"}:
+        return DiscreteCMI().fit(pd.DataFrame(enc.codes, columns=list(enc.names)), y_codes)
+    if complete and set(enc.types) == {"continuous"}:
+        return GaussianCMI().fit(pd.DataFrame(enc.values, columns=list(enc.names)), y_codes)
+    score = ConditionalGaussianScore(var_smoothing=var_smoothing, ridge=ridge,
+                                     min_cell_rows=min_cell_rows)
+    return score.fit_encoded(enc, y_codes, classes)
 
 
 def learn_structure(
-    data: np.ndarray,
+    enc: EncodedColumns,
     y_codes: np.ndarray,
-    names: Sequence[str],
-    family: str,
+    classes: np.ndarray,
     *,
     k: int,
     search: str,
     backbone: str | Sequence | None,
     estimator: str,
+    var_smoothing: float,
+    ridge: float,
+    min_cell_rows: int,
 ) -> StructureFit:
-    """Fit the score of ``family`` and search the k-tree as described in the module docstring.
+    """Fit the score and search the k-tree as described in the module docstring.
 
     Parameters
     ----------
-    data : ndarray of shape (n_samples, n_features)
-        Integer codes (discrete) or floats (Gaussian).
+    enc : EncodedColumns
+        The modelled columns, ``enc.names`` the feature names (the vertices).
     y_codes : ndarray of shape (n_samples,)
         Class codes.
-    names : sequence of str
-        Feature names (the vertices of the structure).
-    family : {"discrete", "gaussian"}
-        Which CMI score to fit.
+    classes : ndarray
+        Class labels.
     k : int
         Tree width, ``1 <= k < n_features``.
     search : str
         A searcher of :data:`estimators.search.SEARCHERS`.
-    backbone : None, {"given", "mst-dfs", "greedy-path"} or sequence of features
+    backbone : None, str or sequence of features
         The backbone of ``"backbone-dp"``.
     estimator : str
         Class name for error messages.
+    var_smoothing, ridge, min_cell_rows :
+        Settings of the conditional Gaussian score.
 
     Returns
     -------
     StructureFit
     """
-    names = list(names)
-    score = fit_score(data, y_codes, names, family)
+    names = list(enc.names)
+    score = fit_score(enc, y_codes, classes, var_smoothing=var_smoothing, ridge=ridge,
+                      min_cell_rows=min_cell_rows)
     W = np.asarray(score.edge_matrix(), dtype=float)
+    if search == "backbone-dp" and backbone is None and k == 1:
+        search = "spanning-tree" if is_symmetric(W) else "arborescence"
     found = search_structure(search, score, names, k, backbone=backbone, W=W, owner=estimator)
-    return StructureFit(found.structure, found.backbone, found.score, score, W,
+    return StructureFit(found.structure, found.backbone, found.score, score, W, search,
                         found.certificate)

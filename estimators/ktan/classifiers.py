@@ -74,10 +74,11 @@ class TANClassifier(BaseKTAN):
     """
 
     def __init__(self, *, features: str = "auto", alpha: float = 1.0,
-                 feature_types="auto"):
+                 feature_types="auto", var_smoothing: float = 1e-9):
         self.features = features
         self.alpha = alpha
         self.feature_types = feature_types
+        self.var_smoothing = var_smoothing
 
     def _search_spec(self) -> tuple[int, str, object]:
         return 1, "backbone-dp", None
@@ -165,6 +166,7 @@ class KTANClassifier(BaseKTAN):
         features: str = "auto",
         alpha: float = 1.0,
         feature_types="auto",
+        var_smoothing: float = 1e-9,
     ):
         self.k = k
         self.search = search
@@ -172,6 +174,7 @@ class KTANClassifier(BaseKTAN):
         self.features = features
         self.alpha = alpha
         self.feature_types = feature_types
+        self.var_smoothing = var_smoothing
 
     def _search_spec(self) -> tuple[int, str, object]:
         return self.k, self.search, self.backbone

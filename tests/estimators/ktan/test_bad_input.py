@@ -71,18 +71,6 @@ def test_continuous_data_with_discrete_features():
         TANClassifier(features="discrete").fit(X, rng.integers(0, 2, 100))
 
 
-def test_categorical_data_with_gaussian_features(small):
-    with pytest.raises(ValueError, match="Column 'a' is not numeric.*features='discrete'"):
-        TANClassifier(features="gaussian").fit(*small)
-
-
-def test_mixed_columns_under_auto(small):
-    X, y = small
-    X = X.assign(w=np.linspace(0, 1, len(X)))
-    with pytest.raises(ValueError, match=r"categorical columns \['a', 'b', 'c', 'd'\] and continuous columns \['w'\]"):
-        TANClassifier().fit(X, y)
-
-
 @pytest.mark.parametrize("value", [np.nan, None])
 def test_nan_names_the_column(small, value):
     X, y = small
