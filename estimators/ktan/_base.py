@@ -143,11 +143,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         return node
 
     # -- prediction -------------------------------------------------------------------------
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = False  # missing cells: marginalisation not wired yet
-        return tags
-
     def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
         """``ln p(y, x_O)`` for every row and class, shape (n_samples, n_classes): missing
         cells and unseen categories marginalised."""

@@ -182,7 +182,7 @@ def structure_graph(clf) -> GraphDB:
         search=clf.search_,
         constant_features=",".join(clf.constant_features_),
     )
-    modelled = [names[v] for v in clf.network_.columns]
+    modelled = [names[v] for v in sorted(clf.network_.columns)]  # edge_scores_ order
     position = {v: j for j, v in enumerate(modelled)}
     for name, factor in _factors(clf):
         parents = sorted(clf.structure_.parents(name), key=index.__getitem__)

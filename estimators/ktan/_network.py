@@ -61,6 +61,8 @@ class CGNetwork:
         if (~incomplete).any():
             out[~incomplete] = self.log_likelihood(enc.take(~incomplete)) + class_log_prior
         if incomplete.any():
+            from estimators.ktan._marginal import log_marginal  # noqa: PLC0415 (cycle)
+
             out[incomplete] = log_marginal(self, enc.take(incomplete), class_log_prior)
         return out
 
@@ -114,7 +116,3 @@ def floored_vertices(network: CGNetwork, floor: float) -> list:
             if isinstance(f, LinearGaussianFactor) and np.any(f.var[:-1] <= 2.0 * floor)]
 
 
-def log_marginal(network: CGNetwork, enc: EncodedColumns, class_log_prior: np.ndarray
-                 ) -> np.ndarray:
-    """``ln p(y, x_O)`` of rows with missing cells, by exact marginalisation."""
-    raise NotImplementedError

@@ -16,7 +16,9 @@ It runs the searcher registered under ``search`` in :data:`estimators.search.SEA
 (see :func:`estimators.search.search_structure`):
 
 * ``"backbone-dp"``: the exact maximum-score acyclic k-tree containing the backbone path
-  (any score, directed included); ``backbone=None`` means ``"mst-dfs"`` for ``k >= 2`` and,
+  (any score, directed included; a backbone method such as ``"mst-dfs"`` reads the pair
+  scores, for a directed score each pair's better direction ``max(f(i, {j}), f(j, {i}))``);
+  ``backbone=None`` means ``"mst-dfs"`` for ``k >= 2`` and,
   for ``k = 1``, the exact maximum spanning tree: Kruskal's (``"spanning-tree"``) when the
   pair scores are symmetric (single-type data), the maximum spanning arborescence
   (``"arborescence"``, Chu–Liu/Edmonds) when they are not (mixed data);
@@ -133,8 +135,12 @@ def learn_structure(
     score = fit_score(enc, y_codes, classes, var_smoothing=var_smoothing, ridge=ridge,
                       min_cell_rows=min_cell_rows)
     W = np.asarray(score.edge_matrix(), dtype=float)
+    symmetric = is_symmetric(W)
     if search == "backbone-dp" and backbone is None and k == 1:
-        search = "spanning-tree" if is_symmetric(W) else "arborescence"
-    found = search_structure(search, score, names, k, backbone=backbone, W=W, owner=estimator)
+        search = "spanning-tree" if symmetric else "arborescence"
+    # the backbone heuristics take symmetric pair scores: each pair's better direction
+    pairs = W if symmetric else np.maximum(W, W.T)
+    found = search_structure(search, score, names, k, backbone=backbone, W=pairs,
+                             owner=estimator)
     return StructureFit(found.structure, found.backbone, found.score, score, W, search,
                         found.certificate)
