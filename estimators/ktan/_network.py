@@ -10,17 +10,20 @@ feature variance added, as scikit-learn's ``GaussianNB``, and the slopes are the
 (minimum-norm) least-squares ones: on single-type data these are the CPTs and regressions
 the discrete and Gaussian k-TAN had before mixed tables. ``ln p(y, x)`` of a complete row is ``ln p(y) + sum_v
 ln p(x_v | x_pa(v), y)``; rows with missing cells (or categories unseen in training, coded
-as missing) go to :func:`log_marginal`, which groups them by missing pattern.
+as missing) go to :meth:`CGNetwork.log_marginal`, the exact marginalisation of
+:mod:`estimators.marginal`, which groups them by missing pattern.
 """
 
 from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from estimators.columns import EncodedColumns
+from estimators.marginal import cg_log_marginal, factors_from_network
 from estimators.scores._cg_factors import LinearGaussianFactor, fit_cg_factor
 
 
@@ -54,17 +57,36 @@ class CGNetwork:
     def joint_log_likelihood(self, enc: EncodedColumns, class_log_prior: np.ndarray
                              ) -> np.ndarray:
         """``ln p(y, x_O)`` per row and class: the factors on complete rows, exact
-        marginalisation (:func:`log_marginal`) on the others."""
+        marginalisation (:meth:`log_marginal`) on the others."""
         missing = self.missing(enc)
         incomplete = missing.any(axis=1)
         out = np.empty((enc.codes.shape[0], class_log_prior.size))
         if (~incomplete).any():
             out[~incomplete] = self.log_likelihood(enc.take(~incomplete)) + class_log_prior
         if incomplete.any():
-            from estimators.ktan._marginal import log_marginal  # noqa: PLC0415 (cycle)
-
-            out[incomplete] = log_marginal(self, enc.take(incomplete), class_log_prior)
+            out[incomplete] = self.log_marginal(enc.take(incomplete), class_log_prior)
         return out
+
+
+    @cached_property
+    def marginal_factors(self) -> list:
+        """The factors in the layout of the marginalisation engine
+        (:func:`estimators.marginal.factors_from_network`), vertex ``i`` the ``i``-th
+        modelled column in column order."""
+        return factors_from_network(self)
+
+    def log_marginal(self, enc: EncodedColumns, class_log_prior: np.ndarray) -> np.ndarray:
+        """``ln p(y, x_O)`` of every row and class, the missing (or unseen) cells of the
+        modelled columns marginalised exactly by :func:`estimators.marginal.cg_log_marginal`
+        (rows grouped by missing pattern; missing vertices without an observed descendant
+        drop; categorical vertices summed; linear-Gaussian blocks integrated in closed form;
+        a continuous vertex with a categorical descendant by a Gauss–Hermite rule of order
+        :data:`estimators.marginal.GH_ORDER`, error stated in :mod:`estimators.marginal.mixed`).
+        """
+        cols = sorted(self.columns)
+        X = np.where(enc.continuous[cols], enc.values[:, cols], enc.codes[:, cols])
+        return cg_log_marginal(self.marginal_factors, np.asarray(class_log_prior), X,
+                               ~enc.observed[:, cols])
 
 
 def fit_network(enc: EncodedColumns, y_codes: np.ndarray, n_classes: int, columns, parents, *,
