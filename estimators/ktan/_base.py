@@ -111,6 +111,13 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             var_smoothing=self.var_smoothing, ridge=0.0, min_cell_rows=MIN_CELL_ROWS,
         )
         self._warn_degenerate(enc)
+        ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
+        if ineligible:
+            warnings.warn(
+                f"{name}: column(s) {ineligible} have fewer than {MIN_CELL_ROWS} rows observed "
+                "together with every parent set the k-tree allows them; their factors are "
+                "fitted on the rows there are (pooled) and the structure score is -inf.",
+                DegenerateFeatureWarning, stacklevel=2)
         return self
 
     def _warn_degenerate(self, enc: EncodedColumns) -> None:

@@ -10,7 +10,8 @@ constant ones have left):
   hyperedge without refitting factors;
 * anything else (continuous and categorical columns together, or missing cells): the
   directed :class:`~estimators.scores.ConditionalGaussianScore` on the available cases
-  (MATH.md §8; -inf for a hyperedge with too few complete rows).
+  (MATH.md §8; -inf for a hyperedge with too few complete rows, searched as a large
+  negative number by :class:`EligibleScore` so that a tiny table still gets a structure).
 
 It runs the searcher registered under ``search`` in :data:`estimators.search.SEARCHERS`
 (see :func:`estimators.search.search_structure`):
@@ -79,6 +80,35 @@ def is_symmetric(W: np.ndarray) -> bool:
     return bool(np.isclose(W, W.T, rtol=1e-9, atol=1e-12).all())
 
 
+#: stands in for f = -inf (a hyperedge with too few complete rows) during the search, so that
+#: a table too small for any fully eligible k-tree still gets the one using fewest of them
+INELIGIBLE = -1e12
+
+
+class EligibleScore:
+    """A fitted hyperedge score whose -inf (ineligible: too few complete rows, MATH.md §8)
+    is searched as :data:`INELIGIBLE`. Any k-tree made of eligible hyperedges outscores
+    every k-tree with an ineligible one (scores are bounded by the entropies, far above
+    -1e12), so the optimum is unchanged whenever an eligible k-tree exists; when none does,
+    the search still returns the k-tree with the fewest ineligible hyperedges instead of
+    failing, and the classifier names them in a warning."""
+
+    def __init__(self, score):
+        self.score = score
+        self.variables_ = list(score.variables_)
+
+    def __call__(self, v, parents) -> float:
+        return max(float(self.score(v, parents)), INELIGIBLE)
+
+    def score_many(self, items) -> np.ndarray:
+        """``f(v, P)`` of many items, ineligible ones at :data:`INELIGIBLE`."""
+        return np.maximum(np.asarray(self.score.score_many(items), dtype=float), INELIGIBLE)
+
+    def edge_matrix(self) -> np.ndarray:
+        """Pair scores, ineligible pairs at :data:`INELIGIBLE`."""
+        return np.maximum(np.asarray(self.score.edge_matrix(), dtype=float), INELIGIBLE)
+
+
 def fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
               var_smoothing: float, ridge: float, min_cell_rows: int):
     """The fitted hyperedge score of ``enc`` (variables ``enc.names``), as in the module
@@ -134,13 +164,15 @@ def learn_structure(
     names = list(enc.names)
     score = fit_score(enc, y_codes, classes, var_smoothing=var_smoothing, ridge=ridge,
                       min_cell_rows=min_cell_rows)
-    W = np.asarray(score.edge_matrix(), dtype=float)
+    searched = EligibleScore(score)
+    W = searched.edge_matrix()
     symmetric = is_symmetric(W)
     if search == "backbone-dp" and backbone is None and k == 1:
         search = "spanning-tree" if symmetric else "arborescence"
     # the backbone heuristics take symmetric pair scores: each pair's better direction
     pairs = W if symmetric else np.maximum(W, W.T)
-    found = search_structure(search, score, names, k, backbone=backbone, W=pairs,
+    found = search_structure(search, searched, names, k, backbone=backbone, W=pairs,
                              owner=estimator)
-    return StructureFit(found.structure, found.backbone, found.score, score, W, search,
-                        found.certificate)
+    total = float(sum(score(v, found.structure.parents(v)) for v in found.structure.order))
+    return StructureFit(found.structure, found.backbone, total, score,
+                        np.asarray(score.edge_matrix(), dtype=float), search, found.certificate)

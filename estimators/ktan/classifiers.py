@@ -10,6 +10,26 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from estimators.ktan._base import BaseKTAN
 from estimators.search import BACKBONE_METHODS, SEARCHERS
 
+_DOC_ATTRIBUTES = """classes_ : ndarray
+        Class labels.
+    family_ : str
+        ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
+    feature_types_ : dict
+        Feature name -> ``"continuous" | "categorical" | "constant"``.
+    constant_features_ : list
+        Constant columns, left out of the structure.
+    encoder_ : MixedEncoder
+        The fitted column encoder.
+    network_ : CGNetwork
+        The fitted factors (:mod:`estimators.ktan._network`).
+    class_log_prior_ : ndarray
+        ``ln p(y)`` (relative frequencies).
+    n_features_in_ : int
+        Number of features.
+    feature_names_in_ : ndarray
+        Column names, when fitted on a DataFrame with string column names.
+"""
+
 _DOC_COMMON = """
     Columns are continuous or categorical (types decided once, see ``feature_types``; a
     constant column leaves the model with one warning). Each feature gets a conditional
@@ -63,25 +83,7 @@ class TANClassifier(BaseKTAN):
     search_ : str
         The searcher that ran: ``"spanning-tree"`` (Kruskal, symmetric scores) or
         ``"arborescence"`` (Chu–Liu/Edmonds, directed scores of mixed tables).
-    classes_ : ndarray
-        Class labels.
-    family_ : str
-        ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
-    feature_types_ : dict
-        Feature name -> ``"continuous" | "categorical" | "constant"``.
-    constant_features_ : list
-        Constant columns, left out of the structure.
-    encoder_ : MixedEncoder
-        The fitted column encoder.
-    network_ : CGNetwork
-        The fitted factors (:mod:`estimators.ktan._network`).
-    class_log_prior_ : ndarray
-        ``ln p(y)`` (relative frequencies).
-    n_features_in_ : int
-        Number of features.
-    feature_names_in_ : ndarray
-        Column names, when fitted on a DataFrame with string column names.
-
+    {attributes}
     Examples
     --------
     >>> import numpy as np
@@ -171,25 +173,7 @@ class KTANClassifier(BaseKTAN):
     search_ : str
         The searcher that ran (``search``, or for ``k = 1`` without a backbone
         ``"spanning-tree"`` / ``"arborescence"`` as for :class:`TANClassifier`).
-    classes_ : ndarray
-        Class labels.
-    family_ : str
-        ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
-    feature_types_ : dict
-        Feature name -> ``"continuous" | "categorical" | "constant"``.
-    constant_features_ : list
-        Constant columns, left out of the structure.
-    encoder_ : MixedEncoder
-        The fitted column encoder.
-    network_ : CGNetwork
-        The fitted factors (:mod:`estimators.ktan._network`).
-    class_log_prior_ : ndarray
-        ``ln p(y)`` (relative frequencies).
-    n_features_in_ : int
-        Number of features.
-    feature_names_in_ : ndarray
-        Column names, when fitted on a DataFrame with string column names.
-
+    {attributes}
     Examples
     --------
     >>> import numpy as np
@@ -234,5 +218,7 @@ class KTANClassifier(BaseKTAN):
         return self.k, self.search, self.backbone
 
 
-TANClassifier.__doc__ = TANClassifier.__doc__.format(common=_DOC_COMMON)
-KTANClassifier.__doc__ = KTANClassifier.__doc__.format(common=_DOC_COMMON)
+TANClassifier.__doc__ = TANClassifier.__doc__.format(common=_DOC_COMMON,
+                                                      attributes=_DOC_ATTRIBUTES)
+KTANClassifier.__doc__ = KTANClassifier.__doc__.format(common=_DOC_COMMON,
+                                                        attributes=_DOC_ATTRIBUTES)

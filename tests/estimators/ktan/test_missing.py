@@ -233,3 +233,17 @@ def test_mixed_model_export(mixed, tmp_path):
     for v in X.columns:  # directed pair scores W[parent, child] = f(child, {parent})
         for p in clf.structure_.parents(v):
             assert G.edges[p, v]["cmi"] == pytest.approx(clf.edge_scores_[index[p], index[v]])
+
+
+def test_table_too_small_for_any_eligible_tree_still_fits_and_names_the_columns():
+    X = pd.DataFrame({"x": [0.1, 0.5, 0.9, None, None, None, 1.2, 0.3],
+                      "z": ["a", "b", "a", "b", "a", "b", "a", "b"],
+                      "w": [None, None, None, 2.0, 1.5, 0.5, None, None]})
+    y = np.array([0, 1, 0, 1, 0, 1, 0, 1])
+    score = ConditionalGaussianScore().fit(X, y)
+    assert score("w", {"x"}) == score("x", {"w"}) == -np.inf  # never observed together
+    with pytest.warns(UserWarning, match=r"column\(s\) \[.*\] have fewer than 5 rows observed"):
+        clf = TANClassifier().fit(X, y)
+    assert clf.score_ == -np.inf
+    proba = clf.predict_proba(X)
+    assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
