@@ -23,8 +23,17 @@ from functools import cached_property
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.marginal import cg_log_marginal, factors_from_network
+from estimators.marginal import (
+    cg_log_marginal,
+    discrete_log_marginal_evidence,
+    factors_from_network,
+)
 from estimators.scores._cg_factors import LinearGaussianFactor, fit_cg_factor
+
+#: an all-categorical network with more missing patterns than this uses the evidence engine
+EVIDENCE_MIN_PATTERNS = 16
+#: ... when it has at most this many features (NumPy's axis limit)
+EVIDENCE_MAX_FEATURES = 60
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,9 +93,16 @@ class CGNetwork:
         :data:`estimators.marginal.GH_ORDER`, error stated in :mod:`estimators.marginal.mixed`).
         """
         cols = sorted(self.columns)
+        missing = ~enc.observed[:, cols]
+        prior = np.asarray(class_log_prior)
+        if not enc.continuous[cols].any() and len(cols) <= EVIDENCE_MAX_FEATURES and len(
+                np.unique(missing, axis=0)) > EVIDENCE_MIN_PATTERNS:
+            # all categorical, many patterns: one elimination with per-row evidence (the
+            # same numbers, benchmarks/results/marginal_patterns.md)
+            return discrete_log_marginal_evidence(self.marginal_factors, prior,
+                                                  enc.codes[:, cols], missing)
         X = np.where(enc.continuous[cols], enc.values[:, cols], enc.codes[:, cols])
-        return cg_log_marginal(self.marginal_factors, np.asarray(class_log_prior), X,
-                               ~enc.observed[:, cols])
+        return cg_log_marginal(self.marginal_factors, prior, X, missing)
 
 
 def fit_network(enc: EncodedColumns, y_codes: np.ndarray, n_classes: int, columns, parents, *,

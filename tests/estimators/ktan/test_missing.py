@@ -36,7 +36,7 @@ def test_discrete_marginal_equals_pgmpy_variable_elimination(tic_tac_toe, name):
     X, y = tic_tac_toe
     train = _holes(X, 0.1, 1)  # available-case learning too
     clf = DISCRETE[name]().fit(train, y)
-    test = _holes(X.iloc[::80], 0.4, 2)
+    test = _holes(X.iloc[::25], 0.4, 2)  # > 16 patterns: the per-row evidence engine
     test.iloc[0, 4] = "never-seen"  # an unseen category is marginalised like a missing cell
     proba = clf.predict_proba(test)
     infer = VariableElimination(clf.to_pgmpy())
