@@ -163,7 +163,9 @@ class MixedEncoder(BaseEstimator):
         for j, name in enumerate(self.feature_names_in_):  # per column, vectorised
             col = cols[j][0]
             miss = missing_mask(col)
-            num = numeric_values(col, miss) if col.dtype.kind != "b" else None
+            text = self.feature_types_[name] != "continuous" and (
+                self.categories_[name].dtype == object)  # categories as given: no numbers
+            num = numeric_values(col, miss) if col.dtype.kind != "b" and not text else None
             if self.feature_types_[name] == "continuous":
                 if num is None:
                     bad = col[~miss][pd.to_numeric(pd.Series(col[~miss], dtype=object),
