@@ -186,7 +186,11 @@ def check_cells(X, names: Sequence[Hashable], owner: str, *, allow_nan: bool) ->
                                 f"for {owner} a cell's argument must be a string or a "
                                 "number (or missing).")
         missing = missing_mask(col)
-        values = numeric_values(col, missing) if col.dtype.kind != "b" else None
+        # numbers only: a column of strings is categorical, or numeric text whose "inf" the
+        # encoder refuses naming the column (MixedEncoder.transform)
+        first = col[~missing][:1]
+        text = col.dtype.kind in "OUS" and (first.size == 0 or isinstance(first[0], str))
+        values = None if col.dtype.kind == "b" or text else numeric_values(col, missing)
         infinite = np.isinf(values) if values is not None else np.zeros(col.shape, bool)
         bad = infinite if allow_nan or not missing.any() else missing
         if bad.any():
