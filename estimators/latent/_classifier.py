@@ -7,9 +7,10 @@ import pandas as pd
 from sklearn.base import _fit_context, clone
 
 from estimators._joint import JointLogLikelihoodClassifier
+from estimators.columns import EncodedColumns
 from kgraph.plate import LatentCNBPlate
 
-from ._family_base import check_rows_observed
+from ._mixed import encoder_feature_types, pooled_moments
 from ._model import LatentCNB, plate_of
 from ._params import LATENT_PARAMETER_CONSTRAINTS
 
@@ -20,15 +21,23 @@ class LatentCNBClassifier(JointLogLikelihoodClassifier):
     """Classifier that fits one :class:`LatentCNB` per class and predicts
     ``argmax_y ln p(y) + ELBO_y(x)`` (the ELBO standing in for ``ln p(x | y)``).
 
-    Paper 3 uses the model unsupervised; this is the supervised comparison. NaN (or None)
-    marks an unobserved feature, as in :class:`LatentCNB`. With the categorical family each
-    class learns its own categories, so a value never seen in a class is scored by that
-    class's pseudo-count slot.
+    Paper 3 uses the model unsupervised; this is the supervised comparison. The column
+    types are decided once on the whole training set (``feature_types_``; constant columns
+    are named in one warning and left out); with ``family="auto"`` continuous columns get
+    Gaussians and categorical ones categorical distributions, in one model per class.
+
+    Missing cells are unobserved features, so prediction marginalises them exactly as the
+    model defines it: a row's ELBO covers its observed features only, and a row with none
+    gets the class prior. A category never seen in training is coded as missing (the same
+    marginalisation); one seen in training but not in class y is scored by that class's
+    pseudo-count slot. A class with few rows (even one) still fits: a feature constant or
+    missing in that class takes its variance floor, or its moments, from the whole
+    training set.
 
     Parameters
     ----------
     n_components, prior, family, prior_params, var_floor, pseudo_count, max_iter, tol, \
-n_init, e_step_max_iter, e_step_tol, random_state
+n_init, e_step_max_iter, e_step_tol, random_state, feature_types
         As in :class:`LatentCNB`; used by every per-class model.
 
     Attributes
@@ -43,6 +52,8 @@ n_init, e_step_max_iter, e_step_tol, random_state
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X has string column names.
+    encoder_, feature_types_, constant_features_
+        The column types (see :class:`~estimators._joint.JointLogLikelihoodClassifier`).
 
     Examples
     --------
@@ -62,7 +73,7 @@ n_init, e_step_max_iter, e_step_tol, random_state
         n_components: int = 3,
         *,
         prior: str = "dirichlet",
-        family: str = "gaussian",
+        family: str = "auto",
         prior_params: dict | None = None,
         var_floor: float = 1e-3,
         pseudo_count: float = 0.1,
@@ -72,6 +83,7 @@ n_init, e_step_max_iter, e_step_tol, random_state
         e_step_max_iter: int = 100,
         e_step_tol: float = 1e-4,
         random_state=None,
+        feature_types="auto",
     ):
         self.n_components = n_components
         self.prior = prior
@@ -85,41 +97,46 @@ n_init, e_step_max_iter, e_step_tol, random_state
         self.e_step_max_iter = e_step_max_iter
         self.e_step_tol = e_step_tol
         self.random_state = random_state
+        self.feature_types = feature_types
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
-        tags.input_tags.string = self.family == "categorical"
-        tags.input_tags.categorical = self.family == "categorical"
+        tags.input_tags.string = self.family != "gaussian"
+        tags.input_tags.categorical = self.family != "gaussian"
         return tags
 
-    def _input_dtype(self):
-        return np.float64 if self.family == "gaussian" else None
-
-    def _validate_X(self, X, y=None, *, reset: bool):
-        """The template's validation (NaN allowed: it marks an unobserved feature), then
-        every row must have an observed feature."""
-        X, y = super()._validate_X(X, y, reset=reset)
-        check_rows_observed(~np.asarray(pd.isna(X), dtype=bool))
-        return X, y
+    def _feature_types_by_column(self, raw):
+        """The template's ``feature_types``, every column forced when ``family`` is."""
+        names = list(raw.columns) if isinstance(raw, pd.DataFrame) else list(
+            range(raw.shape[1]))
+        return encoder_feature_types(names, self.family,
+                                     super()._feature_types_by_column(raw))
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Fit one LatentCNB per class.
+        """Fit one LatentCNB per class, on the column types decided once for all classes.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or DataFrame of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
 
         Returns
         -------
         self : LatentCNBClassifier
         """
-        X, y_index = self._validate_training(X, y)
+        enc, y_index = self._validate_training(X, y)
+        pooled = pooled_moments(enc)
         template = LatentCNB(**self.get_params())
-        self.estimators_ = [clone(template).fit(X[y_index == c])
-                            for c in range(self.classes_.size)]
+        self.estimators_ = []
+        for c in range(self.classes_.size):
+            model = clone(template)._fit_encoded(enc.take(y_index == c), pooled=pooled)
+            model.encoder_, model.feature_types_ = self.encoder_, self.feature_types_
+            model.n_features_in_ = self.n_features_in_
+            if hasattr(self, "feature_names_in_"):
+                model.feature_names_in_ = self.feature_names_in_
+            self.estimators_.append(model)
         self.n_iter_ = np.array([model.n_iter_ for model in self.estimators_])
         return self
 
@@ -128,7 +145,8 @@ n_init, e_step_max_iter, e_step_tol, random_state
         own rows' mixing weights; the structure is the same)."""
         return plate_of(self)
 
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
-        scores = np.column_stack([model.score_samples(X) for model in self.estimators_])
+    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
+        scores = np.column_stack([model._infer_encoded(X, require_observed=False)[0].elbo
+                                  for model in self.estimators_])
         return scores + self.class_log_prior_
 
