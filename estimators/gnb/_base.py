@@ -30,9 +30,16 @@ class BaseGNB(JointLogLikelihoodClassifier):
         names = set(self.feature_names())
         return next(t for t in ("class", "y", "__class__") if t not in names)
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False  # missing cells: not yet modelled by this family
+        return tags
+
     def _validate_training(self, X, y) -> tuple[np.ndarray, np.ndarray]:
-        """The template's training validation, then enough rows in every class."""
-        X, codes = super()._validate_training(X, y)
+        """The template's training validation (numeric columns only, as floats), then
+        enough rows in every class."""
+        enc, codes = super()._validate_training(X, y)
+        X = self._decoded(enc, numeric=True)
         need = self._min_rows_per_class()
         low = np.flatnonzero(self.class_count_ < need)
         if low.size:
@@ -42,3 +49,7 @@ class BaseGNB(JointLogLikelihoodClassifier):
                 f"{self._model_label()} needs at least {need} rows per class."
             )
         return X, codes
+
+    def _check_X(self, X) -> np.ndarray:
+        """The template's prediction input, as floats."""
+        return self._decoded(super()._check_X(X), numeric=True)

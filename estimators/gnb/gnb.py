@@ -7,6 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators._joint import FEATURE_TYPES_CONSTRAINT
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._learn import DEPENDENCES, learn_tree, make_density
 from estimators.gnb.reduction import best_n_clusters, reduction_scores
@@ -42,6 +43,9 @@ class GNBClassifier(BaseGNB):
         joblib workers for the scores and the "auto" splits.
     random_state : int, RandomState or None, default=None
         Seeds the "auto" splits.
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
 
     Attributes
     ----------
@@ -74,6 +78,7 @@ class GNBClassifier(BaseGNB):
     """
 
     _parameter_constraints: dict = {
+        "feature_types": FEATURE_TYPES_CONSTRAINT,
         "dependence": [StrOptions(set(DEPENDENCES))],
         "n_clusters": [None, Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "bandwidth": [StrOptions({"scott"}), Interval(Real, 0, None, closed="neither")],
@@ -90,6 +95,7 @@ class GNBClassifier(BaseGNB):
         n_clusters: int | str | None = None,
         bandwidth: str | float = "scott",
         var_smoothing: float = 1e-9,
+        feature_types="auto",
         n_splits: int = 10,
         n_jobs: int | None = None,
         random_state=None,
@@ -98,6 +104,7 @@ class GNBClassifier(BaseGNB):
         self.n_clusters = n_clusters
         self.bandwidth = bandwidth
         self.var_smoothing = var_smoothing
+        self.feature_types = feature_types
         self.n_splits = n_splits
         self.n_jobs = n_jobs
         self.random_state = random_state

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators._joint import FEATURE_TYPES_CONSTRAINT
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._learn import make_density, make_score
 from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
@@ -38,6 +39,9 @@ class KGNBClassifier(BaseGNB):
         ``"mst-dfs"`` (and the exact spanning tree for ``order=3``).
     var_smoothing : float, default=1e-9
         As in :class:`GNBClassifier`.
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
 
     Attributes
     ----------
@@ -59,6 +63,7 @@ class KGNBClassifier(BaseGNB):
     """
 
     _parameter_constraints: dict = {
+        "feature_types": FEATURE_TYPES_CONSTRAINT,
         "order": [Interval(Integral, 3, None, closed="left")],
         "dependence": [StrOptions({"gaussian", "gaussian-copula"})],
         "search": [StrOptions(SEARCHERS.keys())],
@@ -74,12 +79,14 @@ class KGNBClassifier(BaseGNB):
         search: str = "greedy",
         backbone=None,
         var_smoothing: float = 1e-9,
+        feature_types="auto",
     ) -> None:
         self.order = order
         self.dependence = dependence
         self.search = search
         self.backbone = backbone
         self.var_smoothing = var_smoothing
+        self.feature_types = feature_types
 
     def _model_label(self) -> str:
         return f"KGNBClassifier(order={self.order}, dependence={self.dependence!r})"

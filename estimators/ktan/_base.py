@@ -12,12 +12,11 @@ from numbers import Real
 from os import PathLike
 
 import numpy as np
-import pandas as pd
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._joint import JointLogLikelihoodClassifier
+from estimators._joint import FEATURE_TYPES_CONSTRAINT, JointLogLikelihoodClassifier
 from estimators._validation import check_finite_columns
 from estimators.ktan._columns import FEATURE_FAMILIES, DiscreteEncoding, resolve_family
 from estimators.ktan._cpt import fit_cpts
@@ -36,6 +35,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     _parameter_constraints: dict = {
         "features": [StrOptions(set(FEATURE_FAMILIES))],
+        "feature_types": FEATURE_TYPES_CONSTRAINT,
         "alpha": [Interval(Real, 0, None, closed="neither")],
     }
 
@@ -61,12 +61,12 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         self
         """
         name = type(self).__name__
-        raw = X
-        X, y_codes = self._validate_training(X, y)
+        enc, y_codes = self._validate_training(X, y)
+        X = self._decoded(enc, numeric=False)
         names = self.feature_names()
         k, search, backbone = self._search_spec()
         self.k_ = k = check_k(k, len(names), owner=name)
-        self.family_ = resolve_family(raw if isinstance(raw, pd.DataFrame) else X, self.features, names, name)
+        self.family_ = resolve_family(X, self.features, names, name)
         if self.family_ == "discrete":
             self.encoding_ = DiscreteEncoding.fit(X)
             data = self.encoding_.transform(X)
@@ -100,11 +100,14 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         return node
 
     # -- prediction -------------------------------------------------------------------------
-    def _input_dtype(self):
-        return None  # categories of any type; Gaussian columns are converted in fit
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False  # missing cells: not yet modelled by this family
+        return tags
 
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+    def _joint_log_likelihood(self, X) -> np.ndarray:
         """``ln p(y, x)`` for every validated row and class, shape (n_samples, n_classes)."""
+        X = self._decoded(X, numeric=False)
         if self.family_ == "discrete":
             jll = self.cpts_.joint_log_likelihood(self.encoding_.transform(X))
         else:

@@ -31,6 +31,9 @@ class TANClassifier(BaseKTAN):
         Model family of the features.
     alpha : float, default=1.0
         Pseudo-count of the CPTs (> 0), discrete features only.
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{{column: "continuous" | "categorical"}}``; recorded in ``feature_types_``.
 
     Attributes
     ----------
@@ -70,9 +73,11 @@ class TANClassifier(BaseKTAN):
     array([1., 1.])
     """
 
-    def __init__(self, *, features: str = "auto", alpha: float = 1.0):
+    def __init__(self, *, features: str = "auto", alpha: float = 1.0,
+                 feature_types="auto"):
         self.features = features
         self.alpha = alpha
+        self.feature_types = feature_types
 
     def _search_spec(self) -> tuple[int, str, object]:
         return 1, "backbone-dp", None
@@ -103,6 +108,9 @@ class KTANClassifier(BaseKTAN):
         Model family of the features.
     alpha : float, default=1.0
         Pseudo-count of the CPTs (> 0), discrete features only.
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{{column: "continuous" | "categorical"}}``; recorded in ``feature_types_``.
 
     Attributes
     ----------
@@ -156,12 +164,14 @@ class KTANClassifier(BaseKTAN):
         backbone: str | Sequence | None = None,
         features: str = "auto",
         alpha: float = 1.0,
+        feature_types="auto",
     ):
         self.k = k
         self.search = search
         self.backbone = backbone
         self.features = features
         self.alpha = alpha
+        self.feature_types = feature_types
 
     def _search_spec(self) -> tuple[int, str, object]:
         return self.k, self.search, self.backbone

@@ -6,33 +6,7 @@ from abc import ABCMeta, abstractmethod
 
 import numpy as np
 
-from estimators.columns._types import (
-    check_no_infinity,
-    column_values,
-    missing_mask,
-    numeric_values,
-)
-
-__all__ = ["Family", "check_rows_observed", "check_no_inf", "plus_plus_seeds"]
-
-
-def check_no_inf(X) -> None:
-    """Raise a ValueError naming the first column (of a DataFrame or an array) that holds an
-    infinite number, whatever type the column will get.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> check_no_inf(np.array([[1.0, 2.0], [3.0, -np.inf]]))
-    Traceback (most recent call last):
-    ...
-    ValueError: Column 1 holds infinite values (1 rows); continuous columns need finite numbers or missing cells.
-    """
-    names, cols = column_values(X)
-    for name, (col, _) in zip(names, cols, strict=True):
-        values = numeric_values(col, missing_mask(col)) if col.dtype.kind != "b" else None
-        if values is not None:
-            check_no_infinity(name, values)
+__all__ = ["Family", "check_rows_observed", "plus_plus_seeds"]
 
 
 def check_rows_observed(mask: np.ndarray) -> None:

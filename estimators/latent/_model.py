@@ -14,12 +14,13 @@ from sklearn.base import (
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from estimators._validation import check_cells
 from estimators.columns import EncodedColumns, MixedEncoder
 from kgraph.plate import LatentCNBPlate
 
 from ._em import fit_em
 from ._estep import EStepResult, e_step
-from ._family_base import check_no_inf, check_rows_observed
+from ._family_base import check_rows_observed
 from ._mixed import MixedFamily, encoder_feature_types
 from ._params import LATENT_PARAMETER_CONSTRAINTS
 from ._registry import make_prior
@@ -168,12 +169,13 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
     def _encode(self, X, *, reset: bool) -> EncodedColumns:
         """X validated (scikit-learn's checks, dtypes kept) and encoded; at ``reset`` the
         column types are decided (``encoder_``, ``feature_types_``)."""
-        checked = validate_data(self, X, reset=reset, dtype=None, ensure_all_finite=False)
+        checked = validate_data(self, X, reset=reset, dtype=None, ensure_all_finite=False,
+                                ensure_min_samples=2 if reset else 1)
         raw = X if isinstance(X, pd.DataFrame) else checked
-        check_no_inf(raw)
+        names = list(raw.columns) if isinstance(raw, pd.DataFrame) else list(
+            range(raw.shape[1]))
+        check_cells(raw, names, type(self).__name__, allow_nan=True)
         if reset:
-            names = list(raw.columns) if isinstance(raw, pd.DataFrame) else list(
-                range(raw.shape[1]))
             types = encoder_feature_types(names, self.family, self.feature_types)
             self.encoder_ = MixedEncoder(types).fit(raw)
             self.feature_types_ = dict(self.encoder_.feature_types_)

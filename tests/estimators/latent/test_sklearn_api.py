@@ -35,5 +35,6 @@ def test_classifier_categorical_strings_and_bad_rows():
     clf = LatentCNBClassifier(n_components=2, family="categorical", random_state=0).fit(X, y)
     assert clf.score(X, y) == 1.0
     assert np.isfinite(clf.predict_proba(np.array([["blue", "t"]], dtype=object))).all()
-    with pytest.raises(ValueError, match="Row 1 of X has no observed feature"):
-        clf.predict(np.array([["r", "s"], [None, None]], dtype=object))
+    # a row with nothing observed (or only unseen categories) marginalises to the prior
+    proba = clf.predict_proba(np.array([["r", "s"], [None, None], ["blue", None]], dtype=object))
+    np.testing.assert_allclose(proba[1:], [[0.5, 0.5]] * 2, rtol=1e-12)
