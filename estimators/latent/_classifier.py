@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context, clone
 
 from estimators._joint import JointLogLikelihoodClassifier
+from estimators._validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
 from kgraph.plate import LatentCNBPlate
 
@@ -127,6 +130,12 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types
         self : LatentCNBClassifier
         """
         enc, y_index = self._validate_training(X, y)
+        single = self.classes_[self.class_count_ == 1]
+        if single.size:
+            warnings.warn(
+                f"{type(self).__name__}: class(es) {single.tolist()} have a single training "
+                "row; their continuous features take the variance floor of the whole "
+                "training set.", DegenerateFeatureWarning, stacklevel=2)
         pooled = pooled_moments(enc)
         template = LatentCNB(**self.get_params())
         self.estimators_ = []
