@@ -69,7 +69,7 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
     >>> from estimators.latent import LatentCNB
     >>> X = pd.DataFrame({"sex": ["f", "m", None, "f"], "mass": [3.5, np.nan, 4.0, 3.75],
     ...                   "site": 1})
-    >>> print("\\n".join(data_lines(X, LatentCNB(1).fit(X))[4:9]))
+    >>> print("\\n".join(data_lines(X, LatentCNB(1).fit(X))[5:10]))
     | column | type | missing cells |
     |---|---|---:|
     | sex | categorical (2 categories) | 1 |
@@ -82,6 +82,7 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
     constant = [c for c, t in types.items() if t == "constant"]
     counts = pd.Series(list(types.values())).value_counts()
     lines = [
+        "",
         "## Data",
         "",
         "Column types (decided once on the training data: strings, bools and integer columns "
