@@ -19,6 +19,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer, OneHotEncoder, StandardScaler
+from threadpoolctl import threadpool_limits
 
 from estimators import (
     GNBClassifier,
@@ -27,6 +28,8 @@ from estimators import (
     LatentCNBClassifier,
     TANClassifier,
 )
+
+threadpool_limits(1)  # one BLAS / OpenMP thread per model: the machine is shared
 
 #: the five kgraph models, each at its defaults (the latent model seeded)
 KGRAPH = {

@@ -16,12 +16,9 @@ Run: ``PYTHONPATH=$PWD python benchmarks/missing.py`` (writes results/missing.md
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")  # one thread per model: the machine is shared
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
