@@ -1,0 +1,87 @@
+"""Variable elimination in log space over dense, axis-aligned factors.
+
+Every factor of one missing pattern is an ndarray with ``2 + n_vars`` axes: rows, classes,
+then one axis per summed variable in a fixed order, of length 1 where the factor does not
+depend on that variable (numpy broadcasting does the alignment). A variable is summed out by
+adding the log-factors that involve it and taking ``logsumexp`` over its axis; the order is
+greedy (smallest intermediate table first), which on a k-tree keeps every intermediate table
+within the width of the structure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+#: numpy arrays have at most 64 axes: rows, classes and 62 summed variables per pattern
+MAX_SUMMED = 62
+
+
+def axis_shape(n_vars: int, var: int, size: int) -> tuple[int, ...]:
+    """Shape of an array that varies only along variable ``var``'s axis (length ``size``)."""
+    shape = [1] * (2 + n_vars)
+    shape[2 + var] = size
+    return tuple(shape)
+
+
+def check_summed(n_vars: int, what: str) -> None:
+    """Refuse patterns with more summed variables than numpy has axes for."""
+    if n_vars > MAX_SUMMED:
+        raise ValueError(
+            f"A missing pattern leaves {n_vars} {what} to sum or integrate out; at most "
+            f"{MAX_SUMMED} per row are supported."
+        )
+
+
+def _logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
+    """``ln sum exp(a)`` along ``axis`` (kept), stable, -inf where every term is -inf."""
+    top = np.max(a, axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
+
+
+def _table_size(pool: Sequence[np.ndarray], v: int) -> int:
+    """Size of the table made by combining the factors that involve variable ``v``."""
+    shapes = [f.shape for f in pool if f.shape[2 + v] > 1]
+    return int(np.prod(np.broadcast_shapes(*shapes))) if shapes else 0
+
+
+def eliminate(factors: Sequence[np.ndarray], n_rows: int, n_classes: int, n_vars: int) -> np.ndarray:
+    """``ln sum_vars exp(sum factors)`` for every row and class, shape (n_rows, n_classes).
+
+    Parameters
+    ----------
+    factors : sequence of ndarray
+        Log-factors with ``2 + n_vars`` axes, broadcastable to each other.
+    n_rows, n_classes : int
+        Lengths of the first two axes of the result.
+    n_vars : int
+        Number of summed variables (axes 2 .. 1 + n_vars).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = np.log(np.array([0.2, 0.8])).reshape(1, 1, 2)  # p(z)
+    >>> b = np.log(np.array([0.5, 0.1])).reshape(1, 1, 2)  # p(x = obs | z)
+    >>> float(np.exp(eliminate([a, b], 1, 1, 1))[0, 0])  # 0.2 * 0.5 + 0.8 * 0.1
+    0.18
+    """
+    pool = [np.asarray(f, dtype=float) for f in factors]
+    remaining = set(range(n_vars))
+    while remaining:
+        v = min(remaining, key=lambda u: _table_size(pool, u))
+        remaining.discard(v)
+        involved = [f for f in pool if f.shape[2 + v] > 1]
+        if not involved:
+            continue
+        pool = [f for f in pool if f.shape[2 + v] == 1]
+        total = involved[0]
+        for f in involved[1:]:
+            total = total + f
+        pool.append(_logsumexp(total, 2 + v))
+    out = np.zeros((n_rows, n_classes))
+    for f in pool:
+        out = out + f.reshape(f.shape[:2])
+    return out
