@@ -281,7 +281,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         Examples
         --------
         >>> import numpy as np
-        >>> model = LatentCNB(2, random_state=0).fit(np.arange(12.0).reshape(6, 2))
+        >>> model = LatentCNB(2, random_state=0).fit(np.arange(12.0).reshape(6, 2) / 7)
         >>> model.plate_graph()
         LatentCNBPlate(features=[0, 1], n_components=2, prior='dirichlet', family='gaussian')
         """
