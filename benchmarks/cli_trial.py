@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -63,6 +64,7 @@ def main() -> None:
     parser.add_argument("--data", default=None, help="comma-separated names (default: all)")
     parser.add_argument("--csv-dir", type=Path, default=ROOT / "estimators/datasets/data")
     parser.add_argument("--timeout", type=float, default=1200.0)
+    parser.add_argument("--jobs", type=int, default=1, help="runs at the same time")
     args = parser.parse_args()
     names = args.data.split(",") if args.data else REAL + [
         n for n in list_datasets() if n not in REAL]
@@ -73,12 +75,21 @@ def main() -> None:
             grid.append((f"{name}.csv --target {dataset_target(name)}",
                          str(args.csv_dir / f"{name}.csv"), ["--target", dataset_target(name)]))
     models = args.models.split(",")
+
+    def one(task):
+        (label, data, extra), model = task
+        result = run(data, model, extra, args.timeout)
+        print(f"{label} {model}: {result}", file=sys.stderr, flush=True)
+        return result
+
+    tasks = [(entry, model) for entry in grid for model in models]
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = dict(zip([(e[0], m) for e, m in tasks], pool.map(one, tasks), strict=True))
     table, failures = [], []
     for label, data, extra in grid:
         row = [label]
         for model in models:
-            result = run(data, model, extra, args.timeout)
-            print(f"{label} {model}: {result}", file=sys.stderr, flush=True)
+            result = results[label, model]
             row.append(f"pass ({result['seconds']:.0f} s)" if result["status"] == "pass"
                        else "FAIL")
             if result["status"] != "pass":
