@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from sklearn.base import (
@@ -14,7 +16,7 @@ from sklearn.base import (
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from estimators._validation import check_cells
+from estimators._validation import DegenerateFeatureWarning, check_cells
 from estimators.columns import EncodedColumns, MixedEncoder
 from kgraph.plate import LatentCNBPlate
 
@@ -197,9 +199,14 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         self : LatentCNB
         """
         enc = self._encode(X, reset=True)
-        if not any(t != "constant" for t in enc.types):
-            raise ValueError(f"Every column of X is constant ({list(enc.names)}); "
+        constant = [c for c, t in zip(enc.names, enc.types, strict=True) if t == "constant"]
+        if len(constant) == len(enc.names):
+            raise ValueError(f"Every column of X is constant ({constant}); "
                              "LatentCNB needs a column with two distinct values.")
+        if constant:
+            warnings.warn(f"LatentCNB: column(s) {constant} of X take fewer than two distinct "
+                          "values; they carry no information and leave the model.",
+                          DegenerateFeatureWarning, stacklevel=2)
         return self._fit_encoded(enc, require_observed=True)
 
     def _fit_encoded(self, enc: EncodedColumns, *, pooled=None, require_observed=False):

@@ -264,7 +264,6 @@ def test_bad_input(kwargs, X, match):
 
 
 def test_bad_input_at_predict_names_row_and_column():
-    import pandas as pd
 
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [2.0, 1.0, 0.0, 1.0]})
     model = LatentCNB(2, random_state=0).fit(X)
@@ -275,12 +274,12 @@ def test_bad_input_at_predict_names_row_and_column():
 
 
 def test_fitted_model_exposes_its_plate():
-    import pandas as pd
 
     from kgraph.plate import LatentCNBPlate
 
     X = pd.DataFrame({"u": np.arange(8.0) / 3, "v": np.arange(8.0) % 3, "w": 1.0})
-    model = LatentCNB(2, prior="beta-liouville", random_state=0).fit(X)
+    with pytest.warns(UserWarning, match=r"column\(s\) \['w'\] of X take fewer than two"):
+        model = LatentCNB(2, prior="beta-liouville", random_state=0).fit(X)
     # v (three integer values) is categorical; the constant w leaves the model
     assert model.plate_graph() == LatentCNBPlate(["u", "v"], 2, "beta-liouville", "mixed")
     model.set_params(family="gaussian").fit(X)
