@@ -153,3 +153,21 @@ def cell(result: dict, key: str) -> str:
     if "error" in result:
         return "error"
     return f"{result[key]:.4f} ± {result[key + '_sd']:.4f}"
+
+
+def cached(folder, key: str, compute):
+    """``compute()``, or its result saved as ``folder/key.json`` by an earlier run (so that
+    several processes can share the tables of one benchmark and a last run writes the
+    report); without a folder, just ``compute()``."""
+    if folder is None:
+        return compute()
+    import json
+    from pathlib import Path
+
+    path = Path(folder) / f"{key}.json"
+    if path.is_file():
+        return json.loads(path.read_text())
+    result = compute()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result))
+    return result

@@ -28,6 +28,7 @@ from _common import write  # noqa: E402
 from _tables import (  # noqa: E402
     KGRAPH,
     SKLEARN,
+    cached,
     cross_validate,
     imputed,
     settings,
@@ -54,31 +55,43 @@ def remove_at_random(X: pd.DataFrame, rate: float, seed: int) -> pd.DataFrame:
     return out
 
 
+def run_table(t: int, name: str, X: pd.DataFrame, y: pd.Series, rates: list) -> list[dict]:
+    """Every rate x model of one table (table index t seeds the missing cells)."""
+    folds = splits(y, FOLDS)
+    rows = []
+    for r, rate in enumerate(rates):
+        Xm = remove_at_random(X, rate, seed=1000 * t + r)
+        hgb = cross_validate(SKLEARN[HGB], Xm, y, folds)
+        for label, model in KGRAPH.items():
+            marg = cross_validate(model, Xm, y, folds)
+            imp = cross_validate(imputed(model), Xm, y, folds)
+            rows.append({"table": name, "rate": rate, "model": label, "marg": marg,
+                         "imp": imp, "hgb": hgb})
+            print(f"{name} {rate} {label}: marg {marg} imp {imp}", file=sys.stderr, flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="300 rows, the 20 % rate only")
     parser.add_argument("--tables", default=",".join(TABLES))
+    parser.add_argument("--max-rows", type=int, default=None,
+                        help="subsample larger tables (stratified) to this many rows")
+    parser.add_argument("--cache", default=None,
+                        help="folder keeping each table's results (parallel runs share it)")
     args = parser.parse_args()
     rates = [0.2] if args.quick else RATES
     rows: list[dict] = []
     notes = []
-    for t, name in enumerate(args.tables.split(",")):
+    for name in args.tables.split(","):
+        t = TABLES.index(name) if name in TABLES else len(TABLES)
         X, y = load_dataset(name)
-        if args.quick:
-            X, y = subsample(X, y, 300)
+        if args.quick or args.max_rows:
+            X, y = subsample(X, y, args.max_rows or 300)
         notes.append(f"- {name}: {X.shape[0]} rows, {X.shape[1]} features "
                      f"({dataset_info(name)[0]}), complete")
-        folds = splits(y, FOLDS)
-        for r, rate in enumerate(rates):
-            Xm = remove_at_random(X, rate, seed=1000 * t + r)
-            hgb = cross_validate(SKLEARN[HGB], Xm, y, folds)
-            for label, model in KGRAPH.items():
-                marg = cross_validate(model, Xm, y, folds)
-                imp = cross_validate(imputed(model), Xm, y, folds)
-                rows.append({"table": name, "rate": rate, "model": label, "marg": marg,
-                             "imp": imp, "hgb": hgb})
-                print(f"{name} {rate} {label}: marg {marg} imp {imp}", file=sys.stderr,
-                      flush=True)
+        rows += cached(args.cache, f"{name}-{len(y)}-{rates}",
+                       lambda t=t, name=name, X=X, y=y: run_table(t, name, X, y, rates))
     write("missing_quick" if args.quick else "missing",
           "Missing values: marginalisation vs imputation (issue 12)", report(rows, notes, args))
 
@@ -92,7 +105,9 @@ def report(rows: list[dict], notes: list[str], args) -> list[str]:
     wins = sum(r["marg"]["loss"] <= r["imp"]["loss"] for r in ok)
     acc_wins = sum(r["marg"]["acc"] >= r["imp"]["acc"] for r in ok)
     lines = [
-        f"Command: `PYTHONPATH=$PWD python benchmarks/missing.py{' --quick' * args.quick}`. "
+        "Command: `PYTHONPATH=$PWD python benchmarks/missing.py"
+        + (" --quick" if args.quick else f" --max-rows {args.max_rows}" if args.max_rows
+           else "") + "`. "
         f"Stratified {FOLDS}-fold CV (shuffled, seed 0); cells removed completely at random "
         "with seed 1000 x table index + rate index; the same folds and missing cells for "
         "every method of a table and rate.", "",

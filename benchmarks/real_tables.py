@@ -24,6 +24,7 @@ from _common import write  # noqa: E402
 from _tables import (  # noqa: E402
     KGRAPH,
     SKLEARN,
+    cached,
     cell,
     cross_validate,
     drop_small_classes,
@@ -85,6 +86,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="400 rows per table")
     parser.add_argument("--max-rows", type=int, default=None,
                         help="subsample larger tables (stratified) to this many rows")
+    parser.add_argument("--cache", default=None,
+                        help="folder keeping each table's results (parallel runs share it)")
     parser.add_argument("--tables", default=",".join(REAL + UCI),
                         help="comma-separated table names (default: all)")
     args = parser.parse_args()
@@ -92,7 +95,8 @@ def main() -> None:
     models = {**KGRAPH, **SKLEARN}
     all_results, notes = {}, []
     for name in args.tables.split(","):
-        results, dropped, shape = run_table(name, rows, models)
+        results, dropped, shape = cached(args.cache, f"{name}-{rows}",
+                                         lambda name=name: run_table(name, rows, models))
         all_results[name] = results
         kind = dataset_info(name)[0]
         notes.append(f"- {name}: {shape[0]} rows, {shape[1]} features ({kind})"
