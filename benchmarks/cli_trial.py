@@ -58,6 +58,20 @@ def run(data: str, model: str, extra: list[str], timeout: float) -> dict:
         return {"status": status, "seconds": seconds}
 
 
+def read_logs(paths: list[Path]) -> dict:
+    """``{(data label, model): result}`` from the progress lines of earlier runs."""
+    import ast
+
+    out = {}
+    for path in paths:
+        for line in path.read_text().splitlines():
+            head, sep, tail = line.partition(": {")
+            if sep:
+                label, model = head.rsplit(" ", 1)
+                out[label, model] = ast.literal_eval("{" + tail)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default=",".join(MODELS))
@@ -65,13 +79,17 @@ def main() -> None:
     parser.add_argument("--csv-dir", type=Path, default=ROOT / "estimators/datasets/data")
     parser.add_argument("--timeout", type=float, default=1200.0)
     parser.add_argument("--jobs", type=int, default=1, help="runs at the same time")
+    parser.add_argument("--from-logs", nargs="+", type=Path, default=None,
+                        help="write the report from the stderr logs of earlier runs")
+    parser.add_argument("--no-csv", action="store_true",
+                        help="built-in names only (no CSV runs of the real tables)")
     args = parser.parse_args()
     names = args.data.split(",") if args.data else REAL + [
         n for n in list_datasets() if n not in REAL]
     grid = []
     for name in names:
         grid.append((name, name, []))
-        if name in REAL:
+        if name in REAL and not args.no_csv:
             grid.append((f"{name}.csv --target {dataset_target(name)}",
                          str(args.csv_dir / f"{name}.csv"), ["--target", dataset_target(name)]))
     models = args.models.split(",")
@@ -83,13 +101,22 @@ def main() -> None:
         return result
 
     tasks = [(entry, model) for entry in grid for model in models]
-    with ThreadPoolExecutor(args.jobs) as pool:
-        results = dict(zip([(e[0], m) for e, m in tasks], pool.map(one, tasks), strict=True))
+    if args.from_logs:
+        results = read_logs(args.from_logs)
+    else:
+        with ThreadPoolExecutor(args.jobs) as pool:
+            results = dict(zip([(e[0], m) for e, m in tasks], pool.map(one, tasks),
+                               strict=True))
     table, failures = [], []
+    n_run = 0
     for label, data, extra in grid:
         row = [label]
         for model in models:
-            result = results[label, model]
+            result = results.get((label, model))
+            if result is None:
+                row.append("not run")
+                continue
+            n_run += 1
             row.append(f"pass ({result['seconds']:.0f} s)" if result["status"] == "pass"
                        else "FAIL")
             if result["status"] != "pass":
@@ -100,7 +127,8 @@ def main() -> None:
     lines = [f"Command: `PYTHONPATH=$PWD python benchmarks/cli_trial.py`; each run is "
              f"`python -m viz.cli learn DATA --model M --out DIR` (5-fold CV, defaults). "
              f"CSV files from `{args.csv_dir.relative_to(ROOT) if args.csv_dir.is_relative_to(ROOT) else args.csv_dir}`.",
-             "", f"{n_pass} of {len(grid) * len(models)} runs pass.", "",
+             "", f"{n_pass} of {n_run} runs pass ({len(grid) * len(models) - n_run} of the "
+             f"{len(grid) * len(models)} not run).", "",
              "| data | " + " | ".join(models) + " |", "|---|" + "---|" * len(models),
              *table, ""]
     if failures:
