@@ -265,7 +265,7 @@ def speed(lines):
     part_it = (part3 - part1) / 2
     # sweeps of the E-step: from scratch with the fitted parameters, then warm after an M-step
     family, prior = m1.family_, m1.prior_
-    data, mask = family.encode(X, fit=False)
+    data, mask = family.encode(m1.encoder_.transform(X), fit=False)
     cold = e_step(prior, family.log_likelihood(m1.params_, data, mask), mask, tol=1e-4)
     theta = family.m_step(data, mask, cold.phi)
     warm = e_step(prior, family.log_likelihood(theta, data, mask), mask, cold.counts, tol=1e-4)

@@ -24,7 +24,8 @@ import pandas as pd
 
 from estimators.datasets._synthetic import make_gaussian_tree
 
-__all__ = ["list_datasets", "load_dataset", "dataset_info", "make_gaussian_tree"]
+__all__ = ["dataset_info", "dataset_target", "list_datasets", "load_dataset",
+           "make_gaussian_tree"]
 
 _DATA = resources.files(__name__) / "data"
 
@@ -67,6 +68,19 @@ def dataset_info(name: str) -> tuple[str, str]:
     """``(feature kind, description)`` of a built-in data set."""
     _check(name)
     return {**_BUILTIN, **_SKLEARN}[name]
+
+
+def dataset_target(name: str) -> str:
+    """The name of the class column in the data set's own file (``"class"`` for the UCI
+    tables and scikit-learn's sets).
+
+    Examples
+    --------
+    >>> dataset_target("penguins"), dataset_target("wine")
+    ('species', 'class')
+    """
+    _check(name)
+    return _TARGET_COLUMN.get(name, "class")
 
 
 def _check(name: str) -> None:

@@ -8,6 +8,7 @@ from ._em import fit_em
 from ._estep import e_step
 from ._gaussian import GaussianFamily
 from ._generalized_dirichlet import GeneralizedDirichletPrior
+from ._mixed import MixedFamily
 from ._model import LatentCNB
 from ._prior_base import beta_kl, dirichlet_kl
 from ._registry import FAMILIES, PRIORS, make_family, make_prior
@@ -22,6 +23,7 @@ __all__ = [
     "GeneralizedDirichletPrior",
     "LatentCNB",
     "LatentCNBClassifier",
+    "MixedFamily",
     "beta_kl",
     "dirichlet_kl",
     "e_step",

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context, clone
 
-from estimators._joint import FEATURE_TYPES_CONSTRAINT, JointLogLikelihoodClassifier
+from estimators._joint import JointLogLikelihoodClassifier
+from estimators._validation import DegenerateFeatureWarning
+from estimators.columns import EncodedColumns
 from kgraph.plate import LatentCNBPlate
 
-from ._family_base import check_rows_observed
+from ._mixed import encoder_feature_types, pooled_moments
 from ._model import LatentCNB, plate_of
 from ._params import LATENT_PARAMETER_CONSTRAINTS
 
@@ -20,19 +24,24 @@ class LatentCNBClassifier(JointLogLikelihoodClassifier):
     """Classifier that fits one :class:`LatentCNB` per class and predicts
     ``argmax_y ln p(y) + ELBO_y(x)`` (the ELBO standing in for ``ln p(x | y)``).
 
-    Paper 3 uses the model unsupervised; this is the supervised comparison. NaN (or None)
-    marks an unobserved feature, as in :class:`LatentCNB`. With the categorical family each
-    class learns its own categories, so a value never seen in a class is scored by that
-    class's pseudo-count slot.
+    Paper 3 uses the model unsupervised; this is the supervised comparison. The column
+    types are decided once on the whole training set (``feature_types_``; constant columns
+    are named in one warning and left out); with ``family="auto"`` continuous columns get
+    Gaussians and categorical ones categorical distributions, in one model per class.
+
+    Missing cells are unobserved features, so prediction marginalises them exactly as the
+    model defines it: a row's ELBO covers its observed features only, and a row with none
+    gets the class prior. A category never seen in training is coded as missing (the same
+    marginalisation); one seen in training but not in class y is scored by that class's
+    pseudo-count slot. A class with few rows (even one) still fits: a feature constant or
+    missing in that class takes its variance floor, or its moments, from the whole
+    training set.
 
     Parameters
     ----------
     n_components, prior, family, prior_params, var_floor, pseudo_count, max_iter, tol, \
-n_init, e_step_max_iter, e_step_tol, random_state
+n_init, e_step_max_iter, e_step_tol, random_state, feature_types
         As in :class:`LatentCNB`; used by every per-class model.
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
 
     Attributes
     ----------
@@ -46,6 +55,8 @@ n_init, e_step_max_iter, e_step_tol, random_state
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X has string column names.
+    encoder_, feature_types_, constant_features_
+        The column types (see :class:`~estimators._joint.JointLogLikelihoodClassifier`).
 
     Examples
     --------
@@ -58,15 +69,14 @@ n_init, e_step_max_iter, e_step_tol, random_state
     array([[1., 0., 0.]])
     """
 
-    _parameter_constraints: dict = {**LATENT_PARAMETER_CONSTRAINTS,
-                                    "feature_types": FEATURE_TYPES_CONSTRAINT}
+    _parameter_constraints: dict = dict(LATENT_PARAMETER_CONSTRAINTS)
 
     def __init__(
         self,
         n_components: int = 3,
         *,
         prior: str = "dirichlet",
-        family: str = "gaussian",
+        family: str = "auto",
         prior_params: dict | None = None,
         var_floor: float = 1e-3,
         pseudo_count: float = 0.1,
@@ -95,29 +105,24 @@ n_init, e_step_max_iter, e_step_tol, random_state
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
-        tags.input_tags.string = self.family == "categorical"
-        tags.input_tags.categorical = self.family == "categorical"
+        tags.input_tags.string = self.family != "gaussian"
+        tags.input_tags.categorical = self.family != "gaussian"
         return tags
 
-    def _decoded_observed(self, enc) -> np.ndarray:
-        """The encoded table in the values the family models (floats for ``"gaussian"``,
-        categories for ``"categorical"``; NaN unobserved), every row with an observed
-        feature."""
-        X = self._decoded(enc, numeric=self.family == "gaussian")
-        check_rows_observed(~np.asarray(pd.isna(X), dtype=bool))
-        return X
-
-    def _check_X(self, X) -> np.ndarray:
-        """The template's prediction input, decoded (see :meth:`_decoded_observed`)."""
-        return self._decoded_observed(super()._check_X(X))
+    def _feature_types_by_column(self, raw):
+        """The template's ``feature_types``, every column forced when ``family`` is."""
+        names = list(raw.columns) if isinstance(raw, pd.DataFrame) else list(
+            range(raw.shape[1]))
+        return encoder_feature_types(names, self.family,
+                                     super()._feature_types_by_column(raw))
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Fit one LatentCNB per class.
+        """Fit one LatentCNB per class, on the column types decided once for all classes.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or DataFrame of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
 
         Returns
@@ -125,12 +130,22 @@ n_init, e_step_max_iter, e_step_tol, random_state
         self : LatentCNBClassifier
         """
         enc, y_index = self._validate_training(X, y)
-        X = self._decoded_observed(enc)
-        params = self.get_params()
-        params.pop("feature_types")
-        template = LatentCNB(**params)
-        self.estimators_ = [clone(template).fit(X[y_index == c])
-                            for c in range(self.classes_.size)]
+        single = self.classes_[self.class_count_ == 1]
+        if single.size:
+            warnings.warn(
+                f"{type(self).__name__}: class(es) {single.tolist()} have a single training "
+                "row; their continuous features take the variance floor of the whole "
+                "training set.", DegenerateFeatureWarning, stacklevel=2)
+        pooled = pooled_moments(enc)
+        template = LatentCNB(**self.get_params())
+        self.estimators_ = []
+        for c in range(self.classes_.size):
+            model = clone(template)._fit_encoded(enc.take(y_index == c), pooled=pooled)
+            model.encoder_, model.feature_types_ = self.encoder_, self.feature_types_
+            model.n_features_in_ = self.n_features_in_
+            if hasattr(self, "feature_names_in_"):
+                model.feature_names_in_ = self.feature_names_in_
+            self.estimators_.append(model)
         self.n_iter_ = np.array([model.n_iter_ for model in self.estimators_])
         return self
 
@@ -139,7 +154,8 @@ n_init, e_step_max_iter, e_step_tol, random_state
         own rows' mixing weights; the structure is the same)."""
         return plate_of(self)
 
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
-        scores = np.column_stack([model.score_samples(X) for model in self.estimators_])
+    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
+        scores = np.column_stack([model._infer_encoded(X, require_observed=False)[0].elbo
+                                  for model in self.estimators_])
         return scores + self.class_log_prior_
 

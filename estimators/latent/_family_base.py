@@ -6,21 +6,7 @@ from abc import ABCMeta, abstractmethod
 
 import numpy as np
 
-__all__ = ["Family", "check_rows_observed", "check_no_inf", "plus_plus_seeds"]
-
-
-def check_no_inf(X: np.ndarray, feature_names=None) -> None:
-    """Raise a ValueError naming the first column that holds an infinite value."""
-    if X.dtype.kind not in "fc":
-        return
-    bad = np.isinf(X)
-    if bad.any():
-        col = int(np.flatnonzero(bad.any(axis=0))[0])
-        name = feature_names[col] if feature_names is not None else col
-        raise ValueError(
-            f"Input X contains inf in column {name!r} (row {int(np.flatnonzero(bad[:, col])[0])});"
-            " only finite values or NaN (an unobserved feature) are accepted."
-        )
+__all__ = ["Family", "check_rows_observed", "plus_plus_seeds"]
 
 
 def check_rows_observed(mask: np.ndarray) -> None:

@@ -23,6 +23,11 @@ class GaussianFamily(Family):
     ----------
     var_floor : float, default=1e-3
         Relative variance floor.
+    pooled : tuple of two ndarrays (means, variances), optional
+        Moments of each feature over a larger sample (a classifier's whole training set).
+        A feature with no observed value takes these moments, and one whose observed values
+        are all equal takes its floor from the pooled variance, so a small class (one row)
+        does not get a spike. Default: mean 0 and variance 1 for such features.
 
     Examples
     --------
@@ -39,8 +44,9 @@ class GaussianFamily(Family):
 
     name = "gaussian"
 
-    def __init__(self, var_floor: float = 1e-3):
+    def __init__(self, var_floor: float = 1e-3, pooled=None):
         self.var_floor = var_floor
+        self.pooled = pooled
 
     def encode(self, X, *, fit):
         X = np.asarray(X, dtype=float)
@@ -51,8 +57,13 @@ class GaussianFamily(Family):
             safe = np.maximum(counts, 1)
             mean = data.sum(axis=0) / safe
             var = (np.where(mask, X - mean, 0.0) ** 2).sum(axis=0) / safe
-            self.mean_, self.var_ = mean, var
-            self.floor_ = self.var_floor * np.where(var > 0, var, 1.0)
+            ref_mean, ref_var = (np.zeros_like(mean), np.ones_like(var)) if self.pooled is None \
+                else self.pooled
+            ref_var = np.where(ref_var > 0, ref_var, 1.0)
+            empty = counts == 0
+            self.mean_ = np.where(empty, ref_mean, mean)
+            self.var_ = np.where(empty, ref_var, var)
+            self.floor_ = self.var_floor * np.where(var > 0, var, ref_var)
         return data, mask
 
     def distances(self, data, mask, i):

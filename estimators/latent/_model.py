@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import pandas as pd
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -13,13 +16,16 @@ from sklearn.base import (
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from estimators._validation import DegenerateFeatureWarning, check_cells
+from estimators.columns import EncodedColumns, MixedEncoder
 from kgraph.plate import LatentCNBPlate
 
 from ._em import fit_em
 from ._estep import EStepResult, e_step
-from ._family_base import check_no_inf, check_rows_observed
+from ._family_base import check_rows_observed
+from ._mixed import MixedFamily, encoder_feature_types
 from ._params import LATENT_PARAMETER_CONSTRAINTS
-from ._registry import make_family, make_prior
+from ._registry import make_prior
 
 __all__ = ["LatentCNB"]
 
@@ -29,9 +35,16 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
 
     Each row i draws its own mixing weights ``pi_i`` from the prior; each *observed* feature
     j draws a component ``z_ij ~ Cat(pi_i)`` and its value from that component's
-    distribution for feature j. NaN (or None for the categorical family) marks an
+    distribution for feature j. A missing cell (NaN, None, pandas NA, empty string) is an
     unobserved feature: the row is modelled on its observed features only. Formulas:
     MATH.md §6.
+
+    Column types are decided once at ``fit`` (:class:`estimators.columns.MixedEncoder`,
+    recorded in ``feature_types_``): with ``family="auto"`` a continuous column gets a
+    Gaussian and a categorical one (strings, bools, integer codes with at most 10 values,
+    such as 0/1 indicators) a categorical distribution, in one model; constant columns are
+    left out. A category never seen in training is coded as missing, so it is an
+    unobserved feature (marginalised), never an error.
 
     Parameters
     ----------
@@ -39,8 +52,10 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         Number of latent components K.
     prior : {"dirichlet", "generalized-dirichlet", "beta-liouville"}, default="dirichlet"
         Prior on each row's mixing weights.
-    family : {"gaussian", "categorical"}, default="gaussian"
-        Distribution of a feature given its component.
+    family : {"auto", "gaussian", "categorical"}, default="auto"
+        Distribution of a feature given its component: by column type (``"auto"``), or
+        the same for every column (``"gaussian"`` needs numeric columns; ``"categorical"``
+        makes every distinct value a category).
     prior_params : dict, default=None
         Prior parameters (floats are broadcast; all must be > 0). Defaults:
         ``dirichlet``: ``alpha=1.0`` (K values; uniform on the simplex);
@@ -53,8 +68,9 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
     var_floor : float, default=1e-3
         Gaussian family: a component variance is at least ``var_floor * Var(x_j)``.
     pseudo_count : float, default=0.1
-        Categorical family: added to every value's expected count (including the slot
-        for values unseen in training, which is how such values are scored at predict time).
+        Categorical family: added to every value's expected count (including one slot for
+        values the fit did not see; a classifier fits one model per class, so this slot
+        scores a training category absent from a class).
     max_iter : int, default=100
         EM iterations (an M-step followed by an E-step) per initialisation.
     tol : float, default=1e-4
@@ -67,17 +83,25 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         A row's E-step stops when a sweep raises its ELBO by at most this (nats).
     random_state : int, RandomState instance or None, default=None
         Seeds the initialisation (K random rows give the initial component parameters).
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{column: "continuous" | "categorical"}`` (with ``family="auto"``; a forced family
+        accepts only its own type).
 
     Attributes
     ----------
     prior_ : Prior
         The prior with its resolved parameters.
-    family_ : Family
-        The fitted family (categories, scales).
+    family_ : MixedFamily
+        The fitted family: modelled columns (``columns_``, ``kinds_``), categories, scales.
+    encoder_ : MixedEncoder
+        Column types and categories.
+    feature_types_ : dict
+        Column -> ``"continuous" | "categorical" | "constant"``.
     params_ : dict
-        Component parameters: ``means`` and ``variances`` (K, d) for the Gaussian family;
-        ``probabilities`` (a list of (K, r_j + 1) arrays, last column the unseen slot) for
-        the categorical one.
+        Component parameters: ``means`` and ``variances`` (K, d_continuous) of the
+        continuous columns; ``probabilities`` (a list of (K, r_j + 1) arrays, last column
+        the unseen slot) of the categorical ones, each in table order.
     converged_ : bool
     n_iter_ : int
     lower_bound_ : float
@@ -111,7 +135,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         n_components: int = 3,
         *,
         prior: str = "dirichlet",
-        family: str = "gaussian",
+        family: str = "auto",
         prior_params: dict | None = None,
         var_floor: float = 1e-3,
         pseudo_count: float = 0.1,
@@ -121,6 +145,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         e_step_max_iter: int = 100,
         e_step_tol: float = 1e-4,
         random_state=None,
+        feature_types="auto",
     ):
         self.n_components = n_components
         self.prior = prior
@@ -134,34 +159,29 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         self.e_step_max_iter = e_step_max_iter
         self.e_step_tol = e_step_tol
         self.random_state = random_state
+        self.feature_types = feature_types
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
-        tags.input_tags.string = self.family == "categorical"
-        tags.input_tags.categorical = self.family == "categorical"
+        tags.input_tags.string = self.family != "gaussian"
+        tags.input_tags.categorical = self.family != "gaussian"
         return tags
 
-    def _family_params(self) -> dict:
-        if self.family == "gaussian":
-            return {"var_floor": self.var_floor}
-        return {"pseudo_count": self.pseudo_count}
-
-    def _encode(self, X, *, reset: bool):
-        numeric = self.family == "gaussian"
-        X = validate_data(
-            self,
-            X,
-            reset=reset,
-            dtype=np.float64 if numeric else None,
-            ensure_all_finite=False,
-        )
-        if not numeric and X.dtype.kind in "fc":
-            X = X.astype(np.float64)
-        check_no_inf(X, getattr(self, "feature_names_in_", None))
-        data, mask = self.family_.encode(X, fit=reset)
-        check_rows_observed(mask)
-        return data, mask
+    def _encode(self, X, *, reset: bool) -> EncodedColumns:
+        """X validated (scikit-learn's checks, dtypes kept) and encoded; at ``reset`` the
+        column types are decided (``encoder_``, ``feature_types_``)."""
+        checked = validate_data(self, X, reset=reset, dtype=None, ensure_all_finite=False,
+                                ensure_min_samples=2 if reset else 1)
+        raw = X if isinstance(X, pd.DataFrame) else checked
+        names = list(raw.columns) if isinstance(raw, pd.DataFrame) else list(
+            range(raw.shape[1]))
+        check_cells(raw, names, type(self).__name__, allow_nan=True)
+        if reset:
+            types = encoder_feature_types(names, self.family, self.feature_types)
+            self.encoder_ = MixedEncoder(types).fit(raw)
+            self.feature_types_ = dict(self.encoder_.feature_types_)
+        return self.encoder_.transform(raw)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -169,17 +189,34 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            NaN (or None) marks an unobserved feature; every row needs one observed value.
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Missing cells (NaN, None, empty strings) mark unobserved features; every row
+            needs one observed value in a modelled (non-constant) column.
         y : Ignored
 
         Returns
         -------
         self : LatentCNB
         """
+        enc = self._encode(X, reset=True)
+        constant = [c for c, t in zip(enc.names, enc.types, strict=True) if t == "constant"]
+        if len(constant) == len(enc.names):
+            raise ValueError(f"Every column of X is constant ({constant}); "
+                             "LatentCNB needs a column with two distinct values.")
+        if constant:
+            warnings.warn(f"LatentCNB: column(s) {constant} of X take fewer than two distinct "
+                          "values; they carry no information and leave the model.",
+                          DegenerateFeatureWarning, stacklevel=2)
+        return self._fit_encoded(enc, require_observed=True)
+
+    def _fit_encoded(self, enc: EncodedColumns, *, pooled=None, require_observed=False):
+        """Variational EM on an encoded table (a classifier passes one class's rows and
+        the ``pooled`` moments of its whole training set)."""
         self.prior_ = make_prior(self.prior, self.n_components, self.prior_params)
-        self.family_ = make_family(self.family, **self._family_params())
-        data, mask = self._encode(X, reset=True)
+        self.family_ = MixedFamily(self.var_floor, self.pseudo_count, pooled)
+        data, mask = self.family_.encode(enc, fit=True)
+        if require_observed:
+            check_rows_observed(mask)
         result = fit_em(
             self.prior_,
             self.family_,
@@ -201,14 +238,19 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         self._n_features_out = self.n_components
         return self
 
-    def _infer(self, X) -> tuple[EStepResult, np.ndarray]:
-        check_is_fitted(self)
-        data, mask = self._encode(X, reset=False)
+    def _infer_encoded(self, enc: EncodedColumns, *, require_observed=True):
+        data, mask = self.family_.encode(enc, fit=False)
+        if require_observed:
+            check_rows_observed(mask)
         loglik = self.family_.log_likelihood(self.params_, data, mask)
         result = e_step(
             self.prior_, loglik, mask, max_iter=self.e_step_max_iter, tol=self.e_step_tol
         )
         return result, mask
+
+    def _infer(self, X) -> tuple[EStepResult, np.ndarray]:
+        check_is_fitted(self)
+        return self._infer_encoded(self._encode(X, reset=False))
 
     def score_samples(self, X) -> np.ndarray:
         """Per-row ELBO, a lower bound of ``ln p(x_i)`` over the row's observed features.
@@ -246,7 +288,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         Examples
         --------
         >>> import numpy as np
-        >>> model = LatentCNB(2, random_state=0).fit(np.arange(12.0).reshape(6, 2))
+        >>> model = LatentCNB(2, random_state=0).fit(np.arange(12.0).reshape(6, 2) / 7)
         >>> model.plate_graph()
         LatentCNBPlate(features=[0, 1], n_components=2, prior='dirichlet', family='gaussian')
         """
@@ -277,8 +319,15 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
 
 
 def plate_of(estimator) -> LatentCNBPlate:
-    """The plate graph of a fitted LatentCNB or LatentCNBClassifier (features by name)."""
+    """The plate graph of a fitted LatentCNB or LatentCNBClassifier: its modelled features
+    (constant columns left out) by name, and their family (``"gaussian"``,
+    ``"categorical"``, or ``"mixed"`` when both occur)."""
     check_is_fitted(estimator)
     names = getattr(estimator, "feature_names_in_", None)
     features = list(range(estimator.n_features_in_)) if names is None else names.tolist()
-    return LatentCNBPlate(features, estimator.n_components, estimator.prior, estimator.family)
+    family = getattr(estimator, "family_", None) or estimator.estimators_[0].family_
+    kinds = set(family.kinds_)
+    label = "mixed" if len(kinds) > 1 else {"continuous": "gaussian"}.get(
+        next(iter(kinds), ""), "categorical")
+    return LatentCNBPlate([features[j] for j in family.columns_], estimator.n_components,
+                          estimator.prior, label)

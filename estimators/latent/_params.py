@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -23,4 +24,5 @@ LATENT_PARAMETER_CONSTRAINTS: dict = {
     "e_step_max_iter": [Interval(Integral, 1, None, closed="left")],
     "e_step_tol": [Interval(Real, 0, None, closed="left")],
     "random_state": ["random_state"],
+    "feature_types": [StrOptions({"auto"}), Mapping],
 }

@@ -8,6 +8,7 @@ from ._dirichlet import DirichletPrior
 from ._family_base import Family
 from ._gaussian import GaussianFamily
 from ._generalized_dirichlet import GeneralizedDirichletPrior
+from ._mixed import MixedFamily
 from ._prior_base import Prior
 
 __all__ = ["PRIORS", "FAMILIES", "make_prior", "make_family"]
@@ -18,7 +19,10 @@ PRIORS: dict[str, type[Prior]] = {
     "beta-liouville": BetaLiouvillePrior,
 }
 
+#: what ``family`` may be: ``"auto"`` (a family per column type, :class:`MixedFamily`), or
+#: the one family every column gets
 FAMILIES: dict[str, type[Family]] = {
+    "auto": MixedFamily,
     "gaussian": GaussianFamily,
     "categorical": CategoricalFamily,
 }

@@ -67,6 +67,13 @@ def test_learn_from_csv_with_target(tmp_path):
         (["BAD.csv", "--model", "tan"], "cannot read"),
         (["unknown_set", "--model", "tan"], "neither a CSV file nor a built-in data set"),
         (["car", "--model", "ktan", "--k", "two"], "expected an int or 'auto', got 'two'"),
+        (["DATA.csv", "--model", "tan", "--feature-types", "b=categorical"],
+         "--feature-types names column 'b', which is not a feature; the features are ['a']"),
+        (["DATA.csv", "--model", "tan", "--feature-types", "a=ordinal"],
+         "column 'a': type 'ordinal' is not one of continuous, categorical"),
+        (["DATA.csv", "--model", "tan", "--feature-types", "a"], "expected COLUMN=TYPE, got 'a'"),
+        (["penguins", "--model", "tan", "--target", "sex"],
+         "the class of the built-in data set penguins is 'species', not 'sex'"),
     ],
 )
 def test_learn_errors_exit_2_with_one_line(tmp_path, monkeypatch, capsys, args, reason):
@@ -156,3 +163,34 @@ def _edge_matrix(X, y):
     from estimators.scores import GaussianCMI
 
     return GaussianCMI().fit(X.to_numpy(float), np.unique(y, return_inverse=True)[1]).edge_matrix()
+
+
+def test_learn_mixed_csv_reports_types_missing_cells_and_marginalisation(tmp_path):
+    csv = tmp_path / "mixed.csv"
+    csv.write_text("colour,size,flag,site,NA_text,label\n"
+                   + "".join(f"{c},{s},{f},7,NA,{lab}\n" for c, s, f, lab in [
+                       ("red", 1.5, 1, "a"), ("blue", 2.25, 0, "b"), ("", 1.75, 1, "a"),
+                       ("red", "", 0, "b"), ("blue", 3.5, 1, "a"), ("red", 2.5, 0, "b")] * 3))
+    code, out = run_learn(tmp_path, str(csv), "--target", "label", "--model", "latent-cnb",
+                          "--feature-types", "size=continuous,flag=categorical")
+    assert code == 0 and {p.name for p in out.iterdir()} == FILES
+    model = joblib.load(out / "model.joblib")
+    # empty cells are missing; the text "NA" stays a string (here a constant column)
+    assert model.feature_types_ == {"colour": "categorical", "size": "continuous",
+                                    "flag": "categorical", "site": "constant",
+                                    "NA_text": "constant"}
+    report = (out / "report.md").read_text()
+    assert "| colour | categorical (2 categories) | 3 |" in report
+    assert "| size | continuous | 3 |" in report
+    assert "| site | constant: left out | 0 |" in report
+    assert "constant columns left out of the model: site, NA_text" in report
+    assert "missing cells: 6 in 2 column(s), 6 row(s) with at least one" in report
+    assert "prediction marginalises missing cells" in report
+
+
+def test_builtin_mixed_table_accepts_its_own_target(tmp_path):
+    code, out = run_learn(tmp_path, "penguins", "--target", "species", "--model", "latent-cnb",
+                          "--n-components", "2")
+    assert code == 0
+    assert joblib.load(out / "model.joblib").classes_.tolist() == ["Adelie", "Chinstrap",
+                                                                   "Gentoo"]

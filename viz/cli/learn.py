@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from viz.cli import confidence, outputs, runs
+from viz.cli import confidence, outputs, report, runs
 from viz.cli.commands import CommandError
 
 
@@ -39,7 +39,7 @@ class ModelSpec:
 
     def build(self, args: argparse.Namespace):
         estimator = getattr(importlib.import_module(self.module), self.cls)
-        kwargs = {name: getattr(args, name) for name in self.options
+        kwargs = {name: getattr(args, name) for name in (*self.options, "feature_types")
                   if getattr(args, name, None) is not None}
         if "backbone" in kwargs and "search" in self.options and "search" not in kwargs:
             kwargs["search"] = "backbone-dp"  # a backbone is kept by the backbone DP
@@ -114,6 +114,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument("--cv", type=int, default=5, help="stratified cross-validation folds (5)")
     p.add_argument("--random-state", type=int, default=0, help="seed of the folds (0)")
+    p.add_argument("--feature-types", type=report.feature_types_option,
+                   metavar="COL=TYPE,...", help="column types that override the automatic "
+                   "rule: continuous or categorical (every model)")
     g = p.add_argument_group("model options (each model uses its own; defaults are the model's)")
     g.add_argument("--dependence", choices=choices["dependence"],
                    help="gnb, kgnb: the pair dependence model")
@@ -146,17 +149,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
     """``(X, y, name)`` from a CSV path or a built-in name; every problem is a CommandError."""
-    from estimators.datasets import list_datasets, load_dataset
+    from estimators.datasets import dataset_target, list_datasets, load_dataset
 
     path = Path(data)
     if path.suffix.lower() == ".csv" or path.exists():
         if not path.is_file():
             raise CommandError(f"cannot read {data}: no such file")
-        try:
-            frame = pd.read_csv(path)
-        except (OSError, UnicodeDecodeError, pd.errors.ParserError,
-                pd.errors.EmptyDataError) as exc:
-            raise CommandError(f"cannot read {data} as CSV: {str(exc).splitlines()[0]}") from exc
+        frame = report.read_table(path)
         if target not in frame.columns:
             raise CommandError(f"{data} has no target column {target!r}; its columns are "
                                f"{list(frame.columns)} (choose one with --target)")
@@ -164,8 +163,9 @@ def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
     if data not in list_datasets():
         raise CommandError(f"{data!r} is neither a CSV file nor a built-in data set "
                            f"({', '.join(list_datasets())})")
-    if target != "class":
-        raise CommandError(f"built-in data sets have their class in 'class', not {target!r}")
+    if target not in ("class", dataset_target(data)):
+        raise CommandError(f"the class of the built-in data set {data} is "
+                           f"{dataset_target(data)!r}, not {target!r}")
     X, y = load_dataset(data)
     return X, y, data
 
@@ -190,6 +190,7 @@ def run_learn(args: argparse.Namespace) -> int:
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
     X, y, name = load_data(args.data, args.target)
+    report.check_feature_types(args.feature_types, X)
     spec = MODELS[args.model]
     model = spec.build(args)
     start = time.perf_counter()
@@ -217,14 +218,13 @@ def run_learn(args: argparse.Namespace) -> int:
     figure = ("the labelled structure" if n <= LEGIBLE_VERTICES else
               f"an overview: the whole structure without labels ({n} vertices, more than the "
               f"{LEGIBLE_VERTICES} drawn with labels)")
-    report = _report(name, X, y, spec, model, structure, summary, args.cv, seconds)
-    (out / "report.md").write_text(report.replace("{figure}", figure)
-                                   + "\n".join(confidence.report_lines(conf)))
+    text = _report(name, X, y, spec, model, structure, summary, args.cv, seconds)
+    tail = "\n".join(report.data_lines(X, model) + confidence.report_lines(conf))
+    (out / "report.md").write_text(text.replace("{figure}", figure) + tail)
     failure = _draw(model, structure, out, conf, args.threshold, args.dpi,
                     overview=n > LEGIBLE_VERTICES)
     if failure:
-        (out / "report.md").write_text(report.replace("{figure}", f"not drawn ({failure})")
-                                       + "\n".join(confidence.report_lines(conf)))
+        (out / "report.md").write_text(text.replace("{figure}", f"not drawn ({failure})") + tail)
         print(f"warning: the figure was not drawn ({failure}); every other file is written",
               file=sys.stderr)
     run_id = runs.record(args, name, X, y, _params(model), structure, summary, conf)

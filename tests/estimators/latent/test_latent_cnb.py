@@ -3,6 +3,7 @@
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 from scipy.optimize import linear_sum_assignment
@@ -15,7 +16,7 @@ from estimators.latent import (
 )
 
 PRIORS = ["dirichlet", "generalized-dirichlet", "beta-liouville"]
-FAMILIES = ["gaussian", "categorical"]
+FAMILIES = ["gaussian", "categorical", "auto"]
 
 
 def sample_lcnb(n, means, sds=None, probs=None, alpha=0.2, seed=0):
@@ -34,6 +35,10 @@ def sample_lcnb(n, means, sds=None, probs=None, alpha=0.2, seed=0):
 
 
 def small_data(family, seed):
+    if family == "auto":  # a mixed table: five continuous and five string columns
+        cont, cat = small_data("gaussian", seed), small_data("categorical", seed + 100)
+        return pd.concat([pd.DataFrame(cont).add_prefix("g"), pd.DataFrame(cat).add_prefix("c")],
+                         axis=1)
     rng = np.random.default_rng(seed)
     means = rng.normal(0, 3, (3, 5))
     probs = rng.dirichlet(np.full(4, 0.5), (3, 5))
@@ -55,6 +60,9 @@ def test_elbo_never_decreases(prior, family, seed):
         model = LatentCNB(3, prior=prior, family=family, max_iter=25, tol=0, random_state=seed)
         model.fit(X)
     bounds = np.array(model.lower_bounds_)
+    kinds = {"gaussian": {"continuous"}, "categorical": {"categorical"},
+             "auto": {"continuous", "categorical"}}[family]
+    assert set(model.family_.kinds_) == kinds
     assert len(bounds) == 25
     assert np.all(np.diff(bounds) >= -1e-8 * np.abs(bounds[1:]))
     assert model.lower_bound_ == bounds[-1]
@@ -80,6 +88,26 @@ def test_dirichlet_equivalent_priors_fit_like_dirichlet(prior, cls, family):
                         strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-8, atol=1e-10)
     np.testing.assert_allclose(other.transform(X), ref.transform(X), rtol=1e-8, atol=1e-12)
+
+
+def test_mixed_one_component_elbo_is_the_exact_log_likelihood():
+    # K = 1: every phi is 1, so the ELBO of a row is sum_j ln p(x_ij) with the ML Gaussian
+    # moments (variance floored) and the smoothed category frequencies, observed cells only
+    rng = np.random.default_rng(11)
+    X = pd.DataFrame({"x": rng.normal(2.0, 3.0, 40), "c": rng.choice(["a", "b", "c"], 40),
+                      "flag": rng.integers(0, 2, 40)})
+    X.loc[::4, "x"] = np.nan
+    X.loc[1::5, "c"] = None
+    model = LatentCNB(1, pseudo_count=0.5).fit(X)
+    assert model.feature_types_ == {"x": "continuous", "c": "categorical", "flag": "categorical"}
+    x = X["x"].dropna()
+    expected = np.where(X["x"].isna(), 0.0, stats.norm.logpdf(X["x"], x.mean(), x.std(ddof=0)))
+    for col in ("c", "flag"):
+        seen = X[col].dropna()
+        counts = seen.value_counts()
+        prob = (counts + 0.5) / (seen.size + (counts.size + 1) * 0.5)  # + the unseen slot
+        expected += np.where(X[col].isna(), 0.0, np.log(X[col].map(prob).fillna(1.0)))
+    np.testing.assert_allclose(model.score_samples(X), expected, rtol=1e-10)
 
 
 def _match(true, fitted):
@@ -110,7 +138,7 @@ def test_recovers_categorical_components():
     ).fit(X)
     fitted = np.stack([p[:, :4] for p in model.params_["probabilities"]], axis=1)  # (K, d, 4)
     # categories are the sorted letters a..d, i.e. the sampled codes 0..3
-    assert all(list(c) == list("abcd") for c in model.family_.categories_)
+    assert all(list(c) == list("abcd") for c in model.encoder_.categories_.values())
     perm = _match(probs.reshape(3, -1), fitted.reshape(3, -1))
     np.testing.assert_allclose(fitted[perm], probs, atol=0.05)
 
@@ -198,19 +226,18 @@ def test_convergence_warning_and_attributes():
     assert model.converged_ and model.n_iter_ == len(model.lower_bounds_) < 500
 
 
-def test_unseen_categorical_value_is_scored_by_the_pseudo_count():
+def test_unseen_categorical_value_is_marginalised():
     X = np.array([["a", "x"], ["b", "y"], ["a", "y"], ["b", "x"]] * 5, dtype=object)
     one = LatentCNB(1, family="categorical", pseudo_count=0.5).fit(X)
     # K = 1: all 20 rows count for the component; slots a, b, unseen: p(unseen) = 0.5 / 21.5
     np.testing.assert_allclose(one.params_["probabilities"][0], [[10.5 / 21.5, 10.5 / 21.5,
                                                                   0.5 / 21.5]])
-    # and with one component the ELBO is the exact log-likelihood of the observed entries
-    row = np.array([["zzz", None], ["a", "qq"]], dtype=object)
-    np.testing.assert_allclose(
-        one.score_samples(row), [np.log(0.5 / 21.5), np.log(10.5 / 21.5 * 0.5 / 21.5)]
-    )
+    # with one component the ELBO is the exact log-likelihood of the observed entries, and
+    # a value never seen in training is coded missing: marginalised, like an empty cell
+    row = np.array([["zzz", "x"], ["a", "qq"], [None, "x"]], dtype=object)
+    np.testing.assert_allclose(one.score_samples(row), np.log(10.5 / 21.5))
     model = LatentCNB(2, family="categorical", random_state=0).fit(X)
-    assert np.isfinite(model.score_samples(np.array([["c", "x"], [7, "w"]], dtype=object))).all()
+    assert np.isfinite(model.score_samples(np.array([["c", "x"], [7, "y"]], dtype=object))).all()
 
 
 @pytest.mark.parametrize(
@@ -222,38 +249,45 @@ def test_unseen_categorical_value_is_scored_by_the_pseudo_count():
         ({"prior": "gd"}, None, "'prior' parameter of LatentCNB must be a str among"),
         ({"family": "poisson"}, None, "'family' parameter of LatentCNB must be a str among"),
         ({}, [[1.0, 2.0], [np.nan, np.nan], [3.0, 1.0]], "Row 1 of X has no observed feature"),
-        ({}, [[1.0, 2.0], [1.0, np.inf], [3.0, 1.0]], "inf in column 1"),
+        ({}, [[1.0, 2.0], [1.0, np.inf], [3.0, 1.0]], "infinity in column 1"),
+        ({"family": "gaussian"}, [["a", 2.0], ["b", 1.0], ["a", 3.0]],
+         "Column 0 .*non-numeric"),
+        ({"family": "categorical", "feature_types": {0: "continuous"}}, None,
+         r"feature_types\[0\] = 'continuous' contradicts family='categorical'"),
+        ({}, [[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]], r"Every column of X is constant \(\[0, 1\]\)"),
     ],
 )
 def test_bad_input(kwargs, X, match):
-    X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 1.0]]) if X is None else np.array(X)
+    X = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 1.0]]) if X is None else np.array(X, dtype=object if isinstance(X[0][0], str) else float)
     with pytest.raises(ValueError, match=match):
         LatentCNB(**kwargs).fit(X)
 
 
 def test_bad_input_at_predict_names_row_and_column():
-    import pandas as pd
 
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [2.0, 1.0, 0.0, 1.0]})
     model = LatentCNB(2, random_state=0).fit(X)
-    with pytest.raises(ValueError, match="inf in column 'b'"):
+    with pytest.raises(ValueError, match="infinity in column 'b'"):
         model.predict(pd.DataFrame({"a": [1.0], "b": [-np.inf]}))
     with pytest.raises(ValueError, match="Row 0 of X has no observed feature"):
         model.transform(pd.DataFrame({"a": [np.nan], "b": [np.nan]}))
 
 
 def test_fitted_model_exposes_its_plate():
-    import pandas as pd
 
     from kgraph.plate import LatentCNBPlate
 
-    X = pd.DataFrame({"u": np.arange(8.0), "v": np.arange(8.0) % 3})
-    model = LatentCNB(2, prior="beta-liouville", random_state=0).fit(X)
+    X = pd.DataFrame({"u": np.arange(8.0) / 3, "v": np.arange(8.0) % 3, "w": 1.0})
+    with pytest.warns(UserWarning, match=r"column\(s\) \['w'\] of X take fewer than two"):
+        model = LatentCNB(2, prior="beta-liouville", random_state=0).fit(X)
+    # v (three integer values) is categorical; the constant w leaves the model
+    assert model.plate_graph() == LatentCNBPlate(["u", "v"], 2, "beta-liouville", "mixed")
+    model.set_params(family="gaussian").fit(X)
     assert model.plate_graph() == LatentCNBPlate(["u", "v"], 2, "beta-liouville", "gaussian")
 
 
 def test_unknown_family_lists_valid_ones():
     from estimators.latent import make_family
 
-    with pytest.raises(ValueError, match=r"Unknown family 'poisson'; valid ones are \['categorical', 'gaussian'\]"):
+    with pytest.raises(ValueError, match=r"Unknown family 'poisson'; valid ones are \['auto', 'categorical', 'gaussian'\]"):
         make_family("poisson")

@@ -1,0 +1,111 @@
+"""The data side of ``kgraph learn``: reading a table, ``--feature-types``, and the part of
+``report.md`` that says what the model was given (column types, constant columns, missing
+cells, and how missing cells are handled)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from viz.cli.commands import CommandError
+
+__all__ = ["check_feature_types", "data_lines", "feature_types_option", "read_table"]
+
+_TYPES = ("continuous", "categorical")
+
+
+def feature_types_option(text: str) -> dict[str, str]:
+    """Parse ``--feature-types col=categorical,col2=continuous`` into a mapping.
+
+    Examples
+    --------
+    >>> feature_types_option("island=categorical, year=continuous")
+    {'island': 'categorical', 'year': 'continuous'}
+    >>> feature_types_option("year=ordinal")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: column 'year': type 'ordinal' is not one of continuous, categorical
+    """
+    out: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        column, sep, kind = (s.strip() for s in item.partition("="))
+        if not sep or not column:
+            raise argparse.ArgumentTypeError(f"expected COLUMN=TYPE, got {item!r}")
+        if kind not in _TYPES:
+            raise argparse.ArgumentTypeError(
+                f"column {column!r}: type {kind!r} is not one of {', '.join(_TYPES)}")
+        out[column] = kind
+    if not out:
+        raise argparse.ArgumentTypeError("expected COLUMN=TYPE[,COLUMN=TYPE...]")
+    return out
+
+
+def read_table(path: Path) -> pd.DataFrame:
+    """A CSV file as a DataFrame: strings stay strings ("NA" is a category), empty cells
+    become NaN (missing); every reading problem is a one-line CommandError."""
+    try:
+        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError,
+            pd.errors.EmptyDataError) as exc:
+        raise CommandError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from exc
+
+
+def check_feature_types(mapping: dict[str, str] | None, X: pd.DataFrame) -> None:
+    """Every column ``--feature-types`` names must be a feature of X."""
+    for column in mapping or {}:
+        if column not in X.columns:
+            raise CommandError(f"--feature-types names column {column!r}, which is not a "
+                               f"feature; the features are {list(X.columns)}")
+
+
+def data_lines(X: pd.DataFrame, model) -> list[str]:
+    """The ``## Data`` section of ``report.md`` for a model fitted on X.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.latent import LatentCNB
+    >>> X = pd.DataFrame({"sex": ["f", "m", None, "f"], "mass": [3.5, np.nan, 4.0, 3.75],
+    ...                   "site": 1})
+    >>> print("\\n".join(data_lines(X, LatentCNB(1).fit(X))[5:10]))
+    | column | type | missing cells |
+    |---|---|---:|
+    | sex | categorical (2 categories) | 1 |
+    | mass | continuous | 1 |
+    | site | constant: left out | 0 |
+    """
+    types = dict(getattr(model, "feature_types_", {}))
+    levels = getattr(getattr(model, "encoder_", None), "categories_", {})
+    missing = X.isna().sum()
+    constant = [c for c, t in types.items() if t == "constant"]
+    counts = pd.Series(list(types.values())).value_counts()
+    lines = [
+        "",
+        "## Data",
+        "",
+        "Column types (decided once on the training data: strings, bools and integer columns "
+        "with at most 10 values are categorical; `--feature-types` overrides): "
+        + ", ".join(f"{n} {t}" for t, n in counts.items()) + ".",
+        "",
+        "| column | type | missing cells |",
+        "|---|---|---:|",
+    ]
+    for column in X.columns:
+        kind = types.get(column, "?")
+        if kind == "categorical" and column in levels:
+            kind += f" ({len(levels[column])} categories)"
+        elif kind == "constant":
+            kind = "constant: left out"
+        lines.append(f"| {column} | {kind} | {int(missing[column])} |")
+    lines += [
+        "",
+        f"- constant columns left out of the model: {', '.join(map(str, constant)) or 'none'}",
+        f"- missing cells: {int(missing.sum())} in {int((missing > 0).sum())} column(s), "
+        f"{int(X.isna().any(axis=1).sum())} row(s) with at least one",
+        "- learning uses the available cases and prediction marginalises missing cells (and "
+        "categories not seen in training) under the fitted model: nothing is imputed",
+        "",
+    ]
+    return lines
