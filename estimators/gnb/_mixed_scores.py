@@ -21,6 +21,8 @@ from collections.abc import Hashable, Iterable
 
 import numpy as np
 
+from estimators._validation import DegenerateFeatureWarning
+from estimators._warnings import warn_user
 from estimators.columns import EncodedColumns
 from estimators.gnb._learn import make_score
 from estimators.scores import ConditionalGaussianScore
@@ -32,6 +34,9 @@ MIN_ROWS = 5
 #: a perfect dependence (collinear columns: +inf nats) scores this much, so that directed
 #: searchers, which need finite weights, still prefer it to any other
 PERFECT = 1e3
+#: the weight an ineligible arc (-inf: too few complete rows) takes when no spanning
+#: arborescence avoids them all
+INELIGIBLE = -1e12
 
 
 def safe_value(score, v, parents) -> float:
@@ -179,7 +184,16 @@ def learn_structure(enc: EncodedColumns, codes: np.ndarray, classes: np.ndarray,
     else:
         W = MixedScore(enc, codes, classes, used, dependence, bandwidth, var_smoothing,
                        n_jobs).edge_matrix()
-        arcs = list(maximum_spanning_arborescence(W, variables=list(range(used.size))).edges)
+        try:
+            found = maximum_spanning_arborescence(W, variables=list(range(used.size)))
+        except ValueError:  # some column has no eligible mother (too few complete rows)
+            W = np.where(np.isfinite(W), W, INELIGIBLE)
+            found = maximum_spanning_arborescence(W, variables=list(range(used.size)))
+            warn_user(f"Too few rows observed together for every pair of some column: arcs "
+                      f"without enough complete rows (score -inf) were used at weight "
+                      f"{INELIGIBLE:g}, so the tree still spans every column.",
+                      DegenerateFeatureWarning)
+        arcs = list(found.edges)
         local = sorted(arcs, key=lambda a: -W[a[0], a[1]])  # stable: ties keep creation order
     weights = np.array([W[i, j] for i, j in local])
     return [(int(used[i]), int(used[j])) for i, j in local], weights

@@ -197,3 +197,14 @@ def test_pair_diagnostics_of_a_mixed_model_show_the_continuous_pairs():
     expected = [(names[i], names[j]) for i, j in clf.cluster_order_.tolist()
                 if "z" not in (names[i], names[j])]
     assert [p.names for p in pair_data(clf, X, y)] == expected and expected
+
+
+def test_no_eligible_arborescence_still_fits_with_one_warning():
+    # column b is observed on three rows only: no arc into or out of it has enough
+    # complete rows, so the tree takes its arcs at the ineligible weight and says so
+    X = pd.DataFrame({"a": [0.126, -0.132, 0.640, 0.105, -0.536, np.nan],
+                      "b": [np.nan, 2, 1, np.nan, 2, np.nan]})
+    y = ["c0", "c1", "c0", "c1", "c1", "c1"]
+    with pytest.warns(UserWarning, match="arcs without enough complete rows"):
+        proba = GNBClassifier().fit(X, y).predict_proba(X)
+    assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
