@@ -18,8 +18,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import ValidatedData, check_features_target, within_class_constant
 from .._dask import is_dask
+from .._validation import ValidatedData, check_features_target, within_class_constant
 from ._parallel import run_chunked
 
 __all__ = ["BaseCMI"]
