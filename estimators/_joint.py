@@ -23,6 +23,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from estimators._dask import is_dask
 from estimators._validation import check_finite_columns
 
 __all__ = ["JointLogLikelihoodClassifier"]
@@ -50,6 +51,10 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
     def _validate_X(self, X, y=None, *, reset: bool):
         """Validated ``(X, y)`` (``y`` None when predicting): scikit-learn's checks, then
         NaN and infinity refused naming the column."""
+        if is_dask(X):  # the families that fit from Dask dispatch before they get here
+            raise TypeError(f"{type(self).__name__} cannot be fitted from a Dask collection; "
+                            "TANClassifier and GNBClassifier(dependence='gaussian') can. "
+                            "Compute a sample into memory for the others.")
         dtype = self._input_dtype()
         kwargs = dict(reset=reset, dtype=dtype, ensure_all_finite=False,
                       ensure_min_features=self._min_features if reset else 1,
@@ -92,14 +97,26 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
     # -- prediction, written once -----------------------------------------------------------
     def predict(self, X) -> np.ndarray:
         """The class with the largest joint log-likelihood ``ln p(y, x)`` for each row."""
+        if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
+            from estimators.distributed import predict_dask
+
+            return predict_dask(self, X, "predict")
         jll = self._joint_log_likelihood(self._check_X(X))
         return self.classes_[np.argmax(jll, axis=1)]
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posterior ``ln p(y | x)``, shape (n_samples, n_classes)."""
+        if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
+            from estimators.distributed import predict_dask
+
+            return predict_dask(self, X, "predict_log_proba")
         jll = self._joint_log_likelihood(self._check_X(X))
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
         """Posterior ``p(y | x)``: the softmax over classes of ``ln p(y, x)``."""
+        if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
+            from estimators.distributed import predict_dask
+
+            return predict_dask(self, X, "predict_proba")
         return np.exp(self.predict_log_proba(X))

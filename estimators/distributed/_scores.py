@@ -21,7 +21,13 @@ from estimators.distributed._stats import ClassMoments, PairCounts
 from estimators.scores._discrete import DiscreteCMI, _pair_cmi
 from estimators.scores._gaussian import CorrelationData, GaussianCMI
 
-__all__ = ["DASK_SCORES", "discrete_edge_matrix", "fit_score_from_dask", "moment_correlations"]
+__all__ = [
+    "DASK_SCORES",
+    "discrete_edge_matrix",
+    "fit_score_from_dask",
+    "gaussian_score_from_moments",
+    "moment_correlations",
+]
 
 
 def _check_not_constant(lo: np.ndarray, hi: np.ndarray, names, owner: str) -> None:
@@ -62,16 +68,24 @@ def moment_correlations(mo: ClassMoments, constant: np.ndarray) -> np.ndarray:
     return R
 
 
-def _fit_gaussian(score: GaussianCMI, data) -> GaussianCMI:
-    mo = moments_of(data)
-    owner = type(score).__name__
+def gaussian_score_from_moments(mo: ClassMoments, names, owner: str,
+                                score: GaussianCMI | None = None,
+                                allow_constant: bool = False) -> GaussianCMI:
+    """A fitted :class:`GaussianCMI` from class moments (constant columns refused unless
+    ``allow_constant``: then they score 0, as the classifiers' in-memory scores do)."""
     _check_classes(mo.classes, owner)
-    _check_not_constant(mo.lo, mo.hi, data.names, owner)
+    if not allow_constant:
+        _check_not_constant(mo.lo, mo.hi, names, owner)
+    score = GaussianCMI() if score is None else score
     constant = (mo.lo == mo.hi) | (mo.n <= 1)[:, None]
-    score._set_fitted(data.names, mo.classes, mo.n, constant)
+    score._set_fitted(names, mo.classes, mo.n, constant)
     score.data_ = CorrelationData(moment_correlations(mo, constant), score.class_prior_)
     score.moments_ = mo
     return score
+
+
+def _fit_gaussian(score: GaussianCMI, data) -> GaussianCMI:
+    return gaussian_score_from_moments(moments_of(data), data.names, type(score).__name__, score)
 
 
 def discrete_edge_matrix(counts: PairCounts, alpha: float = 0.0) -> np.ndarray:

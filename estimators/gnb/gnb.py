@@ -7,6 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators._dask import is_dask
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._learn import DEPENDENCES, learn_tree, make_density
 from estimators.gnb.reduction import best_n_clusters, reduction_scores
@@ -120,6 +121,10 @@ class GNBClassifier(BaseGNB):
     def fit(self, X, y) -> GNBClassifier:
         """Learn the GNB structure and the class-conditional densities from (X, y)."""
         self._validate_params()
+        if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
+            from estimators.distributed import fit_gnb_dask
+
+            return fit_gnb_dask(self, X, y)
         X, codes = self._validate_training(X, y)
         d = X.shape[1]
         if isinstance(self.n_clusters, Integral) and self.n_clusters > d - 1:

@@ -17,6 +17,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from estimators._dask import is_dask
 from estimators._joint import JointLogLikelihoodClassifier
 from estimators._validation import check_finite_columns
 from estimators.ktan._columns import FEATURE_FAMILIES, DiscreteEncoding, resolve_family
@@ -64,6 +65,10 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         -------
         self
         """
+        if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
+            from estimators.distributed import fit_tan_dask
+
+            return fit_tan_dask(self, X, y)
         name = type(self).__name__
         raw = X
         X, y_codes = self._validate_training(X, y)
