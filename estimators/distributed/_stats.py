@@ -138,27 +138,43 @@ class PairCounts:
 
 
 def encode(X: pd.DataFrame | np.ndarray, categories: Sequence[np.ndarray]) -> np.ndarray:
-    """Codes ``0 .. K_i - 1`` of every cell (``categories[i]`` sorted as in memory)."""
-    X = np.asarray(X, dtype=object) if not isinstance(X, np.ndarray) else X
-    codes = np.empty(X.shape, dtype=np.int64)
-    for j, cats in enumerate(categories):  # loop over columns, not rows
-        codes[:, j] = pd.Index(cats).get_indexer(X[:, j])
+    """Codes ``0 .. K_i - 1`` of every cell (``categories[i]`` sorted as in memory).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> encode(pd.DataFrame({"a": ["y", "x"], "b": [2, 1]}), [np.array(["x", "y"]), np.array([1, 2])])
+    array([[1, 1],
+           [0, 0]])
+    """
+    columns = ([X.iloc[:, j].to_numpy() for j in range(X.shape[1])] if isinstance(X, pd.DataFrame)
+               else [np.asarray(X)[:, j] for j in range(np.shape(X)[1])])
+    codes = np.empty((len(columns[0]) if columns else 0, len(categories)), dtype=np.int64)
+    for j, (col, cats) in enumerate(zip(columns, categories, strict=True)):  # per column
+        codes[:, j] = pd.Index(cats).get_indexer(col)
     return codes
 
 
+#: rows per one-hot block in :func:`pair_counts` (float32 counts are exact below 2^24)
+ROWS_PER_BLOCK = 1 << 16
+
+
 def pair_counts(X, y, categories: Sequence[np.ndarray], classes: np.ndarray) -> PairCounts:
-    """The per-class Gram matrices of one partition (one BLAS product per class)."""
-    codes = encode(np.asarray(X, dtype=object), categories)
+    """The per-class Gram matrices of one partition: one BLAS product per class and block of
+    :data:`ROWS_PER_BLOCK` rows (float32 one-hot, exact counts, summed in float64)."""
+    codes = encode(X, categories)
     K = np.array([c.size for c in categories], dtype=np.int64)
     offsets = np.concatenate([[0], np.cumsum(K)[:-1]])
-    n, D = codes.shape[0], int(K.sum())
-    one_hot = np.zeros((n, D))
-    one_hot[np.arange(n)[:, None], offsets + codes] = 1.0
+    D = int(K.sum())
     yc = pd.Index(classes).get_indexer(np.asarray(y))
-    G = np.empty((classes.size, D, D))
-    for c in range(classes.size):  # one matrix product per class
-        rows = one_hot[yc == c]
-        G[c] = rows.T @ rows
+    G = np.zeros((classes.size, D, D))
+    for s in range(0, codes.shape[0], ROWS_PER_BLOCK):  # blocks of rows bound the memory
+        block, yb = codes[s : s + ROWS_PER_BLOCK], yc[s : s + ROWS_PER_BLOCK]
+        one_hot = np.zeros((block.shape[0], D), dtype=np.float32)
+        one_hot[np.arange(block.shape[0])[:, None], offsets + block] = 1.0
+        for c in range(classes.size):  # one matrix product per class
+            rows = one_hot[yb == c]
+            G[c] += rows.T @ rows
     return PairCounts(G, K)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from viz.cli import confidence, runs
+from viz.cli import confidence, engine, runs
 from viz.cli.commands import CommandError
 
 
@@ -140,6 +140,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="latent-cnb: the prior of the mixing weights")
     g.add_argument("--family", choices=choices["family"], help="latent-cnb: features")
     confidence.add_options(p)
+    engine.add_options(p)
     p.set_defaults(run=run_learn)
 
 
@@ -203,6 +204,8 @@ def run_learn(args: argparse.Namespace) -> int:
 
     from viz.overview import LEGIBLE_VERTICES, overview_parts
 
+    if args.engine == "dask":  # larger than memory: a Parquet/CSV glob on a Dask cluster
+        return engine.run_dask(args)
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
     X, y, name = load_data(args.data, args.target)
