@@ -39,7 +39,7 @@ DASK_MODELS = ("gnb", "tan")
 def add_options(p: argparse.ArgumentParser) -> None:
     """The ``--engine``, ``--scheduler`` and ``--holdout`` options of ``kgraph learn``."""
     g = p.add_argument_group("engine (larger than memory)")
-    g.add_argument("--engine", choices=("memory", "dask"), default="memory",
+    g.add_argument("--engine", choices=list(ENGINES), default="memory",
                    help="memory (default) or dask: DATA is then a Parquet/CSV glob read lazily")
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="dask: address of a running scheduler (default: a 2-worker LocalCluster)")
@@ -195,3 +195,7 @@ def write_dask_results(args, model, n_rows, n_features, counts, summary, seconds
               file=sys.stderr)
     print(f"wrote {out}/: structure.graphml structure.json model.joblib metrics.json "
           f"metrics.csv {'' if failure else 'structure.pdf structure.png '}report.md")
+
+
+#: ``--engine NAME`` -> the function running ``kgraph learn`` (None: the in-memory path)
+ENGINES = {"memory": None, "dask": run_dask}

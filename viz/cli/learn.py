@@ -204,8 +204,8 @@ def run_learn(args: argparse.Namespace) -> int:
 
     from viz.overview import LEGIBLE_VERTICES, overview_parts
 
-    if args.engine == "dask":  # larger than memory: a Parquet/CSV glob on a Dask cluster
-        return engine.run_dask(args)
+    if engine.ENGINES[args.engine] is not None:  # e.g. dask: a Parquet/CSV glob on a cluster
+        return engine.ENGINES[args.engine](args)
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
     X, y, name = load_data(args.data, args.target)
