@@ -27,6 +27,7 @@ from estimators.ktan import KTANClassifier  # noqa: E402
 from estimators.marginal import (  # noqa: E402
     discrete_log_marginal,
     discrete_log_marginal_evidence,
+    factors_from_network,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "estimators" / "datasets" / "data"
@@ -41,11 +42,12 @@ def main() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             clf = KTANClassifier(k=2).fit(X, y)
-        codes = clf.encoding_.transform(X.to_numpy())
+        codes = clf._check_X(X).codes
+        factors = factors_from_network(clf.network_)
         rng = np.random.default_rng(0)
         for rate in (0.1, 0.2, 0.4):
             m = rng.random(codes.shape) < rate
-            args = (clf.cpts_, clf.class_log_prior_, codes, m)
+            args = (factors, clf.class_log_prior_, codes, m)
             t1, a = best_time(lambda args=args: discrete_log_marginal(*args))
             t2, b = best_time(lambda args=args: discrete_log_marginal_evidence(*args))
             diff = float(np.abs(a - b).max())

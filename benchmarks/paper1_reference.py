@@ -86,7 +86,7 @@ PAPER = {
         "GNB G-cop*": (1.0, 1.0, 1.0, 1.0),
         "GNB KDE*": (0.9889, 0.9893, 0.9889, 0.9889),
     },
-    "winequality_white": {
+    "winequality": {
         "GaussNB": (0.7443, 0.4040, 0.6281, 0.4917),
         "K.NB": (0.6788, 0.3583, 0.7984, 0.4947),
         "LR(C=1000)": (0.8185, 0.5884, 0.2599, 0.3605),
@@ -110,5 +110,5 @@ PAPER_M = {
     "sonar": {"GNB-Gauss*": "44/59", "GNB G-cop*": "57/59", "GNB KDE*": "46/59"},
     "iris": {"GNB-Gauss*": "2/4", "GNB G-cop*": "3/4", "GNB KDE*": "2/4"},
     "wine": {"GNB-Gauss*": "12/12", "GNB G-cop*": "12/12", "GNB KDE*": "12/12"},
-    "winequality_white": {"GNB-Gauss*": "12/12", "GNB G-cop*": "10/10", "GNB KDE*": "12/12"},
+    "winequality": {"GNB-Gauss*": "12/12", "GNB G-cop*": "10/10", "GNB KDE*": "12/12"},
 }

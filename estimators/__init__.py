@@ -3,30 +3,7 @@
 The statistics layer: it imports :mod:`kgraph` (structures), never :mod:`viz`.
 """
 
-from estimators.columns import MixedEncoder, infer_feature_types
-from estimators.datasets import list_datasets, load_dataset
-from estimators.evaluation import cross_validated_metrics, split_metrics
-from estimators.gnb import GNBClassifier, KGNBClassifier, pair_diagnostics
-from estimators.ktan import KTANClassifier, TANClassifier
-from estimators.latent import LatentCNB, LatentCNBClassifier
-from estimators.scores import (
-    ConditionalGaussianScore,
-    DegenerateFeatureWarning,
-    DiscreteCMI,
-    GaussianCMI,
-    GaussianCopulaCMI,
-    KDECopulaCMI,
-)
-from estimators.search import (
-    backbone_dp,
-    backbone_order,
-    brute_force_ktree,
-    brute_force_spanning_tree,
-    greedy_ktree,
-    greedy_matroid_basis,
-    maximum_spanning_arborescence,
-    maximum_spanning_tree,
-)
+from kgraph._lazy import lazy_exports
 
 __all__ = [
     "ConditionalGaussianScore",
@@ -57,3 +34,34 @@ __all__ = [
     "pair_diagnostics",
     "split_metrics",
 ]
+
+_EXPORTS = {
+    "ConditionalGaussianScore": "estimators.scores",
+    "DegenerateFeatureWarning": "estimators.scores",
+    "DiscreteCMI": "estimators.scores",
+    "GNBClassifier": "estimators.gnb",
+    "GaussianCMI": "estimators.scores",
+    "GaussianCopulaCMI": "estimators.scores",
+    "KDECopulaCMI": "estimators.scores",
+    "KGNBClassifier": "estimators.gnb",
+    "KTANClassifier": "estimators.ktan",
+    "LatentCNB": "estimators.latent",
+    "LatentCNBClassifier": "estimators.latent",
+    "MixedEncoder": "estimators.columns",
+    "TANClassifier": "estimators.ktan",
+    "backbone_dp": "estimators.search",
+    "backbone_order": "estimators.search",
+    "brute_force_ktree": "estimators.search",
+    "brute_force_spanning_tree": "estimators.search",
+    "cross_validated_metrics": "estimators.evaluation",
+    "greedy_ktree": "estimators.search",
+    "greedy_matroid_basis": "estimators.search",
+    "infer_feature_types": "estimators.columns",
+    "list_datasets": "estimators.datasets",
+    "load_dataset": "estimators.datasets",
+    "maximum_spanning_arborescence": "estimators.search",
+    "maximum_spanning_tree": "estimators.search",
+    "pair_diagnostics": "estimators.gnb",
+    "split_metrics": "estimators.evaluation",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -1,32 +1,47 @@
 """The classifier template of the Naive-Bayes family (scikit-learn's ``_BaseNB`` pattern).
 
-The template owns input validation and prediction; a family writes only
-:meth:`~JointLogLikelihoodClassifier._joint_log_likelihood` on validated input (and calls
+The template owns input validation, column types and prediction; a family writes only
+:meth:`~JointLogLikelihoodClassifier._joint_log_likelihood` on an encoded table (and calls
 :meth:`~JointLogLikelihoodClassifier._validate_training` first thing in ``fit``). So the
-same bad input gets the same error in every family:
+same input gets the same treatment in every family:
 
-- X is converted in one place, :meth:`~JointLogLikelihoodClassifier._validate_X`, which a
-  family parametrises by :meth:`~JointLogLikelihoodClassifier._input_dtype` (``float64``
-  for numeric models, ``None`` to keep any values) and ``_min_features``; NaN (unless the
-  family's ``allow_nan`` tag is set) and infinity are refused naming the column;
+- X is checked in one place, :meth:`~JointLogLikelihoodClassifier._validate_X`, keeping its
+  dtypes (a family parametrises only ``_min_features``): infinity is refused naming the
+  column; missing cells (NaN, None, pandas NA, empty strings) are accepted when the
+  family's ``allow_nan`` tag is set (the default) and refused naming the column otherwise;
+- the column types are decided once at ``fit`` by :class:`estimators.columns.MixedEncoder`
+  (the ``feature_types`` parameter of every classifier: ``"auto"`` or a mapping
+  ``{column: "continuous" | "categorical"}``); constant columns are named in one warning
+  and listed in ``constant_features_``; X reaches the family as an
+  :class:`~estimators.columns.EncodedColumns` (floats for continuous columns, codes for
+  categorical ones; a category unseen in training is coded ``-1``, i.e. treated as a
+  missing cell and marginalised);
 - training needs at least two rows and at least two classes; ``y`` must match X's rows;
 - prediction checks the model is fitted and that X has the training features.
 """
 
 from __future__ import annotations
 
+import warnings
 from abc import ABCMeta, abstractmethod
+from collections.abc import Mapping
 
 import numpy as np
+import pandas as pd
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators._dask import is_dask
-from estimators._validation import check_finite_columns
+from estimators._validation import DegenerateFeatureWarning, check_cells
+from estimators.columns import EncodedColumns, MixedEncoder
 
-__all__ = ["JointLogLikelihoodClassifier"]
+__all__ = ["FEATURE_TYPES_CONSTRAINT", "JointLogLikelihoodClassifier"]
+
+#: the ``_parameter_constraints`` entry of every classifier's ``feature_types``
+FEATURE_TYPES_CONSTRAINT = [StrOptions({"auto"}), Mapping]
 
 
 class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
@@ -38,9 +53,10 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
     _min_features: int = 1
 
     # -- the one place X is converted -------------------------------------------------------
-    def _input_dtype(self):
-        """The dtype X is converted to: ``np.float64`` (numeric models) or ``None``."""
-        return np.float64
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
 
     def feature_names(self) -> list[str]:
         """Variable names of the fitted features (pandas columns, else ``x0, x1, ...``)."""
@@ -49,29 +65,51 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         return [f"x{j}" for j in range(self.n_features_in_)]
 
     def _validate_X(self, X, y=None, *, reset: bool):
-        """Validated ``(X, y)`` (``y`` None when predicting): scikit-learn's checks, then
-        NaN and infinity refused naming the column."""
+        """``(raw, X, y)``: scikit-learn's checks (shape, feature names, ``y``) on ``X`` kept
+        in its own dtypes, then cells that are no scalar, infinity, and (unless the
+        family's ``allow_nan`` tag is set) missing cells refused naming the column. ``raw``
+        is what the encoder reads: the DataFrame itself (its dtypes decide the types) or
+        the validated array."""
         if is_dask(X):  # the families that fit from Dask dispatch before they get here
             raise TypeError(f"{type(self).__name__} cannot be fitted from a Dask collection; "
                             "TANClassifier and GNBClassifier(dependence='gaussian') can. "
                             "Compute a sample into memory for the others.")
-        dtype = self._input_dtype()
-        kwargs = dict(reset=reset, dtype=dtype, ensure_all_finite=False,
+        kwargs = dict(reset=reset, dtype=None, ensure_all_finite=False,
                       ensure_min_features=self._min_features if reset else 1,
                       ensure_min_samples=2 if reset else 1)
+        raw = X
         if reset:
             X, y = validate_data(self, X, y, **kwargs)
         else:
             X = validate_data(self, X, **kwargs)
-        check_finite_columns(X, self.feature_names(), type(self).__name__,
-                             numeric=dtype is not None,
-                             allow_nan=self.__sklearn_tags__().input_tags.allow_nan)
-        return X, y
+        if not (isinstance(raw, pd.DataFrame)
+                and (reset or list(raw.columns) == list(self.encoder_.feature_names_in_))):
+            raw = X
+        check_cells(raw, self.feature_names(), type(self).__name__,
+                    allow_nan=self.__sklearn_tags__().input_tags.allow_nan)
+        return raw, X, y
 
-    def _validate_training(self, X, y) -> tuple[np.ndarray, np.ndarray]:
-        """Validate a training set; set ``classes_``, ``class_count_`` and
-        ``class_log_prior_``; return the validated X and the class codes ``0 .. m - 1``."""
-        X, y = self._validate_X(X, y, reset=True)
+    def _feature_types_by_column(self, raw) -> str | dict:
+        """The ``feature_types`` parameter with keys the encoder knows: for an array, the
+        names ``x0, x1, ...`` become column indices."""
+        types = self.feature_types
+        if isinstance(types, str) or isinstance(raw, pd.DataFrame):
+            return types
+        index = {name: j for j, name in enumerate(self.feature_names())}
+        return {index.get(key, key): kind for key, kind in types.items()}
+
+    def _validate_training(self, X, y) -> tuple[EncodedColumns, np.ndarray]:
+        """Validate a training set and decide the column types once.
+
+        Sets ``classes_``, ``class_count_``, ``class_log_prior_``, ``n_features_in_``,
+        ``feature_names_in_`` (DataFrames with string column names), ``encoder_`` (the
+        fitted :class:`~estimators.columns.MixedEncoder`), ``feature_types_`` (feature name
+        -> ``"continuous" | "categorical" | "constant"``) and ``constant_features_``, and
+        warns once (:class:`~estimators._validation.DegenerateFeatureWarning`) naming the
+        constant columns, which leave the structure. Returns the encoded table and the
+        class codes ``0 .. m - 1``.
+        """
+        raw, _, y = self._validate_X(X, y, reset=True)
         check_classification_targets(y)
         self.classes_, codes, counts = np.unique(y, return_inverse=True, return_counts=True)
         if self.classes_.size < 2:
@@ -81,16 +119,59 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             )
         self.class_count_ = counts
         self.class_log_prior_ = np.log(counts / counts.sum())
-        return X, codes
+        self.encoder_ = MixedEncoder(self._feature_types_by_column(raw)).fit(raw)
+        enc = self.encoder_.transform(raw)
+        self._record_types(enc.types, stacklevel=4)
+        return enc, codes
 
-    def _check_X(self, X) -> np.ndarray:
-        """Prediction input: the model must be fitted, X validated with ``reset=False``."""
+    def _record_types(self, types, stacklevel: int) -> None:
+        """Set ``feature_types_`` and ``constant_features_`` from the encoded column types
+        and warn once naming the constant columns."""
+        self.feature_types_ = dict(zip(self.feature_names(), types, strict=True))
+        self.constant_features_ = [v for v, t in self.feature_types_.items() if t == "constant"]
+        if self.constant_features_:
+            warnings.warn(
+                f"{type(self).__name__}: column(s) {self.constant_features_} of X take fewer "
+                "than two distinct values; they carry no information and leave the model.",
+                DegenerateFeatureWarning,
+                stacklevel=stacklevel,
+            )
+
+    def _check_X(self, X) -> EncodedColumns:
+        """Prediction input: the model must be fitted, X validated with ``reset=False`` and
+        encoded with the training types and categories (unseen categories coded ``-1``,
+        i.e. treated as missing)."""
         check_is_fitted(self)
-        return self._validate_X(X, reset=False)[0]
+        raw = self._validate_X(X, reset=False)[0]
+        return self.encoder_.transform(raw)
+
+    def _decoded(self, enc: EncodedColumns, *, numeric: bool) -> np.ndarray:
+        """The encoded table back in its training values (NaN where missing or unseen):
+        floats when ``numeric`` (a categorical column with non-numeric categories is then a
+        ``ValueError`` naming it), else an object array of the categories."""
+        out = enc.values.astype(object) if not numeric else enc.values.copy()
+        for j, name in enumerate(self.encoder_.feature_names_in_):
+            if enc.types[j] == "continuous":
+                continue
+            levels = self.encoder_.categories_[name]
+            if numeric:
+                try:
+                    levels = levels.astype(float)
+                except (TypeError, ValueError):
+                    raise ValueError(
+                        f"Column {self.feature_names()[j]!r} is categorical with non-numeric "
+                        f"categories ({levels[0]!r}, ...); {type(self).__name__} models "
+                        "numeric columns only: encode it as numbers or drop it."
+                    ) from None
+            col = np.full(enc.codes.shape[0], np.nan, dtype=float if numeric else object)
+            seen = enc.codes[:, j] >= 0
+            col[seen] = levels[enc.codes[seen, j]]
+            out[:, j] = col
+        return out
 
     # -- what a family writes ---------------------------------------------------------------
     @abstractmethod
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
         """``ln p(y, x)`` of rows already validated by :meth:`_check_X`, shape
         (n_samples, n_classes), columns in ``classes_`` order."""
 

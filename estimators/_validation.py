@@ -18,16 +18,20 @@ indices ``0 .. d-1`` otherwise.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from numbers import Number
 
 import numpy as np
 import pandas as pd
 
+from estimators._warnings import warn_user
+from estimators.columns._types import column_values, missing_mask, numeric_values
+
 __all__ = [
     "DegenerateFeatureWarning",
     "ValidatedData",
+    "check_cells",
     "check_features_target",
     "encode_classes",
     "variable_names",
@@ -36,7 +40,8 @@ __all__ = [
 
 
 class DegenerateFeatureWarning(UserWarning):
-    """A feature is constant within one class, so that class carries no dependence for it."""
+    """A feature is constant (in the whole training set, or within one class), so it carries
+    no information (or that class carries no dependence for it)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,6 +148,57 @@ def check_finite_columns(X: np.ndarray, names: Sequence[Hashable], owner: str, *
                 f"Input X contains {what} in column {name!r} ({int(bad.sum())} rows); "
                 f"{owner} needs {need}."
             )
+
+
+def check_cells(X, names: Sequence[Hashable], owner: str, *, allow_nan: bool) -> None:
+    """Refuse, naming the column, a cell that is no scalar (a ``TypeError``), an infinite
+    number, and a missing cell (NaN, None, pandas NA, an empty string) unless
+    ``allow_nan``.
+
+    Parameters
+    ----------
+    X : DataFrame or ndarray of shape (n_samples, n_features)
+        The input in its own dtypes.
+    names : sequence
+        Column names used in messages.
+    owner : str
+        The estimator's name, used in messages.
+    allow_nan : bool
+        Whether missing cells are accepted (an unobserved value).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_cells(np.array([[1.0, np.nan]]), ["a", "b"], "TANClassifier", allow_nan=True)
+    >>> check_cells(np.array([[1.0, -np.inf]]), ["a", "b"], "TANClassifier", allow_nan=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: Input X contains infinity in column 'b' (1 rows); TANClassifier needs finite values or NaN (an unobserved value).
+    """
+    _, cols = column_values(X)
+    for name, (col, _) in zip(names, cols, strict=True):  # per column, vectorised
+        if col.dtype.kind == "O":
+            odd = [t for t in {type(v) for v in col} if not (
+                issubclass(t, str | bytes | Number | np.generic) or t is type(None)
+                or t in (type(pd.NA), type(pd.NaT)))]
+            if odd:
+                raise TypeError(f"Column {name!r} holds a value of type {odd[0].__name__}; "
+                                f"for {owner} a cell's argument must be a string or a "
+                                "number (or missing).")
+        missing = missing_mask(col)
+        # numbers only: a column of strings is categorical, or numeric text whose "inf" the
+        # encoder refuses naming the column (MixedEncoder.transform)
+        first = col[~missing][:1]
+        text = col.dtype.kind in "OUS" and (first.size == 0 or isinstance(first[0], str))
+        values = None if col.dtype.kind == "b" or text else numeric_values(col, missing)
+        infinite = np.isinf(values) if values is not None else np.zeros(col.shape, bool)
+        bad = infinite if allow_nan or not missing.any() else missing
+        if bad.any():
+            what = "infinity" if bad is infinite else "NaN"
+            need = ("finite values or NaN (an unobserved value)" if allow_nan
+                    else "finite values: impute or drop them first")
+            raise ValueError(f"Input X contains {what} in column {name!r} ({int(bad.sum())} "
+                             f"rows); {owner} needs {need}.")
 
 
 def _check_not_constant(X: np.ndarray, names: Sequence[Hashable], owner: str) -> None:
@@ -316,10 +372,9 @@ def within_class_constant(
         if warn and mask[c].any():
             feats = [names[i] for i in np.flatnonzero(mask[c])]
             label = np.asarray(classes, dtype=object)[c]
-            warnings.warn(
+            warn_user(
                 f"{owner}: feature(s) {feats} constant within class {label!r}; that class "
                 "contributes no dependence for them.",
                 DegenerateFeatureWarning,
-                stacklevel=3,
             )
     return mask

@@ -1,9 +1,14 @@
-"""Repeated stratified hold-out evaluation with paper 1's metrics (§6.1, appendix D).
+"""Evaluation: paper 1's repeated hold-out (§6.1, appendix D) and the CLI's k-fold metrics.
 
 :func:`split_metrics` scores one fitted prediction; :func:`cross_validated_metrics` repeats
 ``train_test_split(test_size=0.15, random_state=s, stratify=y)`` for s = seed .. seed + n - 1
 (paper 1 uses seeds 42..51) and averages. Metrics: accuracy, weighted precision / recall / F1
 and, for two classes, the binary precision / recall / F1 of a positive label.
+
+:func:`classification_metrics` scores predicted probabilities: accuracy, balanced accuracy,
+F1 (macro, weighted), log-loss, Brier score and one-vs-rest macro ROC AUC;
+:func:`fold_metrics` gives them per fold of a stratified k-fold, folds in parallel through
+scikit-learn's ``cross_validate``; :func:`summarise` their mean and standard deviation.
 """
 
 from __future__ import annotations
@@ -12,8 +17,16 @@ from collections.abc import Hashable
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.metrics import accuracy_score, precision_recall_fscore_support
-from sklearn.model_selection import train_test_split
+from sklearn.metrics import (
+    accuracy_score,
+    balanced_accuracy_score,
+    brier_score_loss,
+    f1_score,
+    log_loss,
+    precision_recall_fscore_support,
+    roc_auc_score,
+)
+from sklearn.model_selection import StratifiedKFold, cross_validate, train_test_split
 
 WEIGHTED = ("precision", "recall", "f1")
 
@@ -84,3 +97,113 @@ def cross_validated_metrics(
         out[key] = float(vals.mean())
         out[f"{key}_std"] = float(vals.std())
     return out
+
+
+def _ovr_auc(y_true: np.ndarray, proba: np.ndarray, classes: np.ndarray) -> float:
+    """Macro one-vs-rest ROC AUC over the classes with positives and negatives in y_true."""
+    aucs = [roc_auc_score(y_true == c, proba[:, k]) for k, c in enumerate(classes)
+            if 0 < np.sum(y_true == c) < y_true.size]
+    return float(np.mean(aucs)) if aucs else float("nan")
+
+
+def classification_metrics(y_true, proba, classes) -> dict[str, float]:
+    """Label and probability metrics of one test part.
+
+    The Brier score is Brier's original one, ``mean_i sum_k (p_ik - [y_i = k])^2`` in
+    [0, 2], for two classes as for more (twice the binary ``(p - y)^2`` form).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels.
+    proba : array-like of shape (n, len(classes))
+        Predicted probabilities, columns in the order of ``classes``.
+    classes : array-like
+        Every class of the data set (``labels=classes``), so a class absent from this test
+        part is handled: log-loss and Brier score use all columns; the ROC AUC averages
+        the classes present (with at least one row outside them); F1 counts a class absent
+        from the part only if it is predicted (scikit-learn's labels of y_true and y_pred).
+
+    Examples
+    --------
+    >>> m = classification_metrics(["a", "b", "b"], [[0.8, 0.2], [0.4, 0.6], [0.3, 0.7]],
+    ...                            ["a", "b"])
+    >>> m["accuracy"], m["roc_auc_ovr"], round(m["log_loss"], 4), round(m["brier"], 4)
+    (1.0, 1.0, 0.3635, 0.1933)
+    """
+    y_true = np.asarray(y_true)
+    classes = np.asarray(classes)
+    proba = np.asarray(proba, dtype=float)
+    y_pred = classes[np.argmax(proba, axis=1)]
+    return {
+        "accuracy": float(accuracy_score(y_true, y_pred)),
+        "balanced_accuracy": float(balanced_accuracy_score(y_true, y_pred)),
+        "f1_macro": float(f1_score(y_true, y_pred, average="macro", zero_division=0)),
+        "f1_weighted": float(f1_score(y_true, y_pred, average="weighted", zero_division=0)),
+        "log_loss": float(log_loss(y_true, proba, labels=classes)),
+        "brier": float(brier_score_loss(y_true, proba, labels=classes, scale_by_half=False)),
+        "roc_auc_ovr": _ovr_auc(y_true, proba, classes),
+    }
+
+
+class _FoldScorer:
+    """``cross_validate`` scorer: the fold model's probabilities over all ``classes``."""
+
+    def __init__(self, classes: np.ndarray) -> None:
+        self.classes = classes
+
+    def __call__(self, estimator, X, y) -> dict[str, float]:
+        proba = np.zeros((len(y), self.classes.size))
+        columns = np.searchsorted(self.classes, estimator.classes_)
+        proba[:, columns] = estimator.predict_proba(X)
+        return classification_metrics(y, proba, self.classes)
+
+
+def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0,
+                 n_jobs: int | None = None, verbose: bool = False):
+    """:func:`classification_metrics` of each fold of a shuffled stratified k-fold.
+
+    Parameters
+    ----------
+    model : scikit-learn classifier with ``predict_proba``
+        Cloned and fitted on each training part.
+    X, y : data
+    n_splits : int, default=5
+    random_state : int or None, default=0
+        Seeds the shuffle of the folds.
+    n_jobs : int or None, default=None
+        Folds fitted in parallel (joblib), as scikit-learn's ``cross_validate``.
+    verbose : bool, default=False
+        A tqdm bar on stderr counting the folds handed to the workers.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per fold, one column per metric.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> X, y = load_iris(return_X_y=True)
+    >>> folds = fold_metrics(GaussianNB(), X, y, n_splits=3)
+    >>> folds.shape, round(float(folds["accuracy"].mean()), 2)
+    ((3, 7), 0.96)
+    """
+    import pandas as pd
+    from tqdm.auto import tqdm
+
+    classes = np.unique(np.asarray(y))
+    splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+    splits = tqdm(list(splitter.split(X, y)), desc="cross-validation folds", unit="fold",
+                  disable=not verbose, leave=False)
+    scores = cross_validate(model, X, y, cv=splits, scoring=_FoldScorer(classes),
+                            n_jobs=n_jobs, error_score="raise")
+    return pd.DataFrame({name[len("test_"):]: values for name, values in scores.items()
+                         if name.startswith("test_")})
+
+
+def summarise(folds) -> dict[str, dict[str, float]]:
+    """``{metric: {"mean": ..., "std": ...}}`` of :func:`fold_metrics` (std with ddof=1)."""
+    return {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
+            for m in folds.columns}

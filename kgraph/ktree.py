@@ -274,7 +274,9 @@ class AcyclicKTree(Structure):
     def _from_graph(cls, graph: GraphDB) -> AcyclicKTree:
         order = [v for v, _ in sorted(graph.nodes(kind="variable", data=True),
                                        key=lambda item: item[1]["position"])]
-        return cls(graph.attrs["k"], order, {v: graph.predecessors(v) for v in order})
+        variables = set(order)  # a graph with the class node (kind "class") reads the same
+        return cls(graph.attrs["k"], order,
+                   {v: [p for p in graph.predecessors(v) if p in variables] for v in order})
 
     def __repr__(self) -> str:
         return f"AcyclicKTree(k={self._k}, n={self.n}, order={list(self._order)!r})"

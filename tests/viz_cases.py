@@ -9,12 +9,14 @@ from scipy.stats import multivariate_normal
 
 from kgraph import AcyclicKTree, GNBJunctionTree
 from kgraph.pbkt import PBKT
+from kgraph.plate import LatentCNBPlate
 from viz.curves import plot_reduction_curve, plot_relative_f1
 from viz.diagnostics import PairData, plot_pair_diagnostics
 from viz.gallery import BACKBONE, FOREST_EDGES, KTREE, PAPER1_EDGES
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
 from viz.ktree import plot_ktree, plot_pbkt, plot_tree_representation
 from viz.latent import plot_elbo, plot_perplexity
+from viz.plate import plot_plate
 from viz.style import Style
 
 #: Fixed size and resolution of the baseline figures.
@@ -33,6 +35,23 @@ def forest():
 
 def ktree() -> AcyclicKTree:
     return KTREE
+
+
+def ktree_25() -> AcyclicKTree:
+    """A 2-tree over 25 features with long names (seeded): each new feature joins a random
+    existing edge."""
+    rng = np.random.default_rng(3)
+    names = [f"feature_{i:02d}_{'abcdefgh'[i % 8] * (i % 5)}" for i in range(25)]
+    parents, edges = {names[1]: [names[0]]}, [(names[0], names[1])]
+    for v in names[2:]:
+        a, b = edges[int(rng.integers(len(edges)))]
+        parents[v] = [a, b]
+        edges += [(a, v), (b, v)]
+    return AcyclicKTree(2, names, parents)
+
+
+LONG_NAMES = ["sepal length (cm)", "petal width in centimetres", "a",
+              "alcalinity_of_ash", "od280/od315_of_diluted_wines"]
 
 
 def pbkt() -> PBKT:
@@ -85,7 +104,12 @@ CASES = {
     "pair_diagnostics": lambda **kw: plot_pair_diagnostics(pair(), **kw),
     "elbo": lambda **kw: plot_elbo(elbo_runs(), labels=["dirichlet", "beta-liouville"], **kw),
     "perplexity": lambda **kw: plot_perplexity(perplexity_results(), **kw),
+    "ktan_25": lambda **kw: plot_ktree(ktree_25(), target="class", **kw),
+    "plate_long_names": lambda **kw: plot_plate(LatentCNBPlate(LONG_NAMES, 3), **kw),
 }
+
+#: Figures with their own size (wide layouts), each compared with its own baseline PNG.
+STANDALONE = ["ktan_25", "plate_long_names"]
 
 #: The image-comparison families: each a row of panels drawn into one fixed-size figure.
 FAMILIES = {

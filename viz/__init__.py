@@ -5,15 +5,7 @@ optional ``ax=``, returns the matplotlib ``Figure`` and never calls ``plt.show()
 :mod:`viz` does not import matplotlib; the functions do, when called.
 """
 
-from viz.confidence import plot_confidence
-from viz.curves import plot_reduction_curve, plot_relative_f1, relative_f1
-from viz.diagnostics import PairData, plot_pair_diagnostics
-from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
-from viz.ktree import plot_ktree, plot_pbkt, plot_tree_representation
-from viz.latent import perplexity_summary, plot_elbo, plot_perplexity
-from viz.plate import plot_plate
-from viz.structure import plot_structure
-from viz.style import OKABE_ITO, PALETTE, Style, apply_style, save_figure, style_context
+from kgraph._lazy import lazy_exports
 
 __all__ = [
     "OKABE_ITO",
@@ -40,3 +32,30 @@ __all__ = [
     "save_figure",
     "style_context",
 ]
+
+_EXPORTS = {
+    "OKABE_ITO": "viz.style",
+    "PALETTE": "viz.style",
+    "PairData": "viz.diagnostics",
+    "Style": "viz.style",
+    "apply_style": "viz.style",
+    "perplexity_summary": "viz.latent",
+    "plot_confidence": "viz.confidence",
+    "plot_elbo": "viz.latent",
+    "plot_gnb_forest": "viz.gnb",
+    "plot_gnb_graph": "viz.gnb",
+    "plot_junction_tree": "viz.gnb",
+    "plot_ktree": "viz.ktree",
+    "plot_pair_diagnostics": "viz.diagnostics",
+    "plot_pbkt": "viz.ktree",
+    "plot_perplexity": "viz.latent",
+    "plot_plate": "viz.plate",
+    "plot_reduction_curve": "viz.curves",
+    "plot_relative_f1": "viz.curves",
+    "plot_structure": "viz.structure",
+    "plot_tree_representation": "viz.ktree",
+    "relative_f1": "viz.curves",
+    "save_figure": "viz.style",
+    "style_context": "viz.style",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

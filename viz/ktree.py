@@ -19,6 +19,7 @@ from viz._draw import (
     node_width,
     spread,
 )
+from viz._overlap import separate
 from viz.layout import centre, line_layout, rooted_children, stress_layout, tidy_forest
 from viz.style import Style, style_context
 
@@ -59,7 +60,8 @@ def _ktree_layout(kt: AcyclicKTree, style: Style) -> dict:
         roots, children = rooted_children(order, kt.edges, [order[0]])
         return spread(centre(tidy_forest(roots, children, row=ROW)), map(str, order), style)
     widest = max(node_width(str(v), style) for v in order)
-    return stress_layout(order, kt.edges, edge_length=max(1.6, 1.2 * widest + 0.4))
+    pos = stress_layout(order, kt.edges, edge_length=max(1.6, 1.2 * widest + 0.4))
+    return separate(pos, {v: (node_width(str(v), style), 2 * style.node_radius) for v in order})
 
 
 def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,

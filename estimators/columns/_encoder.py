@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -68,10 +69,13 @@ class EncodedColumns:
         """Boolean mask of the continuous columns."""
         return np.array([t == "continuous" for t in self.types], dtype=bool)
 
-    @property
+    @cached_property
     def observed(self) -> np.ndarray:
-        """Boolean (n, d): the cell is observed (not missing, not unseen)."""
-        return np.where(self.continuous, ~np.isnan(self.values), self.codes >= 0)
+        """Boolean (n, d): the cell is observed (not missing, not unseen); computed once
+        per table (scores ask for it once per hyperedge)."""
+        out = np.where(self.continuous, ~np.isnan(self.values), self.codes >= 0)
+        out.flags.writeable = False
+        return out
 
     def take(self, rows) -> EncodedColumns:
         """The same table restricted to ``rows`` (index or mask)."""
@@ -159,7 +163,9 @@ class MixedEncoder(BaseEstimator):
         for j, name in enumerate(self.feature_names_in_):  # per column, vectorised
             col = cols[j][0]
             miss = missing_mask(col)
-            num = numeric_values(col, miss) if col.dtype.kind != "b" else None
+            text = self.feature_types_[name] != "continuous" and (
+                self.categories_[name].dtype == object)  # categories as given: no numbers
+            num = numeric_values(col, miss) if col.dtype.kind != "b" and not text else None
             if self.feature_types_[name] == "continuous":
                 if num is None:
                     bad = col[~miss][pd.to_numeric(pd.Series(col[~miss], dtype=object),

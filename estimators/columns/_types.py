@@ -86,8 +86,9 @@ def missing_mask(col: np.ndarray) -> np.ndarray:
         return np.zeros(col.shape, dtype=bool)
     miss = np.asarray(pd.isna(col), dtype=bool)
     if col.dtype.kind in "OUS":
-        blank = pd.Series(col, dtype=object).map(lambda v: isinstance(v, str) and not v.strip())
-        miss |= blank.to_numpy(dtype=bool)
+        codes, uniques = pd.factorize(pd.Series(col, dtype=object), use_na_sentinel=True)
+        blank = np.array([isinstance(u, str) and not u.strip() for u in uniques] + [False])
+        miss |= blank[codes]  # one test per distinct value; NA has code -1 (the False)
     return miss
 
 

@@ -38,8 +38,38 @@ def log_gauss_copula_pair(zi: np.ndarray, zj: np.ndarray, rho: float) -> np.ndar
     )
 
 
+def pairwise_correlation(z: np.ndarray) -> np.ndarray:
+    """Pearson correlation of each pair of columns of z on the rows where both are observed
+    (NaN is missing; available cases, MATH.md §8); 0 for a pair with fewer than 2 such rows
+    or a column constant on them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [np.nan, 9.0]])
+    >>> bool(np.isclose(pairwise_correlation(z)[0, 1], np.corrcoef(z[:3].T)[0, 1]))
+    True
+    """
+    M = ~np.isnan(z)
+    Z = np.where(M, z, 0.0)
+    Mf = M.astype(float)
+    n = Mf.T @ Mf
+    sx = Z.T @ Mf  # sx[i, j]: sum of z_i over the rows where i and j are observed
+    nn = np.maximum(n, 1.0)
+    cov = Z.T @ Z - sx * sx.T / nn
+    var = (Z * Z).T @ Mf - sx * sx / nn  # var[i, j]: of z_i on the rows of the pair
+    denom = var * var.T
+    ok = (n >= 2) & (var > 0) & (var.T > 0)
+    corr = np.divide(cov, np.sqrt(np.where(ok, denom, 1.0)), out=np.zeros_like(cov), where=ok)
+    np.fill_diagonal(corr, 1.0)
+    return np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])
+
+
 def safe_correlation(z: np.ndarray) -> np.ndarray:
-    """Pearson correlation of the columns of z; a constant column is uncorrelated with all."""
+    """Pearson correlation of the columns of z; a constant column is uncorrelated with all.
+    With missing entries (NaN): :func:`pairwise_correlation`."""
+    if np.isnan(z).any():
+        return pairwise_correlation(z)
     zc = z - z.mean(axis=0)
     sd = np.sqrt(np.einsum("ij,ij->j", zc, zc))
     scaled = np.divide(zc, sd, out=np.zeros_like(zc), where=sd > 0)

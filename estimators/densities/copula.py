@@ -15,7 +15,7 @@ from scipy.special import ndtri
 
 from estimators.densities._base import class_rows
 from estimators.densities._normal_scores import NormalScoreDensity, safe_correlation
-from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
+from estimators.densities.kde import KDE1D, class_kde, scott_factor
 
 U_EPS = 1e-9
 
@@ -66,12 +66,7 @@ class ClassGaussianCopula(NormalScoreDensity):
         for c, rows in enumerate(class_rows(codes, n_classes)):
             Xc = X[rows]
             factor = bandwidth_factor(self.bandwidth, Xc.shape[0], 1)
-            self.kdes_.append(
-                [
-                    KDE1D(Xc[:, s], kernel_bandwidth(Xc[:, s], factor, self.min_std))
-                    for s in range(d)
-                ]
-            )
+            self.kdes_.append([class_kde(X[:, s], rows, factor, self.min_std) for s in range(d)])
             _, z = self._marginals(Xc, c, np.arange(d), need_logpdf=False)
             self.corr_[c] = safe_correlation(z)
         return self
@@ -80,9 +75,10 @@ class ClassGaussianCopula(NormalScoreDensity):
         self, X: np.ndarray, c: int, cols: np.ndarray, need_logpdf: bool = True
     ) -> tuple[np.ndarray, np.ndarray]:
         kdes = self.kdes_[c]
-        z = np.column_stack(
-            [ndtri(np.clip(kdes[s].cdf(X[:, s]), U_EPS, 1.0 - U_EPS)) for s in cols]
-        )
+        z = np.empty((X.shape[0], len(cols)), order="F")
+        for i, s in enumerate(cols):
+            z[:, i] = kdes[s].cdf(X[:, s])
+        ndtri(np.clip(z, U_EPS, 1.0 - U_EPS, out=z), out=z)
         if not need_logpdf:
             return np.empty(0), z
         lf = np.column_stack([kdes[s].logpdf(X[:, s]) for s in cols])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -48,26 +49,52 @@ class ClassGaussian(NormalScoreDensity):
         """Class means, standard deviations and correlation matrices (pairs are not needed)."""
         X = np.asarray(X, dtype=float)
         self.n_classes_ = n_classes
+        if np.isnan(X).any():
+            return self._fit_available(X, codes, n_classes)
         eps = self.var_smoothing * float(np.var(X, axis=0).max())
-        d = X.shape[1]
-        self.mean_ = np.empty((n_classes, d))
-        self.std_ = np.empty((n_classes, d))
-        self.corr_ = np.empty((n_classes, d, d))
+        self._allocate(n_classes, X.shape[1])
         for c, rows in enumerate(class_rows(codes, n_classes)):
             Xc = X[rows]
             self.mean_[c] = Xc.mean(axis=0)
             centred = Xc - self.mean_[c]
             var = np.einsum("ij,ij->j", centred, centred) / Xc.shape[0] + eps
-            self.std_[c] = np.sqrt(var)
-            corr = safe_correlation(centred)
-            # Pearson correlation of the raw data, shrunk for the added eps on the variances.
-            raw_sd = np.sqrt(np.maximum(var - eps, 0.0))
-            shrink = np.outer(raw_sd, raw_sd)
-            shrink /= np.outer(self.std_[c], self.std_[c])
-            diagonal = corr.diagonal().copy()
-            np.multiply(corr, shrink, out=self.corr_[c])  # in place, off-diagonal as before
-            np.fill_diagonal(self.corr_[c], diagonal)
+            self._set_class(c, centred, var, eps)
         return self
+
+    def _fit_available(self, X: np.ndarray, codes: np.ndarray, n_classes: int) -> ClassGaussian:
+        """Available cases (MATH.md §8): each mean and variance on the rows where the feature
+        is observed, each correlation on the rows where both are; a class without any
+        observed value of a feature takes the pooled moments of that feature."""
+        pooled_mean, pooled_var = np.nanmean(X, axis=0), np.nanvar(X, axis=0)
+        eps = self.var_smoothing * float(np.nanmax(pooled_var))
+        self._allocate(n_classes, X.shape[1])
+        for c, rows in enumerate(class_rows(codes, n_classes)):
+            Xc = X[rows]
+            seen = (~np.isnan(Xc)).any(axis=0)
+            with np.errstate(invalid="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                mean = np.where(seen, np.nanmean(Xc, axis=0), pooled_mean)
+                var = np.where(seen, np.nanvar(Xc, axis=0), pooled_var) + eps
+            self.mean_[c] = mean
+            self._set_class(c, Xc - mean, var, eps)
+        return self
+
+    def _allocate(self, n_classes: int, d: int) -> None:
+        self.mean_ = np.empty((n_classes, d))
+        self.std_ = np.empty((n_classes, d))
+        self.corr_ = np.empty((n_classes, d, d))
+
+    def _set_class(self, c: int, centred: np.ndarray, var: np.ndarray, eps: float) -> None:
+        """Standard deviations and correlations of class c from its centred rows."""
+        self.std_[c] = np.sqrt(var)
+        corr = safe_correlation(centred)
+        # Pearson correlation of the raw data, shrunk for the added eps on the variances.
+        raw_sd = np.sqrt(np.maximum(var - eps, 0.0))
+        shrink = np.outer(raw_sd, raw_sd)
+        shrink /= np.outer(self.std_[c], self.std_[c])
+        diagonal = corr.diagonal().copy()
+        np.multiply(corr, shrink, out=self.corr_[c])  # in place, off-diagonal as before
+        np.fill_diagonal(self.corr_[c], diagonal)
 
     def _marginals(self, X: np.ndarray, c: int, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sd = self.std_[c, cols]

@@ -55,6 +55,24 @@ def kernel_bandwidth(data: np.ndarray, factor: float, floor: float = 0.0) -> flo
     return max(factor * sd, floor, 1e-12)
 
 
+def class_kde(column: np.ndarray, rows: np.ndarray, factor: float, floor: float = 0.0) -> KDE1D:
+    """The 1-D KDE of one feature within one class (``column[rows]``) on its observed values.
+
+    Small classes never stop a fit: with fewer than two observed values in the class the
+    bandwidth is at least ``factor`` times the standard deviation of the whole column (a
+    class with one row gets a kernel of the width the data suggest, not a spike), and a
+    class without any observed value uses the whole column's observed values.
+    """
+    observed = column[~np.isnan(column)]
+    values = column[rows]
+    values = values[~np.isnan(values)]
+    if values.size < 2:
+        floor = max(floor, kernel_bandwidth(observed, factor))
+        if values.size == 0:
+            values = observed
+    return KDE1D(values, kernel_bandwidth(values, factor, floor))
+
+
 def _grid(lo: float, hi: float, h: float, max_points: int) -> tuple[float, float, int]:
     """Regular grid over [lo - 6h, hi + 6h] with spacing <= h/16 (capped at max_points)."""
     a, b = lo - _TAIL * h, hi + _TAIL * h
@@ -110,7 +128,7 @@ class KDE1D:
     def __init__(self, data: np.ndarray, h: float) -> None:
         self.data = np.asarray(data, dtype=float)
         self.h = float(h)
-        self._sorted = np.sort(self.data)
+        self._sorted = None  # sorted sample, made on the first exact evaluation
         self.start, self.step, g = _grid(self.data.min(), self.data.max(), self.h, 2**16)
         self.grid = self.start + self.step * np.arange(g)
         w = _linear_bin(self.data, self.start, self.step, g)
@@ -139,6 +157,8 @@ class KDE1D:
     def exact_logpdf(self, x: np.ndarray) -> np.ndarray:
         """Kernel sum over the K nearest training points (all of them if n <= K)."""
         x = np.asarray(x, dtype=float).ravel()
+        if self._sorted is None:
+            self._sorted = np.sort(self.data)
         srt = self._sorted
         n = srt.size
         half = min(_K_NEAR, n)
@@ -153,8 +173,14 @@ class KDE1D:
         return out
 
     def cdf(self, x: np.ndarray) -> np.ndarray:
-        """Kernel CDF at x (linear interpolation on the grid; 0 / 1 beyond 8 bandwidths)."""
-        return np.interp(x, self.grid, self.cdf_grid, left=0.0, right=1.0)
+        """Kernel CDF at x (linear interpolation on the grid; 0 / 1 beyond 8 bandwidths;
+        NaN stays NaN, a missing value)."""
+        x = np.asarray(x, dtype=float)
+        pos = (x - self.start) / self.step
+        k = np.clip(np.floor(np.nan_to_num(pos)), 0, self.grid.size - 2).astype(np.int64)
+        lo = self.cdf_grid[k]
+        out = lo + (pos - k) * (self.cdf_grid[k + 1] - lo)  # on the regular grid: no search
+        return np.where(pos < 0, 0.0, np.where(pos > self.grid.size - 1, 1.0, out))
 
 
 class KDE2D:

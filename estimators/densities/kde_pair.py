@@ -16,7 +16,7 @@ import numpy as np
 
 from estimators.densities._base import PairDensity, class_rows
 from estimators.densities.copula import bandwidth_factor
-from estimators.densities.kde import KDE1D, KDE2D, kernel_bandwidth
+from estimators.densities.kde import KDE1D, KDE2D, class_kde
 
 
 class ClassKDE(PairDensity):
@@ -49,28 +49,25 @@ class ClassKDE(PairDensity):
         codes: np.ndarray,
         n_classes: int,
         pairs: Sequence[tuple[int, int]] = (),
+        features: Sequence[int] = (),
     ) -> ClassKDE:
-        """Fit the pair KDEs of ``pairs`` and the 1-D marginals of their features, per class."""
+        """Fit the pair KDEs of ``pairs`` and the 1-D marginals of their features and of
+        ``features`` (roots of a rooted model), per class."""
         X = np.asarray(X, dtype=float)
         self.n_classes_ = n_classes
-        feats = sorted({s for p in pairs for s in p})
+        feats = sorted({s for p in pairs for s in p} | {int(s) for s in features})
         self.h_: list[dict[int, float]] = []
         self.kde1_: list[dict[int, KDE1D]] = []
         self.kde2_: list[dict[tuple[int, int], KDE2D]] = []
         for rows in class_rows(codes, n_classes):
             Xc = X[rows]
             factor = bandwidth_factor(self.bandwidth, Xc.shape[0], 2)
-            h = {s: kernel_bandwidth(Xc[:, s], factor, self.min_std) for s in feats}
+            kde1 = {s: class_kde(X[:, s], rows, factor, self.min_std) for s in feats}
+            h = {s: k.h for s, k in kde1.items()}
             self.h_.append(h)
-            self.kde1_.append({s: KDE1D(Xc[:, s], h[s]) for s in feats})
-            self.kde2_.append(
-                {
-                    (min(i, j), max(i, j)): KDE2D(
-                        Xc[:, min(i, j)], Xc[:, max(i, j)], (h[min(i, j)], h[max(i, j)])
-                    )
-                    for i, j in pairs
-                }
-            )
+            self.kde1_.append(kde1)
+            self.kde2_.append({(a, b): _pair_kde(X, rows, Xc, a, b, h)
+                               for a, b in {(min(p), max(p)) for p in pairs}})
         return self
 
     def logpdf1(self, X: np.ndarray, s: int) -> np.ndarray:
@@ -81,3 +78,14 @@ class ClassKDE(PairDensity):
         """ln f_ij(x_i, x_j | y), shape (n_rows, n_classes); the pair must have been fitted."""
         a, b = min(i, j), max(i, j)
         return np.column_stack([k[(a, b)].logpdf(X[:, a], X[:, b]) for k in self.kde2_])
+
+
+def _pair_kde(X: np.ndarray, rows: np.ndarray, Xc: np.ndarray, a: int, b: int,
+              h: dict) -> KDE2D:
+    """The class pair KDE on the class rows where both features are observed (available
+    cases); the whole table's complete rows of the pair if the class has none."""
+    both = Xc[:, [a, b]]
+    both = both[~np.isnan(both).any(axis=1)]
+    if both.shape[0] == 0:
+        both = X[:, [a, b]][~np.isnan(X[:, [a, b]]).any(axis=1)]
+    return KDE2D(both[:, 0], both[:, 1], (h[a], h[b]))

@@ -27,14 +27,20 @@ from sklearn.utils.validation import check_is_fitted
 from estimators.densities import ClassGaussian
 from estimators.densities._normal_scores import RHO_MAX
 from estimators.distributed._collect import as_dask_data, categories_of, counts_of, moments_of
+from estimators.distributed._factors import (
+    encoder_order,
+    fit_encoder,
+    network_from_counts,
+    network_from_moments,
+    subset_counts,
+    subset_moments,
+)
 from estimators.distributed._scores import (
     discrete_edge_matrix,
     gaussian_score_from_moments,
 )
-from estimators.distributed._stats import ClassMoments, PairCounts
-from estimators.ktan._columns import DiscreteEncoding
-from estimators.ktan._cpt import DiscreteCPTs
-from estimators.ktan._linear_gaussian import VAR_SMOOTHING, LinearGaussianCPDs
+from estimators.distributed._stats import ClassMoments
+from estimators.ktan._base import MIN_CELL_ROWS
 from estimators.search import maximum_spanning_tree, search_structure
 from kgraph import GNBJunctionTree
 
@@ -106,6 +112,15 @@ def class_gaussian_from_moments(mo: ClassMoments, var_smoothing: float) -> Class
     return g
 
 
+def _zero_constant(mo: ClassMoments, used) -> ClassMoments:
+    """The moments of the table the in-memory GNB fits its density on: constant columns
+    (not in ``used``) read as 0."""
+    const = np.setdiff1d(np.arange(mo.mean.shape[1]), used)
+    mean, M = mo.mean.copy(), mo.M.copy()
+    mean[:, const], M[:, const, :], M[:, :, const] = 0.0, 0.0, 0.0
+    return ClassMoments(mo.classes, mo.n, mean, M, mo.lo, mo.hi)
+
+
 def fit_gnb_dask(clf, X, y):
     """Fit a ``GNBClassifier(dependence="gaussian")`` from Dask ``X``, ``y`` (see module)."""
     owner = type(clf).__name__
@@ -115,84 +130,62 @@ def fit_gnb_dask(clf, X, y):
                          f"n_clusters={clf.n_clusters!r}. Compute a sample into memory for the "
                          "copula/KDE models and for n_clusters='auto'.")
     data = as_dask_data(X, y, owner)
+    if not _continuous(clf, data).all():
+        raise ValueError(f"{owner} fits from a Dask collection with float (continuous) columns "
+                         "only; compute a sample into memory for categorical columns.")
     mo = moments_of(data)
-    _set_classes(clf, mo.classes, mo.n, data, clf._min_rows_per_class())
+    _set_classes(clf, mo.classes, mo.n, data, 1)
     d = len(data.names)
-    if clf.n_clusters is not None and clf.n_clusters > d - 1:
-        raise ValueError(f"n_clusters={clf.n_clusters} is out of range: X has {d} features, so a "
-                         f"GNB has {d - 1} clusters and n_clusters must be an int in [1, {d - 1}] "
-                         "or None.")
-    W = gaussian_score_from_moments(mo, data.names, owner).edge_matrix()
-    edges = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
-    clf.edge_weights_ = np.array([W[i, j] for i, j in edges])
-    clf.density_ = class_gaussian_from_moments(mo, clf.var_smoothing)
-    clf.cluster_order_ = np.array(edges, dtype=int).reshape(-1, 2)
-    clf.weight_ = float(clf.edge_weights_.sum())
+    enc = _set_encoder(clf, data, fit_encoder(data, np.ones(d, bool), [None] * d,
+                                              mo.lo.min(axis=0), mo.hi.max(axis=0)))
+    used = clf._structure_columns(enc)
+    if clf.n_clusters is not None and clf.n_clusters > used.size - 1:
+        raise ValueError(f"n_clusters={clf.n_clusters} is out of range: X has {used.size} "
+                         f"non-constant features, so a GNB has {used.size - 1} clusters and "
+                         f"n_clusters must be an int in [1, {used.size - 1}] or None.")
+    clf._used, clf.rooted_, clf.forest_model_ = used, False, None
     names = clf.feature_names()
+    W = gaussian_score_from_moments(subset_moments(mo, used), [names[u] for u in used],
+                                    owner).edge_matrix()
+    local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
+    clf.edge_weights_ = np.array([W[i, j] for i, j in local])
+    edges = [(int(used[i]), int(used[j])) for i, j in local]
+    clf.cluster_order_ = np.array(edges, dtype=int).reshape(-1, 2)
+    clf.density_ = class_gaussian_from_moments(_zero_constant(mo, used), clf.var_smoothing)
+    clf.weight_ = float(clf.edge_weights_.sum())
     clf.structure_ = GNBJunctionTree.from_tree(
-        [(names[i], names[j]) for i, j in edges], target=clf._target_name(), features=names
-    )
-    clf.n_clusters_ = d - 1 if clf.n_clusters is None else int(clf.n_clusters)
+        [(names[i], names[j]) for i, j in edges], target=clf._target_name(),
+        features=[names[u] for u in used])
+    clf.n_clusters_ = used.size - 1 if clf.n_clusters is None else int(clf.n_clusters)
     clf.moments_ = mo
     return clf
 
 
-def _family(X, features: str, owner: str) -> str:
+def _continuous(clf, data) -> np.ndarray:
+    """Which columns are continuous, from the dtypes (no pass over the values)."""
+    owner = type(clf).__name__
+    features = getattr(clf, "features", "auto")
     if features != "auto":
-        return features
-    floats = [c for c, t in X.dtypes.items() if pd.api.types.is_float_dtype(t)]
-    others = [c for c in X.columns if c not in floats]
+        return np.full(len(data.names), features == "gaussian")
+    floats = [c for c, t in data.X.dtypes.items() if pd.api.types.is_float_dtype(t)]
+    others = [c for c in data.names if c not in floats]
     if floats and others:
         raise ValueError(f"{owner}(features='auto') found float (continuous) columns {floats} and "
                          f"other (discrete) columns {others} in the Dask DataFrame; one model "
                          "family is fitted per data set: pass features='discrete' or "
                          "'gaussian'.")
-    return "gaussian" if floats else "discrete"
+    return np.full(len(data.names), bool(floats))
 
 
-def discrete_cpts(counts: PairCounts, parents, alpha: float, ess) -> DiscreteCPTs:
-    """The CPTs of :func:`estimators.ktan._cpt.fit_cpts` from the pair tables (k = 1)."""
-    K, m = counts.K, counts.G.shape[0]
-    skeleton = DiscreteCPTs(tuple(parents), K.astype(np.intp), (), ())
-    log_tables, tables = [], []
-    for v, pa in enumerate(skeleton.parents):  # loop over features
-        count = np.zeros((m, *skeleton.table_shape(v)))
-        if pa:
-            count[:, : K[pa[0]], : K[v]] = counts.table(pa[0], v)
-        else:
-            count[:, : K[v]] = np.diagonal(counts.table(v, v), axis1=1, axis2=2)
-        r = int(K[v])
-        a = alpha if ess is None else ess / (r * np.prod(K[list(pa)]) * m)
-        totals = count.sum(axis=-1, keepdims=True) + a * r
-        tables.append(count.astype(np.int64))
-        log_tables.append(np.log(count + a) - np.log(totals))
-    return DiscreteCPTs(skeleton.parents, skeleton.n_levels, tuple(log_tables), tuple(tables))
-
-
-def gaussian_cpds(mo: ClassMoments, parents) -> LinearGaussianCPDs:
-    """The regressions of :func:`estimators.ktan._linear_gaussian.fit_linear_gaussian` from
-    the class moments (k = 1); a parent constant in a class gives the minimum-norm solution."""
-    n_all, _, M_all = mo.pooled()
-    floor = VAR_SMOOTHING * max(float((np.diagonal(M_all) / n_all).max()), np.finfo(float).tiny)
-    m, d = mo.mean.shape
-    coef = [np.zeros((m, 1 + len(pa))) for pa in parents]
-    var = np.zeros((m, d))
-    for v, pa in enumerate(parents):  # loop over features and classes, not rows
-        for c in range(m):
-            mv, Mvv, n = mo.mean[c, v], mo.M[c, v, v], mo.n[c]
-            if not pa:
-                coef[v][c], var[c, v] = [mv], Mvv / n + floor
-                continue
-            p = pa[0]
-            Mpp, Mpv, mp = mo.M[c, p, p], mo.M[c, p, v], mo.mean[c, p]
-            if Mpp > 0:
-                b = Mpv / Mpp
-                coef[v][c] = [mv - b * mp, b]
-                var[c, v] = max(Mvv - b * Mpv, 0.0) / n + floor
-            else:  # design [1, const]: lstsq's minimum-norm solution
-                coef[v][c] = [mv / (1 + mp * mp), mp * mv / (1 + mp * mp)]
-                var[c, v] = Mvv / n + floor
-    return LinearGaussianCPDs(tuple(parents), tuple(coef), var)
+def _set_encoder(clf, data, encoder):
+    """``encoder_``, ``feature_types_``, ``constant_features_`` (and the warning) as
+    ``_validate_training`` sets them; returns an empty encoded table (the column types)."""
+    clf.encoder_ = encoder
+    empty = encoder.transform(pd.DataFrame(
+        {k: pd.Series([], dtype=float if encoder.feature_types_[k] == "continuous" else object)
+         for k in encoder.feature_names_in_}))
+    clf._record_types(empty.types, stacklevel=5)
+    return empty
 
 
 def fit_tan_dask(clf, X, y):
@@ -203,31 +196,53 @@ def fit_tan_dask(clf, X, y):
                         "GNBClassifier(dependence='gaussian') can. Compute a sample into memory.")
     clf._validate_params()
     data = as_dask_data(X, y, owner)
-    clf.family_ = _family(data.X, clf.features, owner)
-    if clf.family_ == "discrete":
-        categories, classes = categories_of(data)
-        counts = counts_of(data, categories, classes)
-        n_y = counts.table(0, 0).sum(axis=(1, 2))
-        _set_classes(clf, classes, n_y, data, 2)
-        W = discrete_edge_matrix(counts)
-        clf.encoding_ = DiscreteEncoding(tuple(categories))
-    else:
+    continuous = _continuous(clf, data)
+    d = len(data.names)
+    if continuous.all():
         mo = moments_of(data)
         _set_classes(clf, mo.classes, mo.n, data, 2)
-        W = gaussian_score_from_moments(mo, data.names, owner, allow_constant=True).edge_matrix()
-    names = clf.feature_names()
-    f = PairScore(W, names)
-    found = search_structure("backbone-dp", f, names, 1, backbone=None, W=W, owner=owner)
-    clf.k_, clf.structure_, clf.backbone_ = 1, found.structure, found.backbone
-    clf.certificate_, clf.score_, clf.edge_scores_ = found.certificate, found.score, W
-    clf.candidates_ = None
-    clf.hyperedge_scores_ = {v: f(v, clf.structure_.parents(v)) for v in names}
-    index = {v: j for j, v in enumerate(names)}
-    parents = [tuple(index[p] for p in clf.structure_.parents(v)) for v in names]
-    if clf.family_ == "discrete":
-        clf.cpts_ = discrete_cpts(counts, parents, clf.alpha, clf.ess)
+        encoder = fit_encoder(data, continuous, [None] * d, mo.lo.min(axis=0),
+                              mo.hi.max(axis=0))
     else:
-        clf.cpds_ = gaussian_cpds(mo, parents)
+        categories, classes = categories_of(data)
+        encoder = fit_encoder(data, continuous, categories, None, None)
+        counts = counts_of(data, encoder_order(encoder, categories), classes)
+        _set_classes(clf, classes, counts.table(0, 0).sum(axis=(1, 2)), data, 2)
+    enc = _set_encoder(clf, data, encoder)
+    names = clf.feature_names()
+    kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+    if len(kept) < 2:
+        raise ValueError(f"{owner} needs at least 2 non-constant feature columns; X has "
+                         f"{len(kept)} (constant: {clf.constant_features_}).")
+    kept_names = [names[j] for j in kept]
+    clf.family_ = "gaussian" if continuous.all() else "discrete"
+    if clf.family_ == "gaussian":
+        W = gaussian_score_from_moments(subset_moments(mo, kept), kept_names, owner,
+                                        allow_constant=True).edge_matrix()
+    else:
+        W = discrete_edge_matrix(subset_counts(counts, kept))
+    f = PairScore(W, kept_names)
+    found = search_structure("spanning-tree", f, kept_names, 1, backbone=None, W=W, owner=owner)
+    clf.k_, clf.structure_, clf.backbone_ = 1, found.structure, found.backbone
+    clf.certificate_, clf.edge_scores_ = found.certificate, W
+    clf.candidates_, clf.search_ = None, "spanning-tree"
+    clf.hyperedge_scores_ = {v: f(v, clf.structure_.parents(v)) for v in clf.structure_.order}
+    clf.score_ = float(sum(clf.hyperedge_scores_.values()))
+    index = {names[j]: j for j in kept}
+    order = [index[v] for v in clf.structure_.order]
+    parents = [tuple(sorted(index[p] for p in clf.structure_.parents(v)))
+               for v in clf.structure_.order]
+    position = {j: j for j in range(d)}
+    if clf.family_ == "gaussian":
+        n_all, _, M_all = mo.pooled()
+        largest = float((np.diagonal(M_all)[kept] / n_all).max())
+        floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
+        clf.network_ = network_from_moments(enc, mo, position, order, parents, floor=floor,
+                                            min_cell_rows=MIN_CELL_ROWS)
+    else:
+        clf.network_ = network_from_counts(enc, counts, position, order, parents,
+                                           alpha=clf.alpha, ess=getattr(clf, "ess", None))
+    clf._warn_degenerate(enc, floor if clf.family_ == "gaussian" else None)
     return clf
 
 

@@ -1,17 +1,22 @@
 """Shared base of the GNB-family classifiers over :class:`JointLogLikelihoodClassifier`.
 
-The template validates input and writes ``predict*``; this base adds what GNB and k-GNB
-share: numeric input with at least two features, enough rows per class (naming the class),
-and the class vertex's name.
+The template validates and encodes input (mixed columns, missing cells, constant columns
+warned once) and writes ``predict*``; this base adds what GNB and k-GNB share: the columns
+that enter the structure (not constant, at least two), one warning naming the classes with
+fewer than two rows (smoothing and pooling keep them usable) and the class vertex's name.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
 from estimators._joint import JointLogLikelihoodClassifier
+from estimators._validation import DegenerateFeatureWarning
+from estimators.columns import EncodedColumns
 
 
 class BaseGNB(JointLogLikelihoodClassifier):
@@ -20,9 +25,6 @@ class BaseGNB(JointLogLikelihoodClassifier):
 
     _min_features = 2
 
-    def _min_rows_per_class(self) -> int:
-        return 2
-
     def _model_label(self) -> str:
         return type(self).__name__
 
@@ -30,15 +32,28 @@ class BaseGNB(JointLogLikelihoodClassifier):
         names = set(self.feature_names())
         return next(t for t in ("class", "y", "__class__") if t not in names)
 
-    def _validate_training(self, X, y) -> tuple[np.ndarray, np.ndarray]:
-        """The template's training validation, then enough rows in every class."""
-        X, codes = super()._validate_training(X, y)
-        need = self._min_rows_per_class()
-        low = np.flatnonzero(self.class_count_ < need)
-        if low.size:
-            c = int(low[0])
-            raise ValueError(
-                f"Class {self.classes_[c]!r} has {self.class_count_[c]} training row(s); "
-                f"{self._model_label()} needs at least {need} rows per class."
-            )
-        return X, codes
+    def _structure_columns(self, enc: EncodedColumns) -> np.ndarray:
+        """Column indices that enter the structure (not constant); warns once about classes
+        with fewer than two training rows."""
+        used = np.flatnonzero(np.array(enc.types) != "constant")
+        if used.size < 2:
+            raise ValueError(f"{self._model_label()} needs at least 2 non-constant feature "
+                             f"columns; got {used.size} (constant: {self.constant_features_}).")
+        small = [self.classes_[c] for c in np.flatnonzero(self.class_count_ < 2)]
+        if small:
+            warnings.warn(f"{self._model_label()}: class(es) {small} have fewer than 2 training"
+                          " rows; their densities are smoothed and pooled.", UserWarning,
+                          stacklevel=3)
+        return used
+
+    def _one_warning(self):
+        """A context in which the scores' per-class degeneracy warnings are silent when a
+        class has fewer than two rows (the class warning above already names it)."""
+        return _silent() if (self.class_count_ < 2).any() else nullcontext()
+
+
+@contextmanager
+def _silent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateFeatureWarning)
+        yield

@@ -56,5 +56,5 @@ def make_density(
     """The unfitted class-conditional density model of ``dependence``."""
     if dependence == "gaussian":
         return DENSITIES["gaussian"](var_smoothing=var_smoothing)
-    min_std = float(np.sqrt(var_smoothing * np.var(X, axis=0).max()))
+    min_std = float(np.sqrt(var_smoothing * np.nanmax(np.nanvar(X, axis=0))))
     return DENSITIES[dependence](bandwidth=bandwidth, min_std=min_std)

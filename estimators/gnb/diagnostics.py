@@ -63,7 +63,8 @@ class PairData:
 
 
 def pair_data(model: Any, X: Any, y: Any) -> list[PairData]:
-    """The diagnostic panels of a fitted GNB classifier: its first ``n_clusters_`` pairs.
+    """The diagnostic panels of a fitted GNB classifier: its first ``n_clusters_`` pairs
+    (on mixed tables, those of two continuous features).
 
     Uses ``cluster_order_`` (column indices in selection order), ``n_clusters_``,
     ``classes_``, ``predict`` and ``density_.logpdf2(X, i, j)`` (shape (rows, classes)),
@@ -78,12 +79,19 @@ def pair_data(model: Any, X: Any, y: Any) -> list[PairData]:
     >>> len(panels), panels[0].names, int(panels[0].misclassified.sum())
     (3, ('x0', 'x2'), 4)
     """
-    values = X.to_numpy(dtype=float) if isinstance(X, pd.DataFrame) else np.asarray(X, float)
+    if hasattr(model, "encoder_"):  # a fitted classifier: its own encoding of X
+        enc = model._check_X(X)
+        values, continuous = enc.values, enc.continuous
+    else:
+        values = X.to_numpy(dtype=float) if isinstance(X, pd.DataFrame) else np.asarray(X, float)
+        continuous = np.ones(values.shape[1], dtype=bool)
     names = (model.feature_names() if hasattr(model, "feature_names")
              else [f"x{j}" for j in range(values.shape[1])])
     y_pred = model.predict(X)
     panels = []
     for i, j in np.asarray(model.cluster_order_)[: model.n_clusters_]:
+        if not (continuous[i] and continuous[j]):  # a pair with a categorical end: no 2-D density
+            continue
         densities = {c: _column_density(model.density_, values.shape[1], int(i), int(j), k)
                      for k, c in enumerate(model.classes_)}
         panels.append(PairData(values[:, [i, j]], np.asarray(y), y_pred, densities,

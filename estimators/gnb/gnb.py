@@ -8,9 +8,12 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._dask import is_dask
+from estimators._joint import FEATURE_TYPES_CONSTRAINT
 from estimators.gnb._base import BaseGNB
-from estimators.gnb._learn import DEPENDENCES, learn_tree, make_density
-from estimators.gnb.reduction import best_n_clusters, reduction_scores
+from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
+from estimators.gnb._learn import DEPENDENCES, make_density
+from estimators.gnb._mixed_scores import learn_structure
+from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from kgraph import GNBJunctionTree
 
 
@@ -22,6 +25,23 @@ class GNBClassifier(BaseGNB):
     Classification (MATH.md §3):
     ``ln p(y, x) = ln p(y) + sum_{(i,j) in T} ln p(x_i, x_j | y) - sum_s (deg(s) - 1) ln p(x_s | y)``,
     or the same over the GNB forest of the first m clusters (eq. 42) for a reduced model.
+
+    **Mixed tables** (a categorical column among the features, MATH.md §7): the model is
+    used in its rooted form, ``ln p(y, x) = ln p(y) + sum_roots ln p(x_r | y) +
+    sum_arcs ln p(x_c | x_m, y)``, with the dependence model for continuous pairs and
+    conditional Gaussian factors for pairs with a categorical end; the tree is the maximum
+    spanning arborescence of the directed scores (dependence CMI for continuous pairs, the
+    CG score otherwise): the maximum-likelihood rooted tree. ``cluster_order_`` then holds
+    the arcs (mother, child) in decreasing order of weight. All-continuous tables keep the
+    ratio form and Kruskal's tree (the two agree there).
+
+    **Missing cells** (MATH.md §8): scores and densities from available cases; prediction
+    marginalises exactly for the Gaussian dependence (closed form, or the CG engine of
+    :mod:`estimators.marginal` with Gauss–Hermite where a missing continuous feature has a
+    categorical child) and for the Gaussian copula on all-continuous tables. Otherwise
+    (KDE; the copula on mixed tables) a missing feature with an observed neighbour further
+    from the root is cut from the forest (its children become roots): an approximation.
+    Unseen categories count as missing.
 
     Parameters
     ----------
@@ -43,6 +63,9 @@ class GNBClassifier(BaseGNB):
         joblib workers for the scores and the "auto" splits.
     random_state : int, RandomState or None, default=None
         Seeds the "auto" splits.
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
 
     Attributes
     ----------
@@ -75,6 +98,7 @@ class GNBClassifier(BaseGNB):
     """
 
     _parameter_constraints: dict = {
+        "feature_types": FEATURE_TYPES_CONSTRAINT,
         "dependence": [StrOptions(set(DEPENDENCES))],
         "n_clusters": [None, Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "bandwidth": [StrOptions({"scott"}), Interval(Real, 0, None, closed="neither")],
@@ -91,6 +115,7 @@ class GNBClassifier(BaseGNB):
         n_clusters: int | str | None = None,
         bandwidth: str | float = "scott",
         var_smoothing: float = 1e-9,
+        feature_types="auto",
         n_splits: int = 10,
         n_jobs: int | None = None,
         random_state=None,
@@ -99,24 +124,42 @@ class GNBClassifier(BaseGNB):
         self.n_clusters = n_clusters
         self.bandwidth = bandwidth
         self.var_smoothing = var_smoothing
+        self.feature_types = feature_types
         self.n_splits = n_splits
         self.n_jobs = n_jobs
         self.random_state = random_state
-
-    def _min_rows_per_class(self) -> int:
-        return 3 if self.n_clusters == "auto" else 2
 
     def _model_label(self) -> str:
         auto = ", n_clusters='auto'" if self.n_clusters == "auto" else ""
         return f"GNBClassifier(dependence={self.dependence!r}{auto})"
 
-    def _fit_density(self, X: np.ndarray, codes: np.ndarray, edges: list):
-        """Class log-prior and the densities of the given pairs on (X, codes)."""
+    def _fit_density(self, X: np.ndarray, codes: np.ndarray, edges: list, roots=()):
+        """Class log-prior and the densities of the given pairs (and of the single
+        features ``roots`` for the KDE) on (X, codes)."""
         n_classes = self.classes_.size
         density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
-        density.fit(X, codes, n_classes, edges)
+        if len(roots) and self.dependence == "kde":
+            density.fit(X, codes, n_classes, edges, features=roots)
+        else:
+            density.fit(X, codes, n_classes, edges)
         counts = np.bincount(codes, minlength=n_classes)
-        return np.log(counts / counts.sum()), density, edges
+        return np.log(np.maximum(counts, 1) / counts.sum()), density, edges
+
+    def _fit_model(self, enc, codes: np.ndarray):
+        """The class log-prior and the fitted model (densities, and the rooted factors on
+        mixed data) of the learned structure on (enc, codes)."""
+        X = np.where(enc.continuous, enc.values, 0.0)
+        pairs = [(i, j) for i, j in self.cluster_order_.tolist()
+                 if enc.continuous[i] and enc.continuous[j]]
+        log_prior, density, _ = self._fit_density(X, codes, pairs, self._used[
+            enc.continuous[self._used]] if self.rooted_ else ())
+        if not self.rooted_:
+            return log_prior, density, None
+        forest = fit_rooted_forest(enc, codes, self.classes_.size,
+                                   [tuple(a) for a in self.cluster_order_.tolist()],
+                                   self._used, density, self.dependence,
+                                   var_smoothing=self.var_smoothing)
+        return log_prior, density, forest
 
     def fit(self, X, y) -> GNBClassifier:
         """Learn the GNB structure and the class-conditional densities from (X, y)."""
@@ -125,42 +168,65 @@ class GNBClassifier(BaseGNB):
             from estimators.distributed import fit_gnb_dask
 
             return fit_gnb_dask(self, X, y)
-        X, codes = self._validate_training(X, y)
-        d = X.shape[1]
+        enc, codes = self._validate_training(X, y)
+        used = self._structure_columns(enc)
+        d = used.size
         if isinstance(self.n_clusters, Integral) and self.n_clusters > d - 1:
             raise ValueError(
-                f"n_clusters={self.n_clusters} is out of range: X has {d} features, so a GNB has "
-                f"{d - 1} clusters and n_clusters must be an int in [1, {d - 1}], None or 'auto'."
+                f"n_clusters={self.n_clusters} is out of range: X has {d} non-constant "
+                f"features, so a GNB has {d - 1} clusters and n_clusters must be an int in "
+                f"[1, {d - 1}], None or 'auto'."
             )
-        edges, self.edge_weights_ = learn_tree(
-            X, codes, self.dependence, self.bandwidth, self.n_jobs
-        )
-        _, self.density_, _ = self._fit_density(X, codes, edges)
+        self._used = used
+        self.rooted_ = not bool(enc.continuous[used].all())
+        with self._one_warning():
+            edges, self.edge_weights_ = learn_structure(
+                enc, codes, self.classes_, used, self.dependence, self.bandwidth,
+                self.var_smoothing, self.n_jobs, directed=self.rooted_,
+            )
         self.cluster_order_ = np.array(edges, dtype=int).reshape(-1, 2)
+        _, self.density_, self.forest_model_ = self._fit_model(enc, codes)
         self.weight_ = float(self.edge_weights_.sum())
         names = self.feature_names()
         self.structure_ = GNBJunctionTree.from_tree(
-            [(names[i], names[j]) for i, j in edges], target=self._target_name(), features=names
+            [(names[i], names[j]) for i, j in edges], target=self._target_name(),
+            features=[names[u] for u in used],
         )
         if self.n_clusters == "auto":
             self.reduction_scores_ = reduction_scores(
-                lambda Xa, ya: self._fit_density(Xa, ya, edges),
-                X,
-                codes,
-                self.n_splits,
-                self.random_state,
-                self.n_jobs,
+                lambda rows: self._split_jlls(enc, codes, rows),
+                codes, self.n_splits, self.random_state, self.n_jobs,
             )
             self.n_clusters_ = best_n_clusters(self.reduction_scores_)
         else:
             self.n_clusters_ = d - 1 if self.n_clusters is None else int(self.n_clusters)
         return self
 
+    def _split_jlls(self, enc, codes: np.ndarray, rows: np.ndarray):
+        """Fit on the training rows; return ``test_rows -> iterator of prefix jlls``."""
+        log_prior, density, forest = self._fit_model(enc.take(rows), codes[rows])
+        edges = [tuple(e) for e in self.cluster_order_.tolist()]
+
+        def jlls(test):
+            sub = enc.take(test)
+            if not self.rooted_ and not np.isnan(sub.values[:, self._used]).any():
+                return increments_jll(log_prior, density, edges, sub.values)
+            return (log_prior + self._log_density(sub, density, forest, m)
+                    for m in range(1, len(edges) + 1))
+
+        return jlls
+
+    def _log_density(self, enc, density, forest, m: int) -> np.ndarray:
+        edges = [tuple(e) for e in self.cluster_order_[:m].tolist()]
+        if forest is not None:
+            return forest.log_density(enc, m)
+        return ratio_log_density(density, self.dependence, edges, enc.values)
+
     @property
     def forest_(self):
         """The GNB forest of the first ``n_clusters_`` clusters used to predict."""
         return self.structure_.prefix(self.n_clusters_)
 
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
-        edges = [tuple(e) for e in self.cluster_order_[: self.n_clusters_]]
-        return self.class_log_prior_ + self.density_.log_density(X, edges)
+    def _joint_log_likelihood(self, X) -> np.ndarray:
+        return self.class_log_prior_ + self._log_density(X, self.density_, self.forest_model_,
+                                                         self.n_clusters_)

@@ -8,10 +8,14 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators._joint import FEATURE_TYPES_CONSTRAINT
 from estimators._model_selection import select_by_cv
 from estimators.gnb._base import BaseGNB
+from estimators.gnb._forest import fit_rooted_network
 from estimators.gnb._learn import make_density, make_score
+from estimators.gnb._mixed_scores import PERFECT, AvailableCaseCMI, MixedScore, SafeScore
 from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
+from estimators.search.candidates import restrict_search
 from kgraph import AcyclicKTree
 
 #: orders tried by ``order="auto"`` (k-trees of width 1, 2, 3)
@@ -26,6 +30,12 @@ class KGNBClassifier(BaseGNB):
     ``ln p(y, x) = ln p(y) + sum_v [ln p(x_{v u pi(v)} | y) - ln p(x_{pi(v)} | y)]``, which is
     eq. 1 for the k-GNB junction tree (clusters {y, v} u pi(v), separators {y} u pi(v)).
     ``order=3`` is :class:`GNBClassifier`'s model (a spanning tree over the features).
+
+    Mixed tables and missing cells as in :class:`GNBClassifier`: the rooted form
+    ``sum_v ln p(x_v | x_pi(v), y)`` with the dependence model for all-continuous
+    hyperedges and conditional Gaussian factors otherwise; the searchers take the directed
+    hyperedge score (``search="spanning-tree"`` becomes ``"arborescence"`` on mixed data;
+    backbone orders use ``max(W, W')``).
 
     Parameters
     ----------
@@ -44,6 +54,13 @@ class KGNBClassifier(BaseGNB):
         ``"mst-dfs"`` (and the exact spanning tree for ``order=3``).
     var_smoothing : float, default=1e-9
         As in :class:`GNBClassifier`.
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
+    candidates : int or None, default=None
+        Sparse candidate parents for wide tables: each feature's parents must be among its
+        top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
+        scored (:func:`estimators.search.candidates.restrict_search`). None: no restriction.
 
     Attributes
     ----------
@@ -56,6 +73,8 @@ class KGNBClassifier(BaseGNB):
         ``fold_log_loss`` and ``n_folds``; None otherwise.
     weight_ : float
         The k-tree score sum_v I(X_v; X_pi(v) | Y) in nats.
+    candidates_ : dict or None
+        Each feature's candidate parents when ``candidates`` is set, else None.
     density_, classes_, class_log_prior_, n_features_in_, feature_names_in_
 
     Examples
@@ -68,11 +87,13 @@ class KGNBClassifier(BaseGNB):
     """
 
     _parameter_constraints: dict = {
+        "feature_types": FEATURE_TYPES_CONSTRAINT,
         "order": [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"],
         "dependence": [StrOptions({"gaussian", "gaussian-copula"})],
         "search": [StrOptions(SEARCHERS.keys())],
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "candidates": [None, Interval(Integral, 1, None, closed="left")],
     }
 
     def __init__(
@@ -83,31 +104,72 @@ class KGNBClassifier(BaseGNB):
         search: str = "greedy",
         backbone=None,
         var_smoothing: float = 1e-9,
+        feature_types="auto",
+        candidates: int | None = None,
     ) -> None:
+        self.candidates = candidates
         self.order = order
         self.dependence = dependence
         self.search = search
         self.backbone = backbone
         self.var_smoothing = var_smoothing
+        self.feature_types = feature_types
 
     def _model_label(self) -> str:
         return f"KGNBClassifier(order={self.order}, dependence={self.dependence!r})"
 
     def fit(self, X, y) -> KGNBClassifier:
-        """Learn the k-tree with the CMI hyperedge score, then the cluster densities."""
+        """Learn the k-tree with the hyperedge score, then the cluster densities."""
         self._validate_params()
         order, self.cv_results_ = self.order, None
         if not isinstance(order, Integral):
             order, self.cv_results_ = self._choose_order(X, y)
-        X, codes = self._validate_training(X, y)
+        enc, codes = self._validate_training(X, y)
+        used = self._structure_columns(enc)
         names = self.feature_names()
-        k = check_k(order - 2, X.shape[1], owner="KGNBClassifier", param="order", offset=2)
+        unames = [names[u] for u in used]
+        k = check_k(order - 2, used.size, owner="KGNBClassifier", param="order", offset=2)
         self.order_ = k + 2
-        score = make_score(self.dependence).fit(pd.DataFrame(X, columns=names), codes)
-        found = search_structure(self.search, score, names, k, backbone=self.backbone,
-                                 W=score.edge_matrix(), owner="KGNBClassifier")
+        Xc = enc.values[:, used]
+        self.rooted_ = not bool(enc.continuous[used].all())
+        search = self.search
+        if not self.rooted_ and not np.isnan(Xc).any():  # today's path, unchanged
+            with self._one_warning():
+                score = make_score(self.dependence).fit(pd.DataFrame(Xc, columns=unames),
+                                                        codes)
+            W = score.edge_matrix()
+        else:
+            inner = (MixedScore(enc, codes, self.classes_, used, self.dependence,
+                                var_smoothing=self.var_smoothing) if self.rooted_
+                     else AvailableCaseCMI(self.dependence, Xc, codes))
+            pos = {v: j for j, v in enumerate(unames)}
+
+            def score(v, parents):
+                return inner(pos[v], [pos[p] for p in parents])
+
+            with self._one_warning():
+                W = inner.edge_matrix()
+            if self.rooted_:  # a directed score: the arborescence is its exact k = 1 tree
+                search = "arborescence" if search == "spanning-tree" else search
+                W = np.maximum(W, W.T)  # backbone orders take symmetric pair weights
+        searched, backbone, self.candidates_ = restrict_search(
+            score, W, self.candidates, unames, k=k, search=search, backbone=self.backbone,
+            owner="KGNBClassifier")
+        with self._one_warning():
+            try:
+                found = search_structure(search, searched, unames, k, backbone=backbone, W=W,
+                                         owner="KGNBClassifier")
+            except ValueError as exc:  # collinear columns: retry with them ineligible
+                if "NaN" not in str(exc):
+                    raise
+                score, W = SafeScore(score), np.minimum(W, PERFECT)
+                searched, backbone, self.candidates_ = restrict_search(
+                    score, W, self.candidates, unames, k=k, search=search,
+                    backbone=self.backbone, owner="KGNBClassifier")
+                found = search_structure(search, searched, unames, k, backbone=backbone, W=W,
+                                         owner="KGNBClassifier")
         tree = found.structure
-        index = {v: j for j, v in enumerate(names)}
+        index = {names[u]: int(u) for u in used}
         self._parents = [(index[v], sorted(index[p] for p in tree.parents(v)))
                          for v in tree.order]
         self.weight_ = float(tree.score(score))
@@ -116,8 +178,12 @@ class KGNBClassifier(BaseGNB):
             [names[v] for v, _ in self._parents],
             {names[v]: [names[p] for p in ps] for v, ps in self._parents},
         )
+        X = np.where(enc.continuous, enc.values, 0.0)
         self.density_ = make_density(self.dependence, "scott", self.var_smoothing, X)
         self.density_.fit(X, codes, self.classes_.size)
+        self.network_ = fit_rooted_network(enc, codes, self.classes_.size, self._parents,
+                                           self.density_, self.dependence,
+                                           var_smoothing=self.var_smoothing)
         return self
 
     def _choose_order(self, X, y) -> tuple[int, dict]:
@@ -133,16 +199,32 @@ class KGNBClassifier(BaseGNB):
         best, table = select_by_cv(self, X, y, [{"order": o} for o in grid])
         return best["order"], table
 
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+    def _joint_log_likelihood(self, enc) -> np.ndarray:
+        if self.rooted_:
+            return self.class_log_prior_ + self.network_.log_density(enc)
+        X = enc.values
+        cols = [v for v, _ in self._parents]
+        missing = np.isnan(X[:, cols]).any(axis=1)
+        jll = np.tile(self.class_log_prior_, (X.shape[0], 1))
+        if missing.any():
+            from estimators.marginal import normal_score_log_marginal  # noqa: PLC0415
+
+            rows = np.flatnonzero(missing)
+            jll[rows] += normal_score_log_marginal(self.density_, self._parents, X[rows],
+                                                   np.isnan(X[rows]))
+        if missing.all():
+            return jll
+        Xo = X[~missing]
         cache: dict[tuple[int, ...], np.ndarray] = {}
 
         def sub(a: list[int]) -> np.ndarray:
             key = tuple(sorted(a))
             if key not in cache:
-                cache[key] = self.density_.logpdf_subset(X, key)
+                cache[key] = self.density_.logpdf_subset(Xo, key)
             return cache[key]
 
-        jll = np.tile(self.class_log_prior_, (X.shape[0], 1))
+        part = jll[~missing]
         for v, ps in self._parents:
-            jll += sub([v, *ps]) - sub(ps)
+            part += sub([v, *ps]) - sub(ps)
+        jll[~missing] = part
         return jll

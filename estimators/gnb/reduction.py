@@ -13,7 +13,7 @@ split keeps the cost at one structure search per fit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -21,31 +21,39 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
-#: fit_split(X_train, codes_train) -> (log_prior, fitted density, edges)
-FitFn = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, object, list]]
+#: fit_split(train_rows) -> prefix_jll(test_rows), an iterator of ln p(y, x) (n_test, m) of
+#: the forests of the first 1, 2, ... clusters
+FitFn = Callable[[np.ndarray], Callable[[np.ndarray], Iterator[np.ndarray]]]
 
 
-def prefix_f1_curve(
-    log_prior: np.ndarray, density, edges: list, X: np.ndarray, codes: np.ndarray
-) -> np.ndarray:
-    """Weighted F1 on (X, codes) of the forests of the first m edges, m = 1 .. len(edges)."""
+def increments_jll(log_prior: np.ndarray, density, edges: list, X: np.ndarray
+                   ) -> Iterator[np.ndarray]:
+    """``ln p(y, x)`` of the forests of the first m edges, m = 1 .. len(edges), built edge
+    by edge from the density's increments (complete all-continuous data)."""
     jll = np.broadcast_to(log_prior, (X.shape[0], log_prior.size)).copy()
-    curve = np.empty(len(edges))
-    for m, inc in enumerate(density.edge_increments(X, edges)):
+    for inc in density.edge_increments(X, edges):
         jll += inc
-        curve[m] = f1_score(codes, np.argmax(jll, axis=1), average="weighted", zero_division=0)
-    return curve
+        yield jll
 
 
-def _one_split(fit_split: FitFn, X, codes, seed: int) -> np.ndarray:
-    Xa, Xb, ya, yb = train_test_split(X, codes, test_size=0.15, random_state=seed, stratify=codes)
-    log_prior, density, edges = fit_split(Xa, ya)
-    return prefix_f1_curve(log_prior, density, edges, Xb, yb)
+def prefix_f1_curve(jlls: Iterator[np.ndarray], codes: np.ndarray) -> np.ndarray:
+    """Weighted F1 on ``codes`` of each forest's predictions."""
+    return np.array([f1_score(codes, np.argmax(j, axis=1), average="weighted", zero_division=0)
+                     for j in jlls])
+
+
+def _one_split(fit_split: FitFn, codes, seed: int) -> np.ndarray:
+    """Stratified 85 / 15 split; the rows of a class with fewer than 2 rows stay in the
+    training part (they cannot be stratified, and the model needs them)."""
+    small = np.isin(codes, np.flatnonzero(np.bincount(codes) < 2))
+    rest = np.flatnonzero(~small)
+    a, b = train_test_split(rest, test_size=0.15, random_state=seed, stratify=codes[rest])
+    return prefix_f1_curve(fit_split(np.concatenate([a, np.flatnonzero(small)])
+                                     if small.any() else a)(b), codes[b])
 
 
 def reduction_scores(
     fit_split: FitFn,
-    X: np.ndarray,
     codes: np.ndarray,
     n_splits: int,
     random_state=None,
@@ -53,7 +61,7 @@ def reduction_scores(
 ) -> np.ndarray:
     """The (n_splits, d - 1) array of held-out weighted F1 per split and number of clusters."""
     seeds = check_random_state(random_state).randint(0, 2**31 - 1, size=n_splits)
-    rows = Parallel(n_jobs=n_jobs)(delayed(_one_split)(fit_split, X, codes, s) for s in seeds)
+    rows = Parallel(n_jobs=n_jobs)(delayed(_one_split)(fit_split, codes, s) for s in seeds)
     return np.vstack(rows)
 
 

@@ -1,33 +1,41 @@
 """The shared base of :class:`TANClassifier` and :class:`KTANClassifier`.
 
-k-TAN classification (MATH.md §4): ``ln p(y, x) = ln p(y) + sum_v ln p(x_v | y, x_pa(v))``,
-with smoothed CPTs (discrete features) or class-conditional linear-Gaussian regressions
-(Gaussian features) over the parent sets of a learned acyclic k-tree.
+k-TAN classification (MATH.md §4, §7–§8): ``ln p(y, x) = ln p(y) + sum_v ln p(x_v | y,
+x_pa(v))`` over the parent sets of a learned acyclic k-tree, with conditional Gaussian
+factors (:mod:`estimators.ktan._network`): smoothed CPTs, class-conditional linear-Gaussian
+regressions, and Bayes' rule on the CG joint for a categorical feature with continuous
+parents. Continuous and categorical columns mix freely; missing cells are learned around
+(available cases) and marginalised at prediction.
 """
 
 from __future__ import annotations
 
+import warnings
 from abc import abstractmethod
 from numbers import Real
 from os import PathLike
 
 import numpy as np
-import pandas as pd
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from estimators._dask import is_dask
-from estimators._joint import JointLogLikelihoodClassifier
-from estimators._validation import check_finite_columns
-from estimators.ktan._columns import FEATURE_FAMILIES, DiscreteEncoding, resolve_family
-from estimators.ktan._cpt import fit_cpts
+from estimators._joint import FEATURE_TYPES_CONSTRAINT, JointLogLikelihoodClassifier
+from estimators._validation import DegenerateFeatureWarning
+from estimators.columns import EncodedColumns
+from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.ktan._export import structure_graph, to_pgmpy
-from estimators.ktan._linear_gaussian import fit_linear_gaussian
+from estimators.ktan._network import fit_network, floored_vertices, var_floor
 from estimators.ktan._structure import learn_structure
 from estimators.search import check_k
 
 CLASS_NODE = "class"
+#: ridge of the CG score's regressions, relative to the parents' variances (see
+#: fit_cg_factor); the fitted factors use least squares (ridge 0, minimum-norm slopes)
+RIDGE = 1e-8
+#: Gaussian cells with fewer rows are pooled; hyperedges with fewer complete rows are -inf
+MIN_CELL_ROWS = 5
 
 
 class BaseKTAN(JointLogLikelihoodClassifier):
@@ -37,7 +45,9 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     _parameter_constraints: dict = {
         "features": [StrOptions(set(FEATURE_FAMILIES))],
+        "feature_types": FEATURE_TYPES_CONSTRAINT,
         "alpha": [Interval(Real, 0, None, closed="neither")],
+        "var_smoothing": [Interval(Real, 0, None, closed="left")],
     }
 
     # -- what a subclass decides ------------------------------------------------------------
@@ -49,6 +59,10 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         """Name of the structure score in :data:`estimators.scores.SCORES` (default CMI)."""
         return "cmi"
 
+    def _feature_types_by_column(self, raw):
+        return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
+                                self.feature_names(), type(self).__name__)
+
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -57,7 +71,8 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         Parameters
         ----------
         X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-            Training data: categorical values (any hashable, e.g. strings) or numbers.
+            Training data: continuous and categorical columns (any hashable categories,
+            e.g. strings); missing cells (NaN, None, empty strings) allowed.
         y : array-like of shape (n_samples,)
             Class labels.
 
@@ -70,38 +85,74 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
             return fit_tan_dask(self, X, y)
         name = type(self).__name__
-        raw = X
-        X, y_codes = self._validate_training(X, y)
+        enc, y_codes = self._validate_training(X, y)
         names = self.feature_names()
+        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+        if len(kept) < 2:
+            raise ValueError(
+                f"{name} needs at least 2 non-constant feature columns; X has {len(kept)} "
+                f"(constant: {self.constant_features_})."
+            )
+        model = _modelled(enc, kept, [names[j] for j in kept])
+        self.family_ = family_of(model.types)
         k, search, backbone = self._search_spec()
-        self.k_ = k = check_k(k, len(names), owner=name)
-        self.family_ = resolve_family(raw if isinstance(raw, pd.DataFrame) else X, self.features, names, name)
-        if self.family_ == "discrete":
-            self.encoding_ = DiscreteEncoding.fit(X)
-            data = self.encoding_.transform(X)
-        else:
-            data = X.astype(float)
-            check_finite_columns(data, names, name)
+        self.k_ = k = check_k(k, len(kept), owner=name)
+        if backbone is not None and not isinstance(backbone, str):
+            backbone = _without_constant(backbone, names, set(self.constant_features_))
         fit = learn_structure(
-            data, y_codes, names, self.family_, k=k, search=search, backbone=backbone, estimator=name,
-            candidates=getattr(self, "candidates", None),
-            score=self._score_name(),
+            model, y_codes, self.classes_, k=k, search=search, backbone=backbone,
+            estimator=name, var_smoothing=self.var_smoothing, ridge=RIDGE,
+            min_cell_rows=MIN_CELL_ROWS,
+            candidates=getattr(self, "candidates", None), score=self._score_name(),
         )
-        self.candidates_ = getattr(fit.score_fn, "candidates_", None)
+        self.candidates_ = fit.candidates
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone
         self.certificate_ = fit.certificate
         self.score_ = fit.score
+        self.search_ = fit.search
         self.edge_scores_ = fit.edge_matrix
-        self.hyperedge_scores_ = {v: float(fit.score_fn(v, self.structure_.parents(v))) for v in names}
-        index = {v: j for j, v in enumerate(names)}
-        parents = [tuple(index[p] for p in self.structure_.parents(v)) for v in names]
-        if self.family_ == "discrete":
-            self.cpts_ = fit_cpts(data, y_codes, self.classes_.size, self.encoding_.n_levels, parents, self.alpha,
-                                  ess=self.ess)
-        else:
-            self.cpds_ = fit_linear_gaussian(data, y_codes, self.classes_.size, parents)
+        self.hyperedge_scores_ = {v: float(fit.score_fn(v, self.structure_.parents(v)))
+                                  for v in self.structure_.order}
+        index = {names[j]: j for j in kept}
+        order = [index[v] for v in self.structure_.order]
+        parents = [[index[p] for p in self.structure_.parents(v)] for v in self.structure_.order]
+        self.network_ = fit_network(
+            enc, y_codes, self.classes_.size, order, parents, alpha=self.alpha,
+            ess=getattr(self, "ess", None),
+            var_smoothing=self.var_smoothing, ridge=0.0, min_cell_rows=MIN_CELL_ROWS,
+        )
+        self._warn_degenerate(enc)
+        ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
+        if ineligible:
+            warnings.warn(
+                f"{name}: column(s) {ineligible} have fewer than {MIN_CELL_ROWS} rows observed "
+                "together with every parent set the k-tree allows them; their factors are "
+                "fitted on the rows there are (pooled) and the structure score is -inf.",
+                DegenerateFeatureWarning, stacklevel=2)
         return self
+
+    def _warn_degenerate(self, enc: EncodedColumns, floor: float | None = None) -> None:
+        """One warning naming the small classes and the floored (constant or collinear
+        within a class) continuous columns, when the model has continuous columns
+        (``floor``: the added variance, computed from ``enc`` when None)."""
+        if not enc.continuous[list(self.network_.columns)].any():
+            return
+        names = self.feature_names()
+        small = self.classes_[self.class_count_ < MIN_CELL_ROWS].tolist()
+        if floor is None:
+            floor = var_floor(enc, self.network_.columns, self.var_smoothing)
+        floored = [names[v] for v in floored_vertices(self.network_, floor)]
+        parts = []
+        if small:
+            parts.append(f"class(es) {small} have fewer than {MIN_CELL_ROWS} training rows: "
+                         "their Gaussian cells are pooled with the other classes")
+        if floored:
+            parts.append(f"column(s) {floored} are constant or collinear with their parents "
+                         "within a class: residual variances floored")
+        if parts:
+            warnings.warn(f"{type(self).__name__}: " + "; ".join(parts) + ".",
+                          DegenerateFeatureWarning, stacklevel=3)
 
     @property
     def class_node_(self) -> str:
@@ -113,18 +164,10 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         return node
 
     # -- prediction -------------------------------------------------------------------------
-    def _input_dtype(self):
-        return None  # categories of any type; Gaussian columns are converted in fit
-
-    def _joint_log_likelihood(self, X: np.ndarray) -> np.ndarray:
-        """``ln p(y, x)`` for every validated row and class, shape (n_samples, n_classes)."""
-        if self.family_ == "discrete":
-            jll = self.cpts_.joint_log_likelihood(self.encoding_.transform(X))
-        else:
-            data = X.astype(float)
-            check_finite_columns(data, self.feature_names(), type(self).__name__)
-            jll = self.cpds_.joint_log_likelihood(data)
-        return jll + self.class_log_prior_
+    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
+        """``ln p(y, x_O)`` for every row and class, shape (n_samples, n_classes): missing
+        cells and unseen categories marginalised."""
+        return self.network_.joint_log_likelihood(X, self.class_log_prior_)
 
     # -- export -----------------------------------------------------------------------------
     def to_pgmpy(self):
@@ -133,17 +176,24 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         Returns
         -------
         pgmpy.models.DiscreteBayesianNetwork or dict
-            The Bayesian network (discrete features) or ``{class label:
-            LinearGaussianBayesianNetwork}`` (Gaussian features).
+            The Bayesian network (categorical features) or ``{class label:
+            LinearGaussianBayesianNetwork}`` (continuous features).
+
+        Raises
+        ------
+        ValueError
+            For a model with continuous and categorical features: pgmpy has no
+            conditional Gaussian network.
         """
         return to_pgmpy(self)
 
     def write_graphml(self, path: str | PathLike) -> None:
-        """Write the learned structure with its scores to GraphML.
+        """Write the learned structure with its scores and parameters to GraphML.
 
         The graph is :func:`estimators.ktan._export.structure_graph`: class and feature
-        nodes, class -> feature and parent -> child edges, pair CMIs on the edges and
-        clique scores on the features; plain networkx and igraph read the file.
+        nodes (feature types, parents, clique scores, factor parameters as JSON text),
+        class -> feature and parent -> child edges with the pair scores; plain networkx
+        and igraph read the file.
 
         Parameters
         ----------
@@ -152,3 +202,19 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         """
         check_is_fitted(self)
         structure_graph(self).write_graphml(path)
+
+
+def _modelled(enc: EncodedColumns, kept: list[int], names: list[str]) -> EncodedColumns:
+    """The modelled columns of ``enc``, named by the feature names."""
+    return EncodedColumns(enc.values[:, kept], enc.codes[:, kept],
+                          tuple(enc.types[j] for j in kept), enc.n_levels[kept],
+                          tuple(names), enc.n_unseen[kept])
+
+
+def _without_constant(backbone, names: list[str], constant: set) -> list:
+    """A user backbone without the constant features (given by name or column index)."""
+    def name_of(b):
+        if isinstance(b, int | np.integer) and not isinstance(b, bool) and 0 <= b < len(names):
+            return names[b]
+        return b
+    return [b for b in backbone if name_of(b) not in constant]

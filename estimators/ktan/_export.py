@@ -1,9 +1,11 @@
 """Exports of a fitted (k-)TAN: pgmpy models and the scored structure graph (GraphML).
 
-* Discrete features: one pgmpy ``DiscreteBayesianNetwork`` with the class as a parent of
+* Categorical features: one pgmpy ``DiscreteBayesianNetwork`` with the class as a parent of
   every feature and ``TabularCPD`` s equal to the classifier's own smoothed tables (training
-  categories as pgmpy state names). pgmpy inference on it reproduces ``predict_proba``
-  on rows whose categories were all seen in training (pgmpy has no state for an unseen one).
+  categories as pgmpy state names). pgmpy inference on it reproduces ``predict_proba``,
+  also on rows with missing entries given only the observed entries as evidence (a
+  category unseen in training is a missing entry for the classifier: leave it out of the
+  evidence).
 * Gaussian features: pgmpy 1.1 has no network mixing a discrete class with linear-Gaussian
   children (its ``LinearGaussianBayesianNetwork`` takes only ``LinearGaussianCPD`` s, which
   have no discrete parents). The faithful export is therefore one
@@ -11,16 +13,24 @@
   same k-tree DAG: ``p(x | y = c)`` is exactly that network's density, and
   ``p(y = c) = exp(class_log_prior_[c])``. The structure alone (class included) is
   ``structure_.to_dag(class_node_)``.
+* Continuous and categorical features together: pgmpy has no conditional Gaussian network;
+  :func:`to_pgmpy` says so. :func:`structure_graph` (GraphML, JSON) carries the structure,
+  the scores and every factor's parameters.
+* Constant columns are not modelled and are not in either export.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import fields
+from typing import TYPE_CHECKING
+
 import numpy as np
-from pgmpy.factors.continuous import LinearGaussianCPD
-from pgmpy.factors.discrete import TabularCPD
-from pgmpy.models import DiscreteBayesianNetwork, LinearGaussianBayesianNetwork
 
 from kgraph import GraphDB
+
+if TYPE_CHECKING:  # pragma: no cover - pgmpy is imported only when exporting (start-up time)
+    from pgmpy.models import DiscreteBayesianNetwork
 
 
 def _states(values: np.ndarray) -> list:
@@ -28,31 +38,48 @@ def _states(values: np.ndarray) -> list:
     return np.asarray(values).tolist()
 
 
+def _factors(clf) -> list[tuple[str, object]]:
+    """``(feature name, factor)`` of every modelled feature, in creation order."""
+    names = clf.feature_names()
+    return [(names[v], f) for v, f in zip(clf.network_.columns, clf.network_.factors,
+                                          strict=True)]
+
+
+def _full_table(factor) -> np.ndarray:
+    """Probabilities of a CPT factor over every configuration of its (categorical)
+    parents, shape (configurations, classes, categories); a configuration not seen in
+    training gets the factor's unseen slot (uniform)."""
+    radix = factor.radix
+    codes = np.arange(int(np.prod(radix)))
+    pos = np.minimum(np.searchsorted(factor.configs, codes), factor.n_configs - 1)
+    u = np.where(factor.configs[pos] == codes, pos, factor.n_configs)
+    return np.exp(factor.log_cpt[u])
+
+
 def discrete_network(clf) -> DiscreteBayesianNetwork:
     """The fitted discrete k-TAN as a pgmpy ``DiscreteBayesianNetwork`` with its CPDs."""
+    from pgmpy.factors.discrete import TabularCPD
+
     names = clf.feature_names()
     target = clf.class_node_
-    cpts = clf.cpts_
-    cats = {v: _states(c) for v, c in zip(names, clf.encoding_.categories, strict=True)}
+    cats = {names[v]: _states(clf.encoder_.categories_[clf.encoder_.feature_names_in_[v]])
+            for v in clf.network_.columns}
     states_y = _states(clf.classes_)
+    m = len(states_y)
     model = clf.structure_.to_pgmpy(target)
     prior = clf.class_count_ / clf.class_count_.sum()
-    cpds = [TabularCPD(target, len(states_y), prior.reshape(-1, 1), state_names={target: states_y})]
-    for v, name in enumerate(names):
-        parents = [names[p] for p in cpts.parents[v]]
-        r = int(cpts.n_levels[v])
-        seen = (slice(None),) + tuple(slice(0, int(cpts.n_levels[p])) for p in (*cpts.parents[v], v))
-        count = cpts.counts[v][seen]
-        prob = (count + clf.alpha) / (count.sum(axis=-1, keepdims=True) + clf.alpha * r)
-        values = np.moveaxis(prob, -1, 0).reshape(r, -1)
-        evidence = [target, *parents]
+    cpds = [TabularCPD(target, m, prior.reshape(-1, 1), state_names={target: states_y})]
+    for name, factor in _factors(clf):
+        parents = [names[p] for p in factor.categorical_parents]
+        prob = _full_table(factor)  # (P, m, K); evidence order: class, then the parents
+        K = prob.shape[2]
         cpds.append(
             TabularCPD(
                 name,
-                r,
-                values,
-                evidence=evidence,
-                evidence_card=[len(states_y), *(int(cpts.n_levels[p]) for p in cpts.parents[v])],
+                K,
+                prob.transpose(1, 0, 2).reshape(-1, K).T,
+                evidence=[target, *parents],
+                evidence_card=[m, *(int(r) for r in factor.radix)],
                 state_names={name: cats[name], target: states_y, **{p: cats[p] for p in parents}},
             )
         )
@@ -63,22 +90,25 @@ def discrete_network(clf) -> DiscreteBayesianNetwork:
 
 def gaussian_networks(clf) -> dict:
     """One pgmpy ``LinearGaussianBayesianNetwork`` per class: ``{class label: network}``."""
+    from pgmpy.factors.continuous import LinearGaussianCPD
+    from pgmpy.models import LinearGaussianBayesianNetwork
+
     names = clf.feature_names()
-    cpds = clf.cpds_
-    edges = [(names[p], names[v]) for v in range(len(names)) for p in cpds.parents[v]]
+    factors = _factors(clf)
+    edges = [(names[p], name) for name, f in factors for p in f.continuous_parents]
     out = {}
     for c, label in enumerate(clf.classes_.tolist()):
         model = LinearGaussianBayesianNetwork(edges)
-        model.add_nodes_from(names)
+        model.add_nodes_from([name for name, _ in factors])
         model.add_cpds(
             *(
                 LinearGaussianCPD(
                     name,
-                    cpds.coef[v][c].tolist(),
-                    float(np.sqrt(cpds.var[c, v])),
-                    [names[p] for p in cpds.parents[v]],
+                    [float(f.intercept[0, c]), *f.coef[0, c].tolist()],
+                    float(np.sqrt(f.var[0, c])),
+                    [names[p] for p in f.continuous_parents],
                 )
-                for v, name in enumerate(names)
+                for name, f in factors
             )
         )
         model.check_model()
@@ -97,22 +127,54 @@ def to_pgmpy(clf):
     Returns
     -------
     pgmpy.models.DiscreteBayesianNetwork or dict
-        Discrete features: the Bayesian network (class node ``clf.class_node_``).
-        Gaussian features: ``{class label: LinearGaussianBayesianNetwork}`` (see the
+        Categorical features: the Bayesian network (class node ``clf.class_node_``).
+        Continuous features: ``{class label: LinearGaussianBayesianNetwork}`` (see the
         module docstring for why this is the faithful export in pgmpy 1.1).
+
+    Raises
+    ------
+    ValueError
+        For a model with continuous and categorical features (``family_ == "mixed"``).
     """
+    if clf.family_ == "mixed":
+        raise ValueError(
+            f"{type(clf).__name__} models continuous and categorical features together (a "
+            "conditional Gaussian network); pgmpy has no conditional Gaussian network, so "
+            "only all-categorical and all-continuous models export to pgmpy. Use "
+            "write_graphml (structure, scores and parameters) or structure_.to_dag() instead."
+        )
     return discrete_network(clf) if clf.family_ == "discrete" else gaussian_networks(clf)
 
 
-def structure_graph(clf) -> GraphDB:
-    """The learned structure as a directed property graph carrying its scores.
+def factor_parameters(factor, names: list[str]) -> str:
+    """The parameters of a CG factor as JSON text: its kind, parents (names), the training
+    configurations of its categorical parents and every array (classes on the axis after
+    the configurations)."""
+    out = {"kind": type(factor).__name__,
+           "categorical_parents": [names[p] for p in factor.categorical_parents],
+           "continuous_parents": [names[p] for p in factor.continuous_parents],
+           "n_rows": int(factor.n_rows)}
+    for f in fields(factor):
+        value = getattr(factor, f.name)
+        if isinstance(value, np.ndarray) and f.name != "radix":
+            out[f.name] = value.tolist()
+    return json.dumps(out, allow_nan=True)
 
-    Nodes: the class (``kind="class"``) and the features (``kind="variable"``), each feature
-    with ``clique_score`` = ``I(X_v; X_pa(v) | Y)`` (nats), the score of the clique
-    ``{v} ∪ pa(v)`` created with it, and ``clique`` listing that clique. Edges: class ->
-    feature (``kind="class-edge"``) and parent -> child (``kind="parent"``), the latter
-    with ``cmi`` = ``I(X_u; X_v | Y)``. Graph attributes: ``k``, ``score`` (the k-tree
-    score, the sum of the clique scores), ``family``, ``target`` and ``backbone``.
+
+def structure_graph(clf) -> GraphDB:
+    """The learned structure as a directed property graph carrying its scores and
+    parameters.
+
+    Nodes: the class (``kind="class"``) and the modelled features (``kind="variable"``),
+    each feature with ``feature_type``, ``parents`` (comma-separated), ``clique_score`` =
+    ``f(v, pa(v))`` (nats; ``I(X_v; X_pa(v) | Y)`` on single-type data), the score of the
+    clique ``{v} ∪ pa(v)`` created with it, ``clique`` listing that clique, and
+    ``parameters``: the fitted factor as JSON text (:func:`factor_parameters`). Edges:
+    class -> feature (``kind="class-edge"``) and parent -> child (``kind="parent"``), the
+    latter with ``cmi`` = ``f(child, {parent})`` (``I(X_u; X_v | Y)`` on single-type data).
+    Graph attributes: ``k``, ``score`` (the k-tree score, the sum of the clique scores),
+    ``family``, ``target``, ``backbone``, ``search`` and ``constant_features`` (left out of
+    the model).
     """
     names = clf.feature_names()
     index = {v: j for j, v in enumerate(names)}
@@ -123,12 +185,19 @@ def structure_graph(clf) -> GraphDB:
         family=clf.family_,
         target=target,
         backbone=",".join(clf.backbone_) if clf.backbone_ is not None else "",
+        search=clf.search_,
+        constant_features=",".join(clf.constant_features_),
     )
-    for v in names:
-        parents = sorted(clf.structure_.parents(v), key=index.__getitem__)
+    modelled = [names[v] for v in sorted(clf.network_.columns)]  # edge_scores_ order
+    position = {v: j for j, v in enumerate(modelled)}
+    for name, factor in _factors(clf):
+        parents = sorted(clf.structure_.parents(name), key=index.__getitem__)
         graph.set_node_attrs(
-            v, clique_score=float(clf.hyperedge_scores_[v]), clique=",".join([v, *parents])
+            name, clique_score=float(clf.hyperedge_scores_[name]),
+            clique=",".join([name, *parents]), parents=",".join(parents),
+            feature_type=clf.feature_types_[name], parameters=factor_parameters(factor, names),
         )
         for p in parents:
-            graph.set_edge_attrs(p, v, cmi=float(clf.edge_scores_[index[p], index[v]]))
+            graph.set_edge_attrs(p, name,
+                                 cmi=float(clf.edge_scores_[position[p], position[name]]))
     return graph

@@ -1,18 +1,30 @@
 """The seam between the k-TAN classifiers and the scores/searchers of :mod:`estimators`.
 
 Everything the classifiers know about structure learning goes through
-:func:`learn_structure`: it fits the class-conditional mutual-information score of the
-model family (plug-in :class:`~estimators.scores.DiscreteCMI` for discrete features,
-:class:`~estimators.scores.GaussianCMI` for Gaussian ones) and runs the searcher registered
-under ``search`` in :data:`estimators.search.SEARCHERS` (see
-:func:`estimators.search.search_structure`):
+:func:`learn_structure`. It chooses the score from the encoded table (the modelled columns:
+constant ones have left):
+
+* complete single-type data: the closed-form plug-in :class:`~estimators.scores.DiscreteCMI`
+  (all categorical) or :class:`~estimators.scores.GaussianCMI` (all continuous), which the
+  conditional Gaussian score equals there (MATH.md §7; tested to 1e-10) and which answer a
+  hyperedge without refitting factors;
+* anything else (continuous and categorical columns together, or missing cells): the
+  directed :class:`~estimators.scores.ConditionalGaussianScore` on the available cases
+  (MATH.md §8; -inf for a hyperedge with too few complete rows, searched as a large
+  negative number by :class:`EligibleScore` so that a tiny table still gets a structure).
+
+It runs the searcher registered under ``search`` in :data:`estimators.search.SEARCHERS`
+(see :func:`estimators.search.search_structure`):
 
 * ``"backbone-dp"``: the exact maximum-score acyclic k-tree containing the backbone path
-  (``backbone=None`` means the exact maximum spanning tree for ``k = 1`` and ``"mst-dfs"``
-  for ``k >= 2``; a backbone method name is resolved by
-  :func:`~estimators.search.resolve_backbone`);
+  (any score, directed included; a backbone method such as ``"mst-dfs"`` reads the pair
+  scores, for a directed score each pair's better direction ``max(f(i, {j}), f(j, {i}))``);
+  ``backbone=None`` means ``"mst-dfs"`` for ``k >= 2`` and,
+  for ``k = 1``, the exact maximum spanning tree: Kruskal's (``"spanning-tree"``) when the
+  pair scores are symmetric (single-type data), the maximum spanning arborescence
+  (``"arborescence"``, Chu–Liu/Edmonds) when they are not (mixed data);
 * ``"greedy"``: the backbone-free greedy k-tree (heuristic);
-* ``"spanning-tree"``: the maximum spanning tree of the CMI matrix (``k = 1``).
+* ``"spanning-tree"`` / ``"arborescence"``: as named (``k = 1``).
 """
 
 from __future__ import annotations
@@ -24,9 +36,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from estimators.scores import make_score
-from estimators.search import resolve_backbone, search_structure
-from estimators.search.candidates import CandidateScore, top_candidates
+from estimators.columns import EncodedColumns
+from estimators.scores import ConditionalGaussianScore, make_score
+from estimators.search import search_structure
+from estimators.search.candidates import restrict_search
 from kgraph import AcyclicKTree
 
 
@@ -37,17 +50,22 @@ class StructureFit:
     Attributes
     ----------
     structure : AcyclicKTree
-        The learned k-tree over the feature names.
+        The learned k-tree over the modelled feature names.
     backbone : tuple or None
-        The backbone the DP kept (feature names), None for the spanning tree and greedy.
+        The backbone the DP kept (feature names), None for the trees and greedy.
     score : float
-        The objective ``sum_v I(X_v; X_pa(v) | Y)`` of ``structure``, in nats.
+        The objective ``sum_v f(v, pa(v))`` of ``structure``, in nats.
     score_fn : callable
         The fitted hyperedge score ``f(name, frozenset_of_names)``.
     edge_matrix : ndarray
-        The d x d matrix of pair scores ``I(X_i; X_j | Y)``.
+        The pair scores ``W[parent, child] = f(child, {parent})`` (symmetric on single-type
+        data).
+    search : str
+        The searcher that ran.
     certificate : PBKT or None
         The backbone DP's certificate (its decomposition), None for the other searchers.
+    candidates : dict or None
+        Each feature's candidate parents when the search was restricted to them.
     """
 
     structure: AcyclicKTree
@@ -55,114 +73,103 @@ class StructureFit:
     score: float
     score_fn: Any
     edge_matrix: np.ndarray
+    search: str
     certificate: Any = None
+    candidates: dict | None = None
 
 
-class ConstantAwareScore:
-    """A fitted score over the non-constant features, answering for all features.
+def is_symmetric(W: np.ndarray) -> bool:
+    """Whether the pair scores are symmetric (to the tolerance Kruskal's searcher checks):
+    always on complete single-type data, not on mixed data."""
+    return bool(np.isclose(W, W.T, rtol=1e-9, atol=1e-12).all())
 
-    The scores refuse constant columns (they carry no information), but a classifier must
-    accept them (e.g. ``veil_type`` of the mushroom data, or a column constant in one CV
-    fold). Since ``I(X_v; X_P | Y) = 0`` for a constant ``X_v`` and a constant parent adds
-    nothing to ``X_P``, this wrapper returns 0 for a constant ``v`` and drops constant
-    parents before asking the fitted score. It is a callable hyperedge score like the
-    ones it wraps.
 
-    Parameters
-    ----------
-    score : fitted score
-        Fitted on the non-constant columns.
-    names : sequence of str
-        All feature names.
-    constant : set of str
-        The constant features.
-    """
+#: stands in for f = -inf (a hyperedge with too few complete rows) during the search, so that
+#: a table too small for any fully eligible k-tree still gets the one using fewest of them
+INELIGIBLE = -1e12
 
-    def __init__(self, score, names: Sequence[str], constant: set[str]):
+
+class EligibleScore:
+    """A fitted hyperedge score whose -inf (ineligible: too few complete rows, MATH.md §8)
+    is searched as :data:`INELIGIBLE`. Any k-tree made of eligible hyperedges outscores
+    every k-tree with an ineligible one (scores are bounded by the entropies, far above
+    -1e12), so the optimum is unchanged whenever an eligible k-tree exists; when none does,
+    the search still returns the k-tree with the fewest ineligible hyperedges instead of
+    failing, and the classifier names them in a warning."""
+
+    def __init__(self, score):
         self.score = score
-        self.variables_ = list(names)
-        self.constant = set(constant)
+        self.variables_ = list(score.variables_)
 
     def __call__(self, v, parents) -> float:
-        if v in self.constant:
-            return 0.0
-        return float(self.score(v, frozenset(p for p in parents if p not in self.constant)))
+        return max(float(self.score(v, parents)), INELIGIBLE)
 
     def score_many(self, items) -> np.ndarray:
-        """Score many ``(v, parents)`` items."""
-        return np.array([self(v, p) for v, p in items], dtype=float)
+        """``f(v, P)`` of many items, ineligible ones at :data:`INELIGIBLE`."""
+        return np.maximum(np.asarray(self.score.score_many(items), dtype=float), INELIGIBLE)
 
     def edge_matrix(self) -> np.ndarray:
-        """Pair scores of all features (zero rows and columns for constant features)."""
-        keep = [j for j, v in enumerate(self.variables_) if v not in self.constant]
-        W = np.zeros((len(self.variables_), len(self.variables_)))
-        W[np.ix_(keep, keep)] = self.score.edge_matrix()
-        return W
+        """Pair scores, ineligible pairs at :data:`INELIGIBLE`."""
+        return np.maximum(np.asarray(self.score.edge_matrix(), dtype=float), INELIGIBLE)
 
 
-def fit_score(
-    data: np.ndarray, y_codes: np.ndarray, names: Sequence[str], family: str, score: str = "cmi"
-):
-    """The fitted score ``score`` (a name of :data:`estimators.scores.SCORES`) of the family,
-    with the feature names as variable names.
-
-    Constant columns are left out of the fitted score and answered by
-    :class:`ConstantAwareScore`.
-    """
-    frame = pd.DataFrame(data, columns=list(names))
-    constant = [v for v in names if frame[v].nunique() < 2]
-    score = make_score(score, family)
-    if not constant:
-        return score.fit(frame, y_codes)
-    varying = frame.drop(columns=constant)
-    if varying.shape[1] == 0:  # nothing to score: every hyperedge is 0
-        return ConstantAwareScore(_ZeroScore(), names, set(names))
-    return ConstantAwareScore(score.fit(varying, y_codes), names, set(constant))
-
-
-class _ZeroScore:
-    """The score of a data set without any varying column."""
-
-    def __call__(self, v, parents) -> float:
-        return 0.0
-
-    def edge_matrix(self) -> np.ndarray:
-        return np.zeros((0, 0))
+def fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
+              var_smoothing: float, ridge: float, min_cell_rows: int, score: str = "cmi"):
+    """The fitted hyperedge score of ``enc`` (variables ``enc.names``), as in the module
+    docstring; ``score`` names a score of :data:`estimators.scores.SCORES` ("cmi", "bic",
+    "bdeu"), available on complete single-type tables (the penalised conditional Gaussian
+    score is not implemented: a mixed or incomplete table takes "cmi")."""
+    complete = bool(enc.observed.all())
+    for kind, family, data in (("categorical", "discrete", enc.codes),
+                               ("continuous", "gaussian", enc.values)):
+        if complete and set(enc.types) == {kind}:
+            return make_score(score, family).fit(pd.DataFrame(data, columns=list(enc.names)),
+                                                 y_codes)
+    if score != "cmi":
+        raise ValueError(
+            f"The structure score {score!r} needs a complete table of one column type "
+            "(all categorical or all continuous); this table is mixed or has missing cells, "
+            "where only the conditional Gaussian 'cmi' score is available.")
+    cg = ConditionalGaussianScore(var_smoothing=var_smoothing, ridge=ridge,
+                                  min_cell_rows=min_cell_rows)
+    return cg.fit_encoded(enc, y_codes, classes)
 
 
 def learn_structure(
-    data: np.ndarray,
+    enc: EncodedColumns,
     y_codes: np.ndarray,
-    names: Sequence[str],
-    family: str,
+    classes: np.ndarray,
     *,
     k: int,
     search: str,
     backbone: str | Sequence | None,
     estimator: str,
+    var_smoothing: float,
+    ridge: float,
+    min_cell_rows: int,
     candidates: int | None = None,
     score: str = "cmi",
 ) -> StructureFit:
-    """Fit the score of ``family`` and search the k-tree as described in the module docstring.
+    """Fit the score and search the k-tree as described in the module docstring.
 
     Parameters
     ----------
-    data : ndarray of shape (n_samples, n_features)
-        Integer codes (discrete) or floats (Gaussian).
+    enc : EncodedColumns
+        The modelled columns, ``enc.names`` the feature names (the vertices).
     y_codes : ndarray of shape (n_samples,)
         Class codes.
-    names : sequence of str
-        Feature names (the vertices of the structure).
-    family : {"discrete", "gaussian"}
-        Which CMI score to fit.
+    classes : ndarray
+        Class labels.
     k : int
         Tree width, ``1 <= k < n_features``.
     search : str
         A searcher of :data:`estimators.search.SEARCHERS`.
-    backbone : None, {"given", "mst-dfs", "greedy-path"} or sequence of features
+    backbone : None, str or sequence of features
         The backbone of ``"backbone-dp"``.
     estimator : str
         Class name for error messages.
+    var_smoothing, ridge, min_cell_rows :
+        Settings of the conditional Gaussian score.
     candidates : int, optional
         Restrict parents to each feature's top-m partners (:class:`CandidateScore`).
     score : str, default="cmi"
@@ -172,18 +179,22 @@ def learn_structure(
     -------
     StructureFit
     """
-    names = list(names)
-    score = fit_score(data, y_codes, names, family, score)
-    W = np.asarray(score.edge_matrix(), dtype=float)
-    searched = score
-    if candidates is not None and not (k == 1 and backbone is None and search != "greedy"):
-        required = ()
-        if search == "backbone-dp":  # the backbone's edges are kept, so they are candidates
-            backbone = resolve_backbone("mst-dfs" if backbone is None else backbone, names,
-                                        W=W, f=score, k=k, owner=estimator)
-            required = zip(backbone, backbone[1:], strict=False)
-        searched = CandidateScore(score, top_candidates(W, candidates, names, required))
-    found = search_structure(search, searched, names, k, backbone=backbone, W=W,
+    names = list(enc.names)
+    score = fit_score(enc, y_codes, classes, var_smoothing=var_smoothing, ridge=ridge,
+                      min_cell_rows=min_cell_rows, score=score)
+    searched = EligibleScore(score)
+    W = searched.edge_matrix()
+    symmetric = is_symmetric(W)
+    if search == "backbone-dp" and backbone is None and k == 1:
+        search = "spanning-tree" if symmetric else "arborescence"
+    # the backbone heuristics take symmetric pair scores: each pair's better direction
+    pairs = W if symmetric else np.maximum(W, W.T)
+    searched, backbone, chosen = restrict_search(searched, pairs, candidates, names, k=k,
+                                                 search=search, backbone=backbone,
+                                                 owner=estimator)
+    found = search_structure(search, searched, names, k, backbone=backbone, W=pairs,
                              owner=estimator)
-    return StructureFit(found.structure, found.backbone, found.score, score, W,
-                        found.certificate)
+    total = float(sum(score(v, found.structure.parents(v)) for v in found.structure.order))
+    return StructureFit(found.structure, found.backbone, total, score,
+                        np.asarray(score.edge_matrix(), dtype=float), search, found.certificate,
+                        chosen)

@@ -1,4 +1,4 @@
-"""TAN and k-TAN classifiers (paper 2; MATH.md §4–§5)."""
+"""TAN and k-TAN classifiers (paper 2; MATH.md §4–§5, mixed tables §7, missing cells §8)."""
 
 from __future__ import annotations
 
@@ -14,30 +14,67 @@ from estimators.ktan._base import BaseKTAN
 from estimators.scores import SCORES
 from estimators.search import BACKBONE_METHODS, SEARCHERS
 
-_DOC_COMMON = """
-    Discrete features get conditional probability tables with pseudo-count ``alpha`` over
-    the categories seen in training (any hashable values, e.g. strings); a category not
-    seen in training is scored by the same smoothing (as a category with zero count), so
-    prediction never fails on it. Gaussian features get class-conditional linear-Gaussian
-    regressions on their parents. ``features="auto"`` picks the family from the columns:
-    see :mod:`estimators.ktan._columns` for the rule. The structure is learned from the
-    plug-in class-conditional mutual information of the chosen family (``alpha`` smooths
-    the tables only; :class:`KTANClassifier` can use a penalised or Bayesian score instead).
+_DOC_ATTRIBUTES = """classes_ : ndarray
+        Class labels.
+    family_ : str
+        ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
+    feature_types_ : dict
+        Feature name -> ``"continuous" | "categorical" | "constant"``.
+    constant_features_ : list
+        Constant columns, left out of the structure.
+    encoder_ : MixedEncoder
+        The fitted column encoder.
+    network_ : CGNetwork
+        The fitted factors (:mod:`estimators.ktan._network`).
+    class_log_prior_ : ndarray
+        ``ln p(y)`` (relative frequencies).
+    n_features_in_ : int
+        Number of features.
+    feature_names_in_ : ndarray
+        Column names, when fitted on a DataFrame with string column names.
 """
 
+_DOC_COMMON = """
+    Columns are continuous or categorical (types decided once, see ``feature_types``; a
+    constant column leaves the model with one warning). Each feature gets a conditional
+    Gaussian factor given its parents and the class (MATH.md §7): a table with
+    pseudo-count ``alpha`` (categorical feature, categorical parents), a class-conditional
+    linear-Gaussian regression per configuration of its categorical parents (continuous
+    feature; ``var_smoothing`` times the largest feature variance added to the residual
+    variances, as ``GaussianNB``), or Bayes' rule on the CG joint (categorical feature
+    with continuous parents). On all-categorical or all-continuous tables these are the
+    smoothed CPTs and linear-Gaussian regressions of the discrete and Gaussian k-TAN.
 
+    The structure maximises ``sum_v f(v, pa(v))``: the plug-in class-conditional mutual
+    information on complete single-type tables, the conditional Gaussian log-likelihood
+    gain (:class:`~estimators.scores.ConditionalGaussianScore`, directed) on mixed tables or
+    with missing cells. Missing cells (NaN, None, empty strings) are learned around: each
+    factor and its score use the rows where the feature, its parents and the class are
+    observed. At prediction they are marginalised exactly on the k-tree
+    (:mod:`estimators.marginal`); a category not seen in training is treated as a missing
+    cell (it carries no evidence). Small classes (pooled Gaussian cells) and constant or
+    collinear columns are named in one warning and never stop a fit.
+"""
 class TANClassifier(BaseKTAN):
-    """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact).
+    """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact;
+    on mixed tables the maximum spanning arborescence of the directed CG score).
     {common}
     Parameters
     ----------
     features : {{"auto", "discrete", "gaussian"}}, default="auto"
-        Model family of the features.
+        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
+        every column categorical, ``"gaussian"`` every column continuous (see
+        :mod:`estimators.ktan._columns`).
     alpha : float, default=1.0
-        Pseudo-count of the CPTs (> 0), discrete features only.
+        Pseudo-count of the CPTs (> 0), categorical features only.
     ess : float or None, default=None
         When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
-        size instead of ``alpha`` (see :mod:`estimators.ktan._cpt`).
+        size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{{column: "continuous" | "categorical"}}``; recorded in ``feature_types_``.
+    var_smoothing : float, default=1e-9
+        Fraction of the largest continuous-feature variance added to residual variances.
 
     Attributes
     ----------
@@ -48,18 +85,12 @@ class TANClassifier(BaseKTAN):
     certificate_ : None
         TAN's spanning tree needs no certificate.
     score_ : float
-        ``sum_v I(X_v; X_pa(v) | Y)`` of the tree, in nats.
-    classes_ : ndarray
-        Class labels.
-    family_ : str
-        ``"discrete"`` or ``"gaussian"``.
-    class_log_prior_ : ndarray
-        ``ln p(y)`` (relative frequencies).
-    n_features_in_ : int
-        Number of features.
-    feature_names_in_ : ndarray
-        Column names, when fitted on a DataFrame with string column names.
-
+        ``sum_v f(v, pa(v))`` of the tree, in nats (``I(X_v; X_pa(v) | Y)`` on single-type
+        data).
+    search_ : str
+        The searcher that ran: ``"spanning-tree"`` (Kruskal, symmetric scores) or
+        ``"arborescence"`` (Chu–Liu/Edmonds, directed scores of mixed tables).
+    {attributes}
     Examples
     --------
     >>> import numpy as np
@@ -75,6 +106,18 @@ class TANClassifier(BaseKTAN):
     ['x0', 'x1']
     >>> clf.predict_proba(X[:2]).sum(axis=1)
     array([1., 1.])
+
+    Mixed columns and missing cells:
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({{"colour": np.where(x0 == 1, "red", "blue"),
+    ...                     "size": rng.normal(y, 1.0), "count": rng.integers(0, 3, 500)}})
+    >>> df.loc[0, "size"] = np.nan
+    >>> clf = TANClassifier().fit(df, y)
+    >>> clf.family_, clf.search_, clf.feature_types_["size"]
+    ('mixed', 'arborescence', 'continuous')
+    >>> clf.predict_proba(df.iloc[:1]).sum().round(12)
+    np.float64(1.0)
     """
 
     _parameter_constraints: dict = {
@@ -82,10 +125,13 @@ class TANClassifier(BaseKTAN):
         "ess": [None, Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None):
+    def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
+                 feature_types="auto", var_smoothing: float = 1e-9):
         self.features = features
         self.alpha = alpha
         self.ess = ess
+        self.feature_types = feature_types
+        self.var_smoothing = var_smoothing
 
     def _search_spec(self) -> tuple[int, str, object]:
         return 1, "backbone-dp", None
@@ -98,7 +144,7 @@ class KTANClassifier(BaseKTAN):
     backbone path (paper 2, §5): ``backbone`` is a permutation of the features (names, or
     column indices) or the name of a method that derives one from the pair scores
     (``"given"``: column order, ``"mst-dfs"``, ``"greedy-path"``, ``"local-search"``); ``None`` means the exact
-    maximum spanning tree for ``k = 1`` (so ``KTANClassifier(k=1)`` is
+    maximum spanning tree (arborescence on mixed tables) for ``k = 1`` (so ``KTANClassifier(k=1)`` is
     :class:`TANClassifier`) and ``"mst-dfs"`` for ``k >= 2``. ``search="greedy"`` grows a
     k-tree without a backbone (heuristic).
 
@@ -119,9 +165,11 @@ class KTANClassifier(BaseKTAN):
     backbone : None, {{"given", "mst-dfs", "greedy-path", "local-search"}} or sequence, default=None
         Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
     features : {{"auto", "discrete", "gaussian"}}, default="auto"
-        Model family of the features.
+        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
+        every column categorical, ``"gaussian"`` every column continuous (see
+        :mod:`estimators.ktan._columns`).
     alpha : float, default=1.0
-        Pseudo-count of the CPTs (> 0), discrete features only.
+        Pseudo-count of the CPTs (> 0), categorical features only.
     candidates : int or None, default=None
         Sparse candidate parents for wide tables: each feature's parents must be among its
         top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
@@ -133,7 +181,12 @@ class KTANClassifier(BaseKTAN):
         the feature family.
     ess : float or None, default=None
         When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
-        size instead of ``alpha`` (see :mod:`estimators.ktan._cpt`).
+        size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{{column: "continuous" | "categorical"}}``; recorded in ``feature_types_``.
+    var_smoothing : float, default=1e-9
+        Fraction of the largest continuous-feature variance added to residual variances.
 
     Attributes
     ----------
@@ -154,18 +207,12 @@ class KTANClassifier(BaseKTAN):
     certificate_ : PBKT or None
         The backbone DP's certificate (the decomposition it chose); None otherwise.
     score_ : float
-        ``sum_v I(X_v; X_pa(v) | Y)`` of the k-tree, in nats.
-    classes_ : ndarray
-        Class labels.
-    family_ : str
-        ``"discrete"`` or ``"gaussian"``.
-    class_log_prior_ : ndarray
-        ``ln p(y)`` (relative frequencies).
-    n_features_in_ : int
-        Number of features.
-    feature_names_in_ : ndarray
-        Column names, when fitted on a DataFrame with string column names.
-
+        ``sum_v f(v, pa(v))`` of the k-tree, in nats (``I(X_v; X_pa(v) | Y)`` on
+        single-type data).
+    search_ : str
+        The searcher that ran (``search``, or for ``k = 1`` without a backbone
+        ``"spanning-tree"`` / ``"arborescence"`` as for :class:`TANClassifier`).
+    {attributes}
     Examples
     --------
     >>> import numpy as np
@@ -201,6 +248,8 @@ class KTANClassifier(BaseKTAN):
         candidates: int | None = None,
         structure_score: str = "cmi",
         ess: float | None = None,
+        feature_types="auto",
+        var_smoothing: float = 1e-9,
     ):
         self.candidates = candidates
         self.k = k
@@ -210,6 +259,8 @@ class KTANClassifier(BaseKTAN):
         self.alpha = alpha
         self.structure_score = structure_score
         self.ess = ess
+        self.feature_types = feature_types
+        self.var_smoothing = var_smoothing
 
     def _search_spec(self) -> tuple[int, str, object]:
         return self.k_, self.search, self.backbone
@@ -262,5 +313,7 @@ class KTANClassifier(BaseKTAN):
         return self
 
 
-TANClassifier.__doc__ = TANClassifier.__doc__.format(common=_DOC_COMMON)
-KTANClassifier.__doc__ = KTANClassifier.__doc__.format(common=_DOC_COMMON)
+TANClassifier.__doc__ = TANClassifier.__doc__.format(common=_DOC_COMMON,
+                                                      attributes=_DOC_ATTRIBUTES)
+KTANClassifier.__doc__ = KTANClassifier.__doc__.format(common=_DOC_COMMON,
+                                                        attributes=_DOC_ATTRIBUTES)

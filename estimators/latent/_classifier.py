@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context, clone
 
-from estimators._joint import JointLogLikelihoodClassifier
+from estimators._joint import FEATURE_TYPES_CONSTRAINT, JointLogLikelihoodClassifier
 from kgraph.plate import LatentCNBPlate
 
 from ._family_base import check_rows_observed
@@ -30,6 +30,9 @@ class LatentCNBClassifier(JointLogLikelihoodClassifier):
     n_components, prior, family, prior_params, var_floor, pseudo_count, max_iter, tol, \
 n_init, e_step_max_iter, e_step_tol, random_state
         As in :class:`LatentCNB`; used by every per-class model.
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
 
     Attributes
     ----------
@@ -55,7 +58,8 @@ n_init, e_step_max_iter, e_step_tol, random_state
     array([[1., 0., 0.]])
     """
 
-    _parameter_constraints: dict = dict(LATENT_PARAMETER_CONSTRAINTS)
+    _parameter_constraints: dict = {**LATENT_PARAMETER_CONSTRAINTS,
+                                    "feature_types": FEATURE_TYPES_CONSTRAINT}
 
     def __init__(
         self,
@@ -72,6 +76,7 @@ n_init, e_step_max_iter, e_step_tol, random_state
         e_step_max_iter: int = 100,
         e_step_tol: float = 1e-4,
         random_state=None,
+        feature_types="auto",
     ):
         self.n_components = n_components
         self.prior = prior
@@ -85,6 +90,7 @@ n_init, e_step_max_iter, e_step_tol, random_state
         self.e_step_max_iter = e_step_max_iter
         self.e_step_tol = e_step_tol
         self.random_state = random_state
+        self.feature_types = feature_types
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -93,15 +99,17 @@ n_init, e_step_max_iter, e_step_tol, random_state
         tags.input_tags.categorical = self.family == "categorical"
         return tags
 
-    def _input_dtype(self):
-        return np.float64 if self.family == "gaussian" else None
-
-    def _validate_X(self, X, y=None, *, reset: bool):
-        """The template's validation (NaN allowed: it marks an unobserved feature), then
-        every row must have an observed feature."""
-        X, y = super()._validate_X(X, y, reset=reset)
+    def _decoded_observed(self, enc) -> np.ndarray:
+        """The encoded table in the values the family models (floats for ``"gaussian"``,
+        categories for ``"categorical"``; NaN unobserved), every row with an observed
+        feature."""
+        X = self._decoded(enc, numeric=self.family == "gaussian")
         check_rows_observed(~np.asarray(pd.isna(X), dtype=bool))
-        return X, y
+        return X
+
+    def _check_X(self, X) -> np.ndarray:
+        """The template's prediction input, decoded (see :meth:`_decoded_observed`)."""
+        return self._decoded_observed(super()._check_X(X))
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -116,8 +124,11 @@ n_init, e_step_max_iter, e_step_tol, random_state
         -------
         self : LatentCNBClassifier
         """
-        X, y_index = self._validate_training(X, y)
-        template = LatentCNB(**self.get_params())
+        enc, y_index = self._validate_training(X, y)
+        X = self._decoded_observed(enc)
+        params = self.get_params()
+        params.pop("feature_types")
+        template = LatentCNB(**params)
         self.estimators_ = [clone(template).fit(X[y_index == c])
                             for c in range(self.classes_.size)]
         self.n_iter_ = np.array([model.n_iter_ for model in self.estimators_])

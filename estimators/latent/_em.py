@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+
+from estimators._warnings import warn_user
+from estimators.progress import progress
 
 from ._estep import EStepResult, e_step
 from ._family_base import Family
@@ -84,7 +86,7 @@ def fit_em(
         lower_bound = objective(family, theta, estep)
         bounds: list[float] = []
         converged, n_iter = False, 0
-        for n_iter in range(1, max_iter + 1):  # noqa: B007
+        for n_iter in progress(range(1, max_iter + 1), "EM iterations"):  # noqa: B007
             previous = lower_bound
             theta = family.m_step(data, mask, estep.phi)
             estep = run_e_step(theta, estep.counts)
@@ -96,10 +98,9 @@ def fit_em(
         if best is None or lower_bound > best.lower_bound:
             best = EMResult(theta, estep, lower_bound, bounds, n_iter, converged)
     if not best.converged and max_iter > 0:
-        warnings.warn(
+        warn_user(
             "Best performing initialization did not converge. Try different init "
             "parameters, or increase max_iter, tol, or check for degenerate data.",
             ConvergenceWarning,
-            stacklevel=3,
         )
     return best

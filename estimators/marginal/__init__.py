@@ -32,8 +32,7 @@ from estimators.marginal.factors import (
     BayesFactor,
     LinearGaussianFactor,
     TableFactor,
-    factors_from_cpts,
-    factors_from_linear_gaussian,
+    factors_from_network,
 )
 from estimators.marginal.gaussian import (
     gaussian_log_marginal,
@@ -51,8 +50,7 @@ __all__ = [
     "LinearGaussianFactor",
     "TableFactor",
     "cg_log_marginal",
-    "factors_from_cpts",
-    "factors_from_linear_gaussian",
+    "factors_from_network",
     "discrete_log_marginal",
     "discrete_log_marginal_evidence",
     "gaussian_log_marginal",

@@ -9,30 +9,34 @@ rows of the pattern handled together by broadcasting. It is the all-categorical 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from estimators.ktan._cpt import DiscreteCPTs
 from estimators.marginal._elimination import check_summed, eliminate
-from estimators.marginal.factors import factors_from_cpts
+from estimators.marginal.factors import TableFactor
 from estimators.marginal.mixed import cg_log_marginal
 
 
 def discrete_log_marginal(
-    cpts: DiscreteCPTs, class_log_prior: np.ndarray, codes: np.ndarray, missing: np.ndarray
+    factors: Sequence[TableFactor], class_log_prior: np.ndarray, codes: np.ndarray,
+    missing: np.ndarray
 ) -> np.ndarray:
     """``ln p(y, x_O)`` of every row and class of a discrete k-TAN with missing entries.
 
     Parameters
     ----------
-    cpts : DiscreteCPTs
-        The fitted tables (``KTANClassifier.cpts_``).
+    factors : sequence of TableFactor
+        The fitted tables, ``factors[v]`` of vertex v (e.g.
+        :func:`~estimators.marginal.factors.factors_from_network` of
+        ``KTANClassifier.network_``).
     class_log_prior : ndarray of shape (n_classes,)
         ``ln p(y)``.
     codes : ndarray of int, shape (n_samples, n_features)
-        Category codes as the classifier's encoding gives them; entries under ``missing``
+        Category codes as the classifier's encoder gives them; entries under ``missing``
         are ignored.
     missing : ndarray of bool, shape (n_samples, n_features)
-        True where the entry is missing.
+        True where the entry is missing (or its category unseen in training).
 
     Returns
     -------
@@ -41,60 +45,63 @@ def discrete_log_marginal(
     Examples
     --------
     >>> import numpy as np
-    >>> from estimators.ktan._cpt import fit_cpts
+    >>> from estimators.ktan import TANClassifier
+    >>> from estimators.marginal import factors_from_network
     >>> codes = np.array([[0, 0], [0, 1], [1, 1], [1, 1]])
-    >>> cpts = fit_cpts(codes, np.array([0, 0, 1, 1]), 2, np.array([2, 2]), [(), (0,)], 1.0)
-    >>> prior = np.log([0.5, 0.5])
-    >>> full = cpts.joint_log_likelihood(codes[:1]) + prior
-    >>> x0_only = discrete_log_marginal(cpts, prior, codes[:1], np.array([[False, True]]))
-    >>> bool(np.allclose(np.exp(x0_only), np.exp(full) + np.exp(
-    ...     cpts.joint_log_likelihood(np.array([[0, 1]])) + prior)))
+    >>> clf = TANClassifier().fit(codes, [0, 0, 1, 1])
+    >>> factors, prior = factors_from_network(clf.network_), clf.class_log_prior_
+    >>> x0_only = discrete_log_marginal(factors, prior, codes[:1], np.array([[False, True]]))
+    >>> both = clf._joint_log_likelihood(clf._check_X(np.array([[0, 0], [0, 1]])))
+    >>> bool(np.allclose(np.exp(x0_only), np.exp(both).sum(axis=0)))
     True
     """
-    return cg_log_marginal(factors_from_cpts(cpts), class_log_prior, codes, missing)
+    return cg_log_marginal(factors, class_log_prior, np.asarray(codes, dtype=float), missing)
 
 
 def discrete_log_marginal_evidence(
-    cpts: DiscreteCPTs, class_log_prior: np.ndarray, codes: np.ndarray, missing: np.ndarray
+    factors: Sequence[TableFactor], class_log_prior: np.ndarray, codes: np.ndarray,
+    missing: np.ndarray
 ) -> np.ndarray:
     """The same ``ln p(y, x_O)`` as :func:`discrete_log_marginal`, without grouping by pattern.
 
     Every vertex is summed with a per-row evidence vector (0 on the observed code and -inf
-    elsewhere; 0 on the training categories of a missing entry), so all rows go through
-    one elimination, whatever their patterns: the faster choice when most rows have their
-    own pattern (many features). Limited to 62 features (numpy's axis count).
+    elsewhere; 0 on every category of a missing entry), so all rows go through one
+    elimination, whatever their patterns: the faster choice when most rows have their own
+    pattern (many features). Limited to 62 features (numpy's axis count).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from estimators.ktan._cpt import fit_cpts
+    >>> from estimators.ktan import TANClassifier
+    >>> from estimators.marginal import factors_from_network
     >>> codes = np.array([[0, 0], [0, 1], [1, 1], [1, 1]])
-    >>> cpts = fit_cpts(codes, np.array([0, 0, 1, 1]), 2, np.array([2, 2]), [(), (0,)], 1.0)
+    >>> clf = TANClassifier().fit(codes, [0, 0, 1, 1])
+    >>> factors, prior = factors_from_network(clf.network_), clf.class_log_prior_
     >>> m = np.array([[False, True], [True, False], [False, False], [True, True]])
-    >>> prior = np.log([0.5, 0.5])
-    >>> bool(np.allclose(discrete_log_marginal_evidence(cpts, prior, codes, m),
-    ...                  discrete_log_marginal(cpts, prior, codes, m)))
+    >>> bool(np.allclose(discrete_log_marginal_evidence(factors, prior, codes, m),
+    ...                  discrete_log_marginal(factors, prior, codes, m)))
     True
     """
     codes = np.asarray(codes)
     missing = np.asarray(missing, dtype=bool)
-    d = len(cpts.parents)
+    d = len(factors)
     check_summed(d, "features (evidence method)")
     n_classes = np.shape(class_log_prior)[0]
     rows = np.arange(codes.shape[0])
-    factors = [np.reshape(class_log_prior, (1, n_classes) + (1,) * d)]
-    for v in range(d):
-        size = int(cpts.n_levels[v]) + 1  # training codes and the "unseen" code
+    logs = [np.reshape(class_log_prior, (1, n_classes) + (1,) * d)]
+    for v, factor in enumerate(factors):
+        size = factor.n_states
         evidence = np.full((codes.shape[0], size), -np.inf)
         evidence[rows, np.where(missing[:, v], 0, codes[:, v])] = 0.0
-        evidence[missing[:, v], : size - 1] = 0.0
+        evidence[missing[:, v]] = 0.0
         shape = [codes.shape[0], 1] + [1] * d
         shape[2 + v] = size
-        factors.append(evidence.reshape(shape))
-        table = cpts.log_tables[v]  # axes: class, parents (sorted), v
+        logs.append(evidence.reshape(shape))
+        table = factor.log_table  # axes: class, parents (in factor order), v
         shape = [1, n_classes] + [1] * d
-        for axis, u in zip(range(1, table.ndim), (*cpts.parents[v], v), strict=True):
+        axes = (*factor.parents, v)
+        for axis, u in zip(range(1, table.ndim), axes, strict=True):
             shape[2 + u] = table.shape[axis]
-        order = np.argsort([*cpts.parents[v], v])
-        factors.append(np.transpose(table, (0, *(1 + order))).reshape(shape))
-    return eliminate(factors, codes.shape[0], n_classes, d)
+        order = np.argsort(axes)
+        logs.append(np.transpose(table, (0, *(1 + order))).reshape(shape))
+    return eliminate(logs, codes.shape[0], n_classes, d)

@@ -19,14 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 from scipy.special import logsumexp
 
-if TYPE_CHECKING:
-    from estimators.ktan._cpt import DiscreteCPTs
-    from estimators.ktan._linear_gaussian import LinearGaussianCPDs
+from estimators.scores import _cg_factors as cg
 
 _LOG_2PI = np.log(2.0 * np.pi)
 
@@ -68,7 +66,7 @@ def gather(table: np.ndarray, indices: list[np.ndarray], ndim: int) -> np.ndarra
 @dataclass(frozen=True)
 class TableFactor:
     """``P(x_v | x_P, y)`` from a log-table of shape ``(n_classes, r_p1, ..., r_v)`` over
-    categorical parents (the layout of :class:`estimators.ktan._cpt.DiscreteCPTs`);
+    categorical parents (axes in the order of ``parents``);
     ``n_states`` values of v are summed when v is missing (the table may hold more codes)."""
 
     vertex: int
@@ -180,40 +178,50 @@ class BayesFactor(_CellParents):
         )
 
 
-def factors_from_cpts(cpts: DiscreteCPTs) -> list[TableFactor]:
-    """The factors of a fitted discrete k-TAN (``KTANClassifier.cpts_``).
+def _by_configuration(factor, array: np.ndarray) -> np.ndarray:
+    """``array`` of a fitted CG factor, shape (U + 1, m, ...) over the U training
+    configurations of its categorical parents plus an "unseen" slot, laid out as
+    (m, r_d1, ..., r_dk, ...) over every configuration (an unseen one gets the slot)."""
+    codes = np.arange(int(np.prod(factor.radix)))
+    pos = np.minimum(np.searchsorted(factor.configs, codes), factor.n_configs - 1)
+    u = np.where(factor.configs[pos] == codes, pos, factor.n_configs)
+    full = np.moveaxis(array[u], 1, 0)  # (m, P, ...)
+    return full.reshape(full.shape[:1] + tuple(int(r) for r in factor.radix) + full.shape[2:])
+
+
+def factors_from_network(network) -> list:
+    """The factors of a fitted (k-)TAN's conditional Gaussian network
+    (``KTANClassifier.network_``, fitted by :func:`estimators.scores.fit_cg_factor`).
+
+    Vertex ``i`` is the ``i``-th modelled column in column order (``sorted(network.columns)``:
+    constant columns are not modelled), so the engine's X is the encoded table restricted
+    to those columns. CPTs become :class:`TableFactor`, linear-Gaussian regressions
+    :class:`LinearGaussianFactor` and Bayes-rule factors :class:`BayesFactor`.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from estimators.ktan._cpt import fit_cpts
-    >>> cpts = fit_cpts(np.array([[0, 1], [1, 1]]), np.array([0, 1]), 2, np.array([2, 2]),
-    ...                 [(), (0,)], 1.0)
-    >>> [(f.vertex, f.parents, f.n_states) for f in factors_from_cpts(cpts)]
-    [(0, (), 2), (1, (0,), 2)]
+    >>> from estimators.ktan import TANClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.column_stack([rng.integers(0, 2, 40), rng.integers(0, 3, 40)])
+    >>> clf = TANClassifier().fit(X, rng.integers(0, 2, 40))
+    >>> [(f.vertex, f.n_states) for f in factors_from_network(clf.network_)]
+    [(0, 2), (1, 3)]
     """
-    return [
-        TableFactor(v, tuple(cpts.parents[v]), cpts.log_tables[v], int(cpts.n_levels[v]))
-        for v in range(len(cpts.parents))
-    ]
-
-
-def factors_from_linear_gaussian(cpds: LinearGaussianCPDs) -> list[LinearGaussianFactor]:
-    """The factors of a fitted linear-Gaussian k-TAN (``KTANClassifier.cpds_``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from estimators.ktan._linear_gaussian import LinearGaussianCPDs
-    >>> cpds = LinearGaussianCPDs(((), (0,)), (np.array([[1.0]]), np.array([[-5.0, 0.5]])),
-    ...                           np.array([[16.0, 16.0]]))
-    >>> f = factors_from_linear_gaussian(cpds)[1]
-    >>> f.continuous_parents, f.coef.tolist()
-    ((0,), [[0.5]])
-    """
-    return [
-        LinearGaussianFactor(
-            v, (), tuple(pa), cpds.coef[v][:, 0], cpds.coef[v][:, 1:], cpds.var[:, v]
-        )
-        for v, pa in enumerate(cpds.parents)
-    ]
+    vertex = {v: i for i, v in enumerate(sorted(network.columns))}
+    out = {}
+    for v, f in zip(network.columns, network.factors, strict=True):
+        i = vertex[v]
+        cat = tuple(vertex[p] for p in f.categorical_parents)
+        cont = tuple(vertex[p] for p in f.continuous_parents)
+        if isinstance(f, cg.CategoricalFactor):
+            out[i] = TableFactor(i, cat, _by_configuration(f, f.log_cpt), int(f.log_cpt.shape[2]))
+        elif isinstance(f, cg.BayesCategoricalFactor):
+            out[i] = BayesFactor(i, cat, cont, _by_configuration(f, f.log_cpt),
+                                 _by_configuration(f, f.mean),
+                                 _by_configuration(f, np.linalg.inv(f.precision)))
+        else:
+            out[i] = LinearGaussianFactor(i, cat, cont, _by_configuration(f, f.intercept),
+                                          _by_configuration(f, f.coef),
+                                          _by_configuration(f, f.var))
+    return [out[i] for i in range(len(out))]

@@ -28,34 +28,43 @@ from collections.abc import Sequence
 import numpy as np
 
 from estimators.densities._normal_scores import NormalScoreDensity
-from estimators.ktan._linear_gaussian import LinearGaussianCPDs
 from estimators.marginal._patterns import missing_patterns
 
 _LOG_2PI = np.log(2.0 * np.pi)
 
 
-def linear_gaussian_joint(cpds: LinearGaussianCPDs) -> tuple[np.ndarray, np.ndarray]:
-    """Mean ``(n_classes, d)`` and covariance ``(n_classes, d, d)`` of x given each class.
+def linear_gaussian_joint(factors: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """Mean ``(n_classes, d)`` and covariance ``(n_classes, d, d)`` of x given each class,
+    for a linear-Gaussian network: ``factors[v]`` a
+    :class:`~estimators.marginal.factors.LinearGaussianFactor` of vertex v without
+    categorical parents (e.g. :func:`~estimators.marginal.factors.factors_from_network` of
+    a Gaussian k-TAN).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from estimators.ktan._linear_gaussian import LinearGaussianCPDs
-    >>> cpds = LinearGaussianCPDs(((), (0,)), (np.array([[1.0]]), np.array([[-5.0, 0.5]])),
-    ...                           np.array([[16.0, 16.0]]))
-    >>> mean, cov = linear_gaussian_joint(cpds)
+    >>> from estimators.marginal.factors import LinearGaussianFactor
+    >>> f0 = LinearGaussianFactor(0, (), (), np.array([1.0]), np.zeros((1, 0)), np.array([16.0]))
+    >>> f1 = LinearGaussianFactor(1, (), (0,), np.array([-5.0]), np.array([[0.5]]),
+    ...                           np.array([16.0]))
+    >>> mean, cov = linear_gaussian_joint([f0, f1])
     >>> mean[0].tolist(), cov[0].tolist()
     ([1.0, -4.5], [[16.0, 8.0], [8.0, 20.0]])
     """
-    n_classes, d = cpds.var.shape
+    d = len(factors)
+    n_classes = np.shape(factors[0].var)[0]
     B = np.zeros((n_classes, d, d))
     a = np.empty((n_classes, d))
-    for v, pa in enumerate(cpds.parents):
-        a[:, v] = cpds.coef[v][:, 0]
-        B[:, v, list(pa)] = cpds.coef[v][:, 1:]
+    var = np.empty((n_classes, d))
+    for v, f in enumerate(factors):
+        if f.categorical_parents:
+            raise ValueError(f"Vertex {v} has categorical parents; linear_gaussian_joint takes "
+                             "an all-continuous network (use cg_log_marginal for mixed ones).")
+        a[:, v], var[:, v] = f.intercept, f.var
+        B[:, v, list(f.continuous_parents)] = f.coef
     L = np.linalg.inv(np.eye(d) - B)
     mean = np.einsum("cij,cj->ci", L, a)
-    cov = np.einsum("cij,cj,ckj->cik", L, cpds.var, L)
+    cov = np.einsum("cij,cj,ckj->cik", L, var, L)
     return mean, 0.5 * (cov + np.swapaxes(cov, 1, 2))
 
 

@@ -6,9 +6,10 @@ For a vertex v with feature parents P = C ∪ D (C continuous, D categorical), c
 * **v continuous** (:class:`LinearGaussianFactor`):
   ``N(x_v; a_{u,y} + b_{u,y}^T x_C, s2_{u,y})``, the least-squares regression in cell (u, y)
   with a ridge ``ridge * n * diag(var(x_C))`` on the slopes (makes collinear or constant
-  parents harmless; changes the fit by O(ridge^2) in the residual sum of squares), and the ML
-  residual variance floored at ``var_smoothing * var(x_v)`` (a floor, not an addition, so
-  non-degenerate cells keep their ML variance).
+  parents harmless; changes the fit by O(ridge^2) in the residual sum of squares; with
+  ``ridge = 0`` the minimum-norm least-squares slopes), and the ML residual variance
+  floored at ``var_smoothing * var(x_v)`` (a floor, not an addition, so non-degenerate
+  cells keep their ML variance) or, with ``var_floor``, plus that absolute amount.
 * **v categorical, C = ∅** (:class:`CategoricalFactor`): the CPT
   ``(N_{u,y,c} + alpha) / (N_{u,y} + K alpha)``. With ``alpha = 0`` a cell without rows uses
   ``p(c | y)``, then ``p(c)``.
@@ -198,21 +199,31 @@ def _column_variance(x: np.ndarray) -> np.ndarray:
     return np.where(var > 0, var, 1.0)
 
 
-def _regression(mo: Moments, ridge: float, scale: np.ndarray, floor: float):
-    """Intercept, slopes and floored ML residual variance from the moments of [x_C, x_v]."""
+def _regression(mo: Moments, ridge: float, scale: np.ndarray, floor: float, additive: bool):
+    """Intercept, slopes and ML residual variance from the moments of [x_C, x_v], the
+    variance floored at ``floor`` (or ``floor`` added to it when ``additive``). With
+    ``ridge = 0`` the slopes are the minimum-norm least-squares solution (pseudo-inverse),
+    as ``numpy.linalg.lstsq`` gives for collinear parents."""
     p = mo.mean.shape[1] - 1
     n = np.maximum(mo.n, 1.0)
     Mcc, Mcv, Mvv = mo.M[:, :p, :p], mo.M[:, :p, p], mo.M[:, p, p]
-    A = Mcc + (ridge * n)[:, None, None] * np.diag(scale)[None]
-    b = np.linalg.solve(A, Mcv[..., None])[..., 0] if p else np.zeros((n.size, 0))
+    if not p:
+        b = np.zeros((n.size, 0))
+    elif ridge > 0:
+        A = Mcc + (ridge * n)[:, None, None] * np.diag(scale)[None]
+        b = np.linalg.solve(A, Mcv[..., None])[..., 0]
+    else:
+        b = np.einsum("gij,gj->gi", np.linalg.pinv(Mcc, hermitian=True), Mcv)
     a = mo.mean[:, p] - np.einsum("gc,gc->g", b, mo.mean[:, :p])
     rss = Mvv - 2.0 * np.einsum("gc,gc->g", b, Mcv) + np.einsum("gi,gij,gj->g", b, Mcc, b)
-    return a, b, np.maximum(rss / n, floor)
+    ml = np.maximum(rss / n, 0.0)
+    return a, b, ml + floor if additive else np.maximum(ml, floor)
 
 
 def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
                   parents=(), *, alpha: float = 1.0, var_smoothing: float = 1e-9,
-                  ridge: float = 1e-8, min_cell_rows: int = 5) -> _CGFactor:
+                  ridge: float = 1e-8, min_cell_rows: int = 5,
+                  var_floor: float | None = None) -> _CGFactor:
     """Fit the CG factor ``p(x_v | x_parents, y)`` on the complete rows of (v, parents).
 
     Parameters
@@ -232,6 +243,10 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
         Variance floor factor and ridge factor (relative to the column variances).
     min_cell_rows : int, default=5
         Gaussian cells with fewer than ``max(min_cell_rows, |C| + 2)`` rows are pooled.
+    var_floor : float or None, default=None
+        An absolute amount added to the ML residual variance of a continuous v (as
+        scikit-learn's ``GaussianNB`` adds ``var_smoothing`` times the largest feature
+        variance) instead of the relative floor ``var_smoothing * var(x_v)``.
 
     Returns
     -------
@@ -278,8 +293,9 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
         levels = [(grouped_moments(Z, cell, F), np.arange(F)),
                   (grouped_moments(Z, yy, m), np.arange(F) % m),
                   (grouped_moments(Z, np.zeros_like(yy), 1), np.zeros(F, np.int64))]
+        additive = var_floor is not None
         a, b, s2 = _regression(pooled(levels, threshold), ridge, scale[:-1],
-                               var_smoothing * scale[-1])
+                               var_floor if additive else var_smoothing * scale[-1], additive)
         return LinearGaussianFactor(**common, intercept=a.reshape(U + 1, m),
                                     coef=b.reshape(U + 1, m, len(C)), var=s2.reshape(U + 1, m))
     K = int(enc.n_levels[v])

@@ -74,7 +74,8 @@ def kernel_cdf(x: np.ndarray, h: float) -> np.ndarray:
     -------
     ndarray of shape (n,)
         ``mean_j Phi((x_i - x_j) / h)``; binned and FFT-convolved when ``n > EXACT_MAX``
-        (absolute error about 1e-5 or less).
+        (absolute error about 1e-5 when the range spans up to ~400 bandwidths, growing with
+        it: 6e-5 at 850 bandwidths on log-normal data; tested below 1e-4).
 
     Examples
     --------
@@ -99,7 +100,8 @@ def kernel_cdf(x: np.ndarray, h: float) -> np.ndarray:
     cum = np.cumsum(w)
     tail = np.concatenate([np.zeros(L + 1), cum[: GRID - L - 1]])
     C = (conv + tail) / n
-    return np.interp(g, np.arange(GRID), C)
+    # linear interpolation at the sample points, reusing their bins (no search needed)
+    return C[i] + frac * (C[i + 1] - C[i])
 
 
 def rank_cdf(x: np.ndarray) -> np.ndarray:
@@ -153,7 +155,7 @@ def normal_scores(
     """
     out = []
     for c in range(n_classes):
-        Xc = X[y == c]
+        Xc = np.asfortranarray(X[y == c])  # contiguous columns
         U = np.empty_like(Xc)
         for i in range(Xc.shape[1]):  # loop over features; each column is vectorised
             col = Xc[:, i]

@@ -13,10 +13,14 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
+from estimators.progress import progress, progress_enabled
+
 __all__ = ["run_chunked"]
 
 #: chunks per worker: enough to balance uneven chunks, few enough to keep overhead low
 CHUNKS_PER_WORKER = 4
+#: chunks of a one-worker run when a progress bar is shown (otherwise one vectorised call)
+PROGRESS_CHUNKS = 20
 
 
 def run_chunked(
@@ -53,10 +57,15 @@ def run_chunked(
     if n == 0:
         return np.zeros(0)
     workers = effective_n_jobs(n_jobs)
-    if workers == 1:
+    if workers == 1 and not progress_enabled():
         return np.asarray(func(data, items), dtype=float)
-    n_chunks = min(n, CHUNKS_PER_WORKER * workers)
+    n_chunks = min(n, CHUNKS_PER_WORKER * workers if workers > 1 else PROGRESS_CHUNKS)
     bounds = np.linspace(0, n, n_chunks + 1).astype(int)
     chunks = [items[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-    parts = Parallel(n_jobs=n_jobs)(delayed(func)(data, chunk) for chunk in chunks)
+    tasks = progress(chunks, f"scores ({n} items)", unit="chunk")
+    if workers == 1:
+        parts = [func(data, chunk) for chunk in tasks]
+    else:
+        parts = Parallel(n_jobs=n_jobs, return_as="generator")(
+            delayed(func)(data, chunk) for chunk in tasks)
     return np.concatenate([np.asarray(p, dtype=float) for p in parts])

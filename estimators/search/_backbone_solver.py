@@ -19,11 +19,8 @@ from itertools import permutations
 
 import numpy as np
 
-from estimators.search._backbone_tables import (
-    BackboneTables,
-    group_max,
-    submask_pairs,
-)
+from estimators.progress import progress
+from estimators.search._backbone_tables import BackboneTables, submask_pairs
 from estimators.search._common import colex_rank
 
 NEG = -np.inf
@@ -42,84 +39,98 @@ class BackboneSolver:
         self.tb, self.fk, self.fsmall = tables, fk, fsmall
         T, D = tables.T, tables.D
         self.B = np.full((len(T.rows), T.n_masks), NEG)
-        self.Barg = np.zeros(self.B.shape, np.int64)
+        self.Barg = np.zeros(self.B.shape, np.min_scalar_type(tables.n))
         self.W = np.full((len(D.rows), D.n_masks), NEG)
-        self.Warg = np.zeros(self.W.shape, np.int64)
+        self.Warg = np.zeros(self.W.shape, np.int8)
         self.C = np.full((len(D.rows), D.n_masks), NEG)
         self.C[:, 0] = 0.0
-        self.Carg = np.zeros(self.C.shape, np.int64)
+        self.Carg = np.zeros(self.C.shape, np.min_scalar_type(D.n_masks))
 
-    # -- candidate lists, sorted by level -------------------------------------------------
-    def _b_candidates(self):
+    # -- states, sorted by level -----------------------------------------------------------
+    @staticmethod
+    def _states(table, key_extra=None):
+        """Non-empty valid (clique, mask) states in order of (level, key_extra), with the
+        boundaries of each run of equal keys (a stable radix sort of small integer keys)."""
+        rank, mask = np.nonzero(table.valid[:, 1:])
+        mask += 1
+        level = table.count[rank, mask]
+        key = level if key_extra is None else level * 64 + key_extra[mask]
+        order = np.argsort(key.astype(np.min_scalar_type(key.max(initial=0))), kind="stable")
+        rank, mask, key = rank[order], mask[order], key[order]
+        bounds = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True]) if key.size else [0]
+        return rank, mask, key, bounds
+
+    def _b_level(self, t: np.ndarray, mask: np.ndarray, level: int) -> None:
+        """B for states (t, mask) whose region holds ``level`` vertices: every one of them
+        as the top vertex (a (states, level) array of candidates, ascending v)."""
         tb = self.tb
         T = tb.T
-        n = tb.n
-        in_t = (T.rows[:, :, None] == np.arange(n)).any(axis=1)
-        t, v = np.nonzero(~in_t)
-        s = tb.slot_of(t, v)
-        masks = np.arange(T.n_masks)
-        ok = T.valid[t][:, masks] & (((masks[None, :] >> s[:, None]) & 1) == 1)
-        row, col = np.nonzero(ok)
-        t, v, mask = t[row], v[row], masks[col]
-        d, region = tb.add_vertex(t, v, mask)
-        level = T.count[t, mask]
-        group = t * T.n_masks + mask
-        order = np.lexsort((v, group, level))
-        return [a[order] for a in (level, group, t, mask, v, d, region)]
+        bits = (mask[:, None] >> np.arange(tb.k + 1)) & 1
+        sizes = np.clip(T.right[t] - T.left[t] + 1, 0, None) * bits
+        ends = np.cumsum(sizes, axis=1)                  # (states, k + 1)
+        w = np.arange(level)
+        slot = (w[None, :, None] >= ends[:, None, :]).sum(axis=2)     # (states, level)
+        rows = np.arange(len(t))[:, None]
+        v = T.left[t[:, None], slot] + w[None, :] - (ends - sizes)[rows, slot]
+        tt, vv = np.broadcast_to(t[:, None], v.shape).ravel(), v.ravel()
+        d, region = tb.add_vertex(tt, vv, np.broadcast_to(mask[:, None], v.shape).ravel())
+        vals = _finite_or_neg(self.fk[tt, vv] + self.C[d, region]).reshape(v.shape)
+        best = np.argmax(vals, axis=1)
+        self.B[t, mask] = vals[rows[:, 0], best]
+        self.Barg[t, mask] = v[rows[:, 0], best]
 
-    def _w_states(self):
+    def _w_level(self, d: np.ndarray, m: np.ndarray) -> None:
         tb = self.tb
-        D = tb.D
-        d, mask = np.nonzero(D.valid)
-        keep = mask > 0
-        d, mask = d[keep], mask[keep]
-        level = D.count[d, mask]
-        order = np.argsort(level, kind="stable")
-        return level[order], d[order], mask[order]
+        j = np.arange(tb.k + 1)
+        d, m = d[:, None], m[:, None]
+        allowed = ((m >> j) & 3) == 0           # slots j and j + 1 both outside m
+        vals = np.where(allowed, self.B[tb.drop[d, j], tb.drop_mask(m, j)], NEG)
+        best = np.argmax(vals, axis=1)
+        self.W[d[:, 0], m[:, 0]] = vals[np.arange(len(best)), best]
+        self.Warg[d[:, 0], m[:, 0]] = best
 
-    def _c_candidates(self):
-        D = self.tb.D
-        es, ps = submask_pairs(D.n_masks)
-        d = np.repeat(np.arange(len(D.rows)), len(es))
-        e, p = np.tile(es, len(D.rows)), np.tile(ps, len(D.rows))
-        keep = D.valid[d, e]
-        d, e, p = d[keep], e[keep], p[keep]
-        level = D.count[d, e]
-        group = d * D.n_masks + e
-        order = np.lexsort((p, group, level))
-        return [a[order] for a in (level, group, d, e, p)]
+    def _c_level(self, d: np.ndarray, e: np.ndarray, parts: np.ndarray) -> None:
+        """C for states (d, e) whose masks have the same number of bits: ``parts[e]`` lists
+        the submasks P of e holding e's lowest bit, ascending (a (states, 2^(bits-1))
+        array of candidates)."""
+        p = parts[e]
+        vals = _finite_or_neg(self.W[d[:, None], p] + self.C[d[:, None], e[:, None] ^ p])
+        best = np.argmax(vals, axis=1)
+        rows = np.arange(len(d))
+        self.C[d, e] = vals[rows, best]
+        self.Carg[d, e] = p[rows, best]
 
     # -- the levels ------------------------------------------------------------------------
     def run(self) -> None:
+        """Fill B, W and C level by level (a level: the number of vertices in the region).
+
+        Candidates are generated per level, never all at once, so memory stays at the
+        tables' size; ties go to the lowest top vertex v, slot j and submask P."""
         tb = self.tb
-        bl, bg, bt, bm, bv, bd, br = self._b_candidates()
-        wl, wd, wm = self._w_states()
-        cl, cg, cd, ce, cp = self._c_candidates()
-        fb = self.fk[bt, bv]
-        j = np.arange(tb.k + 1)
-        for level in range(1, tb.n - tb.k + 1):
-            lo, hi = np.searchsorted(bl, [level, level + 1])
-            if hi > lo:
-                vals = _finite_or_neg(fb[lo:hi] + self.C[bd[lo:hi], br[lo:hi]])
-                starts, gmax, first = group_max(vals, bg[lo:hi])
-                t, m = bt[lo:hi][starts], bm[lo:hi][starts]
-                self.B[t, m] = gmax
-                self.Barg[t, m] = bv[lo:hi][first]
-            lo, hi = np.searchsorted(wl, [level, level + 1])
-            if hi > lo:
-                d, m = wd[lo:hi, None], wm[lo:hi, None]
-                allowed = ((m >> j) & 3) == 0           # slots j and j + 1 both outside m
-                vals = np.where(allowed, self.B[tb.drop[d, j], tb.drop_mask(m, j)], NEG)
-                best = np.argmax(vals, axis=1)
-                self.W[d[:, 0], m[:, 0]] = vals[np.arange(len(best)), best]
-                self.Warg[d[:, 0], m[:, 0]] = best
-            lo, hi = np.searchsorted(cl, [level, level + 1])
-            if hi > lo:
-                d, e, p = cd[lo:hi], ce[lo:hi], cp[lo:hi]
-                vals = _finite_or_neg(self.W[d, p] + self.C[d, e ^ p])
-                starts, gmax, first = group_max(vals, cg[lo:hi])
-                self.C[d[starts], e[starts]] = gmax
-                self.Carg[d[starts], e[starts]] = p[first]
+        n_masks = tb.D.n_masks
+        popcount = np.array([bin(x).count("1") for x in range(n_masks)])
+        es, ps = submask_pairs(n_masks)
+        by_bits = {}
+        for bits in range(1, tb.k + 3):
+            parts = np.zeros((n_masks, 1 << (bits - 1)), np.int64)
+            for e in np.flatnonzero(popcount == bits):
+                parts[e] = np.sort(ps[es == e])
+            by_bits[bits] = parts
+        bt, bm, bkey, bb = self._states(tb.T)
+        wd, wm, wkey, wb = self._states(tb.D)
+        cd, ce, ckey, cb = self._states(tb.D, popcount)
+        bi = wi = ci = 0
+        for level in progress(range(1, tb.n - tb.k + 1), "backbone DP levels"):
+            while bi < len(bb) - 1 and bkey[bb[bi]] == level:
+                self._b_level(bt[bb[bi]:bb[bi + 1]], bm[bb[bi]:bb[bi + 1]], level)
+                bi += 1
+            while wi < len(wb) - 1 and wkey[wb[wi]] == level:
+                self._w_level(wd[wb[wi]:wb[wi + 1]], wm[wb[wi]:wb[wi + 1]])
+                wi += 1
+            while ci < len(cb) - 1 and ckey[cb[ci]] // 64 == level:
+                lo, hi = cb[ci], cb[ci + 1]
+                self._c_level(cd[lo:hi], ce[lo:hi], by_bits[int(ckey[lo] % 64)])
+                ci += 1
 
     # -- the top: the first k vertices ------------------------------------------------------
     def top(self):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import combinations
 from math import comb
 
 import numpy as np
+
+from estimators._warnings import warn_user
 
 __all__ = ["Score", "check_k", "check_backbone", "resolve_variables", "score_values",
            "combination_table", "colex_rank", "binomial_table"]
@@ -50,9 +51,9 @@ def check_k(k: object, n: int, *, owner: str | None = None, param: str = "k",
                          "feature(s).")
     if owner is not None and k >= n >= 2:
         lowered = n - 1
-        warnings.warn(
+        warn_user(
             f"{owner}({param}={k + offset}) needs at least {k + 1} features; X has {n}, so "
-            f"{param}={lowered + offset} is used.", UserWarning, stacklevel=3)
+            f"{param}={lowered + offset} is used.", UserWarning)
         return lowered
     if not 1 <= k <= n - 1:
         raise ValueError(

@@ -91,8 +91,9 @@ def _score_tables(f: Score, backbone: tuple, tables: BackboneTables):
         rows = tables.T.rows if j == k else combination_table(n, j, tables.binom)
         member = (rows[:, :, None] == np.arange(n)).any(axis=1)
         r, v = np.nonzero(~member)
-        items = [(backbone[x], frozenset(backbone[y] for y in rows[i])) for i, x in
-                 zip(r.tolist(), v.tolist(), strict=True)]
+        sets = [frozenset(map(backbone.__getitem__, row)) for row in rows.tolist()]
+        items = list(zip(map(backbone.__getitem__, v.tolist()), map(sets.__getitem__, r.tolist()),
+                         strict=True))
         table = np.full((len(rows), n), -np.inf)
         table[r, v] = score_values(f, items)
         out.append(table)

@@ -26,7 +26,7 @@ from estimators.search._common import Score, check_k, score_values
 from kgraph.ktree import AcyclicKTree
 
 __all__ = ["CandidateScore", "top_candidates", "greedy_ktree_candidates",
-           "CandidateGreedyResult"]
+           "CandidateGreedyResult", "restrict_search"]
 
 
 def top_candidates(W: np.ndarray, m: int, variables: Sequence[Hashable],
@@ -102,6 +102,40 @@ class CandidateScore:
         """The wrapped score of the items, restriction ignored (counted too)."""
         self.n_scored_ += len(items)
         return score_values(self.f, items)
+
+
+def restrict_search(f: Score, W: np.ndarray, m: int | None, variables: Sequence[Hashable], *,
+                    k: int, search: str, backbone, owner: str | None = None):
+    """What a classifier hands to :func:`~estimators.search.search_structure` with ``m``
+    candidate parents: ``(score, backbone, candidates)``.
+
+    ``m=None``, and the dense exact spanning tree (k = 1 without a backbone, any searcher
+    but greedy), leave ``f`` and ``backbone`` unchanged (``candidates`` None). For the
+    backbone DP the backbone is resolved first (None is ``"mst-dfs"``) and its edges join
+    the candidate pairs, since the DP must keep them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> W = np.array([[0, 5, 1, 2], [5, 0, 3, 0], [1, 3, 0, 4], [2, 0, 4, 0]], float)
+    >>> f = lambda v, ps: float(sum(W[v, p] for p in ps))
+    >>> g, order, cands = restrict_search(f, W, 1, range(4), k=2, search="backbone-dp",
+    ...                                   backbone="given")
+    >>> order, sorted(cands[1]), g(0, frozenset({2, 3}))
+    ((0, 1, 2, 3), [0, 2], -inf)
+    """
+    if m is None or (k == 1 and backbone is None and search != "greedy"):
+        return f, backbone, None
+    from estimators.search.registry import resolve_backbone  # the registry imports this module
+
+    variables = list(variables)
+    required: Iterable = ()
+    if search == "backbone-dp":
+        backbone = resolve_backbone("mst-dfs" if backbone is None else backbone, variables,
+                                    W=W, f=f, k=k, owner=owner)
+        required = zip(backbone, backbone[1:], strict=False)
+    restricted = CandidateScore(f, top_candidates(W, m, variables, required))
+    return restricted, backbone, restricted.candidates_
 
 
 @dataclass(frozen=True)

@@ -122,3 +122,26 @@ def test_copula_recovers_rho_and_subset_agrees_with_pairs():
     assert m.corr_[0, 1, 2] == pytest.approx(0.5, abs=0.05)
     assert np.allclose(m.logpdf_subset(X[:30], [1, 2]), m.logpdf2(X[:30], 1, 2))
     assert np.allclose(m.logpdf_subset(X[:30], [2]), m.logpdf1(X[:30], 2))
+
+
+def test_kde1d_cdf_is_the_linear_interpolation_of_its_grid():
+    """KDE1D.cdf indexes its regular grid directly: equal to np.interp on the grid (0 and 1
+    outside it) to 1e-12, for points inside, outside and on the grid ends, any shape."""
+    from estimators.densities.kde import KDE1D
+
+    x = np.random.default_rng(4).standard_t(3, size=2000)
+    kde = KDE1D(x, 0.25)
+    pts = np.r_[x, kde.grid[[0, -1]], kde.grid[0] - 1.0, kde.grid[-1] + 1.0,
+                np.linspace(kde.grid[0] - 2, kde.grid[-1] + 2, 1000)]
+    ref = np.interp(pts, kde.grid, kde.cdf_grid, left=0.0, right=1.0)
+    np.testing.assert_allclose(kde.cdf(pts), ref, rtol=0, atol=1e-12)
+    assert kde.cdf(pts.reshape(-1, 2)).shape == (pts.size // 2, 2)
+    assert float(kde.cdf(np.float64(kde.grid[-1] + 5))) == 1.0
+
+
+def test_kde_cdf_keeps_missing_values_missing():
+    from estimators.densities.kde import KDE1D
+
+    kde = KDE1D(np.random.default_rng(0).normal(size=200), h=0.3)
+    out = kde.cdf(np.array([np.nan, -50.0, 0.0, 50.0]))
+    assert np.isnan(out[0]) and out[1] == 0.0 and out[3] == 1.0 and 0.4 < out[2] < 0.6

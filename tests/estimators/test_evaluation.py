@@ -35,3 +35,54 @@ def test_unknown_positive_label():
     X, y = load_wine(return_X_y=True)
     with pytest.raises(ValueError, match="positive=7 is not a class of y"):
         cross_validated_metrics(GaussianNB(), X, y, positive=7)
+
+
+def _brute_metrics(y, proba, classes):
+    """The same metrics from their definitions, without scikit-learn."""
+    y = np.asarray(y)
+    onehot = (y[:, None] == np.asarray(classes)[None, :]).astype(float)
+    pred = np.asarray(classes)[proba.argmax(1)]
+    recalls = [np.mean(pred[y == c] == c) for c in classes if np.any(y == c)]
+
+    def auc(score, positive):
+        pos, neg = score[positive], score[~positive]
+        wins = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+        return wins / (pos.size * neg.size)
+
+    aucs = [auc(proba[:, k], y == c) for k, c in enumerate(classes) if 0 < np.sum(y == c) < y.size]
+    return {"accuracy": np.mean(pred == y), "balanced_accuracy": np.mean(recalls),
+            "log_loss": -np.mean(np.log(np.clip((proba * onehot).sum(1), 1e-15, None))),
+            "brier": np.mean(((proba - onehot) ** 2).sum(1)), "roc_auc_ovr": np.mean(aucs)}
+
+
+@pytest.mark.parametrize("absent", [False, True])
+def test_classification_metrics_match_their_definitions(absent):
+    from estimators.evaluation import classification_metrics
+
+    rng = np.random.default_rng(0)
+    classes = np.array(["a", "b", "c"])
+    y = rng.choice(classes[:2] if absent else classes, size=40)
+    proba = rng.dirichlet(np.ones(3), size=40)
+    got = classification_metrics(y, proba, classes)
+    for name, value in _brute_metrics(y, proba, classes).items():
+        assert got[name] == pytest.approx(value, abs=1e-12), name
+    if not absent:
+        from sklearn.metrics import roc_auc_score
+
+        assert got["roc_auc_ovr"] == pytest.approx(
+            roc_auc_score(y, proba, multi_class="ovr", labels=classes))
+
+
+def test_fold_metrics_with_a_class_absent_from_folds_and_in_parallel():
+    from estimators.evaluation import fold_metrics, summarise
+
+    X, y = load_wine(return_X_y=True)
+    X, y = np.vstack([X, X[:2]]), np.concatenate([y, [3, 3]])  # class 3: only two rows
+    folds = fold_metrics(GaussianNB(), X, y, n_splits=3, random_state=0)
+    assert len(folds) == 3 and np.isfinite(folds.to_numpy()).all()
+    parallel = fold_metrics(GaussianNB(), X, y, n_splits=3, random_state=0, n_jobs=2)
+    assert np.allclose(parallel.to_numpy(), folds.to_numpy())
+    summary = summarise(folds)
+    assert summary["log_loss"]["mean"] == pytest.approx(folds["log_loss"].mean())
+    assert set(summary) == {"accuracy", "balanced_accuracy", "f1_macro", "f1_weighted",
+                            "log_loss", "brier", "roc_auc_ovr"}

@@ -110,3 +110,24 @@ def test_ktan_candidates_parameter(gaussian_score):
     assert KTANClassifier(k=2, features="gaussian").fit(X, y).candidates_ is None
     with pytest.raises(ValueError, match="'candidates' parameter of KTANClassifier must be"):
         KTANClassifier(candidates=0).fit(X, y)
+
+
+@pytest.mark.parametrize("search", ["greedy", "backbone-dp"])
+def test_kgnb_candidates_parameter_restricts_parents_and_matches_restricted_search(search):
+    import pandas as pd
+
+    from estimators import KGNBClassifier
+    from estimators.search import search_structure
+    from estimators.search.candidates import restrict_search
+
+    X, y = tree_data()
+    X = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])])
+    clf = KGNBClassifier(order=4, search=search, candidates=6).fit(X, y)
+    assert all(clf.structure_.parents(v) <= clf.candidates_[v] for v in clf.structure_.order)
+    score = GaussianCMI().fit(X, y)
+    W = score.edge_matrix()
+    f, backbone, cands = restrict_search(score, W, 6, list(X.columns), k=2, search=search,
+                                         backbone=None)
+    ref = search_structure(search, f, list(X.columns), 2, backbone=backbone, W=W)
+    assert cands == clf.candidates_ and ref.structure == clf.structure_
+    assert KGNBClassifier(order=4, search=search).fit(X, y).candidates_ is None

@@ -110,3 +110,51 @@ def test_round_trip_of_random_keys_and_values(tmp_path_factory, nodes, fmt, back
     path = tmp_path_factory.mktemp("rt") / f"g.{fmt}"
     write(g, path, fmt)
     assert read(path, fmt, backend) == g
+
+
+def _graphml_values(path):
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://graphml.graphdrawing.org/xmlns}"
+    return [d.text or "" for d in ET.parse(path).getroot().iter(f"{ns}data")]
+
+
+def test_graphml_attributes_are_plain_for_people_and_tools(tmp_path, backend):
+    g = rich_graph(backend)
+    path = tmp_path / "g.graphml"
+    g.write_graphml(path)
+    values = _graphml_values(path)
+    assert values and not any(v.startswith(('"', '{"__')) for v in values)
+    assert "null" not in values
+    plain = nx.read_graphml(path)
+    cluster = plain.nodes["{0, 1, 2}"]
+    assert cluster["label"] == "{0, 1, 2}" and cluster["members"] == "{0, 1, 2}"
+    assert cluster["kgraph_members"] == "frozenset({0, 1, 2})"
+    assert "mother" not in plain.nodes["1"]  # None is omitted, not written as 'null'
+    assert plain.nodes["1"]["score"] == math.inf  # a float column stays numeric
+    assert plain.edges["(1, b)", "{0, 1, 2}"]["endpoints"] == "((1, b), 2)"
+    ig = igraph.Graph.Read_GraphML(str(path))
+    assert sorted(ig.vs["label"]) == sorted(plain.nodes)
+    assert {type(s) for s in ig.vs["score"]} == {float}
+
+
+def test_graphml_of_a_foreign_file_keeps_its_labels_and_types(tmp_path):
+    plain = nx.DiGraph()
+    plain.add_node("a", label="Node A", weight=2)
+    plain.add_edge("a", "b", weight=0.5)
+    nx.write_graphml(plain, tmp_path / "f.graphml")
+    g = GraphDB.read_graphml(tmp_path / "f.graphml")
+    assert g.node_attrs("a") == {"label": "Node A", "weight": 2}
+    assert g.edge_attrs("a", "b") == {"weight": 0.5}
+
+
+def test_graphml_keeps_a_user_label():
+    g = GraphDB()
+    g.add_node((1, 2), label="pair")
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        g.write_graphml(Path(d) / "g.graphml")
+        assert nx.read_graphml(Path(d) / "g.graphml").nodes["(1, 2)"]["label"] == "pair"
+        assert GraphDB.read_graphml(Path(d) / "g.graphml") == g

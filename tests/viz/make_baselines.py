@@ -1,4 +1,4 @@
-"""Regenerate the image-comparison baselines of tests/viz (one PNG per figure family).
+"""Regenerate the image-comparison baselines of tests/viz (one PNG per figure family and per standalone wide layout).
 
 Run from the repository root: ``python tests/viz/make_baselines.py``. Uses the Agg backend,
 the rcParams of :mod:`viz.style` and the fixed size and dpi of ``viz_cases``; commit the
@@ -19,7 +19,7 @@ def main() -> None:
     import matplotlib
 
     matplotlib.use("Agg")
-    from viz_cases import BASELINE_STYLE, FAMILIES, family_figure
+    from viz_cases import BASELINE_STYLE, CASES, FAMILIES, STANDALONE, family_figure
 
     from viz.style import apply_style, save_figure
 
@@ -27,6 +27,10 @@ def main() -> None:
     BASELINE_DIR.mkdir(exist_ok=True)
     for name in FAMILIES:
         path = save_figure(family_figure(name), BASELINE_DIR / f"{name}.png", BASELINE_STYLE)
+        print(path.relative_to(root))
+    for name in STANDALONE:
+        path = save_figure(CASES[name](style=BASELINE_STYLE), BASELINE_DIR / f"{name}.png",
+                           BASELINE_STYLE)
         print(path.relative_to(root))
 
 

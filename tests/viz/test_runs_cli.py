@@ -56,7 +56,7 @@ def test_store_records_each_learn_run(learned):
             [("gnb", 0, "iris", 7), ("gnb", 1, "iris", 1)]
         assert runs[0].data_hash == data_hash(X, y)
         metrics = json.loads((tmp / "a" / "metrics.json").read_text())["metrics"]
-        assert runs[0].metrics["f1"] == metrics["f1"] and runs[0].metrics["cv_folds"] == 2
+        assert runs[0].metrics["f1_weighted"] == metrics["f1_weighted"] and runs[0].metrics["cv_folds"] == 2
         assert store.structures(1, role="fitted") == [read_structure(tmp / "a" / "structure.json")]
         assert len(store.structures(1, role="bootstrap")) == 6
 

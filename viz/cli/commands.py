@@ -28,19 +28,6 @@ def run_datasets(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "export", help="convert a saved structure (GraphML/JSON) to another format",
-        description="Convert a structure saved by kgraph (GraphML or JSON) to JSON, GraphML, or "
-                    "a pgmpy model (structure only, saved with joblib; load it with "
-                    "joblib.load).")
-    p.add_argument("file", type=Path, help="a .graphml or .json file written by kgraph")
-    p.add_argument("--to", required=True, choices=["pgmpy", "json", "graphml"],
-                   help="the output format")
-    p.add_argument("--out", type=Path, help="output path (default: FILE with a new suffix)")
-    p.set_defaults(run=run_export)
-
-
 def read_structure_or_fail(path: Path) -> kgraph.Structure:
     """Read a saved structure, turning every reading problem into a one-line CommandError."""
     if not path.is_file():
@@ -49,24 +36,6 @@ def read_structure_or_fail(path: Path) -> kgraph.Structure:
         return kgraph.read_structure(path)
     except (ValueError, KeyError, TypeError, OSError, SyntaxError) as exc:  # XML errors are SyntaxErrors
         raise CommandError(f"cannot read a kgraph structure from {path}: {exc}") from exc
-
-
-def run_export(args: argparse.Namespace) -> int:
-    structure = read_structure_or_fail(args.file)
-    suffix = {"pgmpy": ".pgmpy.joblib", "json": ".json", "graphml": ".graphml"}[args.to]
-    out = args.out or args.file.with_suffix(suffix)
-    if args.to == "json":
-        structure.write_json(out)
-    elif args.to == "graphml":
-        structure.write_graphml(out)
-    else:
-        if not hasattr(structure, "to_pgmpy"):
-            raise CommandError(f"a {type(structure).__name__} has no pgmpy form")
-        import joblib
-
-        joblib.dump(structure.to_pgmpy(), out)
-    print(out)
-    return 0
 
 
 def _plot(sub: argparse._SubParsersAction) -> None:
@@ -78,6 +47,13 @@ def _plot(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_plot)
 
 
+def saved_target(path: Path):
+    """The class node a saved structure file names (graph attribute ``target``), or None."""
+    reader = (kgraph.GraphDB.read_graphml if path.suffix.lower() == ".graphml"
+              else kgraph.GraphDB.read_json)
+    return reader(path).attrs.get("target")
+
+
 def run_plot(args: argparse.Namespace) -> int:
     from viz.structure import plot_structure
     from viz.style import save_figure
@@ -85,8 +61,9 @@ def run_plot(args: argparse.Namespace) -> int:
     if args.out.suffix.lower() not in (".pdf", ".svg", ".png"):
         raise CommandError(f"--out must end in .pdf, .svg or .png; got {args.out}")
     structure = read_structure_or_fail(args.file)
+    target = saved_target(args.file) if isinstance(structure, kgraph.AcyclicKTree) else None
     try:
-        fig = plot_structure(structure)
+        fig = plot_structure(structure, **({"target": target} if target is not None else {}))
     except TypeError as exc:
         raise CommandError(str(exc)) from exc
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -96,6 +73,7 @@ def run_plot(args: argparse.Namespace) -> int:
 
 PAPERS = {"paper1": "GNB with continuous features (tables 2-5, figure 6)",
           "paper2": "k-tree augmented Naive Bayes on discrete data",
+          "paper2_recurrence": "paper 2's §5.3 recursion read literally vs the exact DP",
           "paper3": "latent conditional Naive Bayes (tables 1-2, categorical data)"}
 
 
@@ -130,6 +108,12 @@ def run_bench(args: argparse.Namespace) -> int:
         [str(folder.parent), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
     print(f"kgraph bench: {' '.join(command)}", file=sys.stderr)
     return subprocess.run(command, cwd=folder.parent, env=env, check=False).returncode
+
+
+def _export(sub: argparse._SubParsersAction) -> None:
+    from viz.cli.export import register
+
+    register(sub)
 
 
 REGISTER = [_datasets, _export, _plot, _bench]

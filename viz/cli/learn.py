@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from viz.cli import confidence, engine, runs
+from viz.cli import confidence, engine, outputs, runs
 from viz.cli.commands import CommandError
 
 
@@ -50,7 +50,7 @@ MODELS = {
     "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters"),
                      "GNB classifier (paper 1)"),
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
-                      ("order", "dependence", "search", "backbone"), "k-GNB classifier (paper 1)"),
+                      ("order", "dependence", "search", "backbone", "candidates"), "k-GNB classifier (paper 1)"),
     "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
@@ -134,13 +134,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="tan, ktan: feature model")
     g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
     g.add_argument("--candidates", type=int,
-                   help="ktan: score only each feature's top-m partners (wide tables)")
+                   help="kgnb, ktan: score only each feature's top-m partners (wide tables)")
     g.add_argument("--n-components", type=int, help="latent-cnb: components per class")
     g.add_argument("--prior", choices=choices["prior"],
                    help="latent-cnb: the prior of the mixing weights")
     g.add_argument("--family", choices=choices["family"], help="latent-cnb: features")
     confidence.add_options(p)
     engine.add_options(p)
+    outputs.add_options(p)
     p.set_defaults(run=run_learn)
 
 
@@ -170,24 +171,6 @@ def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
     return X, y, data
 
 
-def cross_validate(model, X: pd.DataFrame, y: pd.Series, folds: int,
-                   seed: int) -> pd.DataFrame:
-    """Per-fold metrics of stratified k-fold CV, with a progress line on stderr."""
-    from sklearn.base import clone
-    from sklearn.model_selection import StratifiedKFold
-
-    from estimators.evaluation import split_metrics
-
-    rows = []
-    splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
-    for i, (train, test) in enumerate(splitter.split(X, y), start=1):
-        print(f"\r  cross-validation fold {i}/{folds}", end="", file=sys.stderr, flush=True)
-        fitted = clone(model).fit(X.iloc[train], y.iloc[train])
-        rows.append(split_metrics(y.iloc[test], fitted.predict(X.iloc[test])))
-    print(file=sys.stderr)
-    return pd.DataFrame(rows)
-
-
 def learned_structure(model):
     """The kgraph structure of a fitted model."""
     for name in ("structure_", "plate_"):
@@ -202,6 +185,7 @@ def learned_structure(model):
 def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
+    from estimators.evaluation import fold_metrics, summarise
     from viz.overview import LEGIBLE_VERTICES, overview_parts
 
     if engine.ENGINES[args.engine] is not None:  # e.g. dask: a Parquet/CSV glob on a cluster
@@ -212,22 +196,22 @@ def run_learn(args: argparse.Namespace) -> int:
     spec = MODELS[args.model]
     model = spec.build(args)
     start = time.perf_counter()
-    try:
-        folds = cross_validate(model, X, y, args.cv, args.random_state)
-        model.fit(X, y)
-    except (ValueError, TypeError) as exc:
-        raise CommandError(str(exc).splitlines()[0]) from exc
-    seconds = time.perf_counter() - start
+    with outputs.run_context(args.quiet):
+        try:
+            folds = fold_metrics(model, X, y, n_splits=args.cv, random_state=args.random_state,
+                                 n_jobs=args.n_jobs, verbose=not args.quiet)
+            model.fit(X, y)
+        except (ValueError, TypeError) as exc:
+            raise CommandError(str(exc).splitlines()[0]) from exc
+        seconds = time.perf_counter() - start
+        conf = confidence.bootstrap(args, model, X, y)
     structure = learned_structure(model)
-    conf = confidence.bootstrap(args, model, X, y)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    confidence.saved_graph(structure, conf).write_graphml(out / "structure.graphml")
-    confidence.saved_graph(structure, conf).write_json(out / "structure.json")
+    outputs.write_structure(model, conf, out)
     joblib.dump(model, out / "model.joblib")
-    summary = {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
-               for m in folds.columns}
+    summary = summarise(folds)
     (out / "metrics.json").write_text(json.dumps(
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))
@@ -239,7 +223,8 @@ def run_learn(args: argparse.Namespace) -> int:
     report = _report(name, X, y, spec, model, structure, summary, args.cv, seconds)
     (out / "report.md").write_text(report.replace("{figure}", figure)
                                    + "\n".join(confidence.report_lines(conf)))
-    failure = _draw(structure, out, conf, args.threshold)
+    failure = _draw(model, structure, out, conf, args.threshold, args.dpi,
+                    overview=n > LEGIBLE_VERTICES)
     if failure:
         (out / "report.md").write_text(report.replace("{figure}", f"not drawn ({failure})")
                                        + "\n".join(confidence.report_lines(conf)))
@@ -252,17 +237,17 @@ def run_learn(args: argparse.Namespace) -> int:
     return 0
 
 
-def _draw(structure, out: Path, conf=None, threshold: float = 0.0) -> str | None:
-    """Draw the figure (the overview of a large structure, or the edge confidences after a
-    bootstrap) into ``out``; the first line of any error, else None."""
+def _draw(model, structure, out: Path, conf, threshold: float, dpi: int, *,
+          overview: bool) -> str | None:
+    """Draw the figure into ``out``: the structure with its class node, the edge
+    confidences after a bootstrap, or an overview of a structure too large to label; the
+    first line of any error, else None (a figure must never cost the results)."""
     from viz.overview import plot_structure_or_overview
-    from viz.style import save_figure
 
     try:
-        fig = (plot_structure_or_overview(structure)[0] if conf is None
-               else confidence.figure(structure, conf, threshold))
-        for suffix in (".pdf", ".png"):
-            save_figure(fig, out / f"structure{suffix}")
+        fig = (plot_structure_or_overview(structure)[0] if overview and conf is None
+               else outputs.structure_figure(model, structure, conf, threshold))
+        outputs.save_figures(fig, out, dpi)
     except Exception as exc:  # noqa: BLE001 - a figure must never cost the results
         return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     return None

@@ -82,9 +82,9 @@ def run_list(args: argparse.Namespace) -> int:
     with _open(args.store) as store:
         runs = store.runs(**_where(args))
     print(f"{'run':>4}  {'created':<25} {'data':<16} {'model':<11} {'data hash':<16} "
-          f"{'seed':>4} {'structures':>10}  f1")
+          f"{'seed':>4} {'structures':>10}  f1 (weighted)")
     for r in runs:
-        f1 = r.metrics.get("f1", {})
+        f1 = r.metrics.get("f1_weighted", r.metrics.get("f1", {}))  # "f1": older runs
         f1 = f"{f1['mean']:.4f}" if isinstance(f1, dict) and "mean" in f1 else "-"
         print(f"{r.run_id:>4}  {r.created:<25} {r.label or '-':<16} {r.model or '-':<11} "
               f"{r.data_hash or '-':<16} {'-' if r.seed is None else r.seed:>4} "

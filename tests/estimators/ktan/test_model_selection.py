@@ -7,7 +7,6 @@ from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold
 
 from estimators.ktan import KTANClassifier, TANClassifier
-from estimators.ktan._cpt import fit_cpts
 from estimators.scores import BIC, DiscreteBDeu
 from estimators.search import backbone_dp, backbone_order
 
@@ -56,13 +55,23 @@ def test_structure_score_is_the_named_score(car_small, name, score):
 def test_tan_with_ess_uses_the_bdeu_cpts(car_small):
     X, y = car_small
     clf = TANClassifier(ess=4.0).fit(X, y)
-    index = {v: j for j, v in enumerate(X.columns)}
-    parents = [tuple(index[p] for p in clf.structure_.parents(v)) for v in X.columns]
-    codes = clf.encoding_.transform(X.to_numpy())
-    expected = fit_cpts(codes, np.unique(y, return_inverse=True)[1], clf.classes_.size,
-                        clf.encoding_.n_levels, parents, 1.0, ess=4.0)
-    for got, want in zip(clf.cpts_.log_tables, expected.log_tables, strict=True):
-        np.testing.assert_allclose(got, want, rtol=1e-12)
+    enc = clf._check_X(X)
+    m = clf.classes_.size
+    data = X.assign(_y=np.unique(y, return_inverse=True)[1])
+    for factor, v in zip(clf.network_.factors, clf.network_.columns, strict=True):
+        name = X.columns[v]
+        pa = sorted(clf.structure_.parents(name))
+        r = X[name].nunique()
+        a = 4.0 / (r * np.prod([X[p].nunique() for p in pa]) * m)  # ess over r_v * q_v * m
+        joint = data.groupby(["_y", *pa, name]).size()
+        margin = data.groupby(["_y", *pa]).size()
+        got = factor.log_prob(enc)
+        for i in range(0, len(X), 97):
+            for c in range(m):
+                key = (c, *X.iloc[i][pa])
+                expected = (joint.get((*key, X.iloc[i][name]), 0) + a) / (
+                    margin.get(key if pa else c, 0) + a * r)
+                assert np.exp(got[i, c]) == pytest.approx(expected, rel=1e-12)
 
 
 def test_auto_k_is_capped_at_the_features(car_small):

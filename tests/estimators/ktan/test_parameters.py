@@ -1,20 +1,15 @@
-"""Values of the k-TAN parameter layer: CPTs by direct counting, Gaussian log-likelihoods by
-scipy.stats, the column rule and the discrete encoding."""
+"""Values of the k-TAN parameter layer (:mod:`estimators.ktan._network`): CPTs by direct
+counting, Gaussian log-likelihoods by scipy.stats, and the ``features`` override."""
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
-from estimators.ktan._columns import (
-    AUTO_MAX_INTEGER_LEVELS,
-    MAX_DISCRETE_LEVELS,
-    DiscreteEncoding,
-    column_kinds,
-    resolve_family,
-)
-from estimators.ktan._cpt import fit_cpts
-from estimators.ktan._linear_gaussian import fit_linear_gaussian
+from estimators.columns import MixedEncoder
+from estimators.ktan import KTANClassifier, TANClassifier
+from estimators.ktan._columns import MAX_DISCRETE_LEVELS
+from estimators.ktan._network import fit_network
 
 # a 2-tree over 4 features: 0 | 1 <- 0 | 2 <- 0, 1 | 3 <- 1, 2
 PARENTS = [(), (0,), (0, 1), (1, 2)]
@@ -24,64 +19,53 @@ PARENTS = [(), (0,), (0, 1), (1, 2)]
 def discrete_data():
     rng = np.random.default_rng(3)
     n_levels = np.array([2, 3, 2, 4])
-    codes = np.column_stack([rng.integers(0, r, 300) for r in n_levels])
+    frame = pd.DataFrame({c: np.array(list("pqrs"))[rng.integers(0, r, 300)]
+                          for c, r in zip("abcd", n_levels, strict=True)})
     y = rng.integers(0, 3, 300)
-    return codes, y, n_levels
+    return frame, y, n_levels
+
+
+def _network(frame, y, n_classes, parents, alpha=1.0, ess=None):
+    enc = MixedEncoder().fit_transform(frame)
+    net = fit_network(enc, y, n_classes, range(frame.shape[1]), parents, alpha=alpha,
+                      var_smoothing=1e-9, ridge=0.0, min_cell_rows=5, ess=ess)
+    return enc, net
 
 
 @pytest.mark.parametrize(("alpha", "ess"), [(0.5, None), (1.0, None), (2.0, None), (1.0, 1.0),
                                              (1.0, 10.0)])
 def test_cpts_equal_direct_counting(discrete_data, alpha, ess):
-    codes, y, n_levels = discrete_data
-    cpts = fit_cpts(codes, y, 3, n_levels, PARENTS, alpha, ess=ess)
-    frame = pd.DataFrame(codes, columns=["a", "b", "c", "d"]).assign(y=y)
-    cols = list(frame.columns[:4])
+    frame, y, n_levels = discrete_data
+    enc, net = _network(frame, y, 3, PARENTS, alpha, ess=ess)
+    logp = net.log_likelihood(enc)
+    data = frame.assign(y=y)
     for v, pa in enumerate(PARENTS):
-        keys = ["y", *(cols[p] for p in pa)]
-        joint = frame.groupby([*keys, cols[v]]).size()
-        margin = frame.groupby(keys).size()
+        keys = ["y", *(frame.columns[p] for p in pa)]
+        joint = data.groupby([*keys, frame.columns[v]]).size()
+        margin = data.groupby(keys).size()
+        one = net.factors[v].log_prob(enc)
+        a = alpha
         if ess is not None:  # BDeu: ess spread over the r_v * q_v * m cells of the family
-            alpha = ess / (n_levels[v] * np.prod([n_levels[p] for p in pa]) * 3)
-        for idx in np.ndindex(3, *(n_levels[p] for p in pa), n_levels[v]):
-            key = idx[:-1] if len(idx) > 2 else idx[0]
-            n_joint = joint.get(idx, 0)
-            n_margin = margin.get(key, 0)
-            expected = (n_joint + alpha) / (n_margin + alpha * n_levels[v])
-            assert np.exp(cpts.log_tables[v][idx]) == pytest.approx(expected, rel=1e-12)
+            a = ess / (n_levels[v] * np.prod([n_levels[p] for p in pa]) * 3)
+        for i in range(0, 300, 37):
+            for c in range(3):
+                key = (c, *frame.iloc[i, list(pa)])
+                expected = (joint.get((*key, frame.iloc[i, v]), 0) + a) / (
+                    margin.get(key if len(key) > 1 else key[0], 0) + a * n_levels[v])
+                assert np.exp(one[i, c]) == pytest.approx(expected, rel=1e-12)
+    assert np.isfinite(logp).all()
 
 
-def test_unseen_categories_are_scored_by_the_smoothing(discrete_data):
-    codes, y, n_levels = discrete_data
-    alpha = 1.0
-    cpts = fit_cpts(codes, y, 3, n_levels, PARENTS, alpha)
-    seen = codes[:1].copy()
-    unseen_child = seen.copy()
-    unseen_child[0, 3] = n_levels[3]  # a value of feature 3 never seen in training
-    jll_seen = cpts.joint_log_likelihood(seen)
-    jll_unseen = cpts.joint_log_likelihood(unseen_child)
-    pa = tuple(seen[0, [1, 2]])
-    for c in range(3):
-        n = np.sum((y == c) & (codes[:, 1] == pa[0]) & (codes[:, 2] == pa[1]))
-        m = np.sum((y == c) & (codes[:, 1] == pa[0]) & (codes[:, 2] == pa[1]) & (codes[:, 3] == seen[0, 3]))
-        delta = np.log(alpha / (n + alpha * 4)) - np.log((m + alpha) / (n + alpha * 4))
-        assert jll_unseen[0, c] - jll_seen[0, c] == pytest.approx(delta, rel=1e-12)
-    # an unseen parent value: feature 3's conditional becomes uniform 1/r_3 for every class
-    unseen_parent = seen.copy()
-    unseen_parent[0, 2] = n_levels[2]
-    table = cpts.log_tables[3].reshape(3, -1)[:, cpts.flat_index(unseen_parent, 3)]
-    np.testing.assert_allclose(np.exp(table), 0.25, rtol=1e-12)
-
-
-def test_joint_log_likelihood_gathers_the_tables(discrete_data):
-    codes, y, n_levels = discrete_data
-    cpts = fit_cpts(codes, y, 3, n_levels, PARENTS, 1.0)
-    jll = cpts.joint_log_likelihood(codes[:20])
-    for i in range(20):
-        for c in range(3):
-            expected = sum(
-                cpts.log_tables[v][(c, *codes[i, list(pa)], codes[i, v])] for v, pa in enumerate(PARENTS)
-            )
-            assert jll[i, c] == pytest.approx(expected, rel=1e-12)
+def test_unseen_category_is_marginalised_like_a_missing_cell(discrete_data):
+    frame, y, _ = discrete_data
+    clf = KTANClassifier(k=2, backbone="given").fit(frame, y)
+    row = frame.iloc[:1].copy()
+    unseen, missing = row.copy(), row.copy()
+    unseen.iloc[0, 3] = "never-seen"
+    missing.iloc[0, 3] = None
+    np.testing.assert_allclose(clf.predict_proba(unseen), clf.predict_proba(missing),
+                               rtol=0, atol=1e-15)
+    assert not np.allclose(clf.predict_proba(unseen), clf.predict_proba(row))
 
 
 def _reference_regression(Xc, v, pa):
@@ -105,10 +89,11 @@ def test_gaussian_log_likelihood_against_scipy():
     x2 = -0.5 * x0 + 0.8 * x1 + rng.normal(scale=0.3, size=n)
     X = np.column_stack([x0, x1, x2])
     parents = [(), (0,), (0, 1)]
-    model = fit_linear_gaussian(X, y, 2, parents)
+    _, net = _network(pd.DataFrame(X), y, 2, parents)
     test = rng.normal(size=(5, 3))
-    jll = model.joint_log_likelihood(test)
-    floor = 1e-9 * np.var(X, axis=0).max()
+    enc_test = MixedEncoder().fit(pd.DataFrame(X)).transform(pd.DataFrame(test))
+    jll = net.log_likelihood(enc_test)
+    floor = 1e-9 * np.var(X, axis=0).max()  # added to every variance, as GaussianNB
     for c in range(2):
         Xc = X[y == c]
         total = np.zeros(5)
@@ -120,57 +105,33 @@ def test_gaussian_log_likelihood_against_scipy():
         np.testing.assert_allclose(jll[:, c], total, rtol=1e-10)
 
 
-def test_gaussian_constant_feature_in_a_class_is_finite():
-    X = np.array([[0.0, 1.0], [0.0, 2.0], [1.0, 3.0], [2.0, 5.0]])
-    model = fit_linear_gaussian(X, np.array([0, 0, 1, 1]), 2, [(), (0,)])
-    assert np.all(np.isfinite(model.joint_log_likelihood(X)))
+def test_constant_and_collinear_within_a_class_are_finite_and_named():
+    rng = np.random.default_rng(2)
+    y = np.repeat([0, 1], 20)
+    x0 = np.where(y == 0, 1.0, rng.normal(size=40))  # constant in class 0
+    X = pd.DataFrame({"u": x0, "v": 2.0 * x0 + 1.0, "w": rng.normal(size=40)})  # v = 2u + 1
+    with pytest.warns(UserWarning, match=r"column\(s\) \['u', 'v'\] are constant or collinear"):
+        clf = TANClassifier().fit(X, y)
+    proba = clf.predict_proba(X)
+    assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
 
 
-def test_column_kinds_rule():
-    n = 40
-    df = pd.DataFrame(
-        {
-            "s": ["a", "b"] * (n // 2),
-            "cat": pd.Categorical([1, 2] * (n // 2)),
-            "flag": [True, False] * (n // 2),
-            "small": np.arange(n) % AUTO_MAX_INTEGER_LEVELS,
-            "many": np.arange(n) % (AUTO_MAX_INTEGER_LEVELS + 1),
-            "real": np.linspace(0, 1, n),
-            "numeric_objects": np.linspace(0, 1, n).astype(object),
-        }
-    )
-    assert column_kinds(df) == [
-        "categorical",
-        "categorical",
-        "categorical",
-        "small-integer",
-        "continuous",
-        "continuous",
-        "continuous",
-    ]
-
-
-def test_resolve_family():
-    names = ["a", "b"]
-    ints = np.array([[0, 1], [1, 2], [2, 0]])
-    mixed = pd.DataFrame({"a": ["u", "v", "w"], "b": [0.1, 0.25, 0.3]})
-    assert resolve_family(ints, "auto", names, "K") == "discrete"
-    assert resolve_family(ints, "gaussian", names, "K") == "gaussian"
-    assert resolve_family(ints + 0.5, "auto", names, "K") == "gaussian"
-    with pytest.raises(ValueError, match=r"categorical columns \['a'\] and continuous columns \['b'\]"):
-        resolve_family(mixed, "auto", names, "K")
-    with pytest.raises(ValueError, match="Column 'a' is not numeric.*features='discrete'"):
-        resolve_family(mixed, "gaussian", names, "K")
-    real = np.random.default_rng(0).normal(size=(MAX_DISCRETE_LEVELS + 1, 2))
-    with pytest.raises(ValueError, match="Column 'a' has 33 distinct.*KBinsDiscretizer.*features='gaussian'"):
-        resolve_family(real, "discrete", names, "K")
-
-
-def test_encoding_keeps_training_categories():
-    X = np.array([["b", 2], ["a", 10], ["b", 2]], dtype=object)
-    enc = DiscreteEncoding.fit(X)
-    assert [c.tolist() for c in enc.categories] == [["a", "b"], [2, 10]]
-    codes = enc.transform(np.array([["a", 10], ["z", 3], ["b", 2]], dtype=object))
-    assert codes.tolist() == [[0, 1], [2, 2], [1, 0]]
-    mixed = DiscreteEncoding.fit(np.array([["x"], [1], ["x"]], dtype=object))
-    assert mixed.categories[0].tolist() == ["x", 1]  # not orderable: first appearance
+def test_features_override_sets_every_column_type():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(0, 3, 50), "b": rng.normal(size=50)})
+    y = rng.integers(0, 2, 50)
+    assert TANClassifier().fit(X, y).feature_types_ == {"a": "categorical", "b": "continuous"}
+    assert set(TANClassifier(features="gaussian").fit(X, y).feature_types_.values()) == {
+        "continuous"}
+    with pytest.raises(ValueError, match="Column 'b' has 50 distinct.*KBinsDiscretizer.*"
+                                         "features='gaussian'"):
+        TANClassifier(features="discrete").fit(X, y)
+    few = X.assign(b=np.round(X["b"]))
+    assert TANClassifier(features="discrete").fit(few, y).family_ == "discrete"
+    assert MAX_DISCRETE_LEVELS == 32
+    with pytest.raises(ValueError, match="got features='gaussian' and a feature_types mapping"):
+        TANClassifier(features="gaussian", feature_types={"a": "continuous"}).fit(X, y)
+    strings = X.assign(a=np.array(list("pqr"))[X["a"]])
+    with pytest.raises(ValueError, match="Column 'a' was asked to be continuous but holds the "
+                                         "non-numeric value"):
+        TANClassifier(features="gaussian").fit(strings, y)

@@ -54,6 +54,7 @@ hyp = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck
 @given(seed=st.integers(0, 10**6), npartitions=st.integers(1, 6))
 def test_gnb_gaussian_from_dask_equals_in_memory(seed, npartitions):
     got, ref = _assert_same_fit(GNBClassifier(dependence="gaussian"), _frame(seed), npartitions)
+    assert got.feature_types_ == ref.feature_types_
     np.testing.assert_allclose(got.edge_weights_, ref.edge_weights_, rtol=1e-9)
     np.testing.assert_allclose(got.density_.corr_, ref.density_.corr_, rtol=1e-9, atol=1e-13)
 
@@ -63,9 +64,12 @@ def test_gnb_gaussian_from_dask_equals_in_memory(seed, npartitions):
        features=st.sampled_from(["gaussian", "auto"]))
 def test_tan_gaussian_from_dask_equals_in_memory(seed, npartitions, features):
     got, ref = _assert_same_fit(TANClassifier(features=features), _frame(seed), npartitions)
+    assert got.feature_types_ == ref.feature_types_
+    assert got.search_ == ref.search_
     assert got.family_ == ref.family_ == "gaussian"
-    for a, b in zip(got.cpds_.coef, ref.cpds_.coef, strict=True):
-        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
+    for a, b in zip(got.network_.factors, ref.network_.factors, strict=True):
+        np.testing.assert_allclose(a.coef, b.coef, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(a.var, b.var, rtol=1e-9)
     np.testing.assert_allclose(got.score_, ref.score_, rtol=1e-9)
 
 
@@ -75,8 +79,10 @@ def test_tan_gaussian_from_dask_equals_in_memory(seed, npartitions, features):
 def test_tan_discrete_from_dask_equals_in_memory(seed, npartitions, ess):
     got, ref = _assert_same_fit(TANClassifier(ess=ess), _frame(seed, discrete=True), npartitions)
     assert got.family_ == "discrete"
-    for a, b in zip(got.cpts_.counts, ref.cpts_.counts, strict=True):
-        np.testing.assert_array_equal(a, b)
+    assert got.network_.parents == ref.network_.parents
+    for a, b in zip(got.network_.factors, ref.network_.factors, strict=True):
+        np.testing.assert_array_equal(a.configs, b.configs)
+        np.testing.assert_allclose(a.log_cpt, b.log_cpt, rtol=0, atol=1e-12)
     assert got.hyperedge_scores_ == pytest.approx(ref.hyperedge_scores_, rel=1e-9, abs=1e-14)
 
 

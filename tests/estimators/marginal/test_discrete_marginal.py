@@ -8,7 +8,11 @@ import pytest
 from pgmpy.inference import VariableElimination
 
 from estimators.ktan import KTANClassifier, TANClassifier
-from estimators.marginal import discrete_log_marginal, discrete_log_marginal_evidence
+from estimators.marginal import (
+    discrete_log_marginal,
+    discrete_log_marginal_evidence,
+    factors_from_network,
+)
 
 
 def _data(seed: int, n: int = 300, d: int = 5):
@@ -38,8 +42,9 @@ def fitted(request):
 
 def test_equals_pgmpy_variable_elimination(fitted):
     clf, Xq, missing = fitted
-    codes = clf.encoding_.transform(Xq.to_numpy())
-    jll = discrete_log_marginal(clf.cpts_, clf.class_log_prior_, codes, missing)
+    codes = clf._check_X(Xq).codes
+    jll = discrete_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_,
+                                codes, missing)
     proba = np.exp(jll - jll.max(axis=1, keepdims=True))
     proba /= proba.sum(axis=1, keepdims=True)
     infer = VariableElimination(clf.to_pgmpy())
@@ -54,48 +59,53 @@ def test_equals_pgmpy_variable_elimination(fitted):
 
 def test_complete_rows_equal_classifier(fitted):
     clf, Xq, _ = fitted
-    codes = clf.encoding_.transform(Xq.to_numpy())
-    jll = discrete_log_marginal(clf.cpts_, clf.class_log_prior_, codes, np.zeros(codes.shape, bool))
+    codes = clf._check_X(Xq).codes
+    jll = discrete_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_, codes,
+                                np.zeros(codes.shape, bool))
     np.testing.assert_allclose(jll, clf._joint_log_likelihood(clf._check_X(Xq)), rtol=0, atol=1e-9)
 
 
 def test_equals_sum_over_completions(fitted):
     """The unnormalised ln p(y, x_O): the full joint summed over every completion."""
     clf, Xq, missing = fitted
-    codes = clf.encoding_.transform(Xq.to_numpy())
-    jll = discrete_log_marginal(clf.cpts_, clf.class_log_prior_, codes, missing)
-    levels = clf.encoding_.n_levels
+    codes = clf._check_X(Xq).codes
+    jll = discrete_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_,
+                                codes, missing)
+    cats = [clf.encoder_.categories_[c] for c in Xq.columns]
     for r in range(6, 12):
         miss = np.flatnonzero(missing[r])
         total = np.zeros(clf.classes_.size)
-        for fill in itertools.product(*(range(levels[j]) for j in miss)):
-            row = codes[r].copy()
-            row[miss] = fill
-            total += np.exp(clf.cpts_.joint_log_likelihood(row[None]) [0] + clf.class_log_prior_)
+        for fill in itertools.product(*(range(cats[j].size) for j in miss)):
+            row = Xq.iloc[[r]].copy()
+            for j, code in zip(miss, fill, strict=True):
+                row.iloc[0, j] = cats[j][code]
+            total += np.exp(clf._joint_log_likelihood(clf._check_X(row))[0])
         np.testing.assert_allclose(jll[r], np.log(total), rtol=0, atol=1e-9)
 
 
 def test_all_missing_gives_the_prior(fitted):
     clf, Xq, missing = fitted
-    codes = clf.encoding_.transform(Xq.to_numpy())
-    jll = discrete_log_marginal(clf.cpts_, clf.class_log_prior_, codes, missing)
+    codes = clf._check_X(Xq).codes
+    jll = discrete_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_,
+                                codes, missing)
     np.testing.assert_allclose(jll[:3], np.tile(clf.class_log_prior_, (3, 1)), atol=1e-12)
 
 
 def test_evidence_method_equals_pattern_method(fitted):
     """Both engines on the same rows, one of them also checked against pgmpy above."""
     clf, Xq, missing = fitted
-    codes = clf.encoding_.transform(Xq.to_numpy())
-    by_pattern = discrete_log_marginal(clf.cpts_, clf.class_log_prior_, codes, missing)
-    by_evidence = discrete_log_marginal_evidence(clf.cpts_, clf.class_log_prior_, codes, missing)
+    codes = clf._check_X(Xq).codes
+    factors = factors_from_network(clf.network_)
+    by_pattern = discrete_log_marginal(factors, clf.class_log_prior_, codes, missing)
+    by_evidence = discrete_log_marginal_evidence(factors, clf.class_log_prior_, codes, missing)
     np.testing.assert_allclose(by_evidence, by_pattern, rtol=0, atol=1e-9)
 
 
-def test_evidence_method_scores_unseen_categories_like_the_classifier(fitted):
+def test_evidence_method_marginalises_unseen_categories_like_the_classifier(fitted):
     clf, Xq, _ = fitted
     X = Xq.copy()
     X.iloc[:5, 1] = "never seen"
-    codes = clf.encoding_.transform(X.to_numpy())
-    got = discrete_log_marginal_evidence(clf.cpts_, clf.class_log_prior_, codes,
-                                         np.zeros(codes.shape, bool))
+    codes = clf._check_X(X).codes  # unseen: code -1, a missing cell
+    got = discrete_log_marginal_evidence(factors_from_network(clf.network_),
+                                         clf.class_log_prior_, codes, codes < 0)
     np.testing.assert_allclose(got, clf._joint_log_likelihood(clf._check_X(X)), rtol=0, atol=1e-9)

@@ -22,7 +22,7 @@ def test_complete_rows_equal_classifier(fitted):
     clf, X = fitted
     edges = [tuple(e) for e in clf.cluster_order_]
     got = kde_log_marginal(clf.density_, edges, X[:20], np.zeros((20, 3), bool))
-    np.testing.assert_allclose(got + clf.class_log_prior_, clf._joint_log_likelihood(X[:20]), atol=1e-12)
+    np.testing.assert_allclose(got + clf.class_log_prior_, clf._joint_log_likelihood(clf._check_X(X[:20])), atol=1e-12)
 
 
 @pytest.mark.parametrize("miss", [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 0)], ids=str)

@@ -12,7 +12,7 @@ from estimators.marginal import (
     BayesFactor,
     LinearGaussianFactor,
     cg_log_marginal,
-    factors_from_linear_gaussian,
+    factors_from_network,
     gaussian_log_marginal,
     linear_gaussian_joint,
 )
@@ -26,8 +26,8 @@ def test_all_continuous_equals_closed_form():
     clf = KTANClassifier(k=2, features="gaussian", search="greedy").fit(X, y)
     missing = rng.random((60, 5)) < 0.5
     Xm = np.where(missing, np.nan, X[:60])
-    got = cg_log_marginal(factors_from_linear_gaussian(clf.cpds_), clf.class_log_prior_, Xm, missing)
-    mean, cov = linear_gaussian_joint(clf.cpds_)
+    got = cg_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_, Xm, missing)
+    mean, cov = linear_gaussian_joint(factors_from_network(clf.network_))
     ref = gaussian_log_marginal(mean, cov, Xm, missing) + clf.class_log_prior_
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-9)
 

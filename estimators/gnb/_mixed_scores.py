@@ -1,0 +1,185 @@
+"""Structure scores of GNB / k-GNB on mixed tables and with missing cells (MATH.md §7–§8).
+
+The hyperedge score f(v, P) is the training log-likelihood gain of giving v the parents P
+in the rooted model (:mod:`estimators.gnb._rooted`):
+
+* v and P all continuous: the classifier's dependence CMI (Gaussian, Gaussian-copula or KDE
+  pair copula, MATH.md §1). It is symmetric for pairs and is the expected gain
+  ``E[ln p(x_v, x_P | y) - ln p(x_v | y) - ln p(x_P | y)]`` of the dependence model;
+* v or a member of P categorical: the conditional Gaussian score
+  (:class:`~estimators.scores.ConditionalGaussianScore`), directed.
+
+**Available cases.** With missing cells, each all-continuous hyperedge is scored by the
+dependence CMI fitted on the rows where v, P and y are observed (class weights the class
+frequencies among those rows); fewer than ``MIN_ROWS`` complete rows, or one class only
+among them, makes it ineligible (-inf). The CG score already works this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+import numpy as np
+
+from estimators.columns import EncodedColumns
+from estimators.gnb._learn import make_score
+from estimators.scores import ConditionalGaussianScore
+
+__all__ = ["AvailableCaseCMI", "MixedScore", "SafeScore", "family_score", "learn_structure"]
+
+#: fewest complete rows for an all-continuous hyperedge with missing cells
+MIN_ROWS = 5
+#: a perfect dependence (collinear columns: +inf nats) scores this much, so that directed
+#: searchers, which need finite weights, still prefer it to any other
+PERFECT = 1e3
+
+
+def safe_value(score, v, parents) -> float:
+    """``score(v, parents)`` with collinear parents (a NaN score) ineligible (-inf) and a
+    perfect dependence (+inf) capped at ``PERFECT``."""
+    try:
+        value = float(score(v, parents))
+    except ValueError as exc:
+        if "NaN" not in str(exc):
+            raise
+        return -np.inf
+    return min(value, PERFECT)
+
+
+class SafeScore:
+    """A fitted score as a callable through :func:`safe_value` (collinear columns never
+    stop a search)."""
+
+    def __init__(self, score) -> None:
+        self.score = score
+        self.variables_ = list(score.variables_)
+
+    def __call__(self, v, parents) -> float:
+        return safe_value(self.score, v, parents)
+
+
+class AvailableCaseCMI:
+    """The dependence CMI of each hyperedge on its complete rows (see the module docstring).
+
+    A callable ``f(v, parents)`` over column indices 0..q-1 of ``X``, with ``edge_matrix()``.
+    """
+
+    def __init__(self, dependence: str, X: np.ndarray, codes: np.ndarray,
+                 bandwidth: str | float = "scott") -> None:
+        self.dependence = dependence
+        self.X = X
+        self.codes = codes
+        self.bandwidth = bandwidth
+        self.variables_ = list(range(X.shape[1]))
+        self._cache: dict[tuple[int, frozenset], float] = {}
+
+    def __call__(self, v: int, parents: Iterable[int]) -> float:
+        parents = frozenset(int(p) for p in parents)
+        if not parents:
+            return 0.0
+        key = (int(v), parents)
+        if key not in self._cache:
+            cols = [int(v), *sorted(parents)]
+            rows = ~np.isnan(self.X[:, cols]).any(axis=1)
+            codes = self.codes[rows]
+            if rows.sum() < MIN_ROWS or np.unique(codes).size < 2:
+                self._cache[key] = -np.inf
+            else:
+                score = make_score(self.dependence, self.bandwidth).fit(self.X[rows][:, cols],
+                                                                        codes)
+                self._cache[key] = safe_value(score, 0, range(1, len(cols)))
+        return self._cache[key]
+
+    def edge_matrix(self) -> np.ndarray:
+        """Symmetric matrix of the pair scores (-inf where ineligible)."""
+        q = self.X.shape[1]
+        W = np.zeros((q, q))
+        for i in range(q):
+            for j in range(i + 1, q):
+                W[i, j] = W[j, i] = self(i, {j})
+        return W
+
+
+def family_score(dependence: str, X: np.ndarray, codes: np.ndarray,
+                 bandwidth: str | float = "scott", n_jobs: int | None = None):
+    """The dependence CMI over the columns of X: the usual score on complete data (today's
+    numbers), :class:`AvailableCaseCMI` when X has missing cells."""
+    if np.isnan(X).any():
+        return AvailableCaseCMI(dependence, X, codes, bandwidth)
+    return make_score(dependence, bandwidth, n_jobs).fit(X, codes)
+
+
+class MixedScore:
+    """The hyperedge score of the rooted mixed model over the columns ``used`` of ``enc``.
+
+    Variables are the positions 0..len(used)-1; ``edge_matrix()`` is the directed matrix
+    ``W[i, j] = f(j, {i})`` (parent i, child j).
+    """
+
+    def __init__(self, enc: EncodedColumns, codes: np.ndarray, classes: np.ndarray,
+                 used: np.ndarray, dependence: str, bandwidth: str | float = "scott",
+                 var_smoothing: float = 1e-9, n_jobs: int | None = None) -> None:
+        self.used = np.asarray(used, dtype=int)
+        self.variables_ = list(range(self.used.size))
+        self.continuous = enc.continuous[self.used]
+        self._cont_pos = np.cumsum(self.continuous) - 1  # position among the continuous
+        cont_cols = self.used[self.continuous]
+        self.family = (family_score(dependence, enc.values[:, cont_cols], codes, bandwidth,
+                                    n_jobs) if cont_cols.size else None)
+        self.cg = ConditionalGaussianScore(var_smoothing=var_smoothing, n_jobs=n_jobs
+                                           ).fit_encoded(enc, codes, classes)
+        self._names = list(enc.names)
+
+    def __call__(self, v: Hashable, parents: Iterable[Hashable]) -> float:
+        parents = [int(p) for p in parents]
+        if not parents:
+            return 0.0
+        if self.continuous[[int(v), *parents]].all():
+            pos = self._cont_pos
+            return safe_value(self.family, int(pos[v]), {int(pos[p]) for p in parents})
+        names = self._names
+        return safe_value(self.cg, names[self.used[v]], [names[self.used[p]] for p in parents])
+
+    def edge_matrix(self) -> np.ndarray:
+        """Directed pair scores ``W[i, j] = f(j, {i})``."""
+        q = self.used.size
+        W = np.zeros((q, q))
+        ii, jj = np.nonzero(~np.eye(q, dtype=bool) & ~np.outer(self.continuous, self.continuous))
+        names = [self._names[u] for u in self.used]
+        W[ii, jj] = self.cg.score_many([(names[j], (names[i],)) for i, j in zip(ii, jj,
+                                                                                strict=True)])
+        if self.family is not None:
+            c = np.flatnonzero(self.continuous)
+            W[np.ix_(c, c)] = self.family.edge_matrix()
+        np.fill_diagonal(W, 0.0)
+        return np.minimum(W, PERFECT)
+
+
+def learn_structure(enc: EncodedColumns, codes: np.ndarray, classes: np.ndarray,
+                    used: np.ndarray, dependence: str, bandwidth: str | float,
+                    var_smoothing: float, n_jobs: int | None, *, directed: bool
+                    ) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The GNB tree over the columns ``used``: edges as column-index pairs in selection
+    order and their weights (nats).
+
+    ``directed=False`` (all-continuous data): Kruskal's maximum spanning tree of the
+    symmetric dependence CMI, in Kruskal's selection order (paper 1 Algorithm 1).
+    ``directed=True`` (mixed data): the maximum spanning arborescence (Chu–Liu/Edmonds) of
+    ``W[i, j] = f(j, {i})``; the edges are the arcs (mother, child) in decreasing order of
+    weight. Every score is a log-likelihood gain of the rooted model over its parentless
+    factors, so the arborescence is exactly the maximum-likelihood rooted tree; when f is
+    symmetric (all continuous) its weight equals Kruskal's and, with distinct weights, so
+    does its (undirected) tree.
+    """
+    from estimators.search import maximum_spanning_arborescence, maximum_spanning_tree  # noqa: PLC0415
+
+    if not directed:
+        W = family_score(dependence, enc.values[:, used], codes, bandwidth, n_jobs).edge_matrix()
+        local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
+    else:
+        W = MixedScore(enc, codes, classes, used, dependence, bandwidth, var_smoothing,
+                       n_jobs).edge_matrix()
+        arcs = list(maximum_spanning_arborescence(W, variables=list(range(used.size))).edges)
+        local = sorted(arcs, key=lambda a: -W[a[0], a[1]])  # stable: ties keep creation order
+    weights = np.array([W[i, j] for i, j in local])
+    return [(int(used[i]), int(used[j])) for i, j in local], weights

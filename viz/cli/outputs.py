@@ -1,0 +1,111 @@
+"""What ``kgraph learn`` writes about the fitted model: its whole structure and its figure.
+
+:func:`write_structure` writes ``structure.graphml`` and ``structure.json`` from
+:func:`estimators.structure_graph.structure_graph` (class node, parents, edge weights,
+feature types; ``confidence`` on the edges after ``--bootstrap``); :func:`structure_figure`
+draws the structure with its class, and a reduced GNB as the forest it predicts with;
+:func:`save_figures` writes it as PDF and PNG at ``--dpi``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import warnings
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB
+
+FILES = ("structure.graphml", "structure.json")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    if text == "-1":
+        return -1
+    return _positive(text)
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    """``--dpi``, ``--n-jobs`` and ``--quiet`` of ``kgraph learn``."""
+    p.add_argument("--dpi", type=_positive, default=200,
+                   help="resolution of structure.png in dots per inch (200)")
+    p.add_argument("--n-jobs", type=_jobs, default=None,
+                   help="cross-validation folds fitted in parallel (-1: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+@contextlib.contextmanager
+def run_context(quiet: bool) -> Iterator[None]:
+    """Progress bars (unless ``quiet``) and every distinct warning printed once at the end,
+    after the bars, with how often it was raised (e.g. once per fold)."""
+    from estimators.progress import show_progress
+
+    with warnings.catch_warnings(record=True) as caught, show_progress(not quiet):
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            counts = Counter((w.category.__name__, str(w.message)) for w in caught)
+            for (category, message), n in counts.items():
+                times = f" ({n} times)" if n > 1 else ""
+                print(f"warning: {category}: {message}{times}", file=sys.stderr)
+
+
+def model_graph(model, conf=None) -> GraphDB:
+    """The fitted model's structure graph, with edge ``confidence`` after a bootstrap."""
+    from estimators.structure_graph import structure_graph
+
+    graph = structure_graph(model)
+    return graph if conf is None else conf.annotate(graph)
+
+
+def write_structure(model, conf, out: Path) -> GraphDB:
+    """Write ``structure.graphml`` and ``structure.json`` to ``out``; returns the graph."""
+    graph = model_graph(model, conf)
+    graph.write_graphml(out / FILES[0])
+    graph.write_json(out / FILES[1])
+    return graph
+
+
+def structure_figure(model, structure, conf, threshold: float):
+    """The structure figure with the class node (the confidence figure after a bootstrap)."""
+    if conf is not None:
+        from viz.cli.confidence import figure
+
+        return figure(structure, conf, threshold)
+    from viz.structure import plot_structure
+
+    if isinstance(structure, AcyclicKTree):
+        return plot_structure(structure, target=model_graph(model).attrs["target"])
+    if isinstance(structure, GNBJunctionTree) and model.n_clusters_ < len(structure.edges):
+        from viz.gnb import plot_gnb_forest
+
+        return plot_gnb_forest(model.forest_, title=(
+            f"reduced GNB: {model.n_clusters_} of {len(structure.edges)} clusters in use"))
+    return plot_structure(structure)
+
+
+def save_figures(fig, out: Path, dpi: int) -> list[str]:
+    """``structure.pdf`` and ``structure.png`` (at ``dpi``); returns the file names."""
+    from dataclasses import replace
+
+    from viz.style import Style, save_figure
+
+    style = replace(Style(), dpi=dpi)
+    names = ["structure.pdf", "structure.png"]
+    for name in names:
+        save_figure(fig, out / name, style=style)
+    return names
