@@ -163,9 +163,7 @@ def write_dask_results(args, model, n_rows, n_features, counts, summary, seconds
     structure = helpers.learned_structure(model)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    graph = helpers.confidence.saved_graph(structure, None)
-    graph.write_graphml(out / "structure.graphml")
-    graph.write_json(out / "structure.json")
+    helpers.outputs.write_structure(model, None, out)
     joblib.dump(model, out / "model.joblib")
     metrics = {k: v for k, v in summary.items() if k != "n_test"}
     (out / "metrics.json").write_text(json.dumps(
@@ -189,7 +187,10 @@ def write_dask_results(args, model, n_rows, n_features, counts, summary, seconds
         *(f"- {' - '.join(map(str, e))}" for e in structure.edges), "",
     ]
     (out / "report.md").write_text("\n".join(lines))
-    failure = helpers._draw(structure, out)
+    from viz.overview import LEGIBLE_VERTICES, overview_parts
+
+    failure = helpers._draw(model, structure, out, None, args.threshold, args.dpi,
+                            overview=len(overview_parts(structure)[0]) > LEGIBLE_VERTICES)
     if failure:
         print(f"warning: the figure was not drawn ({failure}); every other file is written",
               file=sys.stderr)
