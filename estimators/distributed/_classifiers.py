@@ -6,11 +6,17 @@ The structure and the parameters come from the same reduced statistics:
   Gaussian CMI matrix -> Kruskal on the client; the class-conditional normals
   (:class:`~estimators.densities.ClassGaussian`) from the same moments;
 * ``TANClassifier``, discrete features: categories (one pass), then the class x K_i x K_j
-  contingency tables of all pairs -> the plug-in CMI matrix -> the spanning tree; the CPTs are
-  those tables (a root's table is the diagonal block);
+  contingency tables of all pairs -> the plug-in CMI matrix -> the spanning tree; the
+  ``CategoricalFactor`` CPTs of the network from those tables (a root's table is the
+  diagonal block);
 * ``TANClassifier``, Gaussian features: class moments -> the Gaussian CMI matrix; each
-  class-conditional regression of a feature on its parent from the centred cross-products
-  (``b = M_pv / M_pp``, residual variance ``(M_vv - M_pv^2 / M_pp) / n``).
+  ``LinearGaussianFactor`` (class-conditional regression of a feature on its parent) from
+  the centred cross-products, pooled and floored as on rows.
+
+Either way the fit ends with the attributes of an in-memory fit (``encoder_``,
+``feature_types_``, ``constant_features_``, ``network_``/``density_``...), built in
+:mod:`estimators.distributed._factors`, so prediction is main's code. Constant columns
+leave the model as in memory. Inputs must be complete (no missing cells) and of one type.
 
 Column family of a Dask ``X`` under ``features="auto"`` (no pass over the values): float
 columns are Gaussian, every other dtype (integers, strings, categories, booleans) discrete;
@@ -157,7 +163,6 @@ def fit_gnb_dask(clf, X, y):
         [(names[i], names[j]) for i, j in edges], target=clf._target_name(),
         features=[names[u] for u in used])
     clf.n_clusters_ = used.size - 1 if clf.n_clusters is None else int(clf.n_clusters)
-    clf.moments_ = mo
     return clf
 
 

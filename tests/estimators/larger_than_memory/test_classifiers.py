@@ -40,7 +40,13 @@ def _assert_same_fit(clf, df, npartitions):
         proba = got.predict_proba(X).compute().to_numpy()
         pred = got.predict(X).compute().to_numpy()
     ref = type(clf)(**clf.get_params()).fit(df[FEATURES], df["y"])
+    fitted = {k for k in vars(ref) if k.endswith("_") and not k.startswith("_")}
+    assert {k for k in vars(got) if k.endswith("_") and not k.startswith("_")} == fitted
     assert got.structure_.edges == ref.structure_.edges
+    assert got.feature_types_ == ref.feature_types_
+    assert got.encoder_.feature_names_in_ == ref.encoder_.feature_names_in_
+    for name, cats in ref.encoder_.categories_.items():
+        np.testing.assert_array_equal(got.encoder_.categories_[name], cats)
     np.testing.assert_array_equal(got.classes_, ref.classes_)
     np.testing.assert_allclose(proba, ref.predict_proba(df[FEATURES]), rtol=0, atol=1e-9)
     np.testing.assert_array_equal(pred, ref.predict(df[FEATURES]))
