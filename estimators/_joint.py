@@ -34,6 +34,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from estimators._dask import is_dask
 from estimators._validation import DegenerateFeatureWarning, check_cells
 from estimators.columns import EncodedColumns, MixedEncoder
 
@@ -69,6 +70,10 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         family's ``allow_nan`` tag is set) missing cells refused naming the column. ``raw``
         is what the encoder reads: the DataFrame itself (its dtypes decide the types) or
         the validated array."""
+        if is_dask(X):  # the families that fit from Dask dispatch before they get here
+            raise TypeError(f"{type(self).__name__} cannot be fitted from a Dask collection; "
+                            "TANClassifier and GNBClassifier(dependence='gaussian') can. "
+                            "Compute a sample into memory for the others.")
         kwargs = dict(reset=reset, dtype=None, ensure_all_finite=False,
                       ensure_min_features=self._min_features if reset else 1,
                       ensure_min_samples=2 if reset else 1)
@@ -116,17 +121,21 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         self.class_log_prior_ = np.log(counts / counts.sum())
         self.encoder_ = MixedEncoder(self._feature_types_by_column(raw)).fit(raw)
         enc = self.encoder_.transform(raw)
-        names = self.feature_names()
-        self.feature_types_ = dict(zip(names, enc.types, strict=True))
+        self._record_types(enc.types, stacklevel=4)
+        return enc, codes
+
+    def _record_types(self, types, stacklevel: int) -> None:
+        """Set ``feature_types_`` and ``constant_features_`` from the encoded column types
+        and warn once naming the constant columns."""
+        self.feature_types_ = dict(zip(self.feature_names(), types, strict=True))
         self.constant_features_ = [v for v, t in self.feature_types_.items() if t == "constant"]
         if self.constant_features_:
             warnings.warn(
                 f"{type(self).__name__}: column(s) {self.constant_features_} of X take fewer "
                 "than two distinct values; they carry no information and leave the model.",
                 DegenerateFeatureWarning,
-                stacklevel=3,
+                stacklevel=stacklevel,
             )
-        return enc, codes
 
     def _check_X(self, X) -> EncodedColumns:
         """Prediction input: the model must be fitted, X validated with ``reset=False`` and
@@ -169,14 +178,26 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
     # -- prediction, written once -----------------------------------------------------------
     def predict(self, X) -> np.ndarray:
         """The class with the largest joint log-likelihood ``ln p(y, x)`` for each row."""
+        if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
+            from estimators.distributed import predict_dask
+
+            return predict_dask(self, X, "predict")
         jll = self._joint_log_likelihood(self._check_X(X))
         return self.classes_[np.argmax(jll, axis=1)]
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posterior ``ln p(y | x)``, shape (n_samples, n_classes)."""
+        if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
+            from estimators.distributed import predict_dask
+
+            return predict_dask(self, X, "predict_log_proba")
         jll = self._joint_log_likelihood(self._check_X(X))
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
         """Posterior ``p(y | x)``: the softmax over classes of ``ln p(y, x)``."""
+        if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
+            from estimators.distributed import predict_dask
+
+            return predict_dask(self, X, "predict_proba")
         return np.exp(self.predict_log_proba(X))

@@ -7,6 +7,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators._dask import is_dask
 from estimators._joint import FEATURE_TYPES_CONSTRAINT
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
@@ -163,6 +164,10 @@ class GNBClassifier(BaseGNB):
     def fit(self, X, y) -> GNBClassifier:
         """Learn the GNB structure and the class-conditional densities from (X, y)."""
         self._validate_params()
+        if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
+            from estimators.distributed import fit_gnb_dask
+
+            return fit_gnb_dask(self, X, y)
         enc, codes = self._validate_training(X, y)
         used = self._structure_columns(enc)
         d = used.size

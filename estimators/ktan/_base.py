@@ -20,6 +20,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from estimators._dask import is_dask
 from estimators._joint import FEATURE_TYPES_CONSTRAINT, JointLogLikelihoodClassifier
 from estimators._validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
@@ -79,6 +80,10 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         -------
         self
         """
+        if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
+            from estimators.distributed import fit_tan_dask
+
+            return fit_tan_dask(self, X, y)
         name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
         names = self.feature_names()
@@ -127,14 +132,16 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                 DegenerateFeatureWarning, stacklevel=2)
         return self
 
-    def _warn_degenerate(self, enc: EncodedColumns) -> None:
+    def _warn_degenerate(self, enc: EncodedColumns, floor: float | None = None) -> None:
         """One warning naming the small classes and the floored (constant or collinear
-        within a class) continuous columns, when the model has continuous columns."""
+        within a class) continuous columns, when the model has continuous columns
+        (``floor``: the added variance, computed from ``enc`` when None)."""
         if not enc.continuous[list(self.network_.columns)].any():
             return
         names = self.feature_names()
         small = self.classes_[self.class_count_ < MIN_CELL_ROWS].tolist()
-        floor = var_floor(enc, self.network_.columns, self.var_smoothing)
+        if floor is None:
+            floor = var_floor(enc, self.network_.columns, self.var_smoothing)
         floored = [names[v] for v in floored_vertices(self.network_, floor)]
         parts = []
         if small:

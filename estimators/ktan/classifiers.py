@@ -8,6 +8,7 @@ from numbers import Integral, Real
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators._dask import is_dask
 from estimators._model_selection import candidate_grid, select_by_cv
 from estimators.ktan._base import BaseKTAN
 from estimators.scores import SCORES
@@ -282,6 +283,10 @@ class KTANClassifier(BaseKTAN):
         self
         """
         self.cv_results_ = None
+        if is_dask(X):
+            from estimators.distributed import fit_tan_dask
+
+            return fit_tan_dask(self, X, y)  # a TypeError naming the models that can
         if isinstance(self.k, Integral):
             if self.structure_score == "auto":
                 raise ValueError(

@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from .._dask import is_dask
 from .._validation import ValidatedData, check_features_target, within_class_constant
 from ._parallel import run_chunked
 
@@ -77,20 +78,27 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         """
         self._validate_params()
         name = type(self).__name__
+        if is_dask(X):  # larger than memory: statistics per partition (estimators.distributed)
+            from estimators.distributed import fit_score_from_dask
+
+            return fit_score_from_dask(self, X, y)
         data = check_features_target(X, y, owner=name, kind=self._kind)
-        self.variables_ = list(data.names)
-        self.classes_ = data.classes
-        self.n_features_in_ = data.X.shape[1]
+        constant = within_class_constant(data.X, data.y, data.classes, data.names, owner=name)
         counts = np.bincount(data.y, minlength=data.classes.size)
-        self.class_prior_ = counts / counts.sum()
-        self.constant_in_class_ = within_class_constant(
-            data.X, data.y, data.classes, data.names, owner=name
-        )
-        self._index = {v: i for i, v in enumerate(self.variables_)}
+        self._set_fitted(data.names, data.classes, counts, constant)
         self.data_ = self._prepare(data)
+        return self
+
+    def _set_fitted(self, names, classes, counts, constant) -> None:
+        """The fitted attributes every score shares (``data_`` is set by the caller)."""
+        self.variables_ = list(names)
+        self.classes_ = classes
+        self.n_features_in_ = len(self.variables_)
+        self.class_prior_ = np.asarray(counts) / np.sum(counts)
+        self.constant_in_class_ = constant
+        self._index = {v: i for i, v in enumerate(self.variables_)}
         self._cache: dict[tuple[int, frozenset], float] = {}
         self._edge_matrix = None
-        return self
 
     # -- scoring --------------------------------------------------------------------------
     def _resolve(self, v: Hashable, parents: Iterable[Hashable]) -> tuple[int, frozenset]:

@@ -104,12 +104,13 @@ def test_every_choices_list_is_its_registry():
     from estimators.latent import FAMILIES, PRIORS
     from estimators.scores import SCORES
     from estimators.search import SEARCHERS
+    from viz.cli.engine import ENGINES
     from viz.cli.learn import MODELS
 
     expected = {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
                 "search": list(SEARCHERS), "features": list(FEATURE_FAMILIES),
                 "prior": list(PRIORS), "family": list(FAMILIES),
-                "structure_score": [*SCORES, "auto"]}
+                "structure_score": [*SCORES, "auto"], "engine": list(ENGINES)}
     found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
     assert found == expected
 

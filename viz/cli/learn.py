@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from viz.cli import confidence, outputs, report, runs
+from viz.cli import confidence, engine, outputs, report, runs
 from viz.cli.commands import CommandError
 
 
@@ -143,6 +143,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="latent-cnb: the prior of the mixing weights")
     g.add_argument("--family", choices=choices["family"], help="latent-cnb: features")
     confidence.add_options(p)
+    engine.add_options(p)
     outputs.add_options(p)
     p.set_defaults(run=run_learn)
 
@@ -187,6 +188,8 @@ def run_learn(args: argparse.Namespace) -> int:
     from estimators.evaluation import fold_metrics, summarise
     from viz.overview import LEGIBLE_VERTICES, overview_parts
 
+    if engine.ENGINES[args.engine] is not None:  # e.g. dask: a Parquet/CSV glob on a cluster
+        return engine.ENGINES[args.engine](args)
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
     X, y, name = load_data(args.data, args.target)

@@ -1,0 +1,161 @@
+"""Larger than memory: GNB (Gaussian) and TAN fitted from a lazily generated Dask DataFrame.
+
+Data (never materialised): ``N`` rows x 20 features in partitions of ``ROWS`` rows, each
+partition drawn by its own seeded generator (``SeedSequence(SEED).spawn``), so the same
+partition is the same rows whenever it is recomputed. The model is a Gaussian tree with a
+categorical class (3 classes): feature j's parent is feature ``(j - 1) // 2`` (a binary tree),
+``x_j = b_{y} x_parent + e``, ``e ~ N(0, 1)``, with class-dependent coefficients ``b_y``.
+Features 16..19 are categorical: the tree node cut into 3 levels at -0.5 and 0.5.
+
+* **GNB (Gaussian)** on the 16 continuous features (one pass: class moments);
+* **TAN (discrete)** on all 20 features, the continuous ones cut into 4 levels at the
+  quartiles of N(0, 1) (two passes: categories, then the pair tables).
+
+Each model is fitted on its own 2-worker ``LocalCluster`` (processes, 1 thread each, so the
+peak resident memory of each worker process is measured: ``ru_maxrss`` read on the worker
+after the fit). Rows per second = N / wall time of ``fit``. Equality: the first 1e6 rows,
+computed into memory, fitted in memory and from Dask (8 partitions): same structure, max
+|predict_proba difference|.
+
+Run: ``PYTHONPATH=. python benchmarks/dask_scale.py [--rows 1e7] [--models gnb,tan]``
+(writes ``results/dask_scale.md`` unless ``--out`` says otherwise; appends a row per run to
+``results/dask_scale.csv``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SEED = 20261130
+ROWS = 1_000_000  # rows per partition
+N_CONT, N_CAT = 16, 4
+CLASSES = np.array(["a", "b", "c"])
+QUARTILES = np.array([-0.6745, 0.0, 0.6745])
+
+
+def partition(index: int, rows: int) -> pd.DataFrame:
+    """Partition ``index``: ``rows`` rows of the tree model, from its own seeded generator."""
+    rng = np.random.default_rng(np.random.SeedSequence(SEED).spawn(index + 1)[index])
+    y = rng.integers(0, 3, rows)
+    coef = np.array([0.2, 0.5, 0.8])[y]  # class-dependent edge strength
+    Z = rng.standard_normal((rows, N_CONT + N_CAT))
+    for j in range(1, N_CONT + N_CAT):  # loop over features: a tree, parent (j - 1) // 2
+        Z[:, j] += (coef + 0.1 * (j % 3)) * Z[:, (j - 1) // 2]
+    frame = pd.DataFrame(Z[:, :N_CONT], columns=[f"x{j:02d}" for j in range(N_CONT)])
+    for j in range(N_CONT, N_CONT + N_CAT):
+        frame[f"c{j:02d}"] = np.digitize(Z[:, j], [-0.5, 0.5]).astype(np.int8)
+    frame["y"] = CLASSES[y]
+    return frame
+
+
+def discretised(frame: pd.DataFrame) -> pd.DataFrame:
+    """All 20 features discrete (the continuous ones cut at the N(0, 1) quartiles)."""
+    out = frame.copy()
+    for c in out.columns[:N_CONT]:
+        out[c] = np.digitize(out[c].to_numpy(), QUARTILES).astype(np.int8)
+    return out
+
+
+def lazy_frame(n_rows: int):
+    import dask.dataframe as dd
+
+    sizes = [ROWS] * (n_rows // ROWS) + ([n_rows % ROWS] if n_rows % ROWS else [])
+    return dd.from_map(partition, list(range(len(sizes))), sizes, meta=partition(0, 2).iloc[:0],
+                       enforce_metadata=False)
+
+
+def model(name: str):
+    from estimators.gnb import GNBClassifier
+    from estimators.ktan import TANClassifier
+
+    return GNBClassifier(dependence="gaussian") if name == "gnb" else TANClassifier()
+
+
+def view(frame, name: str):
+    """(X, y) of the model: GNB on the continuous features, TAN on all 20 discretised."""
+    if name == "gnb":
+        return frame[[f"x{j:02d}" for j in range(N_CONT)]], frame["y"]
+    if hasattr(frame, "map_partitions"):
+        frame = frame.map_partitions(discretised)
+    else:
+        frame = discretised(frame)
+    return frame.drop(columns="y"), frame["y"]
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def fit_on_cluster(name: str, n_rows: int) -> dict:
+    from dask.distributed import Client, LocalCluster
+
+    with (LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                       dashboard_address=None, memory_limit="3GiB") as cluster,
+          Client(cluster) as client):
+        base = client.run(_peak_rss_mb)
+        X, y = view(lazy_frame(n_rows), name)
+        t0 = time.perf_counter()
+        clf = model(name).fit(X, y)
+        seconds = time.perf_counter() - t0
+        peaks = client.run(_peak_rss_mb)
+    edges = sorted(tuple(sorted(map(str, e))) for e in clf.structure_.edges)
+    return dict(model=name, rows=n_rows, seconds=seconds, rows_per_s=n_rows / seconds,
+                peak_mb=sorted(peaks.values()), idle_mb=sorted(base.values()), edges=edges)
+
+
+def equality_on_sample(name: str) -> dict:
+    """In-memory fit vs Dask fit (8 partitions, threads) on the first 1e6 rows."""
+    import dask
+    import dask.dataframe as dd
+
+    X, y = view(partition(0, ROWS), name)
+    t0 = time.perf_counter()
+    ref = model(name).fit(X, y)
+    seconds = time.perf_counter() - t0
+    frame = dd.from_pandas(pd.concat([X, y], axis=1), npartitions=8)
+    with dask.config.set(scheduler="threads", num_workers=2):
+        got = model(name).fit(frame.drop(columns="y"), frame["y"])
+    diff = float(np.abs(got.predict_proba(X) - ref.predict_proba(X)).max())
+    same = got.structure_.edges == ref.structure_.edges
+    return dict(same_structure=same, max_proba_diff=diff, in_memory_seconds=seconds)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=float, default=1e7)
+    parser.add_argument("--models", default="gnb,tan")
+    args = parser.parse_args(argv)
+    n_rows = int(args.rows)
+    csv_path = ROOT / "benchmarks/results/dask_scale.csv"
+    new = not csv_path.exists()
+    with csv_path.open("a", newline="") as fh:
+        writer = csv.writer(fh)
+        if new:
+            writer.writerow(["model", "rows", "seconds", "rows_per_s", "peak_mb_worker_1",
+                             "peak_mb_worker_2", "idle_mb", "same_structure_1e6",
+                             "max_proba_diff_1e6", "in_memory_seconds_1e6", "edges"])
+        for name in args.models.split(","):
+            res = fit_on_cluster(name, n_rows)
+            eq = equality_on_sample(name)
+            writer.writerow([name, n_rows, f"{res['seconds']:.1f}", f"{res['rows_per_s']:.0f}",
+                             f"{res['peak_mb'][0]:.0f}", f"{res['peak_mb'][1]:.0f}",
+                             f"{max(res['idle_mb']):.0f}", eq["same_structure"],
+                             f"{eq['max_proba_diff']:.2e}", f"{eq['in_memory_seconds']:.1f}",
+                             ";".join("-".join(e) for e in res["edges"])])
+            fh.flush()
+            print(name, res, eq, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""GNB (Gaussian) and TAN fitted from Dask equal the in-memory fits; prediction is lazy."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from estimators.gnb import GNBClassifier, KGNBClassifier
+from estimators.ktan import KTANClassifier, TANClassifier
+from estimators.scores import DiscreteCMI
+
+dd = pytest.importorskip("dask.dataframe")
+dask = pytest.importorskip("dask")
+
+FEATURES = list("abcde")
+
+
+def _frame(seed, n=600, discrete=False):
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame(rng.normal(size=(n, 5)), columns=FEATURES)
+    df["y"] = rng.choice(["u", "v", "w"], n)
+    df["b"] += df["a"] * (df.y == "u")
+    df["c"] += df["b"]
+    df["e"] += 2 * df["d"] * (df.y == "v")
+    if discrete:
+        df[FEATURES] = np.digitize(df[FEATURES], [-0.5, 0.5]).astype(str)
+    return df
+
+
+def _dask(df, npartitions):
+    ddf = dd.from_pandas(df, npartitions=npartitions)
+    return ddf[FEATURES], ddf["y"]
+
+
+def _assert_same_fit(clf, df, npartitions):
+    with dask.config.set(scheduler="sync"):
+        X, y = _dask(df, npartitions)
+        got = clf.fit(X, y)
+        proba = got.predict_proba(X).compute().to_numpy()
+        pred = got.predict(X).compute().to_numpy()
+    ref = type(clf)(**clf.get_params()).fit(df[FEATURES], df["y"])
+    fitted = {k for k in vars(ref) if k.endswith("_") and not k.startswith("_")}
+    assert {k for k in vars(got) if k.endswith("_") and not k.startswith("_")} == fitted
+    assert got.structure_.edges == ref.structure_.edges
+    assert got.feature_types_ == ref.feature_types_
+    assert got.encoder_.feature_names_in_ == ref.encoder_.feature_names_in_
+    for name, cats in ref.encoder_.categories_.items():
+        np.testing.assert_array_equal(got.encoder_.categories_[name], cats)
+    np.testing.assert_array_equal(got.classes_, ref.classes_)
+    np.testing.assert_allclose(proba, ref.predict_proba(df[FEATURES]), rtol=0, atol=1e-9)
+    np.testing.assert_array_equal(pred, ref.predict(df[FEATURES]))
+    return got, ref
+
+
+hyp = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@hyp
+@given(seed=st.integers(0, 10**6), npartitions=st.integers(1, 6))
+def test_gnb_gaussian_from_dask_equals_in_memory(seed, npartitions):
+    got, ref = _assert_same_fit(GNBClassifier(dependence="gaussian"), _frame(seed), npartitions)
+    assert got.feature_types_ == ref.feature_types_
+    np.testing.assert_allclose(got.edge_weights_, ref.edge_weights_, rtol=1e-9)
+    np.testing.assert_allclose(got.density_.corr_, ref.density_.corr_, rtol=1e-9, atol=1e-13)
+
+
+@hyp
+@given(seed=st.integers(0, 10**6), npartitions=st.integers(1, 6),
+       features=st.sampled_from(["gaussian", "auto"]))
+def test_tan_gaussian_from_dask_equals_in_memory(seed, npartitions, features):
+    got, ref = _assert_same_fit(TANClassifier(features=features), _frame(seed), npartitions)
+    assert got.feature_types_ == ref.feature_types_
+    assert got.search_ == ref.search_
+    assert got.family_ == ref.family_ == "gaussian"
+    for a, b in zip(got.network_.factors, ref.network_.factors, strict=True):
+        np.testing.assert_allclose(a.coef, b.coef, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(a.var, b.var, rtol=1e-9)
+    np.testing.assert_allclose(got.score_, ref.score_, rtol=1e-9)
+
+
+@hyp
+@given(seed=st.integers(0, 10**6), npartitions=st.integers(1, 6),
+       ess=st.sampled_from([None, 4.0]))
+def test_tan_discrete_from_dask_equals_in_memory(seed, npartitions, ess):
+    got, ref = _assert_same_fit(TANClassifier(ess=ess), _frame(seed, discrete=True), npartitions)
+    assert got.family_ == "discrete"
+    assert got.network_.parents == ref.network_.parents
+    for a, b in zip(got.network_.factors, ref.network_.factors, strict=True):
+        np.testing.assert_array_equal(a.configs, b.configs)
+        np.testing.assert_allclose(a.log_cpt, b.log_cpt, rtol=0, atol=1e-12)
+    assert got.hyperedge_scores_ == pytest.approx(ref.hyperedge_scores_, rel=1e-9, abs=1e-14)
+
+
+def test_gaussian_tan_with_a_constant_column_matches():
+    df = _frame(1)
+    df["e"] = 3.0
+    _assert_same_fit(TANClassifier(features="gaussian"), df, 3)
+
+
+def test_dask_array_input_gives_dask_array_output():
+    df = _frame(2)
+    import dask.array as da
+
+    X = da.from_array(df[FEATURES].to_numpy(), chunks=(150, 5))
+    y = da.from_array(df["y"].to_numpy(), chunks=150)
+    with dask.config.set(scheduler="sync"):
+        got = GNBClassifier().fit(X, y)
+        proba = got.predict_proba(X)
+        assert isinstance(proba, da.Array)
+        proba = proba.compute()
+    ref = GNBClassifier().fit(df[FEATURES].to_numpy(), df["y"])
+    np.testing.assert_allclose(proba, ref.predict_proba(df[FEATURES].to_numpy()), atol=1e-9)
+
+
+@pytest.mark.parametrize(("clf", "error", "match"), [
+    (GNBClassifier(dependence="kde"), ValueError, "dependence='gaussian' and n_clusters None"),
+    (GNBClassifier(n_clusters="auto"), ValueError, "n_clusters='auto'"),
+    (KGNBClassifier(), TypeError, "KGNBClassifier cannot be fitted from a Dask collection"),
+    (KTANClassifier(k=2), TypeError, "KTANClassifier cannot be fitted from a Dask collection"),
+])
+def test_unsupported_models_name_what_is_supported(clf, error, match):
+    X, y = _dask(_frame(0, n=60), 2)
+    with pytest.raises(error, match=match):
+        clf.fit(X, y)
+
+
+def test_mixed_dtypes_and_one_class_are_refused():
+    df = _frame(0, n=60)
+    df["a"] = df["a"].astype(str)
+    X, y = _dask(df, 2)
+    with pytest.raises(ValueError, match=r"float \(continuous\) columns \['b', 'c', 'd', 'e'\]"):
+        TANClassifier().fit(X, y)
+    df = _frame(0, n=60)
+    df["y"] = "u"
+    X, y = _dask(df, 2)
+    with pytest.raises(ValueError, match="at least 2 classes in y; got one class only"):
+        GNBClassifier().fit(X, y)
+
+
+def test_local_cluster_fits_equal_in_memory_fits():
+    """On a real 2-worker LocalCluster (threads: the suite's scores test does the same)."""
+    distributed = pytest.importorskip("dask.distributed")
+    df, dfd = _frame(7, n=1500), _frame(8, n=1500, discrete=True)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                 dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        assert len(client.scheduler_info()["workers"]) == 2
+        for clf, data in [(GNBClassifier(), df), (TANClassifier(), dfd)]:
+            X, y = _dask(data, 6)
+            got = clf.fit(X, y)
+            proba = got.predict_proba(X).compute().to_numpy()
+            ref = type(clf)().fit(data[FEATURES], data["y"])
+            assert got.structure_.edges == ref.structure_.edges
+            np.testing.assert_allclose(proba, ref.predict_proba(data[FEATURES]), atol=1e-9)
+        W = DiscreteCMI().fit(*_dask(dfd, 4)).edge_matrix()
+    np.testing.assert_allclose(W, DiscreteCMI().fit(dfd[FEATURES], dfd["y"]).edge_matrix(),
+                               rtol=1e-9, atol=1e-14)
