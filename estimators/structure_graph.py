@@ -75,7 +75,10 @@ def _kgnb(clf) -> GraphDB:
 
 
 def _ktan(clf) -> GraphDB:
-    names = clf.feature_names()
+    # the modelled features, in column order: the rows and columns of ``edge_scores_``
+    # (constant columns leave the model)
+    constant = set(getattr(clf, "constant_features_", ()))
+    names = [v for v in clf.feature_names() if v not in constant]
     index = {v: j for j, v in enumerate(names)}
     family = getattr(clf, "family_", "mixed")
     g = _ktree_of(clf, clf.class_node_, family)

@@ -129,3 +129,32 @@ def test_per_feature_types_of_mixed_models_are_used():
                                   strict=True))
     g = structure_graph(clf)
     assert g.node_attrs("petal length (cm)")["feature_type"] == "discrete"
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_structure_graph_of_a_ktan_with_a_constant_column(k):
+    """Constant columns leave the model; the graph's edge weights come from the modelled
+    columns' score matrix (mushroom's veil_type made this an IndexError)."""
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+
+    from estimators.ktan import KTANClassifier
+    from estimators.structure_graph import structure_graph
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    X = pd.DataFrame({"const": ["k"] * 300, "a": np.where(y == 1, "u", "v"),
+                      "b": rng.choice(["p", "q"], 300), "c": rng.choice(["r", "s", "t"], 300)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = KTANClassifier(k=k).fit(X, y)
+    g = structure_graph(clf)
+    kept = ["a", "b", "c"]
+    arcs = [(p_, v) for v in kept for p_ in clf.structure_.parents(v)]
+    assert arcs
+    for p_, v in arcs:
+        assert g.edge_attrs(p_, v)["weight"] == pytest.approx(
+            clf.edge_scores_[kept.index(p_), kept.index(v)])
+    assert clf.constant_features_ == ["const"]
