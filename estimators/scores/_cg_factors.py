@@ -30,6 +30,7 @@ where x_v is observed but a parent is not: that row must be marginalised on the 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,7 +53,7 @@ _CHUNK = 1 << 22
 
 
 @dataclass(eq=False)
-class _CGFactor:
+class _CGFactor(ABC):
     """What every factor shares: its vertex, parents and parent configurations."""
 
     v: int
@@ -74,16 +75,14 @@ class _CGFactor:
         pos = np.minimum(np.searchsorted(self.configs, code), self.n_configs - 1)
         return np.where((code >= 0) & (self.configs[pos] == code), pos, self.n_configs)
 
-    def _value(self, enc: EncodedColumns):
-        raise NotImplementedError
-
     def _observed(self, enc: EncodedColumns) -> tuple[np.ndarray, np.ndarray]:
         obs = enc.observed
         return obs[:, self.v], obs[:, list(self.continuous_parents + self.categorical_parents)
                                    ].all(axis=1)
 
+    @abstractmethod
     def _rows(self, enc: EncodedColumns, classes: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        """``ln p(x_v | x_P, y)`` of the rows whose vertex and parents are observed."""
 
     def log_prob_at(self, enc: EncodedColumns, classes: np.ndarray) -> np.ndarray:
         """``ln p(x_v | x_P, y)`` at the given class codes.
