@@ -34,6 +34,21 @@ _DOC_ATTRIBUTES = """classes_ : ndarray
         Column names, when fitted on a DataFrame with string column names.
 """
 
+_DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
+        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
+        every column categorical, ``"gaussian"`` every column continuous (see
+        :mod:`estimators.ktan._columns`).
+    alpha : float, default=1.0
+        Pseudo-count of the CPTs (> 0), categorical features only.
+    ess : float or None, default=None
+        When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
+        size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
+    var_smoothing : float, default=1e-9
+        Fraction of the largest continuous-feature variance added to residual variances."""
+
 _DOC_COMMON = """
     Columns are continuous or categorical (types decided once, see ``feature_types``; a
     constant column leaves the model with one warning). Each feature gets a conditional
@@ -61,20 +76,7 @@ class TANClassifier(BaseKTAN):
     {common}
     Parameters
     ----------
-    features : {{"auto", "discrete", "gaussian"}}, default="auto"
-        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
-        every column categorical, ``"gaussian"`` every column continuous (see
-        :mod:`estimators.ktan._columns`).
-    alpha : float, default=1.0
-        Pseudo-count of the CPTs (> 0), categorical features only.
-    ess : float or None, default=None
-        When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
-        size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{{column: "continuous" | "categorical"}}``; recorded in ``feature_types_``.
-    var_smoothing : float, default=1e-9
-        Fraction of the largest continuous-feature variance added to residual variances.
+    {parameters}
 
     Attributes
     ----------
@@ -164,12 +166,6 @@ class KTANClassifier(BaseKTAN):
         ``"spanning-tree"`` for ``k = 1``, or one registered later).
     backbone : None, {{"given", "mst-dfs", "greedy-path", "local-search"}} or sequence, default=None
         Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
-    features : {{"auto", "discrete", "gaussian"}}, default="auto"
-        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
-        every column categorical, ``"gaussian"`` every column continuous (see
-        :mod:`estimators.ktan._columns`).
-    alpha : float, default=1.0
-        Pseudo-count of the CPTs (> 0), categorical features only.
     candidates : int or None, default=None
         Sparse candidate parents for wide tables: each feature's parents must be among its
         top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
@@ -179,14 +175,7 @@ class KTANClassifier(BaseKTAN):
         plug-in CMI, BIC/MDL or the BDeu marginal-likelihood gain (discrete only).
         ``"auto"`` (with ``k="auto"``) lets cross-validation choose among those defined for
         the feature family.
-    ess : float or None, default=None
-        When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
-        size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{{column: "continuous" | "categorical"}}``; recorded in ``feature_types_``.
-    var_smoothing : float, default=1e-9
-        Fraction of the largest continuous-feature variance added to residual variances.
+    {parameters}
 
     Attributes
     ----------
@@ -314,6 +303,8 @@ class KTANClassifier(BaseKTAN):
 
 
 TANClassifier.__doc__ = TANClassifier.__doc__.format(common=_DOC_COMMON,
+                                                      parameters=_DOC_PARAMETERS,
                                                       attributes=_DOC_ATTRIBUTES)
 KTANClassifier.__doc__ = KTANClassifier.__doc__.format(common=_DOC_COMMON,
+                                                        parameters=_DOC_PARAMETERS,
                                                         attributes=_DOC_ATTRIBUTES)
