@@ -125,8 +125,12 @@ class ConditionalGaussianScore(BaseCMI):
         self.min_cell_rows = min_cell_rows
         self.n_jobs = n_jobs
 
-    def _prepare(self, data):  # fit is overridden: the payload is built there
-        raise NotImplementedError
+    def _prepare(self, data: tuple[EncodedColumns, np.ndarray]) -> CGData:
+        """The scores' payload from the encoded table and the class codes (this score types
+        and encodes its columns itself, so :meth:`fit` is its own)."""
+        enc, codes = data
+        return CGData(enc, codes, self.classes_.size, float(self.var_smoothing),
+                      float(self.ridge), int(self.min_cell_rows))
 
     def fit(self, X, y):
         """Decide the column types, encode X and store what the scores need.
@@ -177,8 +181,7 @@ class ConditionalGaussianScore(BaseCMI):
         m = self.classes_.size
         self.class_prior_ = np.bincount(codes, minlength=m) / codes.size
         self._index = {v: i for i, v in enumerate(self.variables_)}
-        self.data_ = CGData(enc, codes, m, float(self.var_smoothing), float(self.ridge),
-                            int(self.min_cell_rows))
+        self.data_ = self._prepare((enc, codes))
         self._cache: dict[tuple[int, frozenset], float] = {}
         self._edge_matrix = None
         return self
