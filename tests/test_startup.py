@@ -35,3 +35,28 @@ def test_lazy_attributes_resolve_and_unknown_ones_raise():
                for name in viz.__all__)
     with pytest.raises(AttributeError, match="module 'estimators' has no attribute 'nothing'"):
         estimators.nothing  # noqa: B018
+
+
+def test_kgraph_help_imports_no_estimator_scikit_learn_or_pandas():
+    """``kgraph --help`` builds every sub-command's parser; the registry choices of
+    ``kgraph learn`` are read only when used, so nothing heavy is imported."""
+    out = fresh("import contextlib, io, sys, viz.cli\n"
+                "with contextlib.redirect_stdout(io.StringIO()) as text:\n"
+                "    viz.cli.build_parser().print_help()\n"
+                "assert 'learn' in text.getvalue()\n"
+                "heavy = [m for m in ('estimators.gnb', 'sklearn', 'scipy', 'pandas', 'pgmpy')\n"
+                "         if m in sys.modules]\n"
+                "assert not heavy, heavy")
+    assert out.returncode == 0, out.stderr
+
+
+def test_learn_help_lists_the_registries_read_lazily(capsys, monkeypatch):
+    from estimators.search import BACKBONE_METHODS, SEARCHERS
+    from viz.cli import main
+
+    monkeypatch.setenv("COLUMNS", "400")  # no line breaks inside the lists
+    with pytest.raises(SystemExit):
+        main(["learn", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "{" + ",".join(SEARCHERS) + "}" in text
+    assert " | ".join(BACKBONE_METHODS) + " | a,b,c,..." in text

@@ -26,11 +26,14 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from viz.cli.commands import CommandError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: models that fit from a Dask DataFrame (the others refuse it with a TypeError)
 DASK_MODELS = ("gnb", "tan")
@@ -87,6 +90,8 @@ def _client(address: str | None):
 
 def _confusion(frame, model, target: str, classes: np.ndarray) -> np.ndarray:
     """Counts of (true class, predicted class) over the held-out rows, per partition."""
+    import pandas as pd
+
     def part(df: pd.DataFrame) -> pd.DataFrame:
         pred = model.predict(df.drop(columns=[target])) if len(df) else np.array([])
         t = pd.Index(classes).get_indexer(df[target].to_numpy())
@@ -117,6 +122,8 @@ def holdout_metrics(C: np.ndarray, classes: np.ndarray) -> dict[str, float]:
 
 def run_dask(args: argparse.Namespace) -> int:
     """Fit the model from the files on a Dask cluster and write the results."""
+    import pandas as pd
+
     from viz.cli import learn as helpers  # the in-memory path's writers (learn imports us)
 
     if args.model not in DASK_MODELS:
@@ -159,6 +166,7 @@ def write_dask_results(args, model, n_rows, n_features, counts, summary, seconds
                        helpers) -> None:
     """Write the files of the in-memory path (see the module docstring for the metrics)."""
     import joblib
+    import pandas as pd
 
     structure = helpers.learned_structure(model)
     out: Path = args.out

@@ -17,14 +17,16 @@ import importlib
 import json
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from viz.cli import confidence, engine, outputs, report, runs
 from viz.cli.commands import CommandError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,46 @@ def registries() -> dict[str, list[str]]:
             "family": list(FAMILIES), "score": list(SCORES)}
 
 
+class RegistryChoices(Sequence):
+    """The ``choices`` of an option, read from its registry when argparse first uses them
+    (checking a value, or printing ``kgraph learn --help``), so that building the parser,
+    and so ``kgraph --help``, imports no estimator (nor scikit-learn or SciPy).
+
+    Examples
+    --------
+    >>> search = RegistryChoices("search")
+    >>> "backbone-dp" in search, str(RegistryChoices("model", extra=("x",))).endswith(", x")
+    (True, True)
+    """
+
+    def __init__(self, key: str, extra: tuple[str, ...] = ()) -> None:
+        self.key, self.extra = key, extra
+
+    def _values(self) -> list[str]:
+        return [*registries()[self.key], *self.extra]  # not cached: a registration counts
+
+    def __getitem__(self, index):
+        return self._values()[index]
+
+    def __len__(self) -> int:
+        return len(self._values())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._values()
+
+    def __str__(self) -> str:
+        return " | ".join(self._values())
+
+
+def _choices(action: argparse.Action, key: str, extra: tuple[str, ...] = ()) -> None:
+    """Give ``action`` the values of a registry as its choices, set after ``add_argument``
+    (which would list them at once to check the metavar)."""
+    action.choices = RegistryChoices(key, extra)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``learn`` sub-command."""
     p = sub.add_parser(
@@ -109,8 +151,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "structure figure and a markdown report to --out.")
     p.add_argument("data", help="a CSV file (features and a target column) or a data set name")
     p.add_argument("--target", default="class", help="the class column (default: class)")
-    choices = registries()
-    p.add_argument("--model", required=True, choices=choices["model"], help="which model")
+    _choices(p.add_argument("--model", required=True, help="which model"), "model")
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument("--cv", type=int, default=5, help="stratified cross-validation folds (5)")
     p.add_argument("--random-state", type=int, default=0, help="seed of the folds (0)")
@@ -118,30 +159,30 @@ def register(sub: argparse._SubParsersAction) -> None:
                    metavar="COL=TYPE,...", help="column types that override the automatic "
                    "rule: continuous or categorical (every model)")
     g = p.add_argument_group("model options (each model uses its own; defaults are the model's)")
-    g.add_argument("--dependence", choices=choices["dependence"],
-                   help="gnb, kgnb: the pair dependence model")
+    _choices(g.add_argument("--dependence", help="gnb, kgnb: the pair dependence model"),
+             "dependence")
     g.add_argument("--n-clusters", type=_n_clusters, help="gnb: reduced model size or 'auto'")
     g.add_argument("--order", type=_n_clusters,
                    help="kgnb: cluster order (3 = GNB) or 'auto' (chosen by inner CV log-loss)")
     g.add_argument("--k", type=_n_clusters,
                    help="ktan: the k of the k-tree or 'auto' (chosen by inner CV log-loss)")
-    g.add_argument("--structure-score", choices=[*choices["score"], "auto"],
-                   help="ktan: structure score ('auto' with --k auto: chosen by inner CV)")
+    _choices(g.add_argument("--structure-score", help="ktan: structure score ('auto' with --k "
+                            "auto: chosen by inner CV)"), "score", extra=("auto",))
     g.add_argument("--ess", type=float,
                    help="tan, ktan: equivalent sample size of a BDeu CPT prior (replaces --alpha)")
-    g.add_argument("--search", choices=choices["search"], help="kgnb, ktan: searcher")
-    g.add_argument("--backbone", type=_backbone,
-                   help=f"kgnb, ktan: {' | '.join(choices['backbone'])} | a,b,c,... "
-                        "(implies --search backbone-dp unless --search is given)")
-    g.add_argument("--features", choices=choices["features"],
-                   help="tan, ktan: feature model")
+    _choices(g.add_argument("--search", help="kgnb, ktan: searcher"), "search")
+    backbone = g.add_argument("--backbone", type=_backbone,
+                              help="kgnb, ktan: %(methods)s | a,b,c,... "
+                                   "(implies --search backbone-dp unless --search is given)")
+    backbone.methods = RegistryChoices("backbone")  # read only when the help is printed
+    _choices(g.add_argument("--features", help="tan, ktan: feature model"), "features")
     g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
     g.add_argument("--candidates", type=int,
                    help="kgnb, ktan: score only each feature's top-m partners (wide tables)")
     g.add_argument("--n-components", type=int, help="latent-cnb: components per class")
-    g.add_argument("--prior", choices=choices["prior"],
-                   help="latent-cnb: the prior of the mixing weights")
-    g.add_argument("--family", choices=choices["family"], help="latent-cnb: features")
+    _choices(g.add_argument("--prior", help="latent-cnb: the prior of the mixing weights"),
+             "prior")
+    _choices(g.add_argument("--family", help="latent-cnb: features"), "family")
     confidence.add_options(p)
     engine.add_options(p)
     outputs.add_options(p)

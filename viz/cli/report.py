@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from viz.cli.commands import CommandError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["check_feature_types", "data_lines", "feature_types_option", "read_table"]
 
@@ -45,6 +47,8 @@ def feature_types_option(text: str) -> dict[str, str]:
 def read_table(path: Path) -> pd.DataFrame:
     """A CSV file as a DataFrame: strings stay strings ("NA" is a category), empty cells
     become NaN (missing); every reading problem is a one-line CommandError."""
+    import pandas as pd
+
     try:
         return pd.read_csv(path, keep_default_na=False, na_values=[""])
     except (OSError, UnicodeDecodeError, pd.errors.ParserError,
@@ -66,6 +70,7 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
     Examples
     --------
     >>> import numpy as np
+    >>> import pandas as pd
     >>> from estimators.latent import LatentCNB
     >>> X = pd.DataFrame({"sex": ["f", "m", None, "f"], "mass": [3.5, np.nan, 4.0, 3.75],
     ...                   "site": 1})
@@ -76,6 +81,8 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
     | mass | continuous | 1 |
     | site | constant: left out | 0 |
     """
+    import pandas as pd
+
     types = dict(getattr(model, "feature_types_", {}))
     levels = getattr(getattr(model, "encoder_", None), "categories_", {})
     missing = X.isna().sum()
