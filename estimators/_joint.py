@@ -36,6 +36,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators._dask import is_dask
 from estimators._validation import DegenerateFeatureWarning, check_cells
+from estimators._warnings import warn_user
 from estimators.columns import EncodedColumns, MixedEncoder
 
 __all__ = ["FEATURE_TYPES_CONSTRAINT", "JointLogLikelihoodClassifier"]
@@ -51,6 +52,9 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
 
     #: the fewest feature columns the family can model
     _min_features: int = 1
+    #: whether the family learns dependences between features given the class (then a
+    #: feature constant within a class is named in one warning, by the class's label)
+    _learns_dependence: bool = False
 
     # -- the one place X is converted -------------------------------------------------------
     def __sklearn_tags__(self):
@@ -122,7 +126,29 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         self.encoder_ = MixedEncoder(self._feature_types_by_column(raw)).fit(raw)
         enc = self.encoder_.transform(raw)
         self._record_types(enc.types, stacklevel=4)
+        if self._learns_dependence:
+            self._warn_constant_within_class(enc, codes)
         return enc, codes
+
+    def _warn_constant_within_class(self, enc: EncodedColumns, codes: np.ndarray) -> None:
+        """One :class:`~estimators._validation.DegenerateFeatureWarning` naming, by class
+        label, the features whose observed values are all equal within a class of at least
+        two rows (that class adds no dependence for them; the scores fitted inside ``fit``
+        see class codes and leave this note to the classifier)."""
+        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+        table = pd.DataFrame(
+            np.where(enc.continuous[kept], enc.values[:, kept],
+                     np.where(enc.codes[:, kept] >= 0, enc.codes[:, kept], np.nan)))
+        flat = table.groupby(codes).nunique().to_numpy() <= 1  # nunique skips missing cells
+        flat[self.class_count_ < 2] = False  # a one-row class is warned about as such
+        names = self.feature_names()
+        labels = self.classes_.tolist()
+        parts = [f"class {labels[c]!r}: {[names[kept[j]] for j in np.flatnonzero(row)]}"
+                 for c, row in enumerate(flat) if row.any()]
+        if parts:
+            warn_user(f"{type(self).__name__}: feature(s) constant within a class, which "
+                      f"then contributes no dependence for them: {'; '.join(parts)}.",
+                      DegenerateFeatureWarning)
 
     def _record_types(self, types, stacklevel: int) -> None:
         """Set ``feature_types_`` and ``constant_features_`` from the encoded column types

@@ -17,6 +17,8 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 
+from estimators.progress import progress
+
 #: k tried by ``k="auto"`` (capped at n_features - 1)
 AUTO_K = (1, 2, 3)
 #: folds of the inner cross-validation (fewer when the rarest class has fewer rows)
@@ -69,7 +71,7 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=0):
         )
     folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=random_state)
     losses = np.empty((len(candidates), n_folds))
-    for i, params in enumerate(candidates):
+    for i, params in enumerate(progress(candidates, "model selection (inner CV)")):
         model = clone(estimator).set_params(**params)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # per-fold constant-column notes

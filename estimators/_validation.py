@@ -25,7 +25,7 @@ from numbers import Number
 import numpy as np
 import pandas as pd
 
-from estimators._warnings import warn_user
+from estimators._warnings import inside_classifier_fit, warn_user
 from estimators.columns._types import column_values, missing_mask, numeric_values
 
 __all__ = [
@@ -339,7 +339,9 @@ def within_class_constant(
     owner : str
         The estimator's name, used in the warning.
     warn : bool, default=True
-        Emit one :class:`DegenerateFeatureWarning` per affected class.
+        Emit one :class:`DegenerateFeatureWarning` per affected class; not inside a
+        classifier's ``fit``, where the scores see class codes and the classifier warns once
+        by label (:meth:`~estimators._joint.JointLogLikelihoodClassifier._validate_training`).
 
     Returns
     -------
@@ -369,7 +371,7 @@ def within_class_constant(
         block = Xs[starts[c] : ends[c]]
         if block.shape[0] > 0:
             mask[c] = (block == block[0]).all(axis=0)
-        if warn and mask[c].any():
+        if warn and mask[c].any() and not inside_classifier_fit():
             feats = [names[i] for i in np.flatnonzero(mask[c])]
             label = np.asarray(classes, dtype=object)[c]
             warn_user(

@@ -1,12 +1,27 @@
-"""Warnings that point at the user's call, not at kgraph's internals."""
+"""Warnings that point at the user's call, not at kgraph's internals.
+
+:func:`warn_user` gives a warning the ``stacklevel`` of the user's call. :func:`user_fit`
+decorates a classifier's ``fit``: progress bars when its ``verbose`` is set, and the
+warnings raised inside (by scores, searchers, nested fits) re-raised once each at the end,
+at the user's call. Inside such a fit the scores leave per-class notes to the classifier,
+which names the class by its label (:func:`inside_classifier_fit`).
+"""
 
 from __future__ import annotations
 
+import functools
 import sys
 import warnings
+from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
+from typing import TypeVar
+
+from estimators.progress import show_progress
 
 _PACKAGE = str(Path(__file__).resolve().parent)
+_IN_FIT: ContextVar[bool] = ContextVar("kgraph_in_classifier_fit", default=False)
+F = TypeVar("F", bound=Callable)
 
 
 def _internal() -> tuple[str, ...]:
@@ -46,3 +61,52 @@ def warn_user(message: str, category: type[Warning] = UserWarning) -> None:
     (False, 'look here')
     """
     warnings.warn(message, category, stacklevel=user_stacklevel() + 1)
+
+
+def inside_classifier_fit() -> bool:
+    """Whether the code runs inside a ``fit`` decorated with :func:`user_fit`."""
+    return _IN_FIT.get()
+
+
+def user_fit(fit: F) -> F:
+    """Decorate a classifier's ``fit``: with ``verbose=True`` progress bars are drawn inside
+    (:func:`estimators.progress.show_progress`; ``False`` leaves the caller's setting, off by
+    default); every distinct warning raised inside is raised once, after the work, with the
+    ``stacklevel`` of the user's call.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> class Demo:
+    ...     verbose = False
+    ...     @user_fit
+    ...     def fit(self):
+    ...         for _ in range(3):
+    ...             warnings.warn("same note", UserWarning)
+    ...         return self
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     _ = Demo().fit()
+    >>> [str(x.message) for x in w], w[0].filename.startswith(_PACKAGE)
+    (['same note'], False)
+    """
+
+    @functools.wraps(fit)
+    def wrapper(self, *args, **kwargs):
+        token = _IN_FIT.set(True)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                if getattr(self, "verbose", False):
+                    with show_progress(True):
+                        return fit(self, *args, **kwargs)
+                return fit(self, *args, **kwargs)
+        finally:
+            _IN_FIT.reset(token)
+            seen: set[tuple[type, str]] = set()
+            for w in caught:
+                if (w.category, str(w.message)) not in seen:
+                    seen.add((w.category, str(w.message)))
+                    warn_user(str(w.message), w.category)
+
+    return wrapper  # type: ignore[return-value]

@@ -174,7 +174,9 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
     n_jobs : int or None, default=None
         Folds fitted in parallel (joblib), as scikit-learn's ``cross_validate``.
     verbose : bool, default=False
-        A tqdm bar on stderr counting the folds handed to the workers.
+        A tqdm bar on stderr counting the folds handed to the workers. With folds in
+        parallel (``n_jobs`` other than None or 1) a model's own ``verbose`` is switched off
+        in the fold copies, whose bars would overwrite each other.
 
     Returns
     -------
@@ -195,6 +197,8 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
 
     classes = np.unique(np.asarray(y))
     splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+    if n_jobs not in (None, 1) and "verbose" in model.get_params():
+        model = clone(model).set_params(verbose=False)
     splits = tqdm(list(splitter.split(X, y)), desc="cross-validation folds", unit="fold",
                   disable=not verbose, leave=False)
     scores = cross_validate(model, X, y, cv=splits, scoring=_FoldScorer(classes),

@@ -24,6 +24,7 @@ class BaseGNB(JointLogLikelihoodClassifier):
     ``_joint_log_likelihood``."""
 
     _min_features = 2
+    _learns_dependence = True
 
     def _model_label(self) -> str:
         return type(self).__name__

@@ -9,6 +9,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._dask import is_dask
 from estimators._joint import FEATURE_TYPES_CONSTRAINT
+from estimators._warnings import user_fit
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
 from estimators.gnb._learn import DEPENDENCES, make_density
@@ -66,6 +67,10 @@ class GNBClassifier(BaseGNB):
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
         ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
+    verbose : bool, default=False
+        Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
+        backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
+        (:func:`estimators.progress.show_progress`, off by default).
 
     Attributes
     ----------
@@ -106,6 +111,7 @@ class GNBClassifier(BaseGNB):
         "n_splits": [Interval(Integral, 1, None, closed="left")],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
+        "verbose": ["verbose"],
     }
 
     def __init__(
@@ -119,6 +125,7 @@ class GNBClassifier(BaseGNB):
         n_splits: int = 10,
         n_jobs: int | None = None,
         random_state=None,
+        verbose: bool = False,
     ) -> None:
         self.dependence = dependence
         self.n_clusters = n_clusters
@@ -128,6 +135,7 @@ class GNBClassifier(BaseGNB):
         self.n_splits = n_splits
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.verbose = verbose
 
     def _model_label(self) -> str:
         auto = ", n_clusters='auto'" if self.n_clusters == "auto" else ""
@@ -161,6 +169,7 @@ class GNBClassifier(BaseGNB):
                                    var_smoothing=self.var_smoothing)
         return log_prior, density, forest
 
+    @user_fit
     def fit(self, X, y) -> GNBClassifier:
         """Learn the GNB structure and the class-conditional densities from (X, y)."""
         self._validate_params()

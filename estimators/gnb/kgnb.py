@@ -10,6 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._joint import FEATURE_TYPES_CONSTRAINT
 from estimators._model_selection import select_by_cv
+from estimators._warnings import user_fit
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_network
 from estimators.gnb._learn import make_density, make_score
@@ -61,6 +62,8 @@ class KGNBClassifier(BaseGNB):
         Sparse candidate parents for wide tables: each feature's parents must be among its
         top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
         scored (:func:`estimators.search.candidates.restrict_search`). None: no restriction.
+    verbose : bool, default=False
+        As in :class:`GNBClassifier`.
 
     Attributes
     ----------
@@ -94,6 +97,7 @@ class KGNBClassifier(BaseGNB):
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "candidates": [None, Interval(Integral, 1, None, closed="left")],
+        "verbose": ["verbose"],
     }
 
     def __init__(
@@ -106,6 +110,7 @@ class KGNBClassifier(BaseGNB):
         var_smoothing: float = 1e-9,
         feature_types="auto",
         candidates: int | None = None,
+        verbose: bool = False,
     ) -> None:
         self.candidates = candidates
         self.order = order
@@ -114,10 +119,12 @@ class KGNBClassifier(BaseGNB):
         self.backbone = backbone
         self.var_smoothing = var_smoothing
         self.feature_types = feature_types
+        self.verbose = verbose
 
     def _model_label(self) -> str:
         return f"KGNBClassifier(order={self.order}, dependence={self.dependence!r})"
 
+    @user_fit
     def fit(self, X, y) -> KGNBClassifier:
         """Learn the k-tree with the hyperedge score, then the cluster densities."""
         self._validate_params()

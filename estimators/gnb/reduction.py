@@ -21,6 +21,8 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
+from estimators.progress import progress
+
 #: fit_split(train_rows) -> prefix_jll(test_rows), an iterator of ln p(y, x) (n_test, m) of
 #: the forests of the first 1, 2, ... clusters
 FitFn = Callable[[np.ndarray], Callable[[np.ndarray], Iterator[np.ndarray]]]
@@ -61,7 +63,8 @@ def reduction_scores(
 ) -> np.ndarray:
     """The (n_splits, d - 1) array of held-out weighted F1 per split and number of clusters."""
     seeds = check_random_state(random_state).randint(0, 2**31 - 1, size=n_splits)
-    rows = Parallel(n_jobs=n_jobs)(delayed(_one_split)(fit_split, codes, s) for s in seeds)
+    rows = Parallel(n_jobs=n_jobs)(delayed(_one_split)(fit_split, codes, s)
+                                   for s in progress(seeds, "n_clusters='auto' splits"))
     return np.vstack(rows)
 
 

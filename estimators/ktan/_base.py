@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 from estimators._dask import is_dask
 from estimators._joint import FEATURE_TYPES_CONSTRAINT, JointLogLikelihoodClassifier
 from estimators._validation import DegenerateFeatureWarning
+from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.ktan._export import structure_graph, to_pgmpy
@@ -42,12 +43,14 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     """k-TAN classifier machinery: subclasses say which k, search and backbone to use."""
 
     _min_features = 2
+    _learns_dependence = True
 
     _parameter_constraints: dict = {
         "features": [StrOptions(set(FEATURE_FAMILIES))],
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "alpha": [Interval(Real, 0, None, closed="neither")],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "verbose": ["verbose"],
     }
 
     # -- what a subclass decides ------------------------------------------------------------
@@ -65,6 +68,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
+    @user_fit
     def fit(self, X, y):
         """Learn the k-tree over the features and the conditional models on it.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from numbers import Integral, Real
 
@@ -10,6 +11,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._dask import is_dask
 from estimators._model_selection import candidate_grid, select_by_cv
+from estimators._warnings import user_fit
 from estimators.ktan._base import BaseKTAN
 from estimators.scores import SCORES
 from estimators.search import BACKBONE_METHODS, SEARCHERS
@@ -47,7 +49,11 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
         ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
     var_smoothing : float, default=1e-9
-        Fraction of the largest continuous-feature variance added to residual variances."""
+        Fraction of the largest continuous-feature variance added to residual variances.
+    verbose : bool, default=False
+        Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
+        backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
+        (:func:`estimators.progress.show_progress`, off by default)."""
 
 _DOC_COMMON = """
     Columns are continuous or categorical (types decided once, see ``feature_types``; a
@@ -128,12 +134,13 @@ class TANClassifier(BaseKTAN):
     }
 
     def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
-                 feature_types="auto", var_smoothing: float = 1e-9):
+                 feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False):
         self.features = features
         self.alpha = alpha
         self.ess = ess
         self.feature_types = feature_types
         self.var_smoothing = var_smoothing
+        self.verbose = verbose
 
     def _search_spec(self) -> tuple[int, str, object]:
         return 1, "backbone-dp", None
@@ -239,6 +246,7 @@ class KTANClassifier(BaseKTAN):
         ess: float | None = None,
         feature_types="auto",
         var_smoothing: float = 1e-9,
+        verbose: bool = False,
     ):
         self.candidates = candidates
         self.k = k
@@ -250,6 +258,7 @@ class KTANClassifier(BaseKTAN):
         self.ess = ess
         self.feature_types = feature_types
         self.var_smoothing = var_smoothing
+        self.verbose = verbose
 
     def _search_spec(self) -> tuple[int, str, object]:
         return self.k_, self.search, self.backbone
@@ -258,6 +267,7 @@ class KTANClassifier(BaseKTAN):
         return self.structure_score_
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @user_fit
     def fit(self, X, y):
         """Learn the k-tree and the conditional models; with ``k="auto"`` first choose k
         (and the score) by inner cross-validated log-loss.
@@ -292,7 +302,9 @@ class KTANClassifier(BaseKTAN):
                 f"The 'k' parameter of KTANClassifier must be an int >= 1, 'auto' or a non-empty "
                 f"list of ints >= 1. Got {self.k!r} instead."
             )
-        probe = TANClassifier(features=self.features).fit(X, y)  # the family and d
+        with warnings.catch_warnings():  # its notes come again from the final fit below
+            warnings.simplefilter("ignore")
+            probe = TANClassifier(features=self.features).fit(X, y)  # the family and d
         names = [s for s, fams in SCORES.items() if probe.family_ in fams]
         grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_)
         best, table = select_by_cv(self, X, y, grid)

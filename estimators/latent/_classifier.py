@@ -10,6 +10,7 @@ from sklearn.base import _fit_context, clone
 
 from estimators._joint import JointLogLikelihoodClassifier
 from estimators._validation import DegenerateFeatureWarning
+from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from kgraph.plate import LatentCNBPlate
 
@@ -40,7 +41,7 @@ class LatentCNBClassifier(JointLogLikelihoodClassifier):
     Parameters
     ----------
     n_components, prior, family, prior_params, var_floor, pseudo_count, max_iter, tol, \
-n_init, e_step_max_iter, e_step_tol, random_state, feature_types
+n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         As in :class:`LatentCNB`; used by every per-class model.
 
     Attributes
@@ -87,6 +88,7 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types
         e_step_tol: float = 1e-4,
         random_state=None,
         feature_types="auto",
+        verbose: bool = False,
     ):
         self.n_components = n_components
         self.prior = prior
@@ -101,6 +103,7 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types
         self.e_step_tol = e_step_tol
         self.random_state = random_state
         self.feature_types = feature_types
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -117,6 +120,7 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types
                                      super()._feature_types_by_column(raw))
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @user_fit
     def fit(self, X, y):
         """Fit one LatentCNB per class, on the column types decided once for all classes.
 

@@ -17,6 +17,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators._validation import DegenerateFeatureWarning, check_cells
+from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns, MixedEncoder
 from kgraph.plate import LatentCNBPlate
 
@@ -87,6 +88,10 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
         ``{column: "continuous" | "categorical"}`` (with ``family="auto"``; a forced family
         accepts only its own type).
+    verbose : bool, default=False
+        Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
+        backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
+        (:func:`estimators.progress.show_progress`, off by default).
 
     Attributes
     ----------
@@ -146,6 +151,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         e_step_tol: float = 1e-4,
         random_state=None,
         feature_types="auto",
+        verbose: bool = False,
     ):
         self.n_components = n_components
         self.prior = prior
@@ -160,6 +166,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         self.e_step_tol = e_step_tol
         self.random_state = random_state
         self.feature_types = feature_types
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -184,6 +191,7 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
         return self.encoder_.transform(raw)
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @user_fit
     def fit(self, X, y=None):
         """Fit the model by variational EM.
 

@@ -25,4 +25,5 @@ LATENT_PARAMETER_CONSTRAINTS: dict = {
     "e_step_tol": [Interval(Real, 0, None, closed="left")],
     "random_state": ["random_state"],
     "feature_types": [StrOptions({"auto"}), Mapping],
+    "verbose": ["verbose"],
 }

@@ -3,13 +3,17 @@
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
+from estimators._validation import DegenerateFeatureWarning
 from estimators.datasets import load_dataset
-from estimators.ktan import KTANClassifier
-from estimators.latent import LatentCNBClassifier
+from estimators.gnb import GNBClassifier, KGNBClassifier
+from estimators.ktan import KTANClassifier, TANClassifier
+from estimators.latent import LatentCNB, LatentCNBClassifier
 from estimators.progress import progress, progress_enabled, show_progress
+from estimators.scores import GaussianCMI
 from estimators.scores._parallel import run_chunked
 
 
@@ -50,3 +54,98 @@ def test_progress_inside_the_backbone_dp_and_em(capsys):
     err = capsys.readouterr().err
     assert "backbone DP levels" in err and "EM iterations" in err
     assert shown.structure_ == quiet.structure_ and shown.score_ == quiet.score_
+
+
+# -- each warning once, naming the class label, at the user's call --------------------------
+
+DEPENDENCE_CLASSIFIERS = {
+    "gnb": lambda: GNBClassifier(),
+    "gnb-kde": lambda: GNBClassifier(dependence="kde"),
+    "kgnb": lambda: KGNBClassifier(order=4),
+    "tan": lambda: TANClassifier(),
+    "ktan": lambda: KTANClassifier(k=2),
+    "ktan-auto": lambda: KTANClassifier(k=[1, 2]),  # nested fits inside the inner CV
+}
+
+
+def _constant_in_one_class(kind: str):
+    """Labels 'setosa'/'virginica'; feature 'b' takes one value in class 'setosa' only."""
+    rng = np.random.default_rng(0)
+    y = np.repeat(["setosa", "virginica"], 60)
+    if kind == "continuous":
+        X = pd.DataFrame(rng.normal(size=(120, 3)), columns=list("abc"))
+        X.loc[y == "setosa", "b"] = 1.0
+    else:
+        X = pd.DataFrame(rng.integers(0, 3, size=(120, 3)), columns=list("abc")).astype(str)
+        X.loc[y == "setosa", "b"] = "x"
+    return X, y
+
+
+@pytest.mark.parametrize("name, kind", [  # GNB and k-GNB model continuous columns
+    *((name, "continuous") for name in DEPENDENCE_CLASSIFIERS),
+    *((name, "categorical") for name in DEPENDENCE_CLASSIFIERS if "tan" in name)])
+def test_constant_within_a_class_is_warned_once_by_label_at_the_call(name, kind):
+    X, y = _constant_in_one_class(kind)
+    clf = DEPENDENCE_CLASSIFIERS[name]()
+    with pytest.warns(DegenerateFeatureWarning, match="constant within a class") as record:
+        clf.fit(X, y)
+    notes = [w for w in record if "constant within" in str(w.message)]
+    assert len(notes) == 1
+    assert f"{type(clf).__name__}: " in str(notes[0].message)
+    assert "class 'setosa': ['b']" in str(notes[0].message)
+    assert all("class 0" not in str(w.message) for w in record)  # no class codes
+    assert {w.filename for w in record} == {__file__}  # every warning at this line
+
+
+def test_a_score_fitted_by_the_user_still_warns_by_its_labels():
+    X, y = _constant_in_one_class("continuous")
+    with pytest.warns(DegenerateFeatureWarning, match=r"\['b'\] constant within class 'setosa'"):
+        GaussianCMI().fit(X, y)
+
+
+def test_nested_fits_add_no_warnings_of_their_own():
+    """k='auto' fits a TAN probe and a model per candidate and fold: the user sees the
+    notes of the model they fitted, each once."""
+    X, y = _constant_in_one_class("continuous")
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        KTANClassifier(k=[1, 2]).fit(X, y)
+    messages = [str(w.message) for w in record]
+    assert len(messages) == 2 and len(set(messages)) == 2
+    assert all(m.startswith("KTANClassifier: ") for m in messages)
+
+
+# -- verbose: a scikit-learn parameter that turns the bars on inside fit ----------------------
+
+ALL = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier,
+       LatentCNB]
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_verbose_is_a_plain_parameter(cls):
+    clf = cls(verbose=True)
+    assert clf.get_params()["verbose"] is True and cls().verbose is False
+    assert "verbose" in cls._parameter_constraints
+    X, y = _constant_in_one_class("continuous")
+    with pytest.raises(ValueError, match=f"The 'verbose' parameter of {cls.__name__} must be"):
+        cls(verbose="loud").fit(X, y)
+
+
+@pytest.mark.parametrize("make, bar", [
+    (lambda: KTANClassifier(k=2, search="backbone-dp"), "backbone DP levels"),
+    (lambda: LatentCNBClassifier(n_components=2, max_iter=5, family="categorical",
+                                 random_state=0),
+     "EM iterations"),
+    (lambda: KGNBClassifier(order="auto"), "model selection (inner CV)"),
+    (lambda: GNBClassifier(dependence="kde", n_clusters="auto", n_splits=2), "scores ("),
+])
+def test_verbose_draws_bars_inside_fit_and_changes_nothing(make, bar, capsys):
+    X, y = load_dataset("car") if "EM" in bar or "DP" in bar else load_dataset("wine")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quiet = make().fit(X, y)
+        assert capsys.readouterr().err == ""
+        loud = make().set_params(verbose=True).fit(X, y)
+    assert bar in capsys.readouterr().err
+    assert not progress_enabled()  # switched off again after fit
+    np.testing.assert_array_equal(quiet.predict_proba(X), loud.predict_proba(X))

@@ -45,6 +45,7 @@ class ModelSpec:
                   if getattr(args, name, None) is not None}
         if "backbone" in kwargs and "search" in self.options and "search" not in kwargs:
             kwargs["search"] = "backbone-dp"  # a backbone is kept by the backbone DP
+        kwargs["verbose"] = not getattr(args, "quiet", False)  # --quiet: no bars in fit
         return estimator(**self.fixed, **kwargs)
 
 
