@@ -11,9 +11,12 @@ target. Per family (one function each, chosen through :data:`STRUCTURE_GRAPHS`):
   carries ``weight`` = I(X_i; X_j | Y) and ``in_use`` (True for the first ``n_clusters_``
   clusters, the ones a reduced model predicts with).
 * k-GNB and (k-)TAN: the acyclic k-tree with the class as a parent of every feature;
-  (k-)TAN parent edges carry ``weight`` = I(X_u; X_v | Y) and each feature its
-  ``clique_score``; k-GNB keeps only the total ``weight`` (its searcher's pair scores are
-  not stored on the fitted model).
+  (k-)TAN parent edges carry ``weight`` = f(child, {parent}) (I(X_u; X_v | Y) on
+  single-type data) and each feature its ``clique_score`` = f(v, pa(v)), ``parents`` and
+  ``clique`` (comma-separated names) and ``parameters``, the fitted factor
+  (:func:`estimators.ktan._export.factor_parameters`; readable text in GraphML, exact in
+  the JSON); k-GNB keeps only the total ``weight`` (its searcher's pair scores are not
+  stored on the fitted model). ``KTANClassifier.write_graphml`` writes this graph.
 * latent CNB: the plate graph, with the class node as the parent of the mixing weights and
   of every feature's parameters (each class has its own).
 """
@@ -75,6 +78,8 @@ def _kgnb(clf) -> GraphDB:
 
 
 def _ktan(clf) -> GraphDB:
+    from estimators.ktan._export import factor_parameters
+
     # the modelled features, in column order: the rows and columns of ``edge_scores_``
     # (constant columns leave the model)
     constant = set(getattr(clf, "constant_features_", ()))
@@ -83,10 +88,18 @@ def _ktan(clf) -> GraphDB:
     family = getattr(clf, "family_", "mixed")
     g = _ktree_of(clf, clf.class_node_, family)
     g.attrs.update(model=type(clf).__name__, family=family, score=float(clf.score_),
-                   backbone=",".join(map(str, clf.backbone_ or ())))
+                   backbone=",".join(map(str, clf.backbone_ or ())), search=clf.search_,
+                   constant_features=",".join(map(str, sorted(constant, key=str))))
+    factors = dict(zip(clf.network_.columns, clf.network_.factors, strict=True))
+    all_names = clf.feature_names()
     for v in names:
-        g.set_node_attrs(v, clique_score=float(clf.hyperedge_scores_[v]))
-        for p in clf.structure_.parents(v):
+        parents = sorted(clf.structure_.parents(v), key=index.__getitem__)
+        g.set_node_attrs(v, clique_score=float(clf.hyperedge_scores_[v]),
+                         parents=",".join(map(str, parents)),
+                         clique=",".join(map(str, [v, *parents])),
+                         parameters=factor_parameters(factors[all_names.index(v)],
+                                                      all_names))
+        for p in parents:
             g.set_edge_attrs(p, v, weight=float(clf.edge_scores_[index[p], index[v]]))
     return g
 

@@ -26,7 +26,7 @@ from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._export import structure_graph, to_pgmpy
+from estimators.ktan._export import to_pgmpy
 from estimators.ktan._network import fit_network, floored_vertices, var_floor
 from estimators.ktan._structure import learn_structure
 from estimators.search import check_k
@@ -194,16 +194,20 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     def write_graphml(self, path: str | PathLike) -> None:
         """Write the learned structure with its scores and parameters to GraphML.
 
-        The graph is :func:`estimators.ktan._export.structure_graph`: class and feature
-        nodes (feature types, parents, clique scores, factor parameters as JSON text),
-        class -> feature and parent -> child edges with the pair scores; plain networkx
-        and igraph read the file.
+        The graph is :func:`estimators.structure_graph.structure_graph`, the one the
+        ``kgraph learn`` command writes: the class node (``kind="class"``) and the feature
+        nodes (``feature_type``, ``parents``, ``clique_score``, the factor ``parameters``),
+        class -> feature edges and parent -> child edges whose ``weight`` is the pair score
+        (nats). networkx, igraph and Gephi read the file as it is;
+        ``kgraph.read_structure`` reads it back as the k-tree.
 
         Parameters
         ----------
         path : str or path-like
             Output file.
         """
+        from estimators.structure_graph import structure_graph
+
         check_is_fitted(self)
         structure_graph(self).write_graphml(path)
 

@@ -1,4 +1,4 @@
-"""Exports of a fitted (k-)TAN: pgmpy models and the scored structure graph (GraphML).
+"""Exports of a fitted (k-)TAN: pgmpy models and the parameters of its factors.
 
 * Categorical features: one pgmpy ``DiscreteBayesianNetwork`` with the class as a parent of
   every feature and ``TabularCPD`` s equal to the classifier's own smoothed tables (training
@@ -14,20 +14,17 @@
   ``p(y = c) = exp(class_log_prior_[c])``. The structure alone (class included) is
   ``structure_.to_dag(class_node_)``.
 * Continuous and categorical features together: pgmpy has no conditional Gaussian network;
-  :func:`to_pgmpy` says so. :func:`structure_graph` (GraphML, JSON) carries the structure,
-  the scores and every factor's parameters.
+  :func:`to_pgmpy` says so. :func:`estimators.structure_graph.structure_graph` (GraphML,
+  JSON; ``write_graphml``) carries the structure, the scores and every factor's parameters.
 * Constant columns are not modelled and are not in either export.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import fields
 from typing import TYPE_CHECKING
 
 import numpy as np
-
-from kgraph import GraphDB
 
 if TYPE_CHECKING:  # pragma: no cover - pgmpy is imported only when exporting (start-up time)
     from pgmpy.models import DiscreteBayesianNetwork
@@ -146,10 +143,11 @@ def to_pgmpy(clf):
     return discrete_network(clf) if clf.family_ == "discrete" else gaussian_networks(clf)
 
 
-def factor_parameters(factor, names: list[str]) -> str:
-    """The parameters of a CG factor as JSON text: its kind, parents (names), the training
-    configurations of its categorical parents and every array (classes on the axis after
-    the configurations)."""
+def factor_parameters(factor, names: list[str]) -> dict:
+    """The parameters of a CG factor: its kind, parents (names), the training
+    configurations of its categorical parents and every array as nested lists (classes on
+    the axis after the configurations); ``parameters`` of a feature in
+    :func:`estimators.structure_graph.structure_graph`."""
     out = {"kind": type(factor).__name__,
            "categorical_parents": [names[p] for p in factor.categorical_parents],
            "continuous_parents": [names[p] for p in factor.continuous_parents],
@@ -158,46 +156,4 @@ def factor_parameters(factor, names: list[str]) -> str:
         value = getattr(factor, f.name)
         if isinstance(value, np.ndarray) and f.name != "radix":
             out[f.name] = value.tolist()
-    return json.dumps(out, allow_nan=True)
-
-
-def structure_graph(clf) -> GraphDB:
-    """The learned structure as a directed property graph carrying its scores and
-    parameters.
-
-    Nodes: the class (``kind="class"``) and the modelled features (``kind="variable"``),
-    each feature with ``feature_type``, ``parents`` (comma-separated), ``clique_score`` =
-    ``f(v, pa(v))`` (nats; ``I(X_v; X_pa(v) | Y)`` on single-type data), the score of the
-    clique ``{v} ∪ pa(v)`` created with it, ``clique`` listing that clique, and
-    ``parameters``: the fitted factor as JSON text (:func:`factor_parameters`). Edges:
-    class -> feature (``kind="class-edge"``) and parent -> child (``kind="parent"``), the
-    latter with ``cmi`` = ``f(child, {parent})`` (``I(X_u; X_v | Y)`` on single-type data).
-    Graph attributes: ``k``, ``score`` (the k-tree score, the sum of the clique scores),
-    ``family``, ``target``, ``backbone``, ``search`` and ``constant_features`` (left out of
-    the model).
-    """
-    names = clf.feature_names()
-    index = {v: j for j, v in enumerate(names)}
-    target = clf.class_node_
-    graph = clf.structure_.to_dag(target)
-    graph.attrs.update(
-        score=float(clf.score_),
-        family=clf.family_,
-        target=target,
-        backbone=",".join(clf.backbone_) if clf.backbone_ is not None else "",
-        search=clf.search_,
-        constant_features=",".join(clf.constant_features_),
-    )
-    modelled = [names[v] for v in sorted(clf.network_.columns)]  # edge_scores_ order
-    position = {v: j for j, v in enumerate(modelled)}
-    for name, factor in _factors(clf):
-        parents = sorted(clf.structure_.parents(name), key=index.__getitem__)
-        graph.set_node_attrs(
-            name, clique_score=float(clf.hyperedge_scores_[name]),
-            clique=",".join([name, *parents]), parents=",".join(parents),
-            feature_type=clf.feature_types_[name], parameters=factor_parameters(factor, names),
-        )
-        for p in parents:
-            graph.set_edge_attrs(p, name,
-                                 cmi=float(clf.edge_scores_[position[p], position[name]]))
-    return graph
+    return out

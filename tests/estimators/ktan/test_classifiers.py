@@ -187,14 +187,26 @@ def test_write_graphml_readable_by_networkx_and_igraph(tmp_path, tic_tac_toe):
     index = {v: j for j, v in enumerate(X.columns)}
     for v in X.columns:
         for p in clf.structure_.parents(v):
-            assert G.edges[p, v]["cmi"] == pytest.approx(clf.edge_scores_[index[p], index[v]],
+            assert G.edges[p, v]["weight"] == pytest.approx(clf.edge_scores_[index[p], index[v]],
                                                          rel=1e-12)
     total = sum(G.nodes[v]["clique_score"] for v in X.columns)
     assert total == pytest.approx(clf.score_, abs=1e-10)
     g = igraph.Graph.Read_GraphML(str(path))
     assert g.vcount() == len(X.columns) + 1
     assert g.ecount() == len(X.columns) + len(clf.structure_.edges)
-    assert "cmi" in g.es.attributes() and "clique_score" in g.vs.attributes()
+    assert "weight" in g.es.attributes() and "clique_score" in g.vs.attributes()
+    assert G.nodes[clf.class_node_]["kind"] == "class"
+
+
+def test_write_graphml_is_the_structure_graph_the_cli_writes(tmp_path, tic_tac_toe):
+    """One path: the classifier's GraphML and kgraph learn's are the same graph."""
+    from estimators.structure_graph import structure_graph
+    from kgraph import GraphDB
+
+    X, y = tic_tac_toe
+    clf = KTANClassifier(k=2).fit(X, y)
+    clf.write_graphml(tmp_path / "ktan.graphml")
+    assert GraphDB.read_graphml(tmp_path / "ktan.graphml") == structure_graph(clf)
 
 
 @settings(max_examples=15, deadline=None)

@@ -212,9 +212,9 @@ def test_one_row_class_and_constant_column_do_not_stop_a_fit(mixed):
 
 
 def test_mixed_model_export(mixed, tmp_path):
-    import json
-
     import networkx as nx
+
+    from kgraph import GraphDB
 
     X, y = mixed
     clf = TANClassifier().fit(X, y)
@@ -223,16 +223,18 @@ def test_mixed_model_export(mixed, tmp_path):
     path = tmp_path / "mixed.graphml"
     clf.write_graphml(path)
     G = nx.read_graphml(path)
+    exact = dict(GraphDB.read_graphml(path).nodes(data=True))  # kgraph's typed reading
     for v in X.columns:
         assert G.nodes[v]["feature_type"] == clf.feature_types_[v]
         assert G.nodes[v]["parents"] == ",".join(clf.structure_.parents(v))
-        params = json.loads(G.nodes[v]["parameters"])
+        params = exact[v]["parameters"]
+        assert G.nodes[v]["parameters"].startswith(f"kind: {params['kind']}")  # readable
         assert params["kind"] in {"CategoricalFactor", "LinearGaussianFactor",
                                   "BayesCategoricalFactor"}
     index = {v: j for j, v in enumerate(X.columns)}
     for v in X.columns:  # directed pair scores W[parent, child] = f(child, {parent})
         for p in clf.structure_.parents(v):
-            assert G.edges[p, v]["cmi"] == pytest.approx(clf.edge_scores_[index[p], index[v]])
+            assert G.edges[p, v]["weight"] == pytest.approx(clf.edge_scores_[index[p], index[v]])
 
 
 def test_table_too_small_for_any_eligible_tree_still_fits_and_names_the_columns():
