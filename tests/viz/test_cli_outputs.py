@@ -158,3 +158,17 @@ def test_structure_graph_of_a_ktan_with_a_constant_column(k):
         assert g.edge_attrs(p_, v)["weight"] == pytest.approx(
             clf.edge_scores_[kept.index(p_), kept.index(v)])
     assert clf.constant_features_ == ["const"]
+
+
+def test_quiet_builds_the_model_with_verbose_off_and_draws_no_bars(tmp_path, capsys):
+    import json
+
+    loud = learn(tmp_path / "loud", "car", "--model", "ktan")
+    err = capsys.readouterr().err
+    assert "cross-validation folds" in err and "backbone DP levels" in err  # inside fit
+    quiet = learn(tmp_path / "quiet", "car", "--model", "ktan", "--quiet")
+    err = capsys.readouterr().err
+    assert "folds" not in err and "levels" not in err
+    params = [json.loads((out / "metrics.json").read_text())["params"] for out in (loud, quiet)]
+    assert params[0]["verbose"] is True and params[1]["verbose"] is False
+    assert joblib.load(quiet / "model.joblib").verbose is False
