@@ -86,3 +86,22 @@ def test_fold_metrics_with_a_class_absent_from_folds_and_in_parallel():
     assert summary["log_loss"]["mean"] == pytest.approx(folds["log_loss"].mean())
     assert set(summary) == {"accuracy", "balanced_accuracy", "f1_macro", "f1_weighted",
                             "log_loss", "brier", "roc_auc_ovr"}
+
+
+@pytest.mark.parametrize("n_jobs, expected", [(None, True), (1, True), (2, False)])
+def test_parallel_folds_switch_the_models_own_bars_off(monkeypatch, n_jobs, expected):
+    """Bars of folds fitted side by side in worker processes would overwrite each other."""
+    import estimators.evaluation as evaluation
+    from estimators.ktan import TANClassifier
+
+    seen = {}
+
+    def fake_cross_validate(model, *args, **kwargs):
+        seen["verbose"] = model.verbose
+        return {"test_accuracy": np.array([1.0])}
+
+    monkeypatch.setattr(evaluation, "cross_validate", fake_cross_validate)
+    X, y = load_wine(return_X_y=True)
+    model = TANClassifier(verbose=True)
+    evaluation.fold_metrics(model, X, y, n_splits=2, n_jobs=n_jobs)
+    assert seen["verbose"] is expected and model.verbose is True  # the caller's is kept
