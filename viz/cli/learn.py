@@ -110,7 +110,7 @@ class RegistryChoices(Sequence):
     Examples
     --------
     >>> search = RegistryChoices("search")
-    >>> "backbone-dp" in search, str(RegistryChoices("model", extra=("x",))).endswith(", x")
+    >>> "backbone-dp" in search, str(RegistryChoices("model", extra=("x",))).endswith(" | x")
     (True, True)
     """
 
