@@ -137,7 +137,8 @@ def test_verbose_is_a_plain_parameter(cls):
                                  random_state=0),
      "EM iterations"),
     (lambda: KGNBClassifier(order="auto"), "model selection (inner CV)"),
-    (lambda: GNBClassifier(dependence="kde", n_clusters="auto", n_splits=2), "scores ("),
+    (lambda: GNBClassifier(dependence="kde", n_clusters="auto", n_splits=2,
+                           random_state=0), "scores ("),
 ])
 def test_verbose_draws_bars_inside_fit_and_changes_nothing(make, bar, capsys):
     X, y = load_dataset("car") if "EM" in bar or "DP" in bar else load_dataset("wine")
