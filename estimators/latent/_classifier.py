@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context, clone
+from sklearn.exceptions import ConvergenceWarning
 
 from estimators._joint import JointLogLikelihoodClassifier
 from estimators._validation import DegenerateFeatureWarning
@@ -144,13 +145,21 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         template = LatentCNB(**self.get_params())
         self.estimators_ = []
         for c in range(self.classes_.size):
-            model = clone(template)._fit_encoded(enc.take(y_index == c), pooled=pooled)
+            with warnings.catch_warnings():  # named once below, by class label
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                model = clone(template)._fit_encoded(enc.take(y_index == c), pooled=pooled)
             model.encoder_, model.feature_types_ = self.encoder_, self.feature_types_
             model.n_features_in_ = self.n_features_in_
             if hasattr(self, "feature_names_in_"):
                 model.feature_names_in_ = self.feature_names_in_
             self.estimators_.append(model)
         self.n_iter_ = np.array([model.n_iter_ for model in self.estimators_])
+        unconverged = [label for label, model in zip(self.classes_.tolist(), self.estimators_,
+                                                     strict=True) if not model.converged_]
+        if unconverged and self.max_iter > 0:
+            warnings.warn(f"{type(self).__name__}: EM did not converge for class(es) "
+                          f"{unconverged} within max_iter={self.max_iter}; increase max_iter "
+                          "or tol.", ConvergenceWarning, stacklevel=2)
         return self
 
     def plate_graph(self) -> LatentCNBPlate:

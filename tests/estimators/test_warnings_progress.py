@@ -23,9 +23,13 @@ def test_warnings_are_attributed_to_the_callers_line():
         KTANClassifier(k=6).fit(X.iloc[:, :3], y)
     assert {w.filename for w in record if "needs at least" in str(w.message)} == {__file__}
     Xw, yw = load_dataset("wine")
+    yw = "cultivar " + yw.astype(str)  # labels, not the codes 0, 1, 2
     with pytest.warns(ConvergenceWarning) as record:
         LatentCNBClassifier(max_iter=1, family="gaussian").fit(Xw, yw)
     assert {w.filename for w in record if w.category is ConvergenceWarning} == {__file__}
+    assert [str(w.message) for w in record if w.category is ConvergenceWarning] == [
+        "LatentCNBClassifier: EM did not converge for class(es) ['cultivar 1', "
+        "'cultivar 2', 'cultivar 3'] within max_iter=1; increase max_iter or tol."]
 
 
 def test_progress_bars_only_when_switched_on(capsys):
