@@ -109,10 +109,30 @@ def gaussian_hyperedge_block(data: CorrelationData, items: list) -> np.ndarray:
         sel = np.flatnonzero(sizes == s)
         idx = np.array([(items[k][0], *items[k][1]) for k in sel], dtype=np.int64)
         sub = data.R[:, idx[:, :, None], idx[:, None, :]]  # (m, k, s+1, s+1)
+        parents_logdet = _logdet(sub[:, :, 1:, 1:])
         with np.errstate(invalid="ignore"):
-            per_class = 0.5 * (_logdet(sub[:, :, 1:, 1:]) - _logdet(sub))
+            per_class = 0.5 * (parents_logdet - _logdet(sub))
+        singular = ~np.isfinite(parents_logdet)
+        if singular.any():
+            per_class[singular] = _redundant_parents_cmi(sub[singular])
         out[sel] = (data.prior[:, None] * per_class).sum(axis=0)
     return out
+
+
+def _redundant_parents_cmi(sub: np.ndarray) -> np.ndarray:
+    """``-½ ln(1 − R²)`` for correlation blocks whose parent block is singular.
+
+    With collinear parents ``det R_PP = 0`` and the determinant ratio is 0/0, but the
+    multiple correlation ``R² = r' R_PP⁺ r`` (Moore–Penrose inverse) is still defined: a
+    parent that is a linear combination of the others adds no information, so the score is
+    that of the independent parents. ``+inf`` when the vertex itself is (numerically) a
+    linear combination of its parents.
+    """
+    r = sub[:, 1:, 0]
+    explained = np.einsum("qi,qij,qj->q", r, np.linalg.pinv(sub[:, 1:, 1:], hermitian=True), r)
+    residual = 1.0 - explained
+    with np.errstate(divide="ignore"):
+        return np.where(residual > SINGULAR_TOL, -0.5 * np.log(np.maximum(residual, SINGULAR_TOL)), np.inf)
 
 
 class _CorrelationCMI(BaseCMI):

@@ -167,8 +167,9 @@ def backbone_dp(f: Score, backbone: Iterable[Hashable], k: int, *,
     tables = BackboneTables(len(backbone), k)
     fk, fsmall = _score_tables(f, backbone, tables)
     solver = BackboneSolver(tables, fk, fsmall)
-    solver.run()
-    value, t, first, blocks = solver.top()
+    with np.errstate(invalid="ignore"):  # +inf and -inf scores meet: NaN counts as infeasible
+        solver.run()
+        value, t, first, blocks = solver.top()
     (v1, grand), *others = [solver.subtree(t, p) for p in blocks]
     name = backbone.__getitem__
 

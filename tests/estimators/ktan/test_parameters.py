@@ -116,6 +116,24 @@ def test_constant_and_collinear_within_a_class_are_finite_and_named():
     assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
 
 
+@pytest.mark.parametrize("search", ["backbone-dp", "greedy"])
+@pytest.mark.parametrize("k", [2, 3])
+def test_duplicated_continuous_column_never_stops_a_k_tan(k, search):
+    """Collinear parents score as their independent part (no NaN) and the DP's
+    +inf/-inf meetings raise no RuntimeWarning."""
+    import warnings
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 4)), columns=list("abcd"))
+    X["e"] = X["b"]
+    y = (X.a + X.b > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        proba = KTANClassifier(k=k, search=search).fit(X, y).predict_proba(X)
+    assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
+
+
 def test_features_override_sets_every_column_type():
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"a": rng.integers(0, 3, 50), "b": rng.normal(size=50)})

@@ -100,17 +100,25 @@ def test_copula_kernel_nearly_invariant():
         assert abs(moved - ref) < 0.03
 
 
-def test_collinear_parents_give_nan_error():
+def test_collinear_parents_score_as_their_independent_part():
+    """A parent that duplicates another adds nothing: R² = r' R_PP⁺ r (no 0/0 NaN)."""
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.normal(size=(300, 3)), columns=["a", "b", "c"])
+    X["a"] += 0.6 * X["c"]
     X["d"] = X["c"]
+    X["e"] = 2.0 * X["b"] - X["c"]
     y = rng.integers(0, 2, 300)
     for score in (GaussianCMI(), GaussianCopulaCMI()):
         score.fit(X, y)
-        with pytest.raises(ValueError, match=r"variable 'a' with parents \['c', 'd'\] is NaN"):
-            score("a", {"c", "d"})
+        assert score("a", {"c", "d"}) == pytest.approx(score("a", {"c"}), rel=1e-9)
+        assert score("a", {"b", "c", "d"}) == pytest.approx(score("a", {"b", "c"}), rel=1e-9)
         # a perfect dependence is +inf (or, after the rank-kernel transform, huge): no error
         assert score("c", {"d"}) > 15
+    # e is an exact linear combination of b and c: +inf for the Gaussian score
+    assert GaussianCMI().fit(X, y)("e", {"b", "c", "d"}) == np.inf
+    both = GaussianCMI().fit(X, y)
+    assert both("a", {"b", "c", "e"}) == pytest.approx(entropy_cmi(X.to_numpy(), y, 0, (1, 2)),
+                                                       rel=1e-9)
 
 
 def test_constant_parent_in_one_class_is_dropped_there():
