@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from estimators.columns import EncodedColumns
-from estimators.scores import ConditionalGaussianScore, make_score
+from estimators.scores import SCORES, make_score
 from estimators.search import search_structure
 from estimators.search.candidates import restrict_search
 from kgraph import AcyclicKTree
@@ -113,26 +113,42 @@ class EligibleScore:
         return np.maximum(np.asarray(self.score.edge_matrix(), dtype=float), INELIGIBLE)
 
 
+def score_family(enc: EncodedColumns) -> str:
+    """The score family of :data:`estimators.scores.SCORES` for the modelled columns:
+    ``"discrete"`` or ``"gaussian"`` for a complete table of one type, else ``"mixed"``."""
+    types = set(enc.types) - {"constant"}
+    if enc.observed[:, [j for j, t in enumerate(enc.types) if t != "constant"]].all():
+        if types == {"categorical"}:
+            return "discrete"
+        if types == {"continuous"}:
+            return "gaussian"
+    return "mixed"
+
+
 def fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
               var_smoothing: float, ridge: float, min_cell_rows: int, score: str = "cmi"):
     """The fitted hyperedge score of ``enc`` (variables ``enc.names``), as in the module
     docstring; ``score`` names a score of :data:`estimators.scores.SCORES` ("cmi", "bic",
-    "bdeu"), available on complete single-type tables (the penalised conditional Gaussian
-    score is not implemented: a mixed or incomplete table takes "cmi")."""
-    complete = bool(enc.observed.all())
-    for kind, family, data in (("categorical", "discrete", enc.codes),
-                               ("continuous", "gaussian", enc.values)):
-        if complete and set(enc.types) == {kind}:
-            return make_score(score, family).fit(pd.DataFrame(data, columns=list(enc.names)),
-                                                 y_codes)
-    if score != "cmi":
+    "bdeu"): on a mixed or incomplete table one registered for the ``"mixed"`` family
+    ("cmi": :class:`ConditionalGaussianScore`, "bic": its BIC with rows counted per
+    hyperedge)."""
+    family = score_family(enc)
+    if family != "mixed":
+        data = enc.codes if family == "discrete" else enc.values
+        return make_score(score, family).fit(pd.DataFrame(data, columns=list(enc.names)), y_codes)
+    if "mixed" not in SCORES.get(score, {}):
         raise ValueError(
             f"The structure score {score!r} needs a complete table of one column type "
             "(all categorical or all continuous); this table is mixed or has missing cells, "
-            "where only the conditional Gaussian 'cmi' score is available.")
-    cg = ConditionalGaussianScore(var_smoothing=var_smoothing, ridge=ridge,
-                                  min_cell_rows=min_cell_rows)
+            f"where the conditional Gaussian scores {mixed_scores()} are available.")
+    cg = make_score(score, "mixed").set_params(var_smoothing=var_smoothing, ridge=ridge,
+                                               min_cell_rows=min_cell_rows)
     return cg.fit_encoded(enc, y_codes, classes)
+
+
+def mixed_scores() -> list[str]:
+    """Names of the scores defined on mixed tables or tables with missing cells."""
+    return sorted(name for name, families in SCORES.items() if "mixed" in families)
 
 
 def learn_structure(

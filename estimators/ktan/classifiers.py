@@ -13,6 +13,7 @@ from estimators._dask import is_dask
 from estimators._model_selection import candidate_grid, select_by_cv
 from estimators._warnings import user_fit
 from estimators.ktan._base import BaseKTAN
+from estimators.ktan._structure import score_family
 from estimators.scores import SCORES
 from estimators.search import BACKBONE_METHODS, SEARCHERS
 
@@ -179,7 +180,10 @@ class KTANClassifier(BaseKTAN):
         scored (:mod:`estimators.search.candidates`). None: no restriction.
     structure_score : {{"cmi", "bic", "bdeu", "auto"}}, default="cmi"
         The hyperedge score of the structure search (:data:`estimators.scores.SCORES`):
-        plug-in CMI, BIC/MDL or the BDeu marginal-likelihood gain (discrete only).
+        plug-in CMI, BIC/MDL or the BDeu marginal-likelihood gain (complete discrete
+        tables only). On mixed tables or with missing cells ``"cmi"`` is the conditional
+        Gaussian score and ``"bic"`` its BIC with rows counted per hyperedge
+        (:class:`~estimators.scores.ConditionalGaussianBIC`).
         ``"auto"`` (with ``k="auto"``) lets cross-validation choose among those defined for
         the feature family.
     {parameters}
@@ -304,8 +308,9 @@ class KTANClassifier(BaseKTAN):
             )
         with warnings.catch_warnings():  # its notes come again from the final fit below
             warnings.simplefilter("ignore")
-            probe = TANClassifier(features=self.features).fit(X, y)  # the family and d
-        names = [s for s, fams in SCORES.items() if probe.family_ in fams]
+            probe = TANClassifier(features=self.features).fit(X, y)  # the score family and d
+        family = score_family(probe._check_X(X))
+        names = [s for s, fams in SCORES.items() if family in fams]
         grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_)
         best, table = select_by_cv(self, X, y, grid)
         self.k_, self.structure_score_ = best["k"], best["structure_score"]

@@ -17,6 +17,7 @@ Examples
 
 from .._validation import DegenerateFeatureWarning
 from ._base import BaseCMI
+from ._cg_bic import ConditionalGaussianBIC
 from ._cg_factors import (
     BayesCategoricalFactor,
     CategoricalFactor,
@@ -36,6 +37,7 @@ __all__ = [
     "BaseCMI",
     "BayesCategoricalFactor",
     "CategoricalFactor",
+    "ConditionalGaussianBIC",
     "ConditionalGaussianScore",
     "DegenerateFeatureWarning",
     "DiscreteBDeu",

@@ -3,17 +3,22 @@
 ``SCORES[name][family]`` is a factory of an unfitted score; a new score (or a new family of
 an existing score) is registered here, in one place.
 
-| name | discrete features | Gaussian features |
-|---|---|---|
-| ``"cmi"`` | plug-in :class:`DiscreteCMI` | :class:`GaussianCMI` |
-| ``"bic"`` | :class:`BIC` of ``DiscreteCMI()`` | :class:`BIC` of ``GaussianCMI()`` |
-| ``"bdeu"`` | :class:`DiscreteBDeu` (``ess=1``) | -- |
+| name | discrete features | Gaussian features | mixed (or missing cells) |
+|---|---|---|---|
+| ``"cmi"`` | plug-in :class:`DiscreteCMI` | :class:`GaussianCMI` | :class:`ConditionalGaussianScore` |
+| ``"bic"`` | :class:`BIC` of ``DiscreteCMI()`` | :class:`BIC` of ``GaussianCMI()`` | :class:`ConditionalGaussianBIC` |
+| ``"bdeu"`` | :class:`DiscreteBDeu` (``ess=1``) | -- | -- |
+
+The ``"mixed"`` family is the conditional Gaussian model (MATH.md §7–§8): any table whose
+columns mix types or that has missing cells.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ._cg_bic import ConditionalGaussianBIC
+from ._conditional_gaussian import ConditionalGaussianScore
 from ._discrete import DiscreteCMI
 from ._gaussian import GaussianCMI
 from ._penalised import BIC, DiscreteBDeu
@@ -21,8 +26,9 @@ from ._penalised import BIC, DiscreteBDeu
 __all__ = ["SCORES", "make_score"]
 
 SCORES: dict[str, dict[str, Callable[[], object]]] = {
-    "cmi": {"discrete": DiscreteCMI, "gaussian": GaussianCMI},
-    "bic": {"discrete": lambda: BIC(DiscreteCMI()), "gaussian": lambda: BIC(GaussianCMI())},
+    "cmi": {"discrete": DiscreteCMI, "gaussian": GaussianCMI, "mixed": ConditionalGaussianScore},
+    "bic": {"discrete": lambda: BIC(DiscreteCMI()), "gaussian": lambda: BIC(GaussianCMI()),
+            "mixed": ConditionalGaussianBIC},
     "bdeu": {"discrete": DiscreteBDeu},
 }
 
