@@ -7,7 +7,7 @@ prediction runs through the ordinary code:
   per column, the values that decide its type and categories (a continuous column's minimum
   and maximum, a categorical column's categories found in the first pass);
 * the TAN's ``network_``: the :class:`~estimators.ktan._network.CGNetwork` factors of
-  :func:`~estimators.scores.fit_cg_factor`, with its own helpers (``_cpt``, ``shrunk``,
+  :func:`~estimators.scores.fit_cg_factor`, with its own helpers (``_cpt``, ``pooled``,
   ``_regression``) applied to the pair contingency tables (a categorical vertex, k = 1) or to
   the class moments (a continuous vertex) instead of the rows. The Dask path takes complete
   tables of one column type, where the available cases are all rows.
@@ -27,7 +27,7 @@ from estimators.scores._cg_factors import (
     _cpt,
     _regression,
 )
-from estimators.scores._cg_moments import Moments, shrunk
+from estimators.scores._cg_moments import Moments, pooled
 
 __all__ = ["fit_encoder", "network_from_counts", "network_from_moments", "subset_counts",
            "subset_moments"]
@@ -112,19 +112,22 @@ def network_from_moments(enc, mo: ClassMoments, position, columns, parents, *, f
                          min_cell_rows) -> CGNetwork:
     """The linear-Gaussian factors of :func:`~estimators.ktan._network.fit_network`
     (``ridge=0``, ``floor`` added to the residual variances) from the class moments: the
-    cells (configuration, class) are the classes, shrunk as ``fit_cg_factor(shrink=True)``
-    shrinks them."""
+    cells (configuration, class) are the classes, pooled as ``fit_cg_factor`` pools them."""
     m = mo.classes.size
     n_all, mean_all, M_all = mo.pooled()
     factors = []
     for v, pa in zip(columns, parents, strict=True):  # loop over features, not rows
         z = [position[p] for p in pa] + [position[v]]
         cls = Moments(mo.n.astype(float), mo.mean[:, z], mo.M[:, z][:, :, z])
+        empty = Moments(np.zeros(m), np.zeros((m, len(z))), np.zeros((m, len(z), len(z))))
+        fine = Moments(np.concatenate([cls.n, empty.n]), np.concatenate([cls.mean, empty.mean]),
+                       np.concatenate([cls.M, empty.M]))
         alls = Moments(np.array([float(n_all)]), mean_all[z][None], M_all[np.ix_(z, z)][None])
-        F = 2 * m  # no categorical parents: the cell is the class (one level)
-        levels = [(cls, np.arange(F) % m), (alls, np.zeros(F, np.int64))]
+        F = 2 * m
+        levels = [(fine, np.arange(F)), (cls, np.arange(F) % m), (alls, np.zeros(F, np.int64))]
+        threshold = max(min_cell_rows, len(pa) + 2)
         scale = np.diagonal(M_all)[z[:-1]] / n_all
-        a, b, s2 = _regression(shrunk(levels, max(min_cell_rows, len(pa) + 2)), 0.0, np.where(scale > 0, scale, 1.0),
+        a, b, s2 = _regression(pooled(levels, threshold), 0.0, np.where(scale > 0, scale, 1.0),
                                floor, True)
         factors.append(LinearGaussianFactor(
             **_common(enc, v, pa, m, np.zeros(1, np.int64), int(n_all)),

@@ -25,7 +25,8 @@ estimate of a coarser cell: (u, y) -> y -> all rows for continuous v, and
 configurations not seen in training fall back the same way (their cell has no rows). This
 is what the scores use (maximum likelihood, exact reductions to GaussianCMI).
 
-**Shrinkage** (``shrink=True``, the fitted factors of the classifiers): every Gaussian cell
+**Shrinkage** (``shrink=True``, the classifiers' factors fitted on available cases, i.e.
+whose family has a missing cell in some training row): every Gaussian cell
 is instead blended with ``n0`` pseudo-rows of its (blended) coarser cell,
 :func:`~estimators.scores._cg_moments.shrunk` -- the posterior moments of a conjugate
 Normal-inverse-Wishart prior centred on the coarser cell. A cell with n rows keeps its
