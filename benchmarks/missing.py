@@ -73,12 +73,14 @@ def run_table(t: int, name: str, X: pd.DataFrame, y: pd.Series, rates: list) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="300 rows, the 20 % rate only")
+    parser.add_argument("--quick", action="store_true", help="300 rows, the 20 %% rate only")
     parser.add_argument("--tables", default=",".join(TABLES))
     parser.add_argument("--max-rows", type=int, default=None,
                         help="subsample larger tables (stratified) to this many rows")
     parser.add_argument("--cache", default=None,
                         help="folder keeping each table's results (parallel runs share it)")
+    parser.add_argument("--note", default="",
+                        help="a sentence on how the run was made, written under the command")
     args = parser.parse_args()
     rates = [0.2] if args.quick else RATES
     rows: list[dict] = []
@@ -110,7 +112,7 @@ def report(rows: list[dict], notes: list[str], args) -> list[str]:
            else "") + "`. "
         f"Stratified {FOLDS}-fold CV (shuffled, seed 0); cells removed completely at random "
         "with seed 1000 x table index + rate index; the same folds and missing cells for "
-        "every method of a table and rate.", "",
+        "every method of a table and rate." + (f" {args.note}" if args.note else ""), "",
         "kgraph models: " + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})"
                                       for k, m in KGRAPH.items()) + ".", "",
         "Tables:", "", *notes, "",

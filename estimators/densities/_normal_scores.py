@@ -18,6 +18,8 @@ from estimators.densities._base import PairDensity
 
 _LOG_2PI = np.log(2.0 * np.pi)
 RHO_MAX = 1.0 - 1e-9  # |rho| is clipped here so that ln(1 - rho^2) stays finite
+#: smallest eigenvalue kept by :func:`positive_definite_correlation`
+EIGEN_FLOOR = 1e-6
 
 
 def log_gauss_copula_pair(zi: np.ndarray, zj: np.ndarray, rho: float) -> np.ndarray:
@@ -67,15 +69,51 @@ def pairwise_correlation(z: np.ndarray) -> np.ndarray:
 
 def safe_correlation(z: np.ndarray) -> np.ndarray:
     """Pearson correlation of the columns of z; a constant column is uncorrelated with all.
-    With missing entries (NaN): :func:`pairwise_correlation`."""
+    With missing entries (NaN): :func:`pairwise_correlation` made positive definite by
+    :func:`positive_definite_correlation` (pairs estimated on different rows need not be
+    jointly positive semi-definite, and the junction-tree marginals factor it)."""
     if np.isnan(z).any():
-        return pairwise_correlation(z)
+        return positive_definite_correlation(pairwise_correlation(z))
     zc = z - z.mean(axis=0)
     sd = np.sqrt(np.einsum("ij,ij->j", zc, zc))
     scaled = np.divide(zc, sd, out=np.zeros_like(zc), where=sd > 0)
     corr = scaled.T @ scaled
     np.fill_diagonal(corr, 1.0)
     return np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])
+
+
+def positive_definite_correlation(corr: np.ndarray, floor: float = EIGEN_FLOOR) -> np.ndarray:
+    """``corr`` itself when its smallest eigenvalue is at least ``floor``; otherwise its
+    eigenvalues raised to ``floor`` (the nearest matrix in Frobenius norm with that spectrum
+    bound) and the result rescaled to a unit diagonal, a correlation matrix whose clusters'
+    blocks are all positive definite.
+
+    Pairwise-complete correlations (available cases, MATH.md §8) are each a correlation of
+    their own rows; with many missing cells the matrix can have a negative eigenvalue and
+    the class-conditional Gaussian of a k-GNB cluster would not exist (Cholesky failed with
+    20 % of wine's cells missing).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bad = np.array([[1.0, 0.9, -0.9], [0.9, 1.0, 0.9], [-0.9, 0.9, 1.0]])
+    >>> bool(np.linalg.eigvalsh(bad).min() < 0)
+    True
+    >>> good = positive_definite_correlation(bad)
+    >>> bool(np.linalg.eigvalsh(good).min() > 0), np.diag(good).tolist()
+    (True, [1.0, 1.0, 1.0])
+    >>> ok = np.array([[1.0, 0.5], [0.5, 1.0]])
+    >>> positive_definite_correlation(ok) is ok
+    True
+    """
+    w, V = np.linalg.eigh(corr)
+    if w.min() >= floor:
+        return corr
+    A = (V * np.maximum(w, floor)) @ V.T
+    d = np.sqrt(np.diag(A))
+    out = A / np.outer(d, d)
+    np.fill_diagonal(out, 1.0)
+    return out
 
 
 class NormalScoreDensity(PairDensity):

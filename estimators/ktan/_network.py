@@ -7,8 +7,15 @@ parents, a class-conditional linear-Gaussian regression for a continuous v (one 
 configuration of its categorical parents), Bayes' rule on the CG joint for a categorical v
 with continuous parents. Residual variances get ``var_smoothing`` times the largest
 feature variance added, as scikit-learn's ``GaussianNB``, and the slopes are the
-(minimum-norm) least-squares ones: on single-type data these are the CPTs and regressions
-the discrete and Gaussian k-TAN had before mixed tables. ``ln p(y, x)`` of a complete row is ``ln p(y) + sum_v
+(minimum-norm) least-squares ones: on complete single-type data these are the CPTs and
+regressions the discrete and Gaussian k-TAN had before mixed tables. A factor fitted on
+available cases (its family v, P has a missing cell in some training row) instead blends
+every Gaussian cell (parent configuration x class) with ``max(min_cell_rows, |C| + 2)``
+pseudo-rows of its coarser cell (the class, then all rows; ``shrink=True`` of
+:func:`~estimators.scores.fit_cg_factor`, MATH.md §8): a conjugate prior that keeps a
+regression fitted on the few available cases of a 2- or 3-parent family from collapsing
+its residual variance. A family observed on every training row keeps the maximum-likelihood
+fit (with small cells pooled), so complete tables are fitted exactly as before. ``ln p(y, x)`` of a complete row is ``ln p(y) + sum_v
 ln p(x_v | x_pa(v), y)``; rows with missing cells (or categories unseen in training, coded
 as missing) go to :meth:`CGNetwork.log_marginal`, the exact marginalisation of
 :mod:`estimators.marginal`, which groups them by missing pattern.
@@ -137,7 +144,8 @@ def fit_network(enc: EncodedColumns, y_codes: np.ndarray, n_classes: int, column
         fit_cg_factor(enc, y_codes, n_classes, v, pa,
                       alpha=_pseudo_count(enc, v, pa, n_classes, alpha, ess),
                       var_smoothing=var_smoothing, ridge=ridge, min_cell_rows=min_cell_rows,
-                      var_floor=var_floor(enc, columns, var_smoothing))
+                      var_floor=var_floor(enc, columns, var_smoothing),
+                      shrink=not enc.observed[:, [v, *pa]].all())
         for v, pa in zip(columns, parents, strict=True))
     return CGNetwork(columns, parents, factors)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Moments", "grouped_moments", "parent_configurations", "pooled"]
+__all__ = ["Moments", "grouped_moments", "parent_configurations", "pooled", "shrunk"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,6 +91,63 @@ def pooled(levels: list[tuple[Moments, np.ndarray]], min_rows: float) -> Moments
         take = ~done
         n[take], mean[take], M[take] = mo.n[up[take]], mo.mean[up[take]], mo.M[up[take]]
         done |= mo.n[up] >= min_rows
+    return Moments(n, mean, M)
+
+
+def shrunk(levels: list[tuple[Moments, np.ndarray]], prior_rows: float) -> Moments:
+    """For each finest cell, its moments blended with ``prior_rows`` pseudo-rows of the
+    (recursively blended) coarser cell: the posterior moments of a conjugate
+    Normal-inverse-Wishart prior centred on the coarser cell.
+
+    From the coarsest level (its own moments) to the finest, a cell with ``n`` rows, mean
+    ``m`` and centred cross products ``M`` under a coarser estimate ``(n0, mu, S)`` (``S`` the
+    coarser covariance ``M_c / n_c``, ``n0 = prior_rows``) becomes::
+
+        n' = n + n0,   mean' = (n m + n0 mu) / n',
+        M' = M + n0 S + (n n0 / n') (m - mu)(m - mu)^T,
+
+    i.e. the cell's rows plus ``n0`` pseudo-rows with the coarser mean and covariance. A
+    cell with many rows keeps its estimate up to O(n0 / n); a cell with few rows (available
+    cases, MATH.md §8) is pulled towards the coarser cell, so that a regression fitted on a
+    handful of rows keeps a residual variance of the order of the coarser one; an empty
+    cell takes the coarser estimate with ``n0`` rows.
+
+    Parameters
+    ----------
+    levels : list of (Moments, ndarray)
+        As in :func:`pooled`, finest first; no two consecutive levels may be the same
+        partition (each would count the prior again).
+    prior_rows : float
+        Pseudo-rows ``n0 >= 0`` of the coarser estimate in each cell (0: every level keeps its
+        own moments).
+
+    Returns
+    -------
+    Moments
+        One entry per finest cell (``n`` counts the pseudo-rows).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Z, g = np.array([[1.0], [3.0], [5.0]]), np.array([0, 0, 1])
+    >>> fine = grouped_moments(Z, g, 2)
+    >>> coarse = grouped_moments(Z, np.zeros(3, int), 1)
+    >>> mo = shrunk([(fine, np.arange(2)), (coarse, np.zeros(2, int))], 3.0)
+    >>> mo.n.tolist(), mo.mean.ravel().tolist()
+    ([5.0, 4.0], [2.6, 3.5])
+    """
+    last, up = levels[-1]
+    n, mean, M = last.n[up], last.mean[up], last.M[up]
+    for mo, up in reversed(levels[:-1]):
+        nl, ml = mo.n[up], mo.mean[up]
+        cov = M / np.maximum(n, 1.0)[:, None, None]
+        w = nl + prior_rows
+        d = ml - mean
+        mean = (nl[:, None] * ml + prior_rows * mean) / np.maximum(w, 1e-300)[:, None]
+        M = (mo.M[up] + prior_rows * cov
+             + (nl * prior_rows / np.maximum(w, 1e-300))[:, None, None]
+             * d[:, :, None] * d[:, None, :])
+        n = w
     return Moments(n, mean, M)
 
 

@@ -151,3 +151,59 @@ def test_too_many_parent_configurations_is_a_clear_error():
     from estimators.scores._cg_moments import parent_configurations
     with pytest.raises(ValueError, match="too many configurations"):
         parent_configurations(np.zeros((2, 5), np.int64), np.full(5, 10**5))
+
+
+def _sigma_points(mean, cov, weight):
+    """2p weighted points whose weighted mean and scatter are exactly ``mean`` and
+    ``weight * cov`` (an independent way to write "weight pseudo-rows of N(mean, cov)")."""
+    p = mean.size
+    L = np.linalg.cholesky(cov) * np.sqrt(p)
+    pts = np.vstack([mean + L.T, mean - L.T])
+    return pts, np.full(2 * p, weight / (2 * p))
+
+
+def test_shrunk_moments_are_the_cell_plus_pseudo_rows_of_the_coarser_cell():
+    from estimators.scores._cg_moments import grouped_moments, shrunk
+
+    rng = np.random.default_rng(3)
+    Z = rng.normal(size=(40, 3)) @ rng.normal(size=(3, 3))
+    g = rng.integers(0, 4, 40)
+    g[:2] = 3  # cell 3 keeps at least two rows; cell 4 is empty
+    g[2:] = np.where(g[2:] == 3, 0, g[2:])
+    fine, coarse = grouped_moments(Z, g, 5), grouped_moments(Z, np.zeros(40, int), 1)
+    n0 = 4.0
+    mo = shrunk([(fine, np.arange(5)), (coarse, np.zeros(5, int))], n0)
+    S = coarse.M[0] / coarse.n[0]
+    for cell in range(5):
+        pts, w = _sigma_points(coarse.mean[0], S, n0)
+        data = np.vstack([Z[g == cell], pts])
+        wt = np.concatenate([np.ones((g == cell).sum()), w])
+        mean = wt @ data / wt.sum()
+        scatter = (wt[:, None] * (data - mean)).T @ (data - mean)
+        assert mo.n[cell] == pytest.approx(wt.sum())
+        np.testing.assert_allclose(mo.mean[cell], mean, atol=1e-12)
+        np.testing.assert_allclose(mo.M[cell], scatter, rtol=1e-10, atol=1e-10)
+
+
+def test_shrunk_regression_on_few_rows_keeps_a_residual_variance():
+    """Regression test (k-TAN on wine, 40 % missing, log-loss 4.07): a class whose 5 rows lie
+    on a plane had an ML residual variance at the floor. With shrinkage the fitted variance is
+    at least n0 / (n + n0) times the residual variance of the all-rows regression (the Schur
+    complement is monotone in the PSD order)."""
+    rng = np.random.default_rng(1)
+    n = 200
+    y = np.r_[np.zeros(n - 5, int), np.ones(5, int)]
+    x1, x2 = rng.normal(size=n), rng.normal(size=n)
+    v = x1 - x2 + rng.normal(size=n)
+    v[y == 1] = 2.0 * x1[y == 1] + 0.5 * x2[y == 1]  # exactly on a plane
+    X = pd.DataFrame({"x1": x1, "x2": x2, "v": v})
+    enc = MixedEncoder().fit_transform(X)
+    ml = fit_cg_factor(enc, y, 2, 2, (0, 1), ridge=0.0, min_cell_rows=5)
+    fit = fit_cg_factor(enc, y, 2, 2, (0, 1), ridge=0.0, min_cell_rows=5, shrink=True)
+    A = np.column_stack([np.ones(n), x1, x2])
+    resid = v - A @ np.linalg.lstsq(A, v, rcond=None)[0]
+    n0 = 5  # max(min_cell_rows, |C| + 2) = max(5, 4)
+    assert ml.var[0, 1] < 1e-6 * resid.var()
+    assert fit.var[0, 1] >= n0 / (5 + n0) * resid.var() * (1 - 1e-12)
+    # a class with many rows keeps its ML regression up to O(n0 / n)
+    np.testing.assert_allclose(fit.coef[0, 0], ml.coef[0, 0], rtol=0.1)
