@@ -301,6 +301,8 @@ def _read(path: Path) -> pd.DataFrame:
 
 def _merge(old: pd.DataFrame, new: pd.DataFrame, names: list[str]) -> pd.DataFrame:
     """``new`` plus the rows of ``old`` for the (data set, method) pairs not in ``new``."""
+    if new.empty:
+        return old[old.dataset.isin(names)]
     pairs = set(zip(new.dataset, new.method, strict=True))
     keep = [(d, m) not in pairs and d in names
             for d, m in zip(old.dataset, old.method, strict=True)]

@@ -25,7 +25,23 @@ METRICS = ["accuracy", "precision", "recall", "f1"]
 
 #: Conclusions for GNB cells more than 0.03 from the paper, by (data set, method) or (data
 #: set, None), written from the checks' numbers (paper1_checks) shown beside them.
-NOTES: dict[tuple[str, str | None], str] = {}
+SONAR = (
+    "Not a GNB-specific gap: on 208 rows the paper-protocol baselines miss by as much (LR and "
+    "SVM with C = 1000 by 0.05-0.06, see section 1), so the paper's sonar data or splits are "
+    "not ours; dropping the first row (the hypothesis) brings the baselines closer but leaves "
+    "the GNB cells 0.02-0.08 below the paper; neither F1 variant, the KDE reading nor the "
+    "rule for m closes it. Not reproduced from the paper's description."
+)
+NOTES: dict[tuple[str, str | None], str] = {
+    ("abalone", None): (
+        "KDE reading: the library's product kernel (Scott factor per feature, marginals of the "
+        "pair KDEs) gives -0.048; scipy's gaussian_kde with its defaults (full class "
+        "covariance, separate 1-D KDEs), on the same structure, matches the paper to 0.001. "
+        "So the gap is the kernel, and the paper's \"default parameters\" are scipy's."
+    ),
+    ("sonar", None): SONAR,
+    ("sonar_row1", None): SONAR,
+}
 BINARY = ["precision_binary", "recall_binary", "f1_binary"]
 
 
@@ -117,7 +133,15 @@ def _acceptance(cell, names) -> list[str]:
         return c
 
     a3, t3 = _within(kde_scipy, main, GNB_METHODS)
-    L.append(f"- the same with the KDE rows read as scipy's gaussian_kde defaults: {a3} of {t3}.")
+    L.append(f"- the same with the KDE rows read as scipy's gaussian_kde defaults: {a3} of {t3} "
+             "(a reading, like sonar's first row: the paper says only \"default parameters\"; "
+             "the README of the demo repository the paper links, github.com/AbrahamPapp/"
+             "generalized-naive-bayes-demo, tunes `bw_method_single` / `bw_method_double`, "
+             "scipy's `gaussian_kde` argument, separately for the 1-D and 2-D KDEs).")
+    far3 = [f"{n} {m}" for n in main for m in GNB_METHODS
+            if not abs(kde_scipy(n, m).ours_f1 - kde_scipy(n, m).paper_f1) <= 0.03]
+    L.append(f"- more than 0.03 off under that reading: {len(far3)} of 36 ("
+             + (", ".join(far3) or "none") + ").")
     far = [(n, m) for n in main for m in GNB_METHODS
            if not abs(cell(n, m).ours_f1 - cell(n, m).paper_f1) <= 0.03]
     L.append(f"- GNB F1 cells more than 0.03 from the paper (sonar as published): {len(far)} "
