@@ -100,12 +100,13 @@ def _bandwidths(per_split, names) -> list[str]:
          "parameters\", §6.3), so `GNB KDE` / `GNB KDE*` use the Scott factor n_y^(-1/6) of the "
          "bivariate KDE. The extra row `GNB KDE (inner-CV bw)` chooses the factor per split by a "
          "3-fold stratified CV of the full GNB KDE on the training part only (weighted F1) among "
-         + ", ".join(map(str, KDE_BANDWIDTHS)) + ". Times each factor was chosen, and F1:", ""]
+         + ", ".join(map(str, KDE_BANDWIDTHS)) + ". Times each factor was chosen (its F1 is in the previous section):", ""]
     rows = []
     for n in names:
         here = per_split[(per_split.dataset == n) & (per_split.method == "GNB KDE (inner-CV bw)")]
         chosen = here.bandwidth.dropna().astype(str).value_counts()
-        rows.append([n, ", ".join(f"{k}: {v}" for k, v in chosen.items()) or "not run"])
+        rows.append([n, ", ".join(f"{k}: {v}" for k, v in chosen.items()) or (
+            "not run (an extra row: 9 KDE fits per split, and the machine was shared)")])
     L.append(_table(pd.DataFrame(rows, columns=["data set", "inner-CV factor chosen"])))
     return L
 
