@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> None:
     from paper1_report import write_report  # noqa: PLC0415
 
     write_report(per_split, curves, names, seeds, dropped, data, elapsed, outdir, stem,
-                 updated=args.update or args.report_only)
+                 updated=args.update)
 
 
 def _read(path: Path) -> pd.DataFrame:
