@@ -34,6 +34,7 @@ from estimators.densities import ClassGaussian
 from estimators.densities._normal_scores import RHO_MAX
 from estimators.distributed._collect import as_dask_data, categories_of, counts_of, moments_of
 from estimators.distributed._factors import (
+    empty_encoded,
     encoder_order,
     fit_encoder,
     network_from_counts,
@@ -186,9 +187,7 @@ def _set_encoder(clf, data, encoder):
     """``encoder_``, ``feature_types_``, ``constant_features_`` (and the warning) as
     ``_validate_training`` sets them; returns an empty encoded table (the column types)."""
     clf.encoder_ = encoder
-    empty = encoder.transform(pd.DataFrame(
-        {k: pd.Series([], dtype=float if encoder.feature_types_[k] == "continuous" else object)
-         for k in encoder.feature_names_in_}))
+    empty = empty_encoded(encoder)
     clf._record_types(empty.types, stacklevel=5)
     return empty
 

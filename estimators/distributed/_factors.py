@@ -29,7 +29,7 @@ from estimators.scores._cg_factors import (
 )
 from estimators.scores._cg_moments import Moments, pooled
 
-__all__ = ["fit_encoder", "network_from_counts", "network_from_moments", "subset_counts",
+__all__ = ["empty_encoded", "encoder_order", "fit_encoder", "network_from_counts", "network_from_moments", "subset_counts",
            "subset_moments"]
 
 
@@ -49,18 +49,31 @@ def fit_encoder(data, continuous, categories, lo, hi) -> MixedEncoder:
     return MixedEncoder(kinds).fit(frame)
 
 
-def encoder_order(encoder: MixedEncoder, categories) -> list[np.ndarray]:
-    """``categories`` re-ordered as the encoder codes them (its sorted levels)."""
+def encoder_order(encoder: MixedEncoder, categories) -> list:
+    """``categories`` re-ordered as the encoder codes them (its sorted levels); None (a
+    continuous column) stays None."""
+    names = encoder.feature_names_in_
+    base = {k: pd.Series([0.0] if c is None else [c[0]], dtype=float if c is None else object)
+            for k, c in zip(names, categories, strict=True)}
     out = []
     for j, cats in enumerate(categories):
-        frame = pd.DataFrame({k: pd.Series([cats[0]] * len(cats), dtype=object)
-                              for k in range(len(categories))})
-        frame[j] = pd.Series(list(cats), dtype=object)
-        frame.columns = encoder.feature_names_in_
+        if cats is None or len(cats) < 2:
+            out.append(cats if cats is None else np.asarray(cats, dtype=object))
+            continue
+        frame = pd.DataFrame({k: col.iloc[[0] * len(cats)].reset_index(drop=True)
+                              for k, col in base.items()})
+        frame[names[j]] = pd.Series(list(cats), dtype=object)
         codes = encoder.transform(frame).codes[:, j]
-        out.append(np.asarray(cats, dtype=object)[np.argsort(codes)] if len(cats) > 1
-                   else np.asarray(cats, dtype=object))
+        out.append(np.asarray(cats, dtype=object)[np.argsort(codes)])
     return out
+
+
+def empty_encoded(encoder: MixedEncoder):
+    """The encoder's :class:`~estimators.columns.EncodedColumns` of no rows (the column
+    types and levels)."""
+    return encoder.transform(pd.DataFrame(
+        {k: pd.Series([], dtype=float if encoder.feature_types_[k] == "continuous" else object)
+         for k in encoder.feature_names_in_}))
 
 
 def subset_moments(mo: ClassMoments, kept) -> ClassMoments:
