@@ -11,17 +11,21 @@ The structure and the parameters come from the same reduced statistics:
   diagonal block);
 * ``TANClassifier``, Gaussian features: class moments -> the Gaussian CMI matrix; each
   ``LinearGaussianFactor`` (class-conditional regression of a feature on its parent) from
-  the centred cross-products, pooled and floored as on rows.
+  the centred cross-products, pooled and floored as on rows;
+* ``TANClassifier``, continuous and categorical features together: the directed conditional
+  Gaussian pair scores and factors from class moments, pair counts and cell moments
+  (:mod:`estimators.distributed._tan_mixed`).
 
 Either way the fit ends with the attributes of an in-memory fit (``encoder_``,
 ``feature_types_``, ``constant_features_``, ``network_``/``density_``...), built in
 :mod:`estimators.distributed._factors`, so prediction is main's code. Constant columns
-leave the model as in memory. Inputs must be complete (no missing cells) and of one type.
+leave the model as in memory. Inputs must be complete (no missing cells).
 
-Column family of a Dask ``X`` under ``features="auto"`` (no pass over the values): float
-columns are Gaussian, every other dtype (integers, strings, categories, booleans) discrete;
-the in-memory rule also looks at the values (an integer column with more than 10 values is
-continuous there). Pass ``features=`` explicitly when that matters.
+Column type of a Dask ``X`` under ``features="auto"`` (no pass over the values): float
+columns are continuous, every other dtype (integers, strings, categories, booleans)
+categorical, unless a ``feature_types`` mapping names the column; the in-memory rule also
+looks at the values (an integer column with more than 10 values is continuous there). Pass
+``features=`` or ``feature_types=`` explicitly when that matters.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from estimators.densities import ClassGaussian
 from estimators.densities._normal_scores import RHO_MAX
+from estimators.distributed._cg_score import column_kinds
 from estimators.distributed._collect import as_dask_data, categories_of, counts_of, moments_of
 from estimators.distributed._factors import (
     empty_encoded,
@@ -47,31 +52,12 @@ from estimators.distributed._scores import (
     gaussian_score_from_moments,
 )
 from estimators.distributed._stats import ClassMoments
+from estimators.distributed._tan_mixed import PairScore, fit_tan_mixed
 from estimators.ktan._base import MIN_CELL_ROWS
 from estimators.search import maximum_spanning_tree, search_structure
 from kgraph import GNBJunctionTree
 
 __all__ = ["fit_gnb_dask", "fit_tan_dask", "predict_dask"]
-
-
-class PairScore:
-    """A hyperedge score known on pairs only: ``f(v, {p}) = W[p, v]`` (0 for no parent)."""
-
-    def __init__(self, W: np.ndarray, names):
-        self.W, self.variables_ = W, list(names)
-        self._index = {v: j for j, v in enumerate(self.variables_)}
-
-    def __call__(self, v, parents) -> float:
-        parents = list(parents)
-        if not parents:
-            return 0.0
-        if len(parents) > 1:
-            raise ValueError(f"A score fitted from Dask statistics answers one parent only; got "
-                             f"{len(parents)} parents for {v!r}.")
-        return float(self.W[self._index[parents[0]], self._index[v]])
-
-    def edge_matrix(self) -> np.ndarray:
-        return self.W.copy()
 
 
 def _set_classes(clf, classes: np.ndarray, counts: np.ndarray, data, min_rows: int) -> None:
@@ -168,19 +154,12 @@ def fit_gnb_dask(clf, X, y):
 
 
 def _continuous(clf, data) -> np.ndarray:
-    """Which columns are continuous, from the dtypes (no pass over the values)."""
-    owner = type(clf).__name__
+    """Which columns are continuous, from ``features``, a ``feature_types`` mapping or the
+    dtypes (no pass over the values; see :func:`~estimators.distributed._cg_score.column_kinds`)."""
     features = getattr(clf, "features", "auto")
     if features != "auto":
         return np.full(len(data.names), features == "gaussian")
-    floats = [c for c, t in data.X.dtypes.items() if pd.api.types.is_float_dtype(t)]
-    others = [c for c in data.names if c not in floats]
-    if floats and others:
-        raise ValueError(f"{owner}(features='auto') found float (continuous) columns {floats} and "
-                         f"other (discrete) columns {others} in the Dask DataFrame; one model "
-                         "family is fitted per data set: pass features='discrete' or "
-                         "'gaussian'.")
-    return np.full(len(data.names), bool(floats))
+    return column_kinds(data, getattr(clf, "feature_types", "auto"), type(clf).__name__)
 
 
 def _set_encoder(clf, data, encoder):
@@ -201,6 +180,8 @@ def fit_tan_dask(clf, X, y):
     clf._validate_params()
     data = as_dask_data(X, y, owner)
     continuous = _continuous(clf, data)
+    if continuous.any() and not continuous.all():
+        return fit_tan_mixed(clf, data, continuous, _set_classes, _set_encoder)
     d = len(data.names)
     if continuous.all():
         mo = moments_of(data)
