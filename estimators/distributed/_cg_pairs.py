@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from estimators.distributed._cg_stats import MixedStats, merge_cells
+from estimators.distributed._cg_stats import CellMoments, MixedStats, merge_cells
+from estimators.distributed._stats import ClassMoments, PairCounts
 from estimators.scores._cg_factors import (
     _LOG_2PI,
     BayesCategoricalFactor,
@@ -34,7 +35,7 @@ from estimators.scores._cg_factors import (
 )
 from estimators.scores._cg_moments import Moments, pooled
 
-__all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats"]
+__all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats", "single_type_table"]
 
 
 @dataclass(eq=False)
@@ -71,6 +72,25 @@ class StatsTable:
         n, _, M = self.stats.moments.pooled()
         var = np.diagonal(M)[[self.position[j] for j in columns]] / n
         return np.where(var > 0, var, 1.0)
+
+
+def single_type_table(enc, classes: np.ndarray, moments: ClassMoments | None = None,
+                      counts: PairCounts | None = None) -> StatsTable:
+    """A :class:`StatsTable` of an all-continuous (``moments`` of every column) or an
+    all-categorical (``counts`` of every column) table."""
+    m = classes.size
+    if moments is None:
+        d, K = 0, counts.K
+        n = counts.table(0, 0).sum(axis=(1, 2))
+        moments = ClassMoments(classes, n, np.zeros((m, 0)), np.zeros((m, 0, 0)),
+                               np.zeros((m, 0)), np.zeros((m, 0)))
+    else:
+        d, K = moments.mean.shape[1], np.zeros(0, np.int64)
+        counts = PairCounts(np.zeros((m, 0, 0)), K)
+    D = int(K.sum())
+    cells = CellMoments(np.zeros((D, m)), np.zeros((D, m, d)), np.zeros((D, m, d)), K)
+    return StatsTable(MixedStats(moments, counts, cells), enc.continuous, enc.n_levels,
+                      {j: j for j in range(len(enc.types))})
 
 
 def _empty(F: int, p: int) -> Moments:

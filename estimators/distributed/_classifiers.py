@@ -36,14 +36,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from estimators.densities import ClassGaussian
 from estimators.densities._normal_scores import RHO_MAX
+from estimators.distributed._cg_pairs import single_type_table
 from estimators.distributed._cg_score import column_kinds
 from estimators.distributed._collect import as_dask_data, categories_of, counts_of, moments_of
 from estimators.distributed._factors import (
     empty_encoded,
     encoder_order,
     fit_encoder,
-    network_from_counts,
-    network_from_moments,
     subset_counts,
     subset_moments,
 )
@@ -52,8 +51,12 @@ from estimators.distributed._scores import (
     gaussian_score_from_moments,
 )
 from estimators.distributed._stats import ClassMoments
-from estimators.distributed._tan_mixed import PairScore, fit_tan_mixed
-from estimators.ktan._base import MIN_CELL_ROWS
+from estimators.distributed._tan_mixed import (
+    PairScore,
+    fit_tan_mixed,
+    largest_variance,
+    network_from_stats,
+)
 from estimators.search import maximum_spanning_tree, search_structure
 from kgraph import GNBJunctionTree
 
@@ -217,17 +220,16 @@ def fit_tan_dask(clf, X, y):
     order = [index[v] for v in clf.structure_.order]
     parents = [tuple(sorted(index[p] for p in clf.structure_.parents(v)))
                for v in clf.structure_.order]
-    position = {j: j for j in range(d)}
     if clf.family_ == "gaussian":
-        n_all, _, M_all = mo.pooled()
-        largest = float((np.diagonal(M_all)[kept] / n_all).max())
-        floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
-        clf.network_ = network_from_moments(enc, mo, position, order, parents, floor=floor,
-                                            min_cell_rows=MIN_CELL_ROWS)
+        table = single_type_table(enc, mo.classes, moments=mo)
     else:
-        clf.network_ = network_from_counts(enc, counts, position, order, parents,
-                                           alpha=clf.alpha, ess=getattr(clf, "ess", None))
-    clf._warn_degenerate(enc, floor if clf.family_ == "gaussian" else None)
+        table = single_type_table(enc, classes, counts=counts)
+    largest = largest_variance(table, order)
+    floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
+    clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
+                                      ess=getattr(clf, "ess", None),
+                                      var_smoothing=clf.var_smoothing, floor=floor)
+    clf._warn_degenerate(enc, floor)
     return clf
 
 
