@@ -19,7 +19,7 @@ parameters) or counts; Bayes' rule needs the rows (None: a pass over the partiti
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -43,12 +43,13 @@ class StatsTable:
     """Reduced :class:`MixedStats` addressed by encoded column index: ``continuous`` and
     ``n_levels`` per column (as :class:`~estimators.columns.EncodedColumns` has them),
     ``position[j]`` the index of column j among the continuous or the categorical columns
-    of ``stats``."""
+    of ``stats``, ``levels[j]`` a categorical column's levels in code order."""
 
     stats: MixedStats
     continuous: np.ndarray
     n_levels: np.ndarray
     position: dict
+    levels: dict = field(default_factory=dict)  # categorical column -> levels in code order
 
     @property
     def n_classes(self) -> int:

@@ -30,6 +30,8 @@ from estimators.distributed._cg_pairs import (
 from estimators.distributed._cg_stats import mixed_stats
 from estimators.distributed._collect import categories_of
 from estimators.distributed._factors import empty_encoded, encoder_order, fit_encoder
+from estimators.distributed._stats import encode
+from estimators.scores._cg_factors import _LOG_2PI
 
 __all__ = ["column_kinds", "fit_cg_score_from_dask", "mixed_table", "pair_gains"]
 
@@ -72,16 +74,39 @@ def mixed_table(data, continuous: np.ndarray):
     encoder = fit_encoder(data, continuous, categories, lo, hi)
     enc = empty_encoded(encoder)
     position = {j: int(np.sum(continuous[:j] == continuous[j])) for j in range(d)}
-    return encoder, enc, StatsTable(stats, enc.continuous, enc.n_levels, position), classes
+    levels = {j: ordered[j] for j in range(d) if not continuous[j]}
+    return encoder, enc, StatsTable(stats, enc.continuous, enc.n_levels, position, levels), \
+        classes
 
 
-def _bayes_part(x, y, encoder, classes, factors, from_array: bool) -> np.ndarray:
-    enc = encoder.transform(x.to_numpy() if from_array else x)
+def _bayes_part(x, y, classes, specs) -> np.ndarray:
+    """``sum_rows ln p(x_v | x_p, y)`` of each Bayes'-rule factor (one continuous parent, no
+    categorical one) on one partition: the in-memory formula (``_log_joint``) per class."""
     yc = pd.Index(classes).get_indexer(y.to_numpy())
-    return np.array([float(f.log_prob_at(enc, yc).sum()) for f in factors])
+    by_class = [np.flatnonzero(yc == c) for c in range(classes.size)]
+    codes, values, out = {}, {}, np.zeros(len(specs))
+    for k, (v, p, levels, log_cpt, mean, precision, logdet) in enumerate(specs):
+        if v not in codes:
+            codes[v] = encode(x[[v]], [levels])[:, 0]
+        if p not in values:
+            values[p] = x[p].to_numpy(dtype=float)
+        for c, rows in enumerate(by_class):  # loop over classes, not rows
+            r = values[p][rows][:, None] - mean[c]
+            lj = log_cpt[c] - 0.5 * (_LOG_2PI + logdet[c] + r * precision[c] * r)
+            top = lj.max(axis=1)
+            lse = top + np.log(np.exp(lj - top[:, None]).sum(axis=1))
+            out[k] += float(np.sum(lj[np.arange(rows.size), codes[v][rows]] - lse))
+    return out
 
 
-def pair_gains(data, encoder, table: StatsTable, classes, columns, *, var_smoothing: float,
+def _bayes_spec(table: StatsTable, names, factor) -> tuple:
+    """What :func:`_bayes_part` needs of a Bayes'-rule factor (configuration 0)."""
+    v, p = factor.v, factor.continuous_parents[0]
+    return (names[v], names[p], table.levels[v], factor.log_cpt[0], factor.mean[0, :, :, 0],
+            factor.precision[0, :, :, 0, 0], factor.logdet[0])
+
+
+def pair_gains(data, table: StatsTable, classes, columns, *, var_smoothing: float,
                ridge: float, min_cell_rows: int) -> np.ndarray:
     """``W[i, j] = f(columns[j], {columns[i]})`` of the conditional Gaussian score (pass 3
     for the categorical vertices with a continuous parent); -inf when ineligible."""
@@ -108,8 +133,8 @@ def pair_gains(data, encoder, table: StatsTable, classes, columns, *, var_smooth
             else:
                 W[i, j] = (ll - base[v]) / n
     if pending:
-        sums = data.map_reduce(_bayes_part, np.add, encoder, classes,
-                               [f for _, _, f in pending], data.from_array)
+        specs = [_bayes_spec(table, data.names, f) for _, _, f in pending]
+        sums = data.map_reduce(_bayes_part, np.add, classes, specs)
         for (i, j, _), s in zip(pending, sums, strict=True):
             W[i, j] = (float(s) - base[columns[j]]) / n
     return W
@@ -140,7 +165,7 @@ def fit_cg_score_from_dask(score, data):
     score.stats_ = table
     score._max_parents = 1
     d = len(data.names)
-    W = pair_gains(data, encoder, table, classes, list(range(d)),
+    W = pair_gains(data, table, classes, list(range(d)),
                    var_smoothing=float(score.var_smoothing), ridge=float(score.ridge),
                    min_cell_rows=int(score.min_cell_rows))
     score._edge_matrix = W

@@ -29,8 +29,8 @@ from estimators.distributed._stats import (
     PairCounts,
     class_moments,
     encode,
+    gram_counts,
     merge_moments,
-    pair_counts,
 )
 
 __all__ = ["CellMoments", "MixedStats", "cell_moments", "merge_cells", "mixed_stats"]
@@ -91,8 +91,8 @@ CellMoments.__add__ = _cells_add
 
 def cell_moments(Xc: np.ndarray, codes: np.ndarray, K: np.ndarray, yc: np.ndarray,
                  m: int) -> CellMoments:
-    """Two-pass cell moments of one partition (``np.bincount`` per categorical column and
-    continuous column, as :func:`~estimators.scores._cg_moments.grouped_moments` groups).
+    """Two-pass cell moments of one partition (per categorical column one one-hot matrix
+    product for the sums and one for the centred squares).
 
     Parameters
     ----------
@@ -117,21 +117,21 @@ def cell_moments(Xc: np.ndarray, codes: np.ndarray, K: np.ndarray, yc: np.ndarra
     >>> cm.n.ravel().tolist(), cm.mean.ravel().tolist(), cm.S.ravel().tolist()
     ([2.0, 1.0], [2.0, 5.0], [2.0, 0.0])
     """
-    p, D = Xc.shape[1], int(np.sum(K))
+    rows_n, p, D = Xc.shape[0], Xc.shape[1], int(np.sum(K))
     n, mean, S = np.zeros((D, m)), np.zeros((D, m, p)), np.zeros((D, m, p))
     out = CellMoments(n, mean, S, np.asarray(K, dtype=np.int64))
     for i in range(codes.shape[1]):  # loop over categorical columns, not rows
         G = int(K[i]) * m
         g = codes[:, i] * m + yc
+        one_hot = np.zeros((rows_n, G))
+        one_hot[np.arange(rows_n), g] = 1.0
         cnt = np.bincount(g, minlength=G).astype(float)
-        mu = np.column_stack([np.bincount(g, Xc[:, j], G) for j in range(p)]) / \
-            np.maximum(cnt, 1.0)[:, None] if p else np.zeros((G, 0))
+        mu = (one_hot.T @ Xc) / np.maximum(cnt, 1.0)[:, None]
         A = Xc - mu[g]
-        sq = np.column_stack([np.bincount(g, A[:, j] * A[:, j], G) for j in range(p)]) if p \
-            else np.zeros((G, 0))
+        np.square(A, out=A)
         rows = out.rows(i)
         n[rows], mean[rows], S[rows] = cnt.reshape(-1, m), mu.reshape(-1, m, p), \
-            sq.reshape(-1, m, p)
+            (one_hot.T @ A).reshape(-1, m, p)
     return out
 
 
@@ -172,5 +172,5 @@ def mixed_stats(x: pd.DataFrame, y: pd.Series, continuous: list, categorical: li
     yv = y.to_numpy()
     yc = pd.Index(classes).get_indexer(yv)
     K = np.array([c.size for c in categories], dtype=np.int64)
-    return MixedStats(class_moments(Xc, yv), pair_counts(cat, yv, categories, classes),
+    return MixedStats(class_moments(Xc, yv), gram_counts(codes, yc, K, classes.size),
                       cell_moments(Xc, codes, K, yc, classes.size))

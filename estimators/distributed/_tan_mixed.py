@@ -83,7 +83,7 @@ def fit_tan_mixed(clf, data, continuous: np.ndarray, set_classes, set_encoder):
     kinds = {enc.types[j] for j in kept}
     clf.family_ = "mixed" if len(kinds) == 2 else (
         "gaussian" if kinds == {"continuous"} else "discrete")
-    W = pair_gains(data, encoder, table, classes, kept, var_smoothing=float(clf.var_smoothing),
+    W = pair_gains(data, table, classes, kept, var_smoothing=float(clf.var_smoothing),
                    ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS)
     score = PairScore(W, kept_names)
     k, search, backbone = clf._search_spec()

@@ -146,7 +146,7 @@ class ConditionalGaussianScore(BaseCMI):
         self
         """
         self._validate_params()
-        if is_dask(X):  # not from partition statistics yet: a TypeError naming the scores that are
+        if is_dask(X):  # larger than memory: pair scores from partition statistics
             from estimators.distributed import fit_score_from_dask
 
             return fit_score_from_dask(self, X, y)
