@@ -1,4 +1,4 @@
-"""Conditional Gaussian factors with at most one parent, from reduced statistics.
+"""Conditional Gaussian factors with one parent (or only continuous ones) from reduced statistics.
 
 :func:`factor_from_stats` builds the factor :func:`~estimators.scores.fit_cg_factor` fits on
 the rows (complete data: the available cases are all rows), from a :class:`StatsTable`, with
@@ -187,7 +187,8 @@ def factor_from_stats(t: StatsTable, v: int, parents=(), *, alpha: float, var_sm
     v : int
         Encoded column index of the vertex.
     parents : tuple of int
-        At most one encoded column index.
+        Encoded column indices: at most one, or any number of continuous ones for a
+        continuous ``v`` (their moments are the class moments).
     alpha, var_smoothing, ridge, min_cell_rows, var_floor :
         As in :func:`~estimators.scores.fit_cg_factor`.
 
@@ -196,9 +197,10 @@ def factor_from_stats(t: StatsTable, v: int, parents=(), *, alpha: float, var_sm
     (factor, own)
     """
     parents = tuple(int(p) for p in parents)
-    if len(parents) > 1:
-        raise ValueError(f"Conditional Gaussian factors from Dask statistics take at most one "
-                         f"parent; got {len(parents)} for column {v}.")
+    if len(parents) > 1 and not t.continuous[[v, *parents]].all():
+        raise ValueError(f"Conditional Gaussian factors from Dask statistics take one parent, "
+                         f"or continuous parents of a continuous vertex; got {len(parents)} "
+                         f"parents for column {v}.")
     cont = tuple(p for p in parents if t.continuous[p])
     cat = tuple(p for p in parents if not t.continuous[p])
     if t.continuous[v]:

@@ -30,6 +30,8 @@ looks at the values (an integer column with more than 10 values is continuous th
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
@@ -51,13 +53,8 @@ from estimators.distributed._scores import (
     gaussian_score_from_moments,
 )
 from estimators.distributed._stats import ClassMoments
-from estimators.distributed._tan_mixed import (
-    PairScore,
-    fit_tan_mixed,
-    largest_variance,
-    network_from_stats,
-)
-from estimators.search import maximum_spanning_tree, search_structure
+from estimators.distributed._tan_mixed import PairScore, finish_tan, fit_tan_mixed
+from estimators.search import maximum_spanning_tree
 from kgraph import GNBJunctionTree
 
 __all__ = ["fit_gnb_dask", "fit_tan_dask", "predict_dask"]
@@ -174,12 +171,27 @@ def _set_encoder(clf, data, encoder):
     return empty
 
 
+def _check_ktan(clf, owner: str) -> None:
+    """``KTANClassifier`` from Dask: an int ``k`` and the CMI score (sets ``k_``,
+    ``structure_score_``); the other classifiers of the family are refused."""
+    if owner == "TANClassifier":
+        return
+    if owner != "KTANClassifier":
+        raise TypeError(f"{owner} cannot be fitted from a Dask collection; TANClassifier, "
+                        "KTANClassifier and GNBClassifier(dependence='gaussian') can. Compute a "
+                        "sample into memory.")
+    if not isinstance(clf.k, Integral) or clf.structure_score != "cmi":
+        raise ValueError(f"{owner} fits from a Dask collection with an int k and "
+                         f"structure_score='cmi'; got k={clf.k!r}, structure_score="
+                         f"{clf.structure_score!r} (k='auto' refits by cross-validation and "
+                         "BIC/BDeu need the rows: compute a sample into memory).")
+    clf.k_, clf.structure_score_ = int(clf.k), "cmi"
+
+
 def fit_tan_dask(clf, X, y):
-    """Fit a ``TANClassifier`` from Dask ``X``, ``y`` (see module)."""
+    """Fit a ``TANClassifier`` or ``KTANClassifier`` from Dask ``X``, ``y`` (see module)."""
     owner = type(clf).__name__
-    if owner != "TANClassifier":
-        raise TypeError(f"{owner} cannot be fitted from a Dask collection; TANClassifier and "
-                        "GNBClassifier(dependence='gaussian') can. Compute a sample into memory.")
+    _check_ktan(clf, owner)
     clf._validate_params()
     data = as_dask_data(X, y, owner)
     continuous = _continuous(clf, data)
@@ -199,38 +211,16 @@ def fit_tan_dask(clf, X, y):
     enc = _set_encoder(clf, data, encoder)
     names = clf.feature_names()
     kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-    if len(kept) < 2:
-        raise ValueError(f"{owner} needs at least 2 non-constant feature columns; X has "
-                         f"{len(kept)} (constant: {clf.constant_features_}).")
     kept_names = [names[j] for j in kept]
-    clf.family_ = "gaussian" if continuous.all() else "discrete"
-    if clf.family_ == "gaussian":
-        W = gaussian_score_from_moments(subset_moments(mo, kept), kept_names, owner,
-                                        allow_constant=True).edge_matrix()
-    else:
-        W = discrete_edge_matrix(subset_counts(counts, kept))
-    f = PairScore(W, kept_names)
-    found = search_structure("spanning-tree", f, kept_names, 1, backbone=None, W=W, owner=owner)
-    clf.k_, clf.structure_, clf.backbone_ = 1, found.structure, found.backbone
-    clf.certificate_, clf.edge_scores_ = found.certificate, W
-    clf.candidates_, clf.search_ = None, "spanning-tree"
-    clf.hyperedge_scores_ = {v: f(v, clf.structure_.parents(v)) for v in clf.structure_.order}
-    clf.score_ = float(sum(clf.hyperedge_scores_.values()))
-    index = {names[j]: j for j in kept}
-    order = [index[v] for v in clf.structure_.order]
-    parents = [tuple(sorted(index[p] for p in clf.structure_.parents(v)))
-               for v in clf.structure_.order]
-    if clf.family_ == "gaussian":
+    if continuous.all():
         table = single_type_table(enc, mo.classes, moments=mo)
+        score = None if len(kept) < 2 else gaussian_score_from_moments(
+            subset_moments(mo, kept), kept_names, owner, allow_constant=True)
     else:
         table = single_type_table(enc, classes, counts=counts)
-    largest = largest_variance(table, order)
-    floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
-    clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
-                                      ess=getattr(clf, "ess", None),
-                                      var_smoothing=clf.var_smoothing, floor=floor)
-    clf._warn_degenerate(enc, floor)
-    return clf
+        score = None if len(kept) < 2 else PairScore(
+            discrete_edge_matrix(subset_counts(counts, kept)), kept_names)
+    return finish_tan(clf, enc, table, score)
 
 
 def predict_dask(clf, X, method: str):
