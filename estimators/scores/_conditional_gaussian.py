@@ -138,7 +138,9 @@ class ConditionalGaussianScore(BaseCMI):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Mixed columns; NaN / None / empty strings are missing cells.
+            Mixed columns; NaN / None / empty strings are missing cells. A Dask DataFrame
+            (complete rows) is reduced to partition statistics and answers the pair scores
+            (one parent) only (:mod:`estimators.distributed._cg_score`).
         y : array-like of shape (n_samples,)
 
         Returns
