@@ -177,6 +177,7 @@ def main(argv=None) -> None:
                              "max_proba_diff_1e6", "in_memory_seconds_1e6", "edges"])
         for name in args.models.split(","):
             res = fit_on_cluster(name, n_rows)
+            print(name, res, flush=True)  # before the (slow) in-memory equality check
             eq = equality_on_sample(name, int(args.sample))
             writer.writerow([name, n_rows, f"{res['seconds']:.1f}", f"{res['rows_per_s']:.0f}",
                              f"{res['peak_mb'][0]:.0f}", f"{res['peak_mb'][1]:.0f}",
@@ -184,7 +185,7 @@ def main(argv=None) -> None:
                              f"{eq['max_proba_diff']:.2e}", f"{eq['in_memory_seconds']:.1f}",
                              ";".join("-".join(e) for e in res["edges"])])
             fh.flush()
-            print(name, res, eq, flush=True)
+            print(name, eq, flush=True)
 
 
 if __name__ == "__main__":
