@@ -156,7 +156,12 @@ def equality_on_sample(name: str, rows: int = ROWS) -> dict:
         got = model(name).fit(frame.drop(columns="y"), frame["y"])
     diff = float(np.abs(got.predict_proba(X) - ref.predict_proba(X)).max())
     same = got.structure_.edges == ref.structure_.edges
-    return dict(same_structure=same, max_proba_diff=diff, in_memory_seconds=seconds)
+    skeleton = {frozenset(e) for e in got.structure_.edges} == \
+        {frozenset(e) for e in ref.structure_.edges}
+    W, V = got.edge_scores_, ref.edge_scores_
+    rel = float((np.abs(W - V) / np.maximum(np.abs(V), 1e-300)).max())
+    return dict(same_structure=same, same_skeleton=skeleton, score_diff=got.score_ - ref.score_,
+                max_rel_edge_score_diff=rel, max_proba_diff=diff, in_memory_seconds=seconds)
 
 
 def main(argv=None) -> None:
@@ -165,7 +170,13 @@ def main(argv=None) -> None:
     parser.add_argument("--models", default="gnb,tan")
     parser.add_argument("--sample", type=float, default=ROWS,
                         help="rows of the in-memory equality check (first partition)")
+    parser.add_argument("--check-only", action="store_true",
+                        help="only the in-memory equality check on --sample rows (printed)")
     args = parser.parse_args(argv)
+    if args.check_only:
+        for name in args.models.split(","):
+            print(name, equality_on_sample(name, int(args.sample)), flush=True)
+        return
     n_rows = int(args.rows)
     csv_path = ROOT / "benchmarks/results/dask_scale.csv"
     new = not csv_path.exists()
