@@ -11,20 +11,26 @@ The structure and the parameters come from the same reduced statistics:
   diagonal block);
 * ``TANClassifier``, Gaussian features: class moments -> the Gaussian CMI matrix; each
   ``LinearGaussianFactor`` (class-conditional regression of a feature on its parent) from
-  the centred cross-products, pooled and floored as on rows.
+  the centred cross-products, pooled and floored as on rows;
+* ``TANClassifier``, continuous and categorical features together: the directed conditional
+  Gaussian pair scores and factors from class moments, pair counts and cell moments
+  (:mod:`estimators.distributed._tan_mixed`).
 
 Either way the fit ends with the attributes of an in-memory fit (``encoder_``,
 ``feature_types_``, ``constant_features_``, ``network_``/``density_``...), built in
 :mod:`estimators.distributed._factors`, so prediction is main's code. Constant columns
-leave the model as in memory. Inputs must be complete (no missing cells) and of one type.
+leave the model as in memory. Inputs must be complete (no missing cells).
 
-Column family of a Dask ``X`` under ``features="auto"`` (no pass over the values): float
-columns are Gaussian, every other dtype (integers, strings, categories, booleans) discrete;
-the in-memory rule also looks at the values (an integer column with more than 10 values is
-continuous there). Pass ``features=`` explicitly when that matters.
+Column type of a Dask ``X`` under ``features="auto"`` (no pass over the values): float
+columns are continuous, every other dtype (integers, strings, categories, booleans)
+categorical, unless a ``feature_types`` mapping names the column; the in-memory rule also
+looks at the values (an integer column with more than 10 values is continuous there). Pass
+``features=`` or ``feature_types=`` explicitly when that matters.
 """
 
 from __future__ import annotations
+
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -32,12 +38,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from estimators.densities import ClassGaussian
 from estimators.densities._normal_scores import RHO_MAX
+from estimators.distributed._cg_pairs import single_type_table
+from estimators.distributed._cg_score import column_kinds
 from estimators.distributed._collect import as_dask_data, categories_of, counts_of, moments_of
 from estimators.distributed._factors import (
+    empty_encoded,
     encoder_order,
     fit_encoder,
-    network_from_counts,
-    network_from_moments,
     subset_counts,
     subset_moments,
 )
@@ -46,31 +53,11 @@ from estimators.distributed._scores import (
     gaussian_score_from_moments,
 )
 from estimators.distributed._stats import ClassMoments
-from estimators.ktan._base import MIN_CELL_ROWS
-from estimators.search import maximum_spanning_tree, search_structure
+from estimators.distributed._tan_mixed import PairScore, finish_tan, fit_tan_mixed
+from estimators.search import maximum_spanning_tree
 from kgraph import GNBJunctionTree
 
 __all__ = ["fit_gnb_dask", "fit_tan_dask", "predict_dask"]
-
-
-class PairScore:
-    """A hyperedge score known on pairs only: ``f(v, {p}) = W[p, v]`` (0 for no parent)."""
-
-    def __init__(self, W: np.ndarray, names):
-        self.W, self.variables_ = W, list(names)
-        self._index = {v: j for j, v in enumerate(self.variables_)}
-
-    def __call__(self, v, parents) -> float:
-        parents = list(parents)
-        if not parents:
-            return 0.0
-        if len(parents) > 1:
-            raise ValueError(f"A score fitted from Dask statistics answers one parent only; got "
-                             f"{len(parents)} parents for {v!r}.")
-        return float(self.W[self._index[parents[0]], self._index[v]])
-
-    def edge_matrix(self) -> np.ndarray:
-        return self.W.copy()
 
 
 def _set_classes(clf, classes: np.ndarray, counts: np.ndarray, data, min_rows: int) -> None:
@@ -167,41 +154,49 @@ def fit_gnb_dask(clf, X, y):
 
 
 def _continuous(clf, data) -> np.ndarray:
-    """Which columns are continuous, from the dtypes (no pass over the values)."""
-    owner = type(clf).__name__
+    """Which columns are continuous, from ``features``, a ``feature_types`` mapping or the
+    dtypes (no pass over the values; see :func:`~estimators.distributed._cg_score.column_kinds`)."""
     features = getattr(clf, "features", "auto")
     if features != "auto":
         return np.full(len(data.names), features == "gaussian")
-    floats = [c for c, t in data.X.dtypes.items() if pd.api.types.is_float_dtype(t)]
-    others = [c for c in data.names if c not in floats]
-    if floats and others:
-        raise ValueError(f"{owner}(features='auto') found float (continuous) columns {floats} and "
-                         f"other (discrete) columns {others} in the Dask DataFrame; one model "
-                         "family is fitted per data set: pass features='discrete' or "
-                         "'gaussian'.")
-    return np.full(len(data.names), bool(floats))
+    return column_kinds(data, getattr(clf, "feature_types", "auto"), type(clf).__name__)
 
 
 def _set_encoder(clf, data, encoder):
     """``encoder_``, ``feature_types_``, ``constant_features_`` (and the warning) as
     ``_validate_training`` sets them; returns an empty encoded table (the column types)."""
     clf.encoder_ = encoder
-    empty = encoder.transform(pd.DataFrame(
-        {k: pd.Series([], dtype=float if encoder.feature_types_[k] == "continuous" else object)
-         for k in encoder.feature_names_in_}))
+    empty = empty_encoded(encoder)
     clf._record_types(empty.types, stacklevel=5)
     return empty
 
 
+def _check_ktan(clf, owner: str) -> None:
+    """``KTANClassifier`` from Dask: an int ``k`` and the CMI score (sets ``k_``,
+    ``structure_score_``); the other classifiers of the family are refused."""
+    if owner == "TANClassifier":
+        return
+    if owner != "KTANClassifier":
+        raise TypeError(f"{owner} cannot be fitted from a Dask collection; TANClassifier, "
+                        "KTANClassifier and GNBClassifier(dependence='gaussian') can. Compute a "
+                        "sample into memory.")
+    if not isinstance(clf.k, Integral) or clf.structure_score != "cmi":
+        raise ValueError(f"{owner} fits from a Dask collection with an int k and "
+                         f"structure_score='cmi'; got k={clf.k!r}, structure_score="
+                         f"{clf.structure_score!r} (k='auto' refits by cross-validation and "
+                         "BIC/BDeu need the rows: compute a sample into memory).")
+    clf.k_, clf.structure_score_ = int(clf.k), "cmi"
+
+
 def fit_tan_dask(clf, X, y):
-    """Fit a ``TANClassifier`` from Dask ``X``, ``y`` (see module)."""
+    """Fit a ``TANClassifier`` or ``KTANClassifier`` from Dask ``X``, ``y`` (see module)."""
     owner = type(clf).__name__
-    if owner != "TANClassifier":
-        raise TypeError(f"{owner} cannot be fitted from a Dask collection; TANClassifier and "
-                        "GNBClassifier(dependence='gaussian') can. Compute a sample into memory.")
+    _check_ktan(clf, owner)
     clf._validate_params()
     data = as_dask_data(X, y, owner)
     continuous = _continuous(clf, data)
+    if continuous.any() and not continuous.all():
+        return fit_tan_mixed(clf, data, continuous, _set_classes, _set_encoder)
     d = len(data.names)
     if continuous.all():
         mo = moments_of(data)
@@ -216,39 +211,16 @@ def fit_tan_dask(clf, X, y):
     enc = _set_encoder(clf, data, encoder)
     names = clf.feature_names()
     kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-    if len(kept) < 2:
-        raise ValueError(f"{owner} needs at least 2 non-constant feature columns; X has "
-                         f"{len(kept)} (constant: {clf.constant_features_}).")
     kept_names = [names[j] for j in kept]
-    clf.family_ = "gaussian" if continuous.all() else "discrete"
-    if clf.family_ == "gaussian":
-        W = gaussian_score_from_moments(subset_moments(mo, kept), kept_names, owner,
-                                        allow_constant=True).edge_matrix()
+    if continuous.all():
+        table = single_type_table(enc, mo.classes, moments=mo)
+        score = None if len(kept) < 2 else gaussian_score_from_moments(
+            subset_moments(mo, kept), kept_names, owner, allow_constant=True)
     else:
-        W = discrete_edge_matrix(subset_counts(counts, kept))
-    f = PairScore(W, kept_names)
-    found = search_structure("spanning-tree", f, kept_names, 1, backbone=None, W=W, owner=owner)
-    clf.k_, clf.structure_, clf.backbone_ = 1, found.structure, found.backbone
-    clf.certificate_, clf.edge_scores_ = found.certificate, W
-    clf.candidates_, clf.search_ = None, "spanning-tree"
-    clf.hyperedge_scores_ = {v: f(v, clf.structure_.parents(v)) for v in clf.structure_.order}
-    clf.score_ = float(sum(clf.hyperedge_scores_.values()))
-    index = {names[j]: j for j in kept}
-    order = [index[v] for v in clf.structure_.order]
-    parents = [tuple(sorted(index[p] for p in clf.structure_.parents(v)))
-               for v in clf.structure_.order]
-    position = {j: j for j in range(d)}
-    if clf.family_ == "gaussian":
-        n_all, _, M_all = mo.pooled()
-        largest = float((np.diagonal(M_all)[kept] / n_all).max())
-        floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
-        clf.network_ = network_from_moments(enc, mo, position, order, parents, floor=floor,
-                                            min_cell_rows=MIN_CELL_ROWS)
-    else:
-        clf.network_ = network_from_counts(enc, counts, position, order, parents,
-                                           alpha=clf.alpha, ess=getattr(clf, "ess", None))
-    clf._warn_degenerate(enc, floor if clf.family_ == "gaussian" else None)
-    return clf
+        table = single_type_table(enc, classes, counts=counts)
+        score = None if len(kept) < 2 else PairScore(
+            discrete_edge_matrix(subset_counts(counts, kept)), kept_names)
+    return finish_tan(clf, enc, table, score)
 
 
 def predict_dask(clf, X, method: str):

@@ -101,20 +101,22 @@ def moments_of(data: DaskData) -> ClassMoments:
     return data.map_reduce(_moments_part, merge_moments, data.owner)
 
 
-def _unique_part(x: pd.DataFrame, y: pd.Series) -> list:
-    return [pd.unique(x[c]) for c in x.columns] + [pd.unique(y)]
+def _unique_part(x: pd.DataFrame, y: pd.Series, columns: list) -> list:
+    return [pd.unique(x[c]) for c in columns] + [pd.unique(y)]
 
 
 def _unique_merge(a: list, b: list) -> list:
     return [pd.unique(np.concatenate([u, v])) for u, v in zip(a, b, strict=True)]
 
 
-def categories_of(data: DaskData) -> tuple[list[np.ndarray], np.ndarray]:
-    """Sorted categories of every column and the sorted class labels (one pass), as
-    ``pd.factorize(sort=True)`` and ``np.unique`` order them in memory."""
-    uniques = data.map_reduce(_unique_part, _unique_merge)
+def categories_of(data: DaskData, columns: list | None = None
+                  ) -> tuple[list[np.ndarray], np.ndarray]:
+    """Sorted categories of every column (or of ``columns``) and the sorted class labels
+    (one pass), as ``pd.factorize(sort=True)`` and ``np.unique`` order them in memory."""
+    columns = list(data.names) if columns is None else list(columns)
+    uniques = data.map_reduce(_unique_part, _unique_merge, columns)
     cats = []
-    for name, values in zip(data.names, uniques[:-1], strict=True):
+    for name, values in zip(columns, uniques[:-1], strict=True):
         if pd.isna(values).any():
             raise ValueError(f"Input X contains missing values in column {name!r}; "
                              f"{data.owner} needs complete discrete columns.")

@@ -7,7 +7,11 @@
 * :class:`~estimators.scores.DiscreteCMI`: the pair contingency tables give the whole edge
   matrix (:func:`~estimators.scores._discrete._pair_cmi` on the same tables); larger parent
   sets would need the joint tables of the parent configurations, which these statistics do
-  not hold, so a score fitted from Dask answers pairs only (``ValueError`` otherwise).
+  not hold, so a score fitted from Dask answers pairs only (``ValueError`` otherwise);
+* :class:`~estimators.scores.ConditionalGaussianScore` on complete mixed tables: the pair
+  scores from class moments, pair counts and per-(level, class) cell moments, plus one pass
+  for the categorical vertices with a continuous parent (:mod:`estimators.distributed._cg_score`);
+  pairs only, like the discrete score.
 
 Other scores given a Dask collection raise a ``TypeError`` naming the supported ones.
 """
@@ -18,6 +22,7 @@ import numpy as np
 
 from estimators.distributed._collect import as_dask_data, categories_of, counts_of, moments_of
 from estimators.distributed._stats import ClassMoments, PairCounts
+from estimators.scores._conditional_gaussian import ConditionalGaussianScore
 from estimators.scores._discrete import DiscreteCMI, _pair_cmi
 from estimators.scores._gaussian import CorrelationData, GaussianCMI
 
@@ -129,8 +134,15 @@ def _fit_discrete(score: DiscreteCMI, data) -> DiscreteCMI:
     return score
 
 
+def _fit_cg(score: ConditionalGaussianScore, data) -> ConditionalGaussianScore:
+    from estimators.distributed._cg_score import fit_cg_score_from_dask
+
+    return fit_cg_score_from_dask(score, data)
+
+
 #: the scores that accept a Dask collection, by class
-DASK_SCORES = {GaussianCMI: _fit_gaussian, DiscreteCMI: _fit_discrete}
+DASK_SCORES = {GaussianCMI: _fit_gaussian, DiscreteCMI: _fit_discrete,
+               ConditionalGaussianScore: _fit_cg}
 
 
 def fit_score_from_dask(score, X, y):

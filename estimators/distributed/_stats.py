@@ -162,17 +162,21 @@ ROWS_PER_BLOCK = 1 << 16
 def pair_counts(X, y, categories: Sequence[np.ndarray], classes: np.ndarray) -> PairCounts:
     """The per-class Gram matrices of one partition: one BLAS product per class and block of
     :data:`ROWS_PER_BLOCK` rows (float32 one-hot, exact counts, summed in float64)."""
-    codes = encode(X, categories)
     K = np.array([c.size for c in categories], dtype=np.int64)
+    return gram_counts(encode(X, categories), pd.Index(classes).get_indexer(np.asarray(y)), K,
+                       classes.size)
+
+
+def gram_counts(codes: np.ndarray, yc: np.ndarray, K: np.ndarray, m: int) -> PairCounts:
+    """:func:`pair_counts` from the codes ``0 .. K_i - 1`` and the class codes ``0 .. m - 1``."""
     offsets = np.concatenate([[0], np.cumsum(K)[:-1]])
     D = int(K.sum())
-    yc = pd.Index(classes).get_indexer(np.asarray(y))
-    G = np.zeros((classes.size, D, D))
+    G = np.zeros((m, D, D))
     for s in range(0, codes.shape[0], ROWS_PER_BLOCK):  # blocks of rows bound the memory
         block, yb = codes[s : s + ROWS_PER_BLOCK], yc[s : s + ROWS_PER_BLOCK]
         one_hot = np.zeros((block.shape[0], D), dtype=np.float32)
         one_hot[np.arange(block.shape[0])[:, None], offsets + block] = 1.0
-        for c in range(classes.size):  # one matrix product per class
+        for c in range(m):  # one matrix product per class
             rows = one_hot[yb == c]
             G[c] += rows.T @ rows
     return PairCounts(G, K)

@@ -195,9 +195,16 @@ def learn_structure(
     -------
     StructureFit
     """
-    names = list(enc.names)
     score = fit_score(enc, y_codes, classes, var_smoothing=var_smoothing, ridge=ridge,
                       min_cell_rows=min_cell_rows, score=score)
+    return search_fitted(score, list(enc.names), k=k, search=search, backbone=backbone,
+                         estimator=estimator, candidates=candidates)
+
+
+def search_fitted(score, names: list, *, k: int, search: str, backbone, estimator: str,
+                  candidates: int | None = None) -> StructureFit:
+    """The search part of :func:`learn_structure` on an already fitted hyperedge ``score``
+    over the variables ``names`` (a score fitted from partition statistics comes here)."""
     searched = EligibleScore(score)
     W = searched.edge_matrix()
     symmetric = is_symmetric(W)

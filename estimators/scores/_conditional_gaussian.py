@@ -138,7 +138,9 @@ class ConditionalGaussianScore(BaseCMI):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Mixed columns; NaN / None / empty strings are missing cells.
+            Mixed columns; NaN / None / empty strings are missing cells. A Dask DataFrame
+            (complete rows) is reduced to partition statistics and answers the pair scores
+            (one parent) only (:mod:`estimators.distributed._cg_score`).
         y : array-like of shape (n_samples,)
 
         Returns
@@ -146,7 +148,7 @@ class ConditionalGaussianScore(BaseCMI):
         self
         """
         self._validate_params()
-        if is_dask(X):  # not from partition statistics yet: a TypeError naming the scores that are
+        if is_dask(X):  # larger than memory: pair scores from partition statistics
             from estimators.distributed import fit_score_from_dask
 
             return fit_score_from_dask(self, X, y)

@@ -13,13 +13,15 @@ pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("dask.distributed")
 
 
-def _files(folder, suffix):
+def _files(folder, suffix, mixed=False):
     rng = np.random.default_rng(0)
     folder.mkdir()
     for i in range(3):
         df = pd.DataFrame(rng.normal(size=(400, 4)), columns=list("abcd"))
         df["T"] = rng.choice(["u", "v"], 400)
         df["b"] += 2 * df["a"] * (df["T"] == "u")
+        if mixed:  # a categorical column: the conditional Gaussian TAN
+            df["d"] = np.where(df["c"] > 0, "hi", "lo")
         if suffix == ".csv":
             df.to_csv(folder / f"part{i}.csv", index=False)
         else:
@@ -35,9 +37,11 @@ def scheduler():
         yield cluster.scheduler_address
 
 
-@pytest.mark.parametrize(("suffix", "model"), [(".parquet", "gnb"), (".csv", "tan")])
-def test_learn_with_dask_writes_the_in_memory_files(tmp_path, scheduler, suffix, model):
-    pattern = _files(tmp_path / "data", suffix)
+@pytest.mark.parametrize(("suffix", "model", "mixed"), [(".parquet", "gnb", False),
+                                                     (".csv", "tan", False),
+                                                     (".parquet", "tan", True)])
+def test_learn_with_dask_writes_the_in_memory_files(tmp_path, scheduler, suffix, model, mixed):
+    pattern = _files(tmp_path / "data", suffix, mixed)
     out = tmp_path / "out"
     code = main(["learn", pattern, "--target", "T", "--model", model, "--engine", "dask",
                  "--scheduler", scheduler, "--out", str(out)])
@@ -47,6 +51,7 @@ def test_learn_with_dask_writes_the_in_memory_files(tmp_path, scheduler, suffix,
         assert (out / name).is_file()
     fitted = joblib.load(out / "model.joblib")
     assert ("a", "b") in {tuple(sorted(e)) for e in fitted.structure_.edges}
+    assert not mixed or fitted.family_ == "mixed"
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["engine"] == "dask" and 0 < metrics["n_test"] < 1200
     # the held-out metrics are scikit-learn's on the held-out rows, recomputed here
