@@ -12,9 +12,12 @@ Three passes over the partitions, each a map and a tree reduction:
 Every other pair score ``f(v, {p}) = (1/n) sum_rows [ln p(x_v | x_p, y) - ln p(x_v | y)]``
 is closed form in the pass-2 statistics (:func:`~estimators.distributed._cg_pairs.log_likelihood_from_stats`).
 
-Column types of a Dask ``X`` (no pass over the values): float columns are continuous, every
-other dtype categorical, unless a ``feature_types`` mapping says otherwise; the in-memory
-rule also looks at the values (an integer column with more than 10 values is continuous).
+Column types of a Dask ``X`` follow the in-memory rule (:func:`estimators.columns.
+infer_feature_types`), unless a ``feature_types`` mapping says otherwise: strings, bools and
+other non-numeric dtypes are categorical; a numeric column is categorical when it holds at
+most :data:`~estimators.columns.MAX_INTEGER_LEVELS` distinct values, all whole numbers, and
+continuous otherwise. That needs the values: one extra map-reduce over the numeric columns
+the mapping does not name, each partition reporting its distinct values up to the limit.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from estimators.columns import MAX_INTEGER_LEVELS
 from estimators.distributed._cg_pairs import (
     StatsTable,
     factor_from_stats,
@@ -39,7 +43,7 @@ KINDS = ("continuous", "categorical")
 
 
 def column_kinds(data, feature_types, owner: str) -> np.ndarray:
-    """Continuous mask of the columns: float dtypes continuous, the others categorical, a
+    """Continuous mask of the columns by the in-memory rule (see the module docstring), a
     ``feature_types`` mapping (``"continuous"`` / ``"categorical"``) overriding."""
     given = {} if isinstance(feature_types, str) else dict(feature_types)
     unknown = [k for k in given if k not in data.names]
@@ -49,8 +53,31 @@ def column_kinds(data, feature_types, owner: str) -> np.ndarray:
                          f"{data.names} to one of {list(KINDS)}; got unknown columns {unknown}"
                          f" and types {bad}.")
     dtypes = dict(data.X.dtypes.items())
+    numeric = [c for c in data.names if c not in given
+               and pd.api.types.is_numeric_dtype(dtypes[c])
+               and not pd.api.types.is_bool_dtype(dtypes[c])]
+    levels = data.map_reduce(_few_whole_levels, _merge_levels, numeric) if numeric else {}
     return np.array([given[c] == "continuous" if c in given
-                     else pd.api.types.is_float_dtype(dtypes[c]) for c in data.names])
+                     else c in levels and levels[c] is None for c in data.names])
+
+
+def _few_whole_levels(x: pd.DataFrame, y, columns: list) -> dict:
+    """Per column: its distinct observed values when they are at most
+    ``MAX_INTEGER_LEVELS`` whole numbers (a categorical column), else None."""
+    out = {}
+    for c in columns:
+        values = pd.unique(x[c].dropna().to_numpy(dtype=float))
+        whole = values.size <= MAX_INTEGER_LEVELS and np.all(values == np.round(values))
+        out[c] = np.sort(values) if whole else None
+    return out
+
+
+def _merge_levels(a: dict, b: dict) -> dict:
+    out = {}
+    for c, levels in a.items():
+        both = None if levels is None or b[c] is None else np.union1d(levels, b[c])
+        out[c] = both if both is not None and both.size <= MAX_INTEGER_LEVELS else None
+    return out
 
 
 def mixed_table(data, continuous: np.ndarray):

@@ -21,11 +21,9 @@ Either way the fit ends with the attributes of an in-memory fit (``encoder_``,
 :mod:`estimators.distributed._factors`, so prediction is main's code. Constant columns
 leave the model as in memory. Inputs must be complete (no missing cells).
 
-Column type of a Dask ``X`` under ``features="auto"`` (no pass over the values): float
-columns are continuous, every other dtype (integers, strings, categories, booleans)
-categorical, unless a ``feature_types`` mapping names the column; the in-memory rule also
-looks at the values (an integer column with more than 10 values is continuous there). Pass
-``features=`` or ``feature_types=`` explicitly when that matters.
+Column types of a Dask ``X`` under ``features="auto"`` are those of an in-memory fit (a
+numeric column with at most 10 distinct whole values is categorical), found in one extra
+map-reduce over the numeric columns; a ``feature_types`` mapping or ``features=`` skips it.
 """
 
 from __future__ import annotations
@@ -155,7 +153,7 @@ def fit_gnb_dask(clf, X, y):
 
 def _continuous(clf, data) -> np.ndarray:
     """Which columns are continuous, from ``features``, a ``feature_types`` mapping or the
-    dtypes (no pass over the values; see :func:`~estimators.distributed._cg_score.column_kinds`)."""
+    in-memory typing rule (see :func:`~estimators.distributed._cg_score.column_kinds`)."""
     features = getattr(clf, "features", "auto")
     if features != "auto":
         return np.full(len(data.names), features == "gaussian")

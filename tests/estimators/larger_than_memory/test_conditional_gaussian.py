@@ -28,6 +28,9 @@ def _frame(seed, n=300):
     df["w"] += (0.3 + 0.5 * (y == "mid")) * (df["x"] - 1e3)
     df["q"] = np.where(df["w"] + rng.normal(size=n) > 0, "hi", "lo")
     df["v"] = rng.normal(size=n) + 2.0 * (df["q"] == "hi")
+    # typed by their values, as in memory: many whole numbers -> continuous; few -> categorical
+    df["age"] = rng.integers(18, 80, n) + 10 * (y == "pos")
+    df["code"] = rng.integers(0, 4, n).astype(float)
     return df, pd.Series(y, name="y")
 
 
@@ -89,6 +92,7 @@ def test_cg_score_from_partitions_equals_in_memory(seed, cuts):
     with dask.config.set(scheduler="sync"):
         got = ConditionalGaussianScore().fit(*_split(frame, y, cuts))
     assert got.feature_types_ == ref.feature_types_
+    assert (ref.feature_types_["age"], ref.feature_types_["code"]) == ("continuous", "categorical")
     np.testing.assert_array_equal(got.classes_, ref.classes_)
     np.testing.assert_allclose(got.class_prior_, ref.class_prior_, rtol=1e-15)
     np.testing.assert_allclose(got.edge_matrix(), ref.edge_matrix(), rtol=RTOL, atol=ATOL)
@@ -147,6 +151,7 @@ def _assert_same_tan(clf, frame, y, npartitions):
     assert got.family_ == ref.family_ == "mixed"
     assert got.search_ == ref.search_ == "arborescence"
     assert got.feature_types_ == ref.feature_types_
+    assert (ref.feature_types_["age"], ref.feature_types_["code"]) == ("continuous", "categorical")
     np.testing.assert_allclose(got.edge_scores_, ref.edge_scores_, rtol=RTOL, atol=ATOL)
     assert got.score_ == pytest.approx(ref.score_, rel=RTOL)
     assert {frozenset(e) for e in got.structure_.edges} == \
