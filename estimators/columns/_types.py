@@ -95,6 +95,8 @@ def missing_mask(col: np.ndarray) -> np.ndarray:
 def numeric_values(col: np.ndarray, missing: np.ndarray) -> np.ndarray | None:
     """The column as floats (NaN where missing), or None when an observed value is not a
     number (or is a bool, which is a category)."""
+    if col.dtype == np.float64:
+        return col  # its missing cells are its NaN already (a view: callers only read it)
     if col.dtype.kind in "fiu":
         out = col.astype(float)
         out[missing] = np.nan
