@@ -64,13 +64,19 @@ class BackboneSolver:
     def _states(table, key_extra=None):
         """Non-empty valid (clique, mask) states in order of (level, key_extra), with the
         boundaries of each run of equal keys (a stable radix sort of small integer keys)."""
-        rank, mask = (a.astype(np.int32) for a in np.nonzero(table.valid[:, 1:]))
+        pieces = []  # nonzero in row blocks: its int64 output stays small
+        for lo in range(0, table.valid.shape[0], 1 << 16):
+            r, m = np.nonzero(table.valid[lo:lo + (1 << 16), 1:])
+            pieces.append(((r + lo).astype(np.int32), m.astype(np.int32)))
+        rank = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int32)
+        mask = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int32)
+        del pieces
         mask += 1
         level = table.count[rank, mask]
         key = level if key_extra is None else level * 64 + key_extra[mask]
         key = key.astype(np.min_scalar_type(key.max(initial=0)))
         order = np.argsort(key, kind="stable")
-        rank, mask, key = rank[order], mask[order], key[order].astype(np.int64)
+        rank, mask, key = rank[order], mask[order], key[order]
         del order
         bounds = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True]) if key.size else [0]
         return rank, mask, key, bounds
