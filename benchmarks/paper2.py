@@ -119,13 +119,16 @@ def timed(fn, *args):
     return out, time.perf_counter() - t
 
 
-def run_dataset(name: str, rng: np.random.Generator) -> tuple[list[dict], dict]:
+def run_dataset(name: str, rng: np.random.Generator, only_fold: int | None = None
+                ) -> tuple[list[dict], dict]:
     X, y = load(name)
     classes = np.unique(y)
     states = {c: sorted(X[c].unique()) for c in X.columns} | {"class": sorted(classes.tolist())}
     rows, ratio = [], {}
     folds = StratifiedKFold(N_SPLITS, shuffle=True, random_state=0).split(X, y)
     for fold, (tr, te) in enumerate(folds):
+        if only_fold is not None and fold != only_fold:
+            continue
         Xtr, Xte, ytr, yte = X.iloc[tr], X.iloc[te], y[tr], y[te]
         for label, clf in {"naive Bayes": NaiveBayes(X), **models(name, fold)}.items():
             _, t_fit = timed(clf.fit, Xtr, ytr)
@@ -262,15 +265,18 @@ def _quiet() -> None:
     warnings.filterwarnings("ignore")
 
 
-def _one_dataset(index: int, name: str, n_splits: int):
-    """One data set with its own generator (``default_rng([0, index])``), so that the
-    result does not depend on which data sets run before it or in parallel."""
+def _one_dataset(index: int, name: str, n_splits: int, fold: int | None = None):
+    """One data set (or one fold of it) with its own generator (``default_rng([0, index])``,
+    ``[0, index, fold]`` for a fold), so that the result does not depend on what runs
+    before it or in parallel."""
     global N_SPLITS
     N_SPLITS = n_splits
     _quiet()
     t = time.perf_counter()
-    rows, ratio = run_dataset(name, np.random.default_rng([0, index]))
-    print(f"{name}: {time.perf_counter() - t:.1f} s", flush=True)
+    seed = [0, index] if fold is None else [0, index, fold]
+    rows, ratio = run_dataset(name, np.random.default_rng(seed), fold)
+    print(f"{name}{'' if fold is None else f' fold {fold}'}: {time.perf_counter() - t:.1f} s",
+          flush=True)
     return rows, ratio
 
 
@@ -282,8 +288,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="car and votes, 3 folds (for CI)")
     ap.add_argument("--jobs", type=int, default=1,
-                    help="data sets run in this many processes at once (fit and predict "
-                         "times are then measured with the processes sharing the cores)")
+                    help="folds run in this many processes at once (fit and predict times "
+                         "are then measured with the processes sharing the cores)")
     args = ap.parse_args(argv)
     if args.quick:
         DATASETS, N_SPLITS = ["car", "votes"], 3
@@ -292,22 +298,25 @@ def main(argv: list[str] | None = None) -> None:
     _quiet()
     start = time.perf_counter()
     rows, ratios = [], {}
-    jobs = [(i, name, N_SPLITS) for i, name in enumerate(DATASETS)]
-    if args.jobs > 1:
+    if args.jobs > 1:  # one process per (data set, fold), the slowest data sets first
+        jobs = [(i, name, N_SPLITS, f) for i, name in enumerate(DATASETS)
+                for f in range(N_SPLITS)]
         slow_first = sorted(jobs, key=lambda job: -SLOWNESS.get(job[1], 0))
         with ProcessPoolExecutor(args.jobs) as pool:
             futures = {job: pool.submit(_one_dataset, *job) for job in slow_first}
             done = [futures[job].result() for job in jobs]
     else:
+        jobs = [(i, name, N_SPLITS, None) for i, name in enumerate(DATASETS)]
         done = [_one_dataset(*job) for job in jobs]
-    for (_, name, _), (r, ratio) in zip(jobs, done, strict=True):
+    for (_, name, _, _), (r, ratio) in zip(jobs, done, strict=True):
         rows += r
-        ratios[name] = ratio
+        if ratio:
+            ratios[name] = ratio
     global JOBS_NOTE
     if args.jobs > 1:
-        JOBS_NOTE = (f" --jobs {args.jobs}` (the data sets in {args.jobs} processes sharing "
-                     f"the cores; load average {os.getloadavg()[0]:.1f} at the end on "
-                     f"{os.cpu_count()} cores)")
+        JOBS_NOTE = (f" --jobs {args.jobs}` (each fold of each data set a task, "
+                     f"{args.jobs} processes sharing the cores; load average "
+                     f"{os.getloadavg()[0]:.1f} at the end on {os.cpu_count()} cores)")
     else:
         JOBS_NOTE = "`"
     text = report(pd.DataFrame(rows), ratios, time.perf_counter() - start)
