@@ -175,8 +175,15 @@ def check_cells(X, names: Sequence[Hashable], owner: str, *, allow_nan: bool) ->
     ...
     ValueError: Input X contains infinity in column 'b' (1 rows); TANClassifier needs finite values or NaN (an unobserved value).
     """
+    if isinstance(X, np.ndarray) and X.dtype.kind in "biu":
+        return  # integers and booleans: no missing cell, no infinity
+    if isinstance(X, np.ndarray) and X.dtype.kind == "f":  # one pass over a float array
+        bad = np.isinf(X).any(axis=0) | (np.isnan(X).any(axis=0) if not allow_nan else False)
+        if not bad.any():
+            return
+        X = X[:, : int(np.argmax(bad)) + 1]  # the loop below names the first bad column
     _, cols = column_values(X)
-    for name, (col, _) in zip(names, cols, strict=True):  # per column, vectorised
+    for name, (col, _) in zip(names, cols, strict=False):  # per column, vectorised
         if col.dtype.kind == "O":
             odd = [t for t in {type(v) for v in col} if not (
                 issubclass(t, str | bytes | Number | np.generic) or t is type(None)

@@ -156,11 +156,23 @@ class MixedEncoder(BaseEstimator):
             raise ValueError(f"X has {len(names)} features, but MixedEncoder was fitted with "
                              f"{self.n_features_in_}.")
         n, d = len(cols[0][0]), len(names)
-        values = np.full((n, d), np.nan)
         codes = np.full((n, d), -1, dtype=np.int64)
         n_levels = np.zeros(d, dtype=np.int64)
         n_unseen = np.zeros(d, dtype=np.int64)
+        cont = np.array([self.feature_types_[c] == "continuous" for c in self.feature_names_in_])
+        fast = isinstance(X, np.ndarray) and X.dtype.kind in "fiu"
+        if fast:  # a numeric array: its continuous columns in one pass
+            values = np.array(X, dtype=float)
+            values[:, ~cont] = np.nan
+            infinite = np.isinf(values).any(axis=0)
+            if infinite.any():
+                j = int(np.argmax(infinite))
+                check_no_infinity(self.feature_names_in_[j], values[:, j])
+        else:
+            values = np.full((n, d), np.nan)
         for j, name in enumerate(self.feature_names_in_):  # per column, vectorised
+            if fast and cont[j]:
+                continue
             col = cols[j][0]
             miss = missing_mask(col)
             text = self.feature_types_[name] != "continuous" and (

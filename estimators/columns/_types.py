@@ -95,6 +95,8 @@ def missing_mask(col: np.ndarray) -> np.ndarray:
 def numeric_values(col: np.ndarray, missing: np.ndarray) -> np.ndarray | None:
     """The column as floats (NaN where missing), or None when an observed value is not a
     number (or is a bool, which is a category)."""
+    if col.dtype == np.float64:
+        return col  # its missing cells are its NaN already (a view: callers only read it)
     if col.dtype.kind in "fiu":
         out = col.astype(float)
         out[missing] = np.nan
@@ -117,6 +119,18 @@ def check_no_infinity(name: Hashable, values: np.ndarray) -> None:
     if np.isinf(values).any():
         raise ValueError(f"Column {name!r} holds infinite values ({int(np.isinf(values).sum())}"
                          " rows); continuous columns need finite numbers or missing cells.")
+
+
+def _distinct_count(observed: np.ndarray, numeric: bool) -> int:
+    """The number of distinct observed values where the rule needs it: exact for text and
+    for integer-valued numbers; for other numbers only whether it is below two (1 or 2)."""
+    if not numeric or observed.size == 0:
+        return pd.unique(observed).size
+    if observed.min() == observed.max():
+        return 1
+    if np.all(observed == np.round(observed)):
+        return pd.unique(observed).size
+    return 2  # at least two; a column with a non-integer value is never a count of levels
 
 
 def _auto_type(values: np.ndarray | None, n_distinct: int) -> str:
@@ -191,7 +205,7 @@ def infer_feature_types(X, feature_types: str | Mapping[Hashable, str] = "auto"
         missing = missing_mask(col)
         values = None if flagged else numeric_values(col, missing)
         observed = col[~missing] if values is None else values[~missing]
-        n_distinct = pd.unique(observed).size
+        n_distinct = _distinct_count(observed, values is not None)
         kind = "constant" if n_distinct < 2 else forced.get(name) or _auto_type(values, n_distinct)
         if kind == "continuous":
             if values is None:

@@ -63,10 +63,12 @@ class ClassGaussianCopula(NormalScoreDensity):
         d = X.shape[1]
         self.kdes_: list[list[KDE1D]] = []
         self.corr_ = np.empty((n_classes, d, d))
+        XF = np.asfortranarray(X)  # contiguous columns for the per-column KDEs
         for c, rows in enumerate(class_rows(codes, n_classes)):
-            Xc = X[rows]
+            Xc = XF.T[:, rows].T  # the class rows, columns still contiguous
             factor = bandwidth_factor(self.bandwidth, Xc.shape[0], 1)
-            self.kdes_.append([class_kde(X[:, s], rows, factor, self.min_std) for s in range(d)])
+            self.kdes_.append([class_kde(XF[:, s], rows, factor, self.min_std)
+                               for s in range(d)])
             _, z = self._marginals(Xc, c, np.arange(d), need_logpdf=False)
             self.corr_[c] = safe_correlation(z)
         return self

@@ -63,10 +63,11 @@ def class_kde(column: np.ndarray, rows: np.ndarray, factor: float, floor: float 
     class with one row gets a kernel of the width the data suggest, not a spike), and a
     class without any observed value uses the whole column's observed values.
     """
-    observed = column[~np.isnan(column)]
     values = column[rows]
-    values = values[~np.isnan(values)]
+    if np.isnan(values).any():
+        values = values[~np.isnan(values)]
     if values.size < 2:
+        observed = column[~np.isnan(column)]
         floor = max(floor, kernel_bandwidth(observed, factor))
         if values.size == 0:
             values = observed
@@ -95,6 +96,17 @@ def _gauss_kernel(step: float, h: float, g: int) -> np.ndarray:
     half = int(min(g - 1, np.ceil(12.0 * h / step)))
     t = step * np.arange(-half, half + 1) / h
     return np.exp(-0.5 * t * t - _LOG_SQRT_2PI) / h
+
+
+def _binned_cdf(w: np.ndarray, step_h: float) -> np.ndarray:
+    """``sum_j w_j Phi((k - j) * step_h)`` at every grid point k. Beyond 40 bandwidths the
+    kernel is exactly 1 (after) or 0 (before) in floating point, so the convolution runs
+    over +-40 bandwidths only and a cumulative sum of the weights supplies the rest."""
+    g = w.size
+    L = int(min(g - 1, np.ceil(40.0 / step_h)))
+    conv = fftconvolve(w, ndtr(step_h * np.arange(-L, L + 1)))[L : L + g]
+    tail = np.concatenate([np.zeros(L + 1), np.cumsum(w)[: g - L - 1]])
+    return conv + tail
 
 
 def _safe_log(p: np.ndarray) -> np.ndarray:
@@ -134,8 +146,7 @@ class KDE1D:
         w = _linear_bin(self.data, self.start, self.step, g)
         pdf = fftconvolve(w, _gauss_kernel(self.step, self.h, g), mode="same")
         self.log_grid = _safe_log(pdf)
-        offsets = self.step * np.arange(-(g - 1), g) / self.h
-        self.cdf_grid = np.clip(fftconvolve(w, ndtr(offsets), mode="same"), 0.0, 1.0)
+        self.cdf_grid = np.clip(_binned_cdf(w, self.step / self.h), 0.0, 1.0)
 
     def logpdf(self, x: np.ndarray) -> np.ndarray:
         """Log-density at the points x (any shape)."""
@@ -177,10 +188,14 @@ class KDE1D:
         NaN stays NaN, a missing value)."""
         x = np.asarray(x, dtype=float)
         pos = (x - self.start) / self.step
-        k = np.clip(np.floor(np.nan_to_num(pos)), 0, self.grid.size - 2).astype(np.int64)
+        k = np.fmin(np.fmax(np.floor(pos), 0), self.grid.size - 2)  # NaN -> bin 0
+        frac = pos - k
+        k = k.astype(np.int64)
         lo = self.cdf_grid[k]
-        out = lo + (pos - k) * (self.cdf_grid[k + 1] - lo)  # on the regular grid: no search
-        return np.where(pos < 0, 0.0, np.where(pos > self.grid.size - 1, 1.0, out))
+        out = np.asarray(lo + frac * (self.cdf_grid[k + 1] - lo))  # regular grid: no search
+        out[pos < 0] = 0.0
+        out[pos > self.grid.size - 1] = 1.0
+        return out
 
 
 class KDE2D:

@@ -17,8 +17,10 @@ _OMEGA_MAX = 8.0
 @dataclass
 class EStepResult:
     """State after an E-step: counts n_ik (q(pi_i) = prior.posterior(counts)), q, phi, the
-    per-row ELBO, the number of sweeps and the row sweeps computed (the sum over sweeps of
-    the rows a sweep ran on)."""
+    per-row ELBO, the number of sweeps, the row sweeps computed (the sum over sweeps of
+    the rows a sweep ran on) and each row's own number of sweeps until it stopped
+    (``row_iters``: their sum is the least any active set computes under this stopping
+    rule, ``n * n_iter`` what sweeping every row costs)."""
 
     counts: np.ndarray
     q: tuple[np.ndarray, ...]
@@ -26,6 +28,7 @@ class EStepResult:
     elbo: np.ndarray
     n_iter: int
     row_sweeps: int = 0
+    row_iters: np.ndarray | None = None
 
 
 def e_step(
@@ -107,6 +110,7 @@ def e_step(
     out_counts = counts.copy()
     out_used = elog.copy()  # E_old ln pi of the sweep that produced the stored phi
     out_elbo = np.full(n, -np.inf)
+    out_iters = np.zeros(n, dtype=np.int64)
 
     # working set: the rows still iterating (compacted when a tenth of it has stopped)
     rows = np.arange(n)
@@ -150,6 +154,7 @@ def e_step(
             out_counts[idx] = trial[stop]
             out_used[idx] = elog[stop]
             out_elbo[idx] = value[stop]
+            out_iters[idx] = n_iter
             active &= ~stop
         if not active.any():
             break
@@ -172,4 +177,5 @@ def e_step(
         elbo=out_elbo,
         n_iter=n_iter,
         row_sweeps=row_sweeps,
+        row_iters=out_iters,
     )

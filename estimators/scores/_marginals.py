@@ -156,16 +156,40 @@ def normal_scores(
     out = []
     for c in range(n_classes):
         Xc = np.asfortranarray(X[y == c])  # contiguous columns
-        U = np.empty_like(Xc)
-        for i in range(Xc.shape[1]):  # loop over features; each column is vectorised
+        Z = np.empty_like(Xc)
+        shared = _shared_rank_columns(Xc) if marginals != "kernel" else np.zeros(0, int)
+        if shared.size:  # no ties: the ranks are a permutation of 1..n, and so is z
+            n = Xc.shape[0]
+            ranks = np.arange(1.0, n + 1.0)
+            u = (rank_cdf(ranks) if marginals == "rank" else
+                 kernel_cdf(ranks, bandwidth_factor(bandwidth, n, 1) * ranks.std(ddof=1)))
+            z = ndtri(np.clip(u, eps, 1.0 - eps))[:, None]
+            if shared.size == Xc.shape[1]:
+                np.put_along_axis(Z, np.argsort(Xc, axis=0), z, axis=0)
+            else:
+                block = np.empty((n, shared.size), order="F")
+                np.put_along_axis(block, np.argsort(Xc[:, shared], axis=0), z, axis=0)
+                Z[:, shared] = block
+        for i in np.setdiff1d(np.arange(Xc.shape[1]), shared):  # ties or plain kernel CDF
             col = Xc[:, i]
             constant = col.shape[0] < 2 or col.min() == col.max()
             if marginals == "rank" or constant:
-                U[:, i] = rank_cdf(col)
-                continue
-            if marginals == "rank-kernel":
-                col = rankdata(col)
-            sd = col.std(ddof=1)
-            U[:, i] = kernel_cdf(col, bandwidth_factor(bandwidth, col.shape[0], 1) * sd)
-        out.append(ndtri(np.clip(U, eps, 1.0 - eps)))
+                u = rank_cdf(col)
+            else:
+                if marginals == "rank-kernel":
+                    col = rankdata(col)
+                sd = col.std(ddof=1)
+                u = kernel_cdf(col, bandwidth_factor(bandwidth, col.shape[0], 1) * sd)
+            Z[:, i] = ndtri(np.clip(u, eps, 1.0 - eps))
+        out.append(Z)
     return out
+
+
+def _shared_rank_columns(Xc: np.ndarray) -> np.ndarray:
+    """Columns of ``Xc`` (at least two rows) without ties or NaN: their ranks are exactly
+    ``1..n`` in some order, so every rank-based CDF is one vector, permuted."""
+    if Xc.shape[0] < 3:
+        return np.zeros(0, dtype=int)
+    srt = np.sort(Xc, axis=0)
+    distinct = (srt[1:] > srt[:-1]).all(axis=0)  # False on ties and on NaN (sorted last)
+    return np.flatnonzero(distinct)

@@ -31,6 +31,19 @@ def _finite_or_neg(values: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(values), NEG, values)
 
 
+#: candidate values a level step holds at once (bounds the working memory: a few arrays of
+#: this many 8-byte cells)
+CHUNK_CELLS = 1 << 20
+
+
+def _chunks(lo: int, hi: int, per_state: int):
+    """Slices of the states lo..hi holding at most CHUNK_CELLS candidates each (states of
+    one level and group are independent: they read only lower levels)."""
+    step = max(1, CHUNK_CELLS // max(per_state, 1))
+    for start in range(int(lo), int(hi), step):
+        yield start, min(start + step, int(hi))
+
+
 class BackboneSolver:
     """Fill the DP tables for score tables ``fk[t, v] = f(v, t)`` (|t| = k) and
     ``fsmall[j][r, v] = f(v, subset of rank r)`` (|subset| = j < k)."""
@@ -51,12 +64,20 @@ class BackboneSolver:
     def _states(table, key_extra=None):
         """Non-empty valid (clique, mask) states in order of (level, key_extra), with the
         boundaries of each run of equal keys (a stable radix sort of small integer keys)."""
-        rank, mask = np.nonzero(table.valid[:, 1:])
+        pieces = []  # nonzero in row blocks: its int64 output stays small
+        for lo in range(0, table.valid.shape[0], 1 << 16):
+            r, m = np.nonzero(table.valid[lo:lo + (1 << 16), 1:])
+            pieces.append(((r + lo).astype(np.int32), m.astype(np.int32)))
+        rank = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int32)
+        mask = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int32)
+        del pieces
         mask += 1
         level = table.count[rank, mask]
         key = level if key_extra is None else level * 64 + key_extra[mask]
-        order = np.argsort(key.astype(np.min_scalar_type(key.max(initial=0))), kind="stable")
+        key = key.astype(np.min_scalar_type(key.max(initial=0)))
+        order = np.argsort(key, kind="stable")
         rank, mask, key = rank[order], mask[order], key[order]
+        del order
         bounds = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True]) if key.size else [0]
         return rank, mask, key, bounds
 
@@ -73,7 +94,8 @@ class BackboneSolver:
         rows = np.arange(len(t))[:, None]
         v = T.left[t[:, None], slot] + w[None, :] - (ends - sizes)[rows, slot]
         tt, vv = np.broadcast_to(t[:, None], v.shape).ravel(), v.ravel()
-        d, region = tb.add_vertex(tt, vv, np.broadcast_to(mask[:, None], v.shape).ravel())
+        d, region = tb.add_vertex(tt, vv, np.broadcast_to(mask[:, None], v.shape).ravel(),
+                                  slot.ravel())
         vals = _finite_or_neg(self.fk[tt, vv] + self.C[d, region]).reshape(v.shape)
         best = np.argmax(vals, axis=1)
         self.B[t, mask] = vals[rows[:, 0], best]
@@ -122,14 +144,19 @@ class BackboneSolver:
         bi = wi = ci = 0
         for level in progress(range(1, tb.n - tb.k + 1), "backbone DP levels"):
             while bi < len(bb) - 1 and bkey[bb[bi]] == level:
-                self._b_level(bt[bb[bi]:bb[bi + 1]], bm[bb[bi]:bb[bi + 1]], level)
+                for lo, hi in _chunks(bb[bi], bb[bi + 1], level):
+                    self._b_level(bt[lo:hi].astype(np.int64), bm[lo:hi].astype(np.int64),
+                                  level)
                 bi += 1
             while wi < len(wb) - 1 and wkey[wb[wi]] == level:
-                self._w_level(wd[wb[wi]:wb[wi + 1]], wm[wb[wi]:wb[wi + 1]])
+                for lo, hi in _chunks(wb[wi], wb[wi + 1], tb.k + 1):
+                    self._w_level(wd[lo:hi].astype(np.int64), wm[lo:hi].astype(np.int64))
                 wi += 1
             while ci < len(cb) - 1 and ckey[cb[ci]] // 64 == level:
-                lo, hi = cb[ci], cb[ci + 1]
-                self._c_level(cd[lo:hi], ce[lo:hi], by_bits[int(ckey[lo] % 64)])
+                parts = by_bits[int(ckey[cb[ci]] % 64)]
+                for lo, hi in _chunks(cb[ci], cb[ci + 1], parts.shape[1]):
+                    self._c_level(cd[lo:hi].astype(np.int64), ce[lo:hi].astype(np.int64),
+                                  parts)
                 ci += 1
 
     # -- the top: the first k vertices ------------------------------------------------------

@@ -41,21 +41,29 @@ class BackboneTables:
         # drop[d, j]: rank of the k-set left when the j-th vertex of (k+1)-set d is removed
         self.drop = np.stack([colex_rank(np.delete(self.D.rows, j, axis=1), self.binom)
                               for j in range(k + 1)], axis=1)
+        # the colex rank of T_t + {v} with v in slot s: the vertices before v keep their
+        # terms binom[r_i, i + 1], those after it move up one place (binom[r_i, i + 2])
+        rows, b = self.T.rows, self.binom
+        low = np.cumsum(b[rows, np.arange(1, k + 1)], axis=1)
+        high = np.cumsum(b[rows, np.arange(2, k + 2)][:, ::-1], axis=1)[:, ::-1]
+        zero = np.zeros((len(rows), 1), np.int64)
+        self._low = np.concatenate([zero, low], axis=1)      # (k-sets, slots)
+        self._high = np.concatenate([high, zero], axis=1)
 
-    def add_vertex(self, t: np.ndarray, v: np.ndarray, mask: np.ndarray):
+    def add_vertex(self, t: np.ndarray, v: np.ndarray, mask: np.ndarray,
+                   s: np.ndarray | None = None):
         """Add vertex ``v`` (in region ``mask`` of k-set ``t``) to the k-set.
 
         Returns the (k+1)-set rank and the region ``mask - {v}`` as a mask over its slots:
-        the slot s holding v splits into slots s (left of v) and s + 1 (right of v).
+        the slot s holding v splits into slots s (left of v) and s + 1 (right of v); pass
+        ``s`` when it is known.
         """
-        rows = self.T.rows[t]
-        s = (rows < v[:, None]).sum(axis=1)
+        s = self.slot_of(t, v) if s is None else s
         left_ne = (v > self.T.left[t, s]).astype(np.int64)
         right_ne = (v < self.T.right[t, s]).astype(np.int64)
         low = mask & ((1 << s) - 1)
         new = low | (left_ne << s) | (right_ne << (s + 1)) | ((mask >> (s + 1)) << (s + 2))
-        d = colex_rank(np.sort(np.concatenate([rows, v[:, None]], axis=1), axis=1), self.binom)
-        return d, new
+        return self._low[t, s] + self.binom[v, s + 1] + self._high[t, s], new
 
     @staticmethod
     def drop_mask(mask: np.ndarray, j: np.ndarray | int) -> np.ndarray:

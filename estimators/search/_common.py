@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from itertools import combinations
+from itertools import combinations, starmap
 from math import comb
 
 import numpy as np
@@ -141,7 +141,7 @@ def score_values(f: Score, items: Sequence[tuple[Hashable, frozenset]]) -> np.nd
     if callable(many):
         values = np.asarray(many(items), dtype=float)
     else:
-        values = np.fromiter((f(v, p) for v, p in items), dtype=float, count=len(items))
+        values = np.fromiter(starmap(f, items), dtype=float, count=len(items))
     bad = np.flatnonzero(np.isnan(values))
     if bad.size:
         v, p = items[bad[0]]
