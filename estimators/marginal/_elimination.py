@@ -42,10 +42,42 @@ def _logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
         return np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
 
 
-def _table_size(pool: Sequence[np.ndarray], v: int) -> int:
-    """Size of the table made by combining the factors that involve variable ``v``."""
-    shapes = [f.shape for f in pool if f.shape[2 + v] > 1]
-    return int(np.prod(np.broadcast_shapes(*shapes))) if shapes else 0
+def _table_size(shapes: Sequence[tuple[int, ...]], v: int) -> int:
+    """Size of the table made by combining the factors (of these shapes) that involve
+    variable ``v``."""
+    involved = [s for s in shapes if s[2 + v] > 1]
+    return int(np.prod(np.broadcast_shapes(*involved))) if involved else 0
+
+
+def _next_variable(shapes: Sequence[tuple[int, ...]], remaining: set[int]) -> int:
+    """The greedy choice: the variable whose combined table is smallest."""
+    return min(remaining, key=lambda u: _table_size(shapes, u))
+
+
+def largest_table(shapes: Sequence[tuple[int, ...]], n_vars: int) -> int:
+    """Cells of the largest array :func:`eliminate` holds for factors of these shapes
+    (the factors themselves and every combined table), without computing anything.
+
+    Examples
+    --------
+    >>> largest_table([(1, 2, 64, 1), (1, 1, 64, 64), (1, 2, 1, 64)], 2)
+    8192
+    """
+    pool = [tuple(s) for s in shapes]
+    peak = max((int(np.prod(s)) for s in pool), default=0)
+    remaining = set(range(n_vars))
+    while remaining:
+        v = _next_variable(pool, remaining)
+        remaining.discard(v)
+        involved = [s for s in pool if s[2 + v] > 1]
+        if not involved:
+            continue
+        pool = [s for s in pool if s[2 + v] == 1]
+        combined = list(np.broadcast_shapes(*involved))
+        peak = max(peak, int(np.prod(combined)))
+        combined[2 + v] = 1
+        pool.append(tuple(combined))
+    return peak
 
 
 def eliminate(factors: Sequence[np.ndarray], n_rows: int, n_classes: int, n_vars: int) -> np.ndarray:
@@ -71,7 +103,7 @@ def eliminate(factors: Sequence[np.ndarray], n_rows: int, n_classes: int, n_vars
     pool = [np.asarray(f, dtype=float) for f in factors]
     remaining = set(range(n_vars))
     while remaining:
-        v = min(remaining, key=lambda u: _table_size(pool, u))
+        v = _next_variable([f.shape for f in pool], remaining)
         remaining.discard(v)
         involved = [f for f in pool if f.shape[2 + v] > 1]
         if not involved:
