@@ -43,9 +43,10 @@ def _logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _table_size(shapes: Sequence[tuple[int, ...]], v: int) -> int:
-    """Size of the table made by combining the factors (of these shapes) that involve
-    variable ``v``."""
-    involved = [s for s in shapes if s[2 + v] > 1]
+    """Size per row of the table made by combining the factors (of these shapes) that
+    involve variable ``v`` (per row, so that the order does not depend on the number of
+    rows and :func:`largest_table` can replay it for one row)."""
+    involved = [s[1:] for s in shapes if s[2 + v] > 1]
     return int(np.prod(np.broadcast_shapes(*involved))) if involved else 0
 
 

@@ -281,6 +281,7 @@ def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
                       and in_block.intersection(parents[v])]
     logs = [np.reshape(class_log_prior, (1, n_classes) + (1,) * n_vars)]
     absorbed: set[int] = set()
+    wide: dict[int, int] = {}
     numerators: dict[int, tuple] = {}
     placed: set[int] = set()
     for q in (v for v in order if quad[v]):
@@ -313,11 +314,14 @@ def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
             logs.append(-0.5 * (resid**2 / var + np.log(var) + _LOG_2PI))
         else:
             logs.append(factors[v].log_prob(values[v], {p: values[p] for p in parents[v]}))
+            # its temporaries: states x continuous parents per cell (Bayes' rule)
+            wide[len(logs) - 1] = factors[v].n_states * max(
+                1, len(getattr(factors[v], "continuous_parents", ())))
             if v in numerators:  # its numerator went into the Gaussian evidence of x_q
                 lw, mu, var = numerators[v]
                 x = values[factors[v].continuous_parents[0]]
                 logs.append(-lw + 0.5 * ((x - mu) ** 2 / var + np.log(var) + _LOG_2PI))
-    widths = [1] * len(logs)
+    widths = [wide.get(i, 1) for i in range(len(logs))]
     for comp, kids in _block_components(parents, block, block_children):
         logs.append(_gaussian_block(factors, comp, kids, values, ndim))
         widths.append((len(comp) + len(kids)) ** 2)  # its per-cell matrices

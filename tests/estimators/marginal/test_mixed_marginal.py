@@ -231,7 +231,7 @@ def test_lowered_order_is_within_its_stated_error():
     X, missing = _rows()
     with pytest.warns(UserWarning, match="lowered from 64 to") as record:
         got = cg_log_marginal(FACTORS, PRIOR, np.where(missing, np.nan, X), missing,
-                              max_cells=2000)
+                              max_cells=4000)
     assert len(record) == 1
     message = str(record[0].message)
     order = int(message.split(" to ")[1].split()[0])
