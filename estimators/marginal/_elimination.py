@@ -55,17 +55,18 @@ def _next_variable(shapes: Sequence[tuple[int, ...]], remaining: set[int]) -> in
     return min(remaining, key=lambda u: _table_size(shapes, u))
 
 
-def largest_table(shapes: Sequence[tuple[int, ...]], n_vars: int) -> int:
-    """Cells of the largest array :func:`eliminate` holds for factors of these shapes
-    (the factors themselves and every combined table), without computing anything.
+def peak_cells(shapes: Sequence[tuple[int, ...]], n_vars: int) -> int:
+    """Cells :func:`eliminate` holds at once for factors of these shapes, without computing
+    anything: at each step the factors still pooled plus three tables of the combined size
+    (the sum, its exponential and the sum over the variable's axis is no larger).
 
     Examples
     --------
-    >>> largest_table([(1, 2, 64, 1), (1, 1, 64, 64), (1, 2, 1, 64)], 2)
-    8192
+    >>> peak_cells([(1, 2, 64, 1), (1, 1, 64, 64), (1, 2, 1, 64)], 2)
+    24704
     """
     pool = [tuple(s) for s in shapes]
-    peak = max((int(np.prod(s)) for s in pool), default=0)
+    peak = sum(int(np.prod(s)) for s in pool)
     remaining = set(range(n_vars))
     while remaining:
         v = _next_variable(pool, remaining)
@@ -75,7 +76,8 @@ def largest_table(shapes: Sequence[tuple[int, ...]], n_vars: int) -> int:
             continue
         pool = [s for s in pool if s[2 + v] == 1]
         combined = list(np.broadcast_shapes(*involved))
-        peak = max(peak, int(np.prod(combined)))
+        held = sum(int(np.prod(s)) for s in pool) + 3 * int(np.prod(combined))
+        peak = max(peak, held)
         combined[2 + v] = 1
         pool.append(tuple(combined))
     return peak

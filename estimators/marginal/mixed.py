@@ -37,8 +37,8 @@ joined by a regression or a shared observed child); given the categorical values
 nodes they are independent, so one log-factor per component is exact and spans only the
 axes that component touches. Before a pattern is computed, its factors are built for one row
 with a 2-node rule and the elimination is replayed on their shapes
-(:func:`._elimination.largest_table`), which gives the largest table per row at any order.
-If rows x that table exceeds ``max_cells`` (default 2**24 float64 cells, 128 MB), the
+(:func:`._elimination.peak_cells`), which gives the cells held at once per row at any
+order (factors, their construction's temporaries, combined tables). If rows x that exceeds ``max_cells`` (default 2**24 float64 cells, 128 MB), the
 pattern's rows are processed in chunks that fit. If one row alone exceeds it, the
 pattern uses the largest Gauss-Hermite order that fits, not below 16, and one warning
 states the order used and its measured error above; if order 16 does not fit either,
@@ -54,12 +54,12 @@ import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 
 from estimators._warnings import warn_user
-from estimators.marginal._elimination import axis_shape, check_summed, eliminate, largest_table
+from estimators.marginal._elimination import axis_shape, check_summed, eliminate, peak_cells
 from estimators.marginal._patterns import kept_vertices, missing_patterns, topological_order
 
 #: default order of the Gauss–Hermite rule
 GH_ORDER = 64
-#: default memory budget: float64 cells of the largest table per chunk of rows (128 MB)
+#: default memory budget: float64 cells held at once per chunk of rows (128 MB)
 MAX_CELLS = 2**24
 #: lowest Gauss-Hermite order the memory bound falls back to
 _MIN_ORDER = 16
@@ -172,7 +172,7 @@ def cg_log_marginal(
         Order of the Gauss–Hermite rule for missing continuous vertices with a
         categorical descendant.
     max_cells : int, default=2**24
-        Memory budget in float64 cells (128 MB by default) for the largest table per
+        Memory budget in float64 cells (128 MB by default) held at once per
         chunk of rows, see the module docstring.
 
     Returns
@@ -223,16 +223,17 @@ def cg_log_marginal(
 
 
 def _fitting_order(probe, gh_order: int, max_cells: int) -> tuple[int, int]:
-    """The largest Gauss-Hermite order (``gh_order`` down to 16) whose largest table per
-    row fits ``max_cells``, and that table's cells; ``probe`` is the pattern's factors built
+    """The largest Gauss-Hermite order (``gh_order`` down to 16) whose cells held per
+    row fit ``max_cells``, and those cells; ``probe`` is the pattern's factors built
     for one row with a 2-node rule (only their shapes are read)."""
     logs, n_vars, quad_axes, widths = probe
 
     def cells(g: int) -> int:
         shapes = [tuple(1 if a == 0 else g if a in quad_axes and n > 1 else n
                         for a, n in enumerate(np.shape(f))) for f in logs]
-        made = max(int(np.prod(s)) * w for s, w in zip(shapes, widths, strict=True))
-        return max(made, largest_table(shapes, n_vars))
+        sizes = [int(np.prod(s)) for s in shapes]
+        made = sum(sizes) + max(n * w for n, w in zip(sizes, widths, strict=True))
+        return max(made, peak_cells(shapes, n_vars))
 
     for g in range(gh_order, min(gh_order, _MIN_ORDER) - 1, -1):
         if cells(g) <= max_cells:

@@ -89,7 +89,7 @@ def test_order_16_not_fitting_is_a_value_error():
 def test_linked_chain_lowers_the_order_then_refuses():
     """Linked by regressions, x_i's nodes sit on its posterior given x_{i-1}'s nodes, so the
     tables span the whole chain: g**length per row and class. Four links fit 2**24 cells at
-    order 38 (one warning naming it); six links do not fit even at order 16: ValueError."""
+    order 32 (one warning naming it); six links do not fit even at order 16: ValueError."""
     X, missing = _chain_rows(4, 3)
     with pytest.warns(UserWarning, match="lowered from 64 to") as record:
         out = cg_log_marginal(_chain(4), PRIOR, X, missing)
