@@ -215,8 +215,9 @@ def cg_log_marginal(
         g = min(lowered)
         err = _MEASURED_ERROR[max(k for k in _MEASURED_ERROR if k <= g)]
         warn_user(
-            f"Gauss-Hermite order lowered from {gh_order} to {g} (the lowest used; highest "
-            f"{max(lowered)}) for {len(lowered)} missing pattern(s) whose table at order {gh_order} exceeds {max_cells} cells per row; "
+            f"Gauss-Hermite order lowered from {gh_order} to {g}"
+            + (f" (the lowest used; highest {max(lowered)})" if max(lowered) > g else "")
+            + f" for {len(lowered)} missing pattern(s) whose table at order {gh_order} exceeds {max_cells} cells per row; "
             f"measured error in ln p(y, x_O) at order {g}: about {err:.1e}."
         )
     return out
