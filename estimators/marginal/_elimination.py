@@ -42,10 +42,45 @@ def _logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
         return np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
 
 
-def _table_size(pool: Sequence[np.ndarray], v: int) -> int:
-    """Size of the table made by combining the factors that involve variable ``v``."""
-    shapes = [f.shape for f in pool if f.shape[2 + v] > 1]
-    return int(np.prod(np.broadcast_shapes(*shapes))) if shapes else 0
+def _table_size(shapes: Sequence[tuple[int, ...]], v: int) -> int:
+    """Size per row of the table made by combining the factors (of these shapes) that
+    involve variable ``v`` (per row, so that the order does not depend on the number of
+    rows and :func:`largest_table` can replay it for one row)."""
+    involved = [s[1:] for s in shapes if s[2 + v] > 1]
+    return int(np.prod(np.broadcast_shapes(*involved))) if involved else 0
+
+
+def _next_variable(shapes: Sequence[tuple[int, ...]], remaining: set[int]) -> int:
+    """The greedy choice: the variable whose combined table is smallest."""
+    return min(remaining, key=lambda u: _table_size(shapes, u))
+
+
+def peak_cells(shapes: Sequence[tuple[int, ...]], n_vars: int) -> int:
+    """Cells :func:`eliminate` holds at once for factors of these shapes, without computing
+    anything: at each step the factors still pooled plus three tables of the combined size
+    (the sum, its exponential and the sum over the variable's axis is no larger).
+
+    Examples
+    --------
+    >>> peak_cells([(1, 2, 64, 1), (1, 1, 64, 64), (1, 2, 1, 64)], 2)
+    24704
+    """
+    pool = [tuple(s) for s in shapes]
+    peak = sum(int(np.prod(s)) for s in pool)
+    remaining = set(range(n_vars))
+    while remaining:
+        v = _next_variable(pool, remaining)
+        remaining.discard(v)
+        involved = [s for s in pool if s[2 + v] > 1]
+        if not involved:
+            continue
+        pool = [s for s in pool if s[2 + v] == 1]
+        combined = list(np.broadcast_shapes(*involved))
+        held = sum(int(np.prod(s)) for s in pool) + 3 * int(np.prod(combined))
+        peak = max(peak, held)
+        combined[2 + v] = 1
+        pool.append(tuple(combined))
+    return peak
 
 
 def eliminate(factors: Sequence[np.ndarray], n_rows: int, n_classes: int, n_vars: int) -> np.ndarray:
@@ -71,7 +106,7 @@ def eliminate(factors: Sequence[np.ndarray], n_rows: int, n_classes: int, n_vars
     pool = [np.asarray(f, dtype=float) for f in factors]
     remaining = set(range(n_vars))
     while remaining:
-        v = min(remaining, key=lambda u: _table_size(pool, u))
+        v = _next_variable([f.shape for f in pool], remaining)
         remaining.discard(v)
         involved = [f for f in pool if f.shape[2 + v] > 1]
         if not involved:

@@ -31,6 +31,19 @@ largest absolute error in ln p(y, x_O) 5e-4 at order 16, 1.9e-5 at 32, 1.2e-6 at
 1.3e-7 at 64 (the default), 3e-10 at 128. It grows when a categorical child's posterior
 switches sharply within the spread of x_q; raise ``gh_order`` then. All-continuous models
 use only the exact Gaussian algebra, all-categorical ones only exact sums.
+
+Memory bound. The Gaussian block is split into its connected components (block vertices
+joined by a regression or a shared observed child); given the categorical values and the
+nodes they are independent, so one log-factor per component is exact and spans only the
+axes that component touches. Before a pattern is computed, its factors are built for one row
+with a 2-node rule and the elimination is replayed on their shapes
+(:func:`._elimination.peak_cells`), which gives the cells held at once per row at any
+order (factors, their construction's temporaries, combined tables). If rows x that exceeds ``max_cells`` (default 2**24 float64 cells, 128 MB), the
+pattern's rows are processed in chunks that fit. If one row alone exceeds it, the
+pattern uses the largest Gauss-Hermite order that fits, not below 16, and one warning
+states the order used and its measured error above; if order 16 does not fit either,
+a ValueError names the number of missing continuous features with a categorical
+descendant and suggests a lower ``gh_order`` or imputation.
 """
 
 from __future__ import annotations
@@ -40,11 +53,18 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.polynomial.hermite_e import hermegauss
 
-from estimators.marginal._elimination import axis_shape, check_summed, eliminate
+from estimators._warnings import warn_user
+from estimators.marginal._elimination import axis_shape, check_summed, eliminate, peak_cells
 from estimators.marginal._patterns import kept_vertices, missing_patterns, topological_order
 
 #: default order of the Gauss–Hermite rule
 GH_ORDER = 64
+#: default memory budget: float64 cells held at once per chunk of rows (128 MB)
+MAX_CELLS = 2**24
+#: lowest Gauss-Hermite order the memory bound falls back to
+_MIN_ORDER = 16
+#: measured error of the rule by order (module docstring)
+_MEASURED_ERROR = {16: 5e-4, 32: 1.9e-5, 48: 1.2e-6, 64: 1.3e-7, 128: 3e-10}
 _LOG_2PI = np.log(2.0 * np.pi)
 
 
@@ -134,6 +154,7 @@ def cg_log_marginal(
     X: np.ndarray,
     missing: np.ndarray,
     gh_order: int = GH_ORDER,
+    max_cells: int = MAX_CELLS,
 ) -> np.ndarray:
     """``ln p(y, x_O)`` of every row and class of a CG network with missing entries.
 
@@ -150,6 +171,9 @@ def cg_log_marginal(
     gh_order : int, default=64
         Order of the Gauss–Hermite rule for missing continuous vertices with a
         categorical descendant.
+    max_cells : int, default=2**24
+        Memory budget in float64 cells (128 MB by default) held at once per
+        chunk of rows, see the module docstring.
 
     Returns
     -------
@@ -174,16 +198,62 @@ def cg_log_marginal(
     order = topological_order([tuple(f.parents) for f in factors])
     n_classes = np.shape(class_log_prior)[0]
     out = np.empty((X.shape[0], n_classes))
-    rule = hermegauss(gh_order)
+    lowered: list[int] = []
     for pattern, rows in missing_patterns(missing):
-        logs, n_vars = _pattern_factors(factors, order, class_log_prior, X[rows], pattern, rule)
-        out[rows] = eliminate(logs, rows.size, n_classes, n_vars)
+        args = (factors, order, class_log_prior)
+        g, per_row = _fitting_order(_pattern_factors(*args, X[rows[:1]], pattern, hermegauss(2)),
+                                    gh_order, max_cells)
+        if g < gh_order:
+            lowered.append(g)
+        rule = hermegauss(g)
+        step = max(1, max_cells // per_row)
+        for start in range(0, rows.size, step):
+            chunk = rows[start:start + step]
+            logs, n_vars, _, _ = _pattern_factors(*args, X[chunk], pattern, rule)
+            out[chunk] = eliminate(logs, chunk.size, n_classes, n_vars)
+    if lowered:
+        g = min(lowered)
+        err = _MEASURED_ERROR[max(k for k in _MEASURED_ERROR if k <= g)]
+        warn_user(
+            f"Gauss-Hermite order lowered from {gh_order} to {g}"
+            + (f" (the lowest used; highest {max(lowered)})" if max(lowered) > g else "")
+            + f" for {len(lowered)} missing pattern(s) whose table at order {gh_order} exceeds {max_cells} cells per row; "
+            f"measured error in ln p(y, x_O) at order {g}: about {err:.1e}."
+        )
     return out
 
 
+def _fitting_order(probe, gh_order: int, max_cells: int) -> tuple[int, int]:
+    """The largest Gauss-Hermite order (``gh_order`` down to 16) whose cells held per
+    row fit ``max_cells``, and those cells; ``probe`` is the pattern's factors built
+    for one row with a 2-node rule (only their shapes are read)."""
+    logs, n_vars, quad_axes, widths = probe
+
+    def cells(g: int) -> int:
+        shapes = [tuple(1 if a == 0 else g if a in quad_axes and n > 1 else n
+                        for a, n in enumerate(np.shape(f))) for f in logs]
+        sizes = [int(np.prod(s)) for s in shapes]
+        made = sum(sizes) + max(n * w for n, w in zip(sizes, widths, strict=True))
+        return max(made, peak_cells(shapes, n_vars))
+
+    for g in range(gh_order, min(gh_order, _MIN_ORDER) - 1, -1):
+        if cells(g) <= max_cells:
+            return g, cells(g)
+    floor = min(gh_order, _MIN_ORDER)
+    raise ValueError(
+        f"A missing pattern needs {cells(floor)} cells per row even at Gauss-Hermite order "
+        f"{floor} (max_cells={max_cells}): it has {len(quad_axes)} missing continuous features "
+        f"with a categorical descendant and {n_vars - len(quad_axes)} missing categorical "
+        "features to integrate jointly. "
+        + ("Pass a lower gh_order or impute" if quad_axes else "Impute")
+        + " some of those features first."
+    )
+
+
 def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
-    """The log-factors of one missing pattern (rows of ``X``) and the number of summed
-    variables (categorical states and Gauss-Hermite nodes)."""
+    """The log-factors of one missing pattern (rows of ``X``), the number of summed
+    variables (categorical states and Gauss-Hermite nodes), the axes of the Gauss-Hermite
+    vertices, and per log-factor the cells its construction holds per table cell."""
     parents = [tuple(f.parents) for f in factors]
     continuous = np.array([f.continuous for f in factors])
     n_classes = np.shape(class_log_prior)[0]
@@ -213,6 +283,7 @@ def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
                       and in_block.intersection(parents[v])]
     logs = [np.reshape(class_log_prior, (1, n_classes) + (1,) * n_vars)]
     absorbed: set[int] = set()
+    wide: dict[int, int] = {}
     numerators: dict[int, tuple] = {}
     placed: set[int] = set()
     for q in (v for v in order if quad[v]):
@@ -245,13 +316,44 @@ def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
             logs.append(-0.5 * (resid**2 / var + np.log(var) + _LOG_2PI))
         else:
             logs.append(factors[v].log_prob(values[v], {p: values[p] for p in parents[v]}))
+            # its temporaries: states x continuous parents per cell (Bayes' rule)
+            wide[len(logs) - 1] = factors[v].n_states * max(
+                1, len(getattr(factors[v], "continuous_parents", ())))
             if v in numerators:  # its numerator went into the Gaussian evidence of x_q
                 lw, mu, var = numerators[v]
                 x = values[factors[v].continuous_parents[0]]
                 logs.append(-lw + 0.5 * ((x - mu) ** 2 / var + np.log(var) + _LOG_2PI))
-    if block:
-        logs.append(_gaussian_block(factors, block, block_children, values, ndim))
-    return logs, n_vars
+    widths = [wide.get(i, 1) for i in range(len(logs))]
+    for comp, kids in _block_components(parents, block, block_children):
+        logs.append(_gaussian_block(factors, comp, kids, values, ndim))
+        widths.append((len(comp) + len(kids)) ** 2)  # its per-cell matrices
+    return logs, n_vars, [2 + axis[q] for q in summed if quad[q]], widths
+
+
+def _block_components(parents, block: list[int], children: list[int]):
+    """The Gaussian block split into connected components: block vertices joined through
+    a parent/child edge or a shared observed child. Given the categorical values and the
+    Gauss-Hermite nodes the components are independent, so the product of their marginals
+    is the joint one exactly, and each factor spans only the axes its component touches.
+    Yields ``(block vertices, observed children)`` per component, in ``block`` order."""
+    root = {v: v for v in (*block, *children)}
+
+    def find(v):
+        while root[v] != v:
+            root[v] = root[root[v]]
+            v = root[v]
+        return v
+
+    for v in root:
+        for p in parents[v]:
+            if p in block:
+                root[find(p)] = find(v)
+    comps: dict[int, tuple[list[int], list[int]]] = {}
+    for v in block:
+        comps.setdefault(find(v), ([], []))[0].append(v)
+    for v in children:
+        comps[find(v)][1].append(v)
+    yield from comps.values()
 
 
 def _child_evidence(factors, o: int, q: int, values: dict, ndim: int):

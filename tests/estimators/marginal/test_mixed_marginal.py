@@ -15,7 +15,9 @@ from estimators.marginal import (
     factors_from_network,
     gaussian_log_marginal,
     linear_gaussian_joint,
+    mixed,
 )
+from estimators.marginal._elimination import eliminate
 
 
 def test_all_continuous_equals_closed_form():
@@ -205,3 +207,41 @@ def test_two_continuous_parents_equal_brute_force(miss):
     if miss[1]:
         vals = np.trapezoid(vals, grid, axis=1)
     assert abs(got - np.log(float(np.ravel(vals)[0]))) < 1e-7
+
+
+def test_chunked_rows_equal_one_pass(monkeypatch):
+    """A budget of 6000 cells (the largest pattern holds 2760 per row at order 64)
+    splits the patterns' rows into chunks; the result equals one pass to 1e-12."""
+    X, missing = _rows()
+    X[:, 3] = np.random.default_rng(3).normal(size=X.shape[0])
+    Xm = np.where(missing, np.nan, X)
+    whole = cg_log_marginal(FACTORS_G, PRIOR, Xm, missing)
+    calls = []
+    monkeypatch.setattr(mixed, "eliminate", lambda *a: calls.append(a[1]) or eliminate(*a))
+    chunked = cg_log_marginal(FACTORS_G, PRIOR, Xm, missing, max_cells=6000)
+    assert max(calls) < 2 * len(calls)  # some pattern's rows were split
+    np.testing.assert_allclose(chunked, whole, rtol=0, atol=1e-12)
+
+
+def test_lowered_order_is_within_its_stated_error():
+    """A budget too small for order 64 on the patterns with x0 and x2 both missing: the
+    largest order that fits is used, with one warning; against brute force the error is
+    within the error the warning states for that order (measured: orders 17 to 31, error 1.0e-4,
+    stated 5e-4)."""
+    X, missing = _rows()
+    with pytest.warns(UserWarning, match="lowered from 64 to") as record:
+        got = cg_log_marginal(FACTORS, PRIOR, np.where(missing, np.nan, X), missing,
+                              max_cells=8000)
+    assert len(record) == 1
+    message = str(record[0].message)
+    order = int(message.split(" to ")[1].split()[0])
+    stated = float(message.rsplit("about ", 1)[1].rstrip("."))
+    assert 16 <= order < 64
+    ref = np.array([_brute_force(X[r], missing[r]) for r in range(X.shape[0])])
+    assert np.abs(got - ref).max() <= stated
+    two = missing[:, 0] & missing[:, 2] & ~missing[:, 3]  # two Gauss-Hermite vertices
+    lowest = two & missing[:, 1]  # and z1 summed: the largest table, the lowest order
+    for rows, gh in ((lowest, order), (~two, 64)):
+        same = cg_log_marginal(FACTORS, PRIOR, np.where(missing, np.nan, X)[rows],
+                               missing[rows], gh_order=gh)
+        np.testing.assert_allclose(got[rows], same, rtol=0, atol=1e-12)
