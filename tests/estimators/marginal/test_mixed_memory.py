@@ -80,7 +80,7 @@ def test_six_gauss_hermite_vertices_complete_within_the_budget():
     assert peak < 8 * mixed.MAX_CELLS
 
 
-def test_order_16_not_fitting_is_a_value_error():
+def test_order_6_not_fitting_is_a_value_error():
     X, missing = _chain_rows(3, 2)
     with pytest.raises(ValueError, match="3 missing continuous features with a categorical"):
         cg_log_marginal(_chain(3), PRIOR, X, missing, max_cells=100)
@@ -89,12 +89,17 @@ def test_order_16_not_fitting_is_a_value_error():
 def test_linked_chain_lowers_the_order_then_refuses():
     """Linked by regressions, x_i's nodes sit on its posterior given x_{i-1}'s nodes, so the
     tables span the whole chain: g**length per row and class. Four links fit 2**24 cells at
-    order 32 (one warning naming it); six links do not fit even at order 16: ValueError."""
+    order 32 (one warning naming it); six links fit at order 10 (a second warning), ten
+    links do not fit even at order 6: ValueError."""
     X, missing = _chain_rows(4, 3)
     with pytest.warns(UserWarning, match="lowered from 64 to") as record:
         out = cg_log_marginal(_chain(4), PRIOR, X, missing)
     assert len(record) == 1
     assert np.isfinite(out).all()
     X, missing = _chain_rows(6, 3)
-    with pytest.raises(ValueError, match="6 missing continuous features with a categorical"):
-        cg_log_marginal(_chain(6), PRIOR, X, missing)
+    with pytest.warns(UserWarning, match="lowered from 64 to 10 .* about 3.4e-03"):
+        out = cg_log_marginal(_chain(6), PRIOR, X, missing)
+    assert np.isfinite(out).all()
+    X, missing = _chain_rows(10, 3)
+    with pytest.raises(ValueError, match="10 missing continuous features with a categorical"):
+        cg_log_marginal(_chain(10), PRIOR, X, missing)
