@@ -20,7 +20,11 @@ For a vertex v with feature parents P = C ∪ D (C continuous, D categorical), c
 
 **Pooling.** A Gaussian cell with fewer than ``max(min_cell_rows, |C| + 2)`` rows uses the
 estimate of a coarser cell: (u, y) -> y -> all rows for continuous v, and
-(c, u, y) -> (c, y) -> c -> all rows for the Gaussians of the Bayes-rule factor. Parent
+(c, u, y) -> (c, y) -> c -> all rows for the Gaussians of the Bayes-rule factor. A cell with
+enough rows in which x_v (a coordinate of x_C for the Bayes-rule factor) is constant up to
+the variance floor keeps its means but borrows the first such coarser cell's covariance
+(unless ``pool_constant=False``, as the scores fit them): its floored variance made the
+factor arbitrarily confident (-1e10 nats on oj for a value unseen in such a cell). Parent
 configurations not seen in training fall back the same way (their cell has no rows).
 
 **Available cases** (MATH.md §8): a factor is fitted on the rows where v, every parent and y
@@ -222,7 +226,7 @@ def _regression(mo: Moments, ridge: float, scale: np.ndarray, floor: float, addi
 def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
                   parents=(), *, alpha: float = 1.0, var_smoothing: float = 1e-9,
                   ridge: float = 1e-8, min_cell_rows: int = 5,
-                  var_floor: float | None = None) -> _CGFactor:
+                  var_floor: float | None = None, pool_constant: bool = True) -> _CGFactor:
     """Fit the CG factor ``p(x_v | x_parents, y)`` on the complete rows of (v, parents).
 
     Parameters
@@ -246,6 +250,10 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
         An absolute amount added to the ML residual variance of a continuous v (as
         scikit-learn's ``GaussianNB`` adds ``var_smoothing`` times the largest feature
         variance) instead of the relative floor ``var_smoothing * var(x_v)``.
+    pool_constant : bool, default=True
+        Pool the Gaussian cells in which x_v (a coordinate of x_C) is constant up to the
+        floor; False keeps their floored plug-in variance (the scores do, so that they
+        stay the plug-in CMI of MATH.md §1 on single-type data).
 
     Returns
     -------
@@ -293,8 +301,10 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
                   (grouped_moments(Z, yy, m), np.arange(F) % m),
                   (grouped_moments(Z, np.zeros_like(yy), 1), np.zeros(F, np.int64))]
         additive = var_floor is not None
-        a, b, s2 = _regression(pooled(levels, threshold), ridge, scale[:-1],
-                               var_floor if additive else var_smoothing * scale[-1], additive)
+        floor = var_floor if additive else var_smoothing * scale[-1]
+        min_var = np.r_[np.full(len(C), -np.inf), floor] if pool_constant else None
+        a, b, s2 = _regression(pooled(levels, threshold, min_var), ridge, scale[:-1], floor,
+                               additive)
         return LinearGaussianFactor(**common, intercept=a.reshape(U + 1, m),
                                     coef=b.reshape(U + 1, m, len(C)), var=s2.reshape(U + 1, m))
     K = int(enc.n_levels[v])
@@ -310,8 +320,9 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
               (grouped_moments(Z, yy * K + c, m * K), fine % (m * K)),
               (grouped_moments(Z, c, K), fine % K),
               (grouped_moments(Z, np.zeros_like(c), 1), np.zeros(F * K, np.int64))]
-    mo = pooled(levels, threshold)
-    cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + max(ridge, var_smoothing) * np.diag(scale)
+    floor = max(ridge, var_smoothing) * scale
+    mo = pooled(levels, threshold, floor if pool_constant else None)
+    cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + np.diag(floor)
     sign, logdet = np.linalg.slogdet(cov)
     p = len(C)
     return BayesCategoricalFactor(
