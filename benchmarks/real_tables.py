@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -33,7 +34,8 @@ from _tables import (  # noqa: E402
     subsample,
 )
 
-from estimators.datasets import dataset_info, list_datasets, load_dataset  # noqa: E402
+from estimators.columns import infer_feature_types  # noqa: E402
+from estimators.datasets import list_datasets, load_dataset  # noqa: E402
 
 REAL = ["penguins", "oj", "arrests", "helpmiss"]
 UCI = [n for n in list_datasets() if n not in REAL and n not in ("iris", "breast_cancer")]
@@ -98,8 +100,10 @@ def main() -> None:
         results, dropped, shape = cached(args.cache, f"{name}-{rows}",
                                          lambda name=name: run_table(name, rows, models))
         all_results[name] = results
-        kind = dataset_info(name)[0]
-        notes.append(f"- {name}: {shape[0]} rows, {shape[1]} features ({kind})"
+        types = Counter(infer_feature_types(load_dataset(name)[0]).values())
+        kind = ", ".join(f"{n} {t}" for t, n in sorted(types.items()))
+        notes.append(f"- {name}: {shape[0]} rows, {shape[1]} features ({kind}, as typed by "
+                     "`feature_types='auto'`)"
                      + (f"; dropped classes with fewer than {FOLDS} rows: {dropped}"
                         if dropped else ""))
     lines = [

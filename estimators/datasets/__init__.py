@@ -32,9 +32,11 @@ _DATA = resources.files(__name__) / "data"
 # name -> (kind of features, short description)
 _BUILTIN = {
     "abalone": ("continuous", "Abalone (UCI): sex F/I/M from 8 measurements"),
-    "balance_scale": ("continuous", "Balance Scale (UCI): tip direction from weights/distances"),
+    "balance_scale": ("discrete", "Balance Scale (UCI): tip direction from weights/distances "
+                      "(integer codes 1-5)"),
     "car": ("discrete", "Car Evaluation (UCI): acceptability from 6 attributes"),
-    "heart_failure": ("continuous", "Heart Failure Clinical Records (UCI): death event"),
+    "heart_failure": ("mixed", "Heart Failure Clinical Records (UCI): death event; 5 binary "
+                      "columns"),
     "kr_vs_kp": ("discrete", "Chess King-Rook vs King-Pawn (UCI): won / nowin"),
     "mushroom": ("discrete", "Mushroom (UCI): edible / poisonous"),
     "nursery": ("discrete", "Nursery (UCI): application ranking"),

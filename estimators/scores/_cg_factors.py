@@ -21,9 +21,12 @@ For a vertex v with feature parents P = C ∪ D (C continuous, D categorical), c
 **Pooling.** A Gaussian cell with fewer than ``n0 = max(min_cell_rows, |C| + 2)`` rows (at
 least one row per parameter of the regression: intercept, |C| slopes, variance) uses the
 estimate of a coarser cell: (u, y) -> y -> all rows for continuous v, and
-(c, u, y) -> (c, y) -> c -> all rows for the Gaussians of the Bayes-rule factor. Parent
-configurations not seen in training fall back the same way (their cell has no rows). This
-is what the scores use (maximum likelihood, exact reductions to GaussianCMI).
+(c, u, y) -> (c, y) -> c -> all rows for the Gaussians of the Bayes-rule factor. A cell with
+enough rows in which x_v (a coordinate of x_C for the Bayes-rule factor) is constant up to
+the variance floor keeps its means but borrows the first such coarser cell's covariance
+(unless ``pool_constant=False``, as the scores fit them): its floored variance made the
+factor arbitrarily confident (-1e10 nats on oj for a value unseen in such a cell). Parent
+configurations not seen in training fall back the same way (their cell has no rows).
 
 **Shrinkage** (``shrink=True``, the classifiers' factors fitted on available cases, i.e.
 whose family has a missing cell in some training row): every Gaussian cell
@@ -236,7 +239,8 @@ def _regression(mo: Moments, ridge: float, scale: np.ndarray, floor: float, addi
 def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
                   parents=(), *, alpha: float = 1.0, var_smoothing: float = 1e-9,
                   ridge: float = 1e-8, min_cell_rows: int = 5,
-                  var_floor: float | None = None, shrink: bool = False) -> _CGFactor:
+                  var_floor: float | None = None, shrink: bool = False,
+                  pool_constant: bool = True) -> _CGFactor:
     """Fit the CG factor ``p(x_v | x_parents, y)`` on the complete rows of (v, parents).
 
     Parameters
@@ -263,6 +267,10 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
     shrink : bool, default=False
         Blend every Gaussian cell with ``max(min_cell_rows, |C| + 2)`` pseudo-rows of its
         coarser cell (module docstring, "Shrinkage") instead of pooling small cells.
+    pool_constant : bool, default=True
+        Pool the Gaussian cells in which x_v (a coordinate of x_C) is constant up to the
+        floor; False keeps their floored plug-in variance (the scores do, so that they
+        stay the plug-in CMI of MATH.md §1 on single-type data).
 
     Returns
     -------
@@ -306,9 +314,10 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
     # without categorical parents the cell (u, y) is the class: one level, not two
     first = 1 if not D else 0
 
-    def estimate(levels):
-        return shrunk(levels[first:], threshold) if shrink else pooled(levels[first:],
-                                                                        threshold)
+    def estimate(levels, min_var):
+        if shrink:
+            return shrunk(levels[first:], threshold)
+        return pooled(levels[first:], threshold, min_var)
 
     if cont[v]:
         Z = np.column_stack([sub.values[:, list(C)], sub.values[:, v]])
@@ -317,8 +326,9 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
                   (grouped_moments(Z, yy, m), np.arange(F) % m),
                   (grouped_moments(Z, np.zeros_like(yy), 1), np.zeros(F, np.int64))]
         additive = var_floor is not None
-        a, b, s2 = _regression(estimate(levels), ridge, scale[:-1],
-                               var_floor if additive else var_smoothing * scale[-1], additive)
+        floor = var_floor if additive else var_smoothing * scale[-1]
+        min_var = np.r_[np.full(len(C), -np.inf), floor] if pool_constant else None
+        a, b, s2 = _regression(estimate(levels, min_var), ridge, scale[:-1], floor, additive)
         return LinearGaussianFactor(**common, intercept=a.reshape(U + 1, m),
                                     coef=b.reshape(U + 1, m, len(C)), var=s2.reshape(U + 1, m))
     K = int(enc.n_levels[v])
@@ -334,8 +344,9 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
               (grouped_moments(Z, yy * K + c, m * K), fine % (m * K)),
               (grouped_moments(Z, c, K), fine % K),
               (grouped_moments(Z, np.zeros_like(c), 1), np.zeros(F * K, np.int64))]
-    mo = estimate(levels)
-    cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + max(ridge, var_smoothing) * np.diag(scale)
+    floor = max(ridge, var_smoothing) * scale
+    mo = estimate(levels, floor if pool_constant else None)
+    cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + np.diag(floor)
     sign, logdet = np.linalg.slogdet(cov)
     p = len(C)
     return BayesCategoricalFactor(

@@ -60,9 +60,16 @@ def grouped_moments(Z: np.ndarray, groups: np.ndarray, n_groups: int) -> Moments
     return Moments(n, mean, M)
 
 
-def pooled(levels: list[tuple[Moments, np.ndarray]], min_rows: float) -> Moments:
+def pooled(levels: list[tuple[Moments, np.ndarray]], min_rows: float,
+           min_var: np.ndarray | None = None) -> Moments:
     """For each finest cell, the moments of the first level whose cell has ``>= min_rows``
     rows (the last level when none has).
+
+    With ``min_var``, a cell with enough rows in which some coordinate j has a variance of at
+    most ``min_var[j]`` (a constant column of the cell) keeps its count and means but borrows
+    the covariance of the first coarser cell that is neither small nor constant: such a cell
+    says nothing about the spread, and its plug-in variance (0, then the floor) would make a
+    factor arbitrarily confident.
 
     Parameters
     ----------
@@ -70,6 +77,8 @@ def pooled(levels: list[tuple[Moments, np.ndarray]], min_rows: float) -> Moments
         From finest to coarsest; the array maps each finest cell to its group at that level
         (the identity for the first level).
     min_rows : float
+    min_var : ndarray of shape (p,) or None, default=None
+        Per-coordinate variance a cell must exceed (``-inf`` for coordinates not checked).
 
     Returns
     -------
@@ -83,14 +92,31 @@ def pooled(levels: list[tuple[Moments, np.ndarray]], min_rows: float) -> Moments
     >>> coarse = grouped_moments(np.array([[1.0], [3.0], [5.0]]), np.zeros(3, int), 1)
     >>> pooled([(fine, np.arange(2)), (coarse, np.zeros(2, int))], 2).mean.ravel().tolist()
     [2.0, 3.0]
+    >>> Z, g = np.array([[1.0], [1.0], [3.0], [7.0]]), np.array([0, 0, 1, 1])
+    >>> levels = [(grouped_moments(Z, g, 2), np.arange(2)),
+    ...           (grouped_moments(Z, np.zeros(4, int), 1), np.zeros(2, int))]
+    >>> mo = pooled(levels, 2, np.zeros(1))  # cell 0 is constant: the pooled variance, 6
+    >>> mo.mean.ravel().tolist(), (mo.M[:, 0, 0] / mo.n).tolist()
+    ([1.0, 5.0], [6.0, 4.0])
     """
+    def usable(mo: Moments, up: np.ndarray) -> np.ndarray:
+        ok = mo.n[up] >= min_rows
+        if min_var is not None:
+            var = np.diagonal(mo.M[up], axis1=1, axis2=2) / np.maximum(mo.n[up], 1.0)[:, None]
+            ok &= (var > min_var).all(axis=1)
+        return ok
+
     first, up = levels[0]
     n, mean, M = first.n[up].copy(), first.mean[up].copy(), first.M[up].copy()
-    done = n >= min_rows
+    small = n < min_rows
+    done = usable(first, up)
     for mo, up in levels[1:]:
-        take = ~done
-        n[take], mean[take], M[take] = mo.n[up[take]], mo.mean[up[take]], mo.M[up[take]]
-        done |= mo.n[up] >= min_rows
+        take = np.flatnonzero(~done)
+        whole, spread = take[small[take]], take[~small[take]]
+        n[whole], mean[whole], M[whole] = mo.n[up[whole]], mo.mean[up[whole]], mo.M[up[whole]]
+        g = up[spread]
+        M[spread] = mo.M[g] * (n[spread] / np.maximum(mo.n[g], 1.0))[:, None, None]
+        done |= usable(mo, up)
     return Moments(n, mean, M)
 
 

@@ -55,7 +55,7 @@ def cg_gain(data: CGData, v: int, parents: tuple) -> float:
         return -np.inf
     sub, y = enc.take(obs), data.y[obs]
     settings = dict(alpha=0.0, var_smoothing=data.var_smoothing, ridge=data.ridge,
-                    min_cell_rows=data.min_cell_rows)
+                    min_cell_rows=data.min_cell_rows, pool_constant=False)  # plug-in CMI
     full = fit_cg_factor(sub, y, data.m, v, parents, **settings).log_prob_at(sub, y)
     base = fit_cg_factor(sub, y, data.m, v, (), **settings).log_prob_at(sub, y)
     return float(np.mean(full - base))

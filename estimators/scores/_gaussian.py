@@ -7,6 +7,9 @@ Both use the closed form
 on one correlation matrix ``R_y`` per class (of the raw features, or of their class-y normal
 scores for the copula); one parent gives ``-1/2 sum_y p(y) ln(1 - r_y^2)``. A feature constant
 within a class gets a unit row/column in that class's ``R_y``, so it contributes nothing there.
+Parents collinear within a class (``R_{P|y}`` singular, e.g. a class of 4 rows and 3
+features) contribute ``-1/2 ln(1 - R^2)`` there, R^2 the squared multiple correlation of v on
+their span: the information of their independent part (a limit, not a NaN).
 """
 
 from __future__ import annotations
@@ -109,30 +112,33 @@ def gaussian_hyperedge_block(data: CorrelationData, items: list) -> np.ndarray:
         sel = np.flatnonzero(sizes == s)
         idx = np.array([(items[k][0], *items[k][1]) for k in sel], dtype=np.int64)
         sub = data.R[:, idx[:, :, None], idx[:, None, :]]  # (m, k, s+1, s+1)
-        parents_logdet = _logdet(sub[:, :, 1:, 1:])
         with np.errstate(invalid="ignore"):
-            per_class = 0.5 * (parents_logdet - _logdet(sub))
-        singular = ~np.isfinite(parents_logdet)
-        if singular.any():
-            per_class[singular] = _redundant_parents_cmi(sub[singular])
+            per_class = 0.5 * (_logdet(sub[:, :, 1:, 1:]) - _logdet(sub))
+        bad = np.isnan(per_class)  # parents singular in that class (collinear)
+        if bad.any():
+            per_class[bad] = _collinear_parents(sub[bad])
         out[sel] = (data.prior[:, None] * per_class).sum(axis=0)
     return out
 
 
-def _redundant_parents_cmi(sub: np.ndarray) -> np.ndarray:
-    """``-½ ln(1 − R²)`` for correlation blocks whose parent block is singular.
+def _collinear_parents(S: np.ndarray) -> np.ndarray:
+    """``I(X_v; X_P) = -1/2 ln(1 - R^2)`` for correlation matrices ``S`` (b, s+1, s+1) of
+    (v, P) whose parent block is singular: R^2 = r^T R_PP^+ r, the squared multiple
+    correlation of v on the span of P (the pseudo-inverse is the minimum-norm least-squares
+    regression), so collinear parents give the information of their independent part and
+    a v inside that span gives +inf.
 
-    With collinear parents ``det R_PP = 0`` and the determinant ratio is 0/0, but the
-    multiple correlation ``R² = r' R_PP⁺ r`` (Moore–Penrose inverse) is still defined: a
-    parent that is a linear combination of the others adds no information, so the score is
-    that of the independent parents. ``+inf`` when the vertex itself is (numerically) a
-    linear combination of its parents.
+    Examples
+    --------
+    >>> import numpy as np
+    >>> S = np.array([[[1.0, 0.6, 0.6], [0.6, 1.0, 1.0], [0.6, 1.0, 1.0]]])  # P = two copies
+    >>> bool(np.isclose(_collinear_parents(S)[0], -0.5 * np.log(1 - 0.6**2)))
+    True
     """
-    r = sub[:, 1:, 0]
-    explained = np.einsum("qi,qij,qj->q", r, np.linalg.pinv(sub[:, 1:, 1:], hermitian=True), r)
-    residual = 1.0 - explained
+    r, R = S[:, 0, 1:], S[:, 1:, 1:]
+    r2 = np.einsum("bi,bij,bj->b", r, np.linalg.pinv(R, rtol=SINGULAR_TOL, hermitian=True), r)
     with np.errstate(divide="ignore"):
-        return np.where(residual > SINGULAR_TOL, -0.5 * np.log(np.maximum(residual, SINGULAR_TOL)), np.inf)
+        return -0.5 * np.log1p(-np.clip(r2, 0.0, 1.0))
 
 
 class _CorrelationCMI(BaseCMI):

@@ -110,7 +110,9 @@ def test_constant_and_collinear_within_a_class_are_finite_and_named():
     y = np.repeat([0, 1], 20)
     x0 = np.where(y == 0, 1.0, rng.normal(size=40))  # constant in class 0
     X = pd.DataFrame({"u": x0, "v": 2.0 * x0 + 1.0, "w": rng.normal(size=40)})  # v = 2u + 1
-    with pytest.warns(UserWarning, match=r"column\(s\) \['u', 'v'\] are constant or collinear"):
+    # u's constant class-0 cell borrows the class-pooled variance (not floored); v = 2u + 1
+    # is collinear with its parent u in class 1: floored, named
+    with pytest.warns(UserWarning, match=r"column\(s\) \['v'\] are constant or collinear"):
         clf = TANClassifier().fit(X, y)
     proba = clf.predict_proba(X)
     assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
@@ -153,3 +155,16 @@ def test_features_override_sets_every_column_type():
     with pytest.raises(ValueError, match="Column 'a' was asked to be continuous but holds the "
                                          "non-numeric value"):
         TANClassifier(features="gaussian").fit(strings, y)
+
+
+def test_a_class_with_collinear_rows_does_not_stop_ktan():
+    """yeast's class ERL has 4 rows in a training fold: 3 parents are collinear there, which
+    made the Gaussian CMI NaN and stopped KTANClassifier(k=2)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(84, 4))
+    y = np.repeat([0, 1, 2], [40, 40, 4])
+    X[y == 2, 3] = X[y == 2, 1] - X[y == 2, 2]  # collinear within the small class
+    clf = KTANClassifier(k=2).fit(X, y)
+    proba = clf.predict_proba(X)
+    assert not np.isnan(clf.score_) and np.isfinite(proba).all()  # +inf: 3 = 1 - 2 there
+    assert np.allclose(proba.sum(axis=1), 1.0)

@@ -86,6 +86,32 @@ def test_small_cells_pool_to_the_class_regression():
     assert f.intercept[r, 1] != pytest.approx(pooled.intercept[0, 1], abs=1e-3)
 
 
+def test_constant_cells_pool_instead_of_a_floored_variance():
+    """oj's DiscCH is 0 on every row with SpecialMM = 1 of class MM; the floored variance
+    (1e-9 var) of that cell gave a test row with DiscCH = 0.5 -1e10 nats. A cell in which
+    x_v (or a coordinate of x_C) is constant now keeps its mean and borrows the coarser
+    cell's variance."""
+    X, y, encoder = _table(6)
+    cell = ((X["d"] == "yes") & (y == 1)).to_numpy()
+    X.loc[cell, "x1"] = 0.0  # x1 constant in the cell (d = yes, y = 1); 150 rows
+    enc = encoder.fit(X).transform(X)
+    yes = list(encoder.categories_["d"]).index("yes")
+    f = fit_cg_factor(enc, y, 2, 2, (1,))  # x1 | d, y: a linear-Gaussian factor
+    cls = fit_cg_factor(enc, y, 2, 2, ())  # x1 | y
+    assert f.var[yes, 1] == pytest.approx(cls.var[0, 1], rel=1e-12)
+    assert f.intercept[yes, 1] == 0.0  # the cell's own mean
+    assert f.var[yes, 0] == pytest.approx(X["x1"][(X["d"] == "yes") & (y == 0)].var(ddof=0))
+    test = encoder.transform(pd.DataFrame({"c": ["p"], "d": ["yes"], "x1": [0.5], "x2": [0.0]}))
+    ref = norm.logpdf(0.5, 0.0, X["x1"][y == 1].std(ddof=0))
+    assert f.log_prob(test)[0, 1] == pytest.approx(ref, rel=1e-9)
+    # the Bayes-rule factor c | x1, d, y: its Gaussian of x1 in the constant cells pooled
+    b = fit_cg_factor(enc, y, 2, 0, (1, 2))
+    lp = b.log_prob(test)
+    assert np.isfinite(lp).all() and lp.min() > -50.0
+    var = np.linalg.inv(b.precision[yes, 1])[:, 0, 0]  # x1's variance per category c
+    assert (var > 0.1 * X["x1"][y == 1].var()).all()
+
+
 def test_bayes_factor_matches_scipy_per_cell():
     X, y, encoder = _table(3)
     enc = encoder.transform(X)
