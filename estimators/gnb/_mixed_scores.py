@@ -25,7 +25,7 @@ from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import warn_user
 from estimators.columns import EncodedColumns
 from estimators.gnb._learn import make_score
-from estimators.scores import ConditionalGaussianScore
+from estimators.scores import ConditionalGaussianScore, DiscreteCMI
 
 __all__ = ["AvailableCaseCMI", "MixedScore", "SafeScore", "family_score", "learn_structure"]
 
@@ -134,11 +134,18 @@ class MixedScore:
         self.cg = ConditionalGaussianScore(var_smoothing=var_smoothing, n_jobs=n_jobs
                                            ).fit_encoded(enc, codes, classes)
         self._names = list(enc.names)
+        # complete, all categorical: the CG score is DiscreteCMI's plug-in CMI (tested to
+        # 1e-10), whose batched contingency tables are far faster per hyperedge
+        complete = enc.observed[:, self.used].all()
+        self.discrete = (DiscreteCMI(n_jobs=n_jobs).fit(enc.codes[:, self.used], codes)
+                         if complete and not self.continuous.any() else None)
 
     def __call__(self, v: Hashable, parents: Iterable[Hashable]) -> float:
         parents = [int(p) for p in parents]
         if not parents:
             return 0.0
+        if self.discrete is not None:
+            return safe_value(self.discrete, int(v), set(parents))
         if self.continuous[[int(v), *parents]].all():
             pos = self._cont_pos
             return safe_value(self.family, int(pos[v]), {int(pos[p]) for p in parents})
@@ -147,6 +154,8 @@ class MixedScore:
 
     def edge_matrix(self) -> np.ndarray:
         """Directed pair scores ``W[i, j] = f(j, {i})``."""
+        if self.discrete is not None:
+            return np.minimum(self.discrete.edge_matrix(), PERFECT)
         q = self.used.size
         W = np.zeros((q, q))
         ii, jj = np.nonzero(~np.eye(q, dtype=bool) & ~np.outer(self.continuous, self.continuous))

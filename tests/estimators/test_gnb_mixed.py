@@ -208,3 +208,33 @@ def test_no_eligible_arborescence_still_fits_with_one_warning():
     with pytest.warns(UserWarning, match="arcs without enough complete rows"):
         proba = GNBClassifier().fit(X, y).predict_proba(X)
     assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
+
+
+def test_all_categorical_complete_scores_through_discrete_cmi_equal_the_cg_score(monkeypatch):
+    """The fast path (DiscreteCMI's batched tables) gives the CG score's values (1e-10) and
+    the same k-GNB as the per-hyperedge CG path."""
+    from estimators.columns import MixedEncoder
+    from estimators.gnb import _mixed_scores
+
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 3, 300)
+    X = pd.DataFrame({f"c{j}": np.array(list("abcd"))[(rng.integers(0, 4, 300) + y * (j % 2))
+                                                       % 4] for j in range(5)})
+    enc = MixedEncoder().fit(X).transform(X)
+    fast = _mixed_scores.MixedScore(enc, y, np.arange(3), np.arange(5), "gaussian")
+    assert fast.discrete is not None
+    slow = _mixed_scores.MixedScore(enc, y, np.arange(3), np.arange(5), "gaussian")
+    slow.discrete = None
+    for v, ps in [(0, {1}), (2, {0, 4}), (3, {1, 2, 4})]:
+        assert fast(v, ps) == pytest.approx(slow(v, ps), abs=1e-10)
+    np.testing.assert_allclose(fast.edge_matrix(), slow.edge_matrix(), atol=1e-10)
+    ref = KGNBClassifier(order=3).fit(X, y).predict_proba(X)
+    init = _mixed_scores.MixedScore.__init__
+
+    def without_fast_path(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.discrete = None
+
+    monkeypatch.setattr(_mixed_scores.MixedScore, "__init__", without_fast_path)
+    np.testing.assert_allclose(KGNBClassifier(order=3).fit(X, y).predict_proba(X), ref,
+                               atol=1e-9)
