@@ -39,11 +39,12 @@ nodes they are independent, so one log-factor per component is exact and spans o
 axes that component touches. Before a pattern is computed, its factors are built for one row
 with a 2-node rule and the elimination is replayed on their shapes
 (:func:`._elimination.peak_cells`), which gives the cells held at once per row at any
-order (factors, their construction's temporaries, combined tables). If rows x that exceeds ``max_cells`` (default 2**24 float64 cells, 128 MB), the
+order (factors, their construction's temporaries, combined tables). If rows x that
+exceeds ``max_cells`` (default 2**26 float64 cells, 512 MB), the
 pattern's rows are processed in chunks that fit. If one row alone exceeds it, the
 pattern uses the largest Gauss-Hermite order that fits, not below 6, and one warning
 states the order used and its measured error above (a chain of six regression-linked
-vertices, each with a categorical child, fits at order 10); if order 6 does not fit either,
+vertices, each with a categorical child, fits at order 12; at order 10 in 2**24 cells); if order 6 does not fit either,
 a ValueError names the number of missing continuous features with a categorical
 descendant and suggests a lower ``gh_order`` or imputation.
 """
@@ -61,8 +62,8 @@ from estimators.marginal._patterns import kept_vertices, missing_patterns, topol
 
 #: default order of the Gauss–Hermite rule
 GH_ORDER = 64
-#: default memory budget: float64 cells held at once per chunk of rows (128 MB)
-MAX_CELLS = 2**24
+#: default memory budget: float64 cells held at once per chunk of rows (512 MB)
+MAX_CELLS = 2**26
 #: lowest Gauss-Hermite order the memory bound falls back to
 _MIN_ORDER = 6
 #: measured error of the rule by order (module docstring)
@@ -173,8 +174,8 @@ def cg_log_marginal(
     gh_order : int, default=64
         Order of the Gauss–Hermite rule for missing continuous vertices with a
         categorical descendant.
-    max_cells : int, default=2**24
-        Memory budget in float64 cells (128 MB by default) held at once per
+    max_cells : int, default=2**26
+        Memory budget in float64 cells (512 MB by default) held at once per
         chunk of rows, see the module docstring.
 
     Returns

@@ -93,13 +93,13 @@ def test_linked_chain_lowers_the_order_then_refuses():
     links do not fit even at order 6: ValueError."""
     X, missing = _chain_rows(4, 3)
     with pytest.warns(UserWarning, match="lowered from 64 to") as record:
-        out = cg_log_marginal(_chain(4), PRIOR, X, missing)
+        out = cg_log_marginal(_chain(4), PRIOR, X, missing, max_cells=2**24)
     assert len(record) == 1
     assert np.isfinite(out).all()
     X, missing = _chain_rows(6, 3)
     with pytest.warns(UserWarning, match="lowered from 64 to 10 .* about 3.4e-03"):
-        out = cg_log_marginal(_chain(6), PRIOR, X, missing)
+        out = cg_log_marginal(_chain(6), PRIOR, X, missing, max_cells=2**24)
     assert np.isfinite(out).all()
     X, missing = _chain_rows(10, 3)
     with pytest.raises(ValueError, match="10 missing continuous features with a categorical"):
-        cg_log_marginal(_chain(10), PRIOR, X, missing)
+        cg_log_marginal(_chain(10), PRIOR, X, missing, max_cells=2**24)
