@@ -13,6 +13,7 @@ scikit-learn's ``cross_validate``; :func:`summarise` their mean and standard dev
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable
 
 import numpy as np
@@ -121,7 +122,8 @@ def classification_metrics(y_true, proba, classes) -> dict[str, float]:
     classes : array-like
         Every class of the data set (``labels=classes``), so a class absent from this test
         part is handled: log-loss and Brier score use all columns; the ROC AUC averages
-        the classes present (with at least one row outside them); F1 counts a class absent
+        the classes present (with at least one row outside them), as does the balanced
+        accuracy (without scikit-learn's warning); F1 counts a class absent
         from the part only if it is predicted (scikit-learn's labels of y_true and y_pred).
 
     Examples
@@ -135,9 +137,12 @@ def classification_metrics(y_true, proba, classes) -> dict[str, float]:
     classes = np.asarray(classes)
     proba = np.asarray(proba, dtype=float)
     y_pred = classes[np.argmax(proba, axis=1)]
+    with warnings.catch_warnings():  # a class absent from this part: averaged over those present
+        warnings.filterwarnings("ignore", "y_pred contains classes not in y_true")
+        balanced = float(balanced_accuracy_score(y_true, y_pred))
     return {
         "accuracy": float(accuracy_score(y_true, y_pred)),
-        "balanced_accuracy": float(balanced_accuracy_score(y_true, y_pred)),
+        "balanced_accuracy": balanced,
         "f1_macro": float(f1_score(y_true, y_pred, average="macro", zero_division=0)),
         "f1_weighted": float(f1_score(y_true, y_pred, average="weighted", zero_division=0)),
         "log_loss": float(log_loss(y_true, proba, labels=classes)),

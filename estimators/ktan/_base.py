@@ -146,7 +146,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         small = self.classes_[self.class_count_ < MIN_CELL_ROWS].tolist()
         if floor is None:
             floor = var_floor(enc, self.network_.columns, self.var_smoothing)
-        floored = [names[v] for v in floored_vertices(self.network_, floor)]
+        floored = [names[v] for v in sorted(floored_vertices(self.network_, floor))]
         parts = []
         if small:
             parts.append(f"class(es) {small} have fewer than {MIN_CELL_ROWS} training rows: "

@@ -105,3 +105,16 @@ def test_parallel_folds_switch_the_models_own_bars_off(monkeypatch, n_jobs, expe
     model = TANClassifier(verbose=True)
     evaluation.fold_metrics(model, X, y, n_splits=2, n_jobs=n_jobs)
     assert seen["verbose"] is expected and model.verbose is True  # the caller's is kept
+
+
+def test_a_class_absent_from_a_part_gives_no_sklearn_warning():
+    import warnings
+
+    from estimators.evaluation import classification_metrics
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = classification_metrics(["a", "a", "b"], [[0.9, 0.1, 0.0], [0.1, 0.2, 0.7],
+                                                     [0.2, 0.7, 0.1]], ["a", "b", "c"])
+    # recalls over the classes present: a 1/2, b 1/1
+    assert m["balanced_accuracy"] == 0.75
