@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from dask_partitions import cuts, split
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,16 +35,6 @@ def _frame(seed, n=300):
     return df, pd.Series(y, name="y")
 
 
-def _split(frame, y, cuts):
-    """A Dask DataFrame and Series split at the given row positions (same partitions)."""
-    bounds = [0, *sorted(set(cuts)), len(frame)]
-    pieces = [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
-    X = dd.concat([dd.from_pandas(frame.iloc[a:b], npartitions=1) for a, b in pieces])
-    Y = dd.concat([dd.from_pandas(y.iloc[a:b], npartitions=1) for a, b in pieces])
-    return X, Y
-
-
-cuts = st.lists(st.integers(1, 299), max_size=8)
 hyp = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -90,7 +81,7 @@ def test_cg_score_from_partitions_equals_in_memory(seed, cuts):
     frame, y = _frame(seed)
     ref = ConditionalGaussianScore().fit(frame, y)
     with dask.config.set(scheduler="sync"):
-        got = ConditionalGaussianScore().fit(*_split(frame, y, cuts))
+        got = ConditionalGaussianScore().fit(*split(frame, y, cuts))
     assert got.feature_types_ == ref.feature_types_
     assert (ref.feature_types_["age"], ref.feature_types_["code"]) == ("continuous", "categorical")
     np.testing.assert_array_equal(got.classes_, ref.classes_)
@@ -108,13 +99,13 @@ def test_cg_score_from_dask_with_small_cells_and_settings():
     kw = dict(min_cell_rows=12, var_smoothing=1e-3, ridge=1e-4)
     ref = ConditionalGaussianScore(**kw).fit(frame, y)
     with dask.config.set(scheduler="sync"):
-        got = ConditionalGaussianScore(**kw).fit(*_split(frame, y, [50, 120]))
+        got = ConditionalGaussianScore(**kw).fit(*split(frame, y, [50, 120]))
     np.testing.assert_allclose(got.edge_matrix(), ref.edge_matrix(), rtol=RTOL, atol=ATOL)
 
 
 def test_cg_score_from_dask_refuses_what_it_cannot_score():
     frame, y = _frame(4, n=60)
-    X, Y = _split(frame, y, [30])
+    X, Y = split(frame, y, [30])
     with dask.config.set(scheduler="sync"):
         score = ConditionalGaussianScore().fit(X, Y)
         with pytest.raises(ValueError, match="supports at most 1 parent"):
@@ -122,14 +113,14 @@ def test_cg_score_from_dask_refuses_what_it_cannot_score():
         bad = frame.copy()
         bad.loc[5, "w"] = np.nan
         with pytest.raises(ValueError, match="NaN or infinity in column 'w'.*complete rows"):
-            ConditionalGaussianScore().fit(*_split(bad, y, [30]))
+            ConditionalGaussianScore().fit(*split(bad, y, [30]))
         bad = frame.copy()
         bad.loc[5, "q"] = None
         with pytest.raises(ValueError, match="missing values in column 'q'"):
-            ConditionalGaussianScore().fit(*_split(bad, y, [30]))
+            ConditionalGaussianScore().fit(*split(bad, y, [30]))
         bad = frame.assign(w=1.0)
         with pytest.raises(ValueError, match=r"column\(s\) \['w'\] of X are constant"):
-            ConditionalGaussianScore().fit(*_split(bad, y, [30]))
+            ConditionalGaussianScore().fit(*split(bad, y, [30]))
         with pytest.raises(ValueError, match="feature_types for a Dask X maps column names"):
             ConditionalGaussianScore(feature_types={"nope": "continuous"}).fit(X, Y)
 

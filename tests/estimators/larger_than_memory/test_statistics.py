@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from dask_partitions import cuts, split
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,16 +34,6 @@ def _data(seed, n, d, discrete=False):
     return frame, pd.Series(y, name="y")
 
 
-def _split(frame, y, cuts):
-    """A Dask DataFrame and Series split at the given row positions (same partitions)."""
-    bounds = [0, *sorted(set(cuts)), len(frame)]
-    pieces = [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
-    X = dd.concat([dd.from_pandas(frame.iloc[a:b], npartitions=1) for a, b in pieces])
-    Y = dd.concat([dd.from_pandas(y.iloc[a:b], npartitions=1) for a, b in pieces])
-    return X, Y
-
-
-cuts = st.lists(st.integers(1, 299), max_size=8)
 hyp = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -71,7 +62,7 @@ def test_gaussian_cmi_from_partitions_equals_in_memory(seed, cuts):
     frame, y = _data(seed, 300, 5)
     ref = GaussianCMI().fit(frame, y)
     with dask.config.set(scheduler="sync"):
-        got = GaussianCMI().fit(*_split(frame, y, cuts))
+        got = GaussianCMI().fit(*split(frame, y, cuts))
     np.testing.assert_allclose(got.data_.R, ref.data_.R, rtol=RTOL, atol=ATOL)
     np.testing.assert_array_equal(got.class_prior_, ref.class_prior_)
     np.testing.assert_allclose(got.edge_matrix(), ref.edge_matrix(), rtol=RTOL, atol=ATOL)
@@ -86,7 +77,7 @@ def test_discrete_cmi_from_partitions_equals_in_memory(seed, cuts, alpha):
     frame, y = _data(seed, 300, 4, discrete=True)
     ref = DiscreteCMI(alpha=alpha).fit(frame, y)
     with dask.config.set(scheduler="sync"):
-        got = DiscreteCMI(alpha=alpha).fit(*_split(frame, y, cuts))
+        got = DiscreteCMI(alpha=alpha).fit(*split(frame, y, cuts))
     assert [c.tolist() for c in got.categories_] == [c.tolist() for c in ref.categories_]
     np.testing.assert_allclose(got.edge_matrix(), ref.edge_matrix(), rtol=RTOL, atol=ATOL)
 
@@ -103,7 +94,7 @@ def test_pair_counts_are_the_contingency_tables():
 def test_discrete_score_from_dask_answers_pairs_only():
     frame, y = _data(1, 100, 3, discrete=True)
     with dask.config.set(scheduler="sync"):
-        got = DiscreteCMI().fit(*_split(frame, y, [50]))
+        got = DiscreteCMI().fit(*split(frame, y, [50]))
     with pytest.raises(ValueError, match="at most 1 parent"):
         got("x0", {"x1", "x2"})
 
@@ -116,17 +107,17 @@ def test_constant_column_and_unsupported_score_are_refused():
     with dask.config.set(scheduler="sync"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match=r"column\(s\) \['x1'\] of X are constant"):
-            GaussianCMI().fit(*_split(frame, y, [30]))
+            GaussianCMI().fit(*split(frame, y, [30]))
         with pytest.raises(TypeError, match=r"GaussianCopulaCMI cannot be fitted from a Dask "
                                             r"collection; the scores that can are "
                                             r"\['ConditionalGaussianScore', 'DiscreteCMI', "
                                             r"'GaussianCMI'\]"):
-            GaussianCopulaCMI().fit(*_split(frame, y, [30]))
+            GaussianCopulaCMI().fit(*split(frame, y, [30]))
 
 
 def test_misaligned_partitions_are_refused():
     frame, y = _data(0, 60, 3)
-    X, _ = _split(frame, y, [20, 40])
-    _, Y = _split(frame, y, [30])
+    X, _ = split(frame, y, [20, 40])
+    _, Y = split(frame, y, [30])
     with pytest.raises(ValueError, match="X has 3 partitions but y has 2"):
         GaussianCMI().fit(X, Y)
