@@ -131,14 +131,15 @@ class MixedScore:
         cont_cols = self.used[self.continuous]
         self.family = (family_score(dependence, enc.values[:, cont_cols], codes, bandwidth,
                                     n_jobs) if cont_cols.size else None)
-        self.cg = ConditionalGaussianScore(var_smoothing=var_smoothing, n_jobs=n_jobs
-                                           ).fit_encoded(enc, codes, classes)
         self._names = list(enc.names)
         # complete, all categorical: the CG score is DiscreteCMI's plug-in CMI (tested to
         # 1e-10), whose batched contingency tables are far faster per hyperedge
         complete = enc.observed[:, self.used].all()
         self.discrete = (DiscreteCMI(n_jobs=n_jobs).fit(enc.codes[:, self.used], codes)
                          if complete and not self.continuous.any() else None)
+        self.cg = (ConditionalGaussianScore(var_smoothing=var_smoothing, n_jobs=n_jobs
+                                            ).fit_encoded(enc, codes, classes)
+                   if self.discrete is None else None)
 
     def __call__(self, v: Hashable, parents: Iterable[Hashable]) -> float:
         parents = [int(p) for p in parents]

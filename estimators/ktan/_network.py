@@ -140,11 +140,12 @@ def fit_network(enc: EncodedColumns, y_codes: np.ndarray, n_classes: int, column
     """
     parents = tuple(tuple(sorted(int(p) for p in pa)) for pa in parents)
     columns = tuple(int(v) for v in columns)
+    floor = var_floor(enc, columns, var_smoothing)
     factors = tuple(
         fit_cg_factor(enc, y_codes, n_classes, v, pa,
                       alpha=_pseudo_count(enc, v, pa, n_classes, alpha, ess),
                       var_smoothing=var_smoothing, ridge=ridge, min_cell_rows=min_cell_rows,
-                      var_floor=var_floor(enc, columns, var_smoothing),
+                      var_floor=floor,
                       shrink=not enc.observed[:, [v, *pa]].all())
         for v, pa in zip(columns, parents, strict=True))
     return CGNetwork(columns, parents, factors)

@@ -210,6 +210,15 @@ def test_no_eligible_arborescence_still_fits_with_one_warning():
     assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
 
 
+def _per_hyperedge_cg(score, enc, codes, classes):
+    """``score`` switched from the DiscreteCMI fast path to the per-hyperedge CG score."""
+    from estimators.scores import ConditionalGaussianScore
+
+    score.discrete = None
+    score.cg = ConditionalGaussianScore().fit_encoded(enc, codes, classes)
+    return score
+
+
 def test_all_categorical_complete_scores_through_discrete_cmi_equal_the_cg_score(monkeypatch):
     """The fast path (DiscreteCMI's batched tables) gives the CG score's values (1e-10) and
     the same k-GNB as the per-hyperedge CG path."""
@@ -223,17 +232,17 @@ def test_all_categorical_complete_scores_through_discrete_cmi_equal_the_cg_score
     enc = MixedEncoder().fit(X).transform(X)
     fast = _mixed_scores.MixedScore(enc, y, np.arange(3), np.arange(5), "gaussian")
     assert fast.discrete is not None
-    slow = _mixed_scores.MixedScore(enc, y, np.arange(3), np.arange(5), "gaussian")
-    slow.discrete = None
+    slow = _per_hyperedge_cg(_mixed_scores.MixedScore(enc, y, np.arange(3), np.arange(5),
+                                                      "gaussian"), enc, y, np.arange(3))
     for v, ps in [(0, {1}), (2, {0, 4}), (3, {1, 2, 4})]:
         assert fast(v, ps) == pytest.approx(slow(v, ps), abs=1e-10)
     np.testing.assert_allclose(fast.edge_matrix(), slow.edge_matrix(), atol=1e-10)
     ref = KGNBClassifier(order=3).fit(X, y).predict_proba(X)
     init = _mixed_scores.MixedScore.__init__
 
-    def without_fast_path(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        self.discrete = None
+    def without_fast_path(self, enc, codes, classes, *args, **kwargs):
+        init(self, enc, codes, classes, *args, **kwargs)
+        _per_hyperedge_cg(self, enc, codes, classes)
 
     monkeypatch.setattr(_mixed_scores.MixedScore, "__init__", without_fast_path)
     np.testing.assert_allclose(KGNBClassifier(order=3).fit(X, y).predict_proba(X), ref,
