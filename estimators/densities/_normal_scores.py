@@ -67,16 +67,21 @@ def pairwise_correlation(z: np.ndarray) -> np.ndarray:
     return np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])
 
 
-def safe_correlation(z: np.ndarray) -> np.ndarray:
+def safe_correlation(z: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
     """Pearson correlation of the columns of z; a constant column is uncorrelated with all.
     With missing entries (NaN): :func:`pairwise_correlation` made positive definite by
     :func:`positive_definite_correlation` (pairs estimated on different rows need not be
-    jointly positive semi-definite, and the junction-tree marginals factor it)."""
+    jointly positive semi-definite, and the junction-tree marginals factor it).
+    ``overwrite=True`` centres and scales z in place (the same operations, so the same
+    result) instead of in two copies."""
     if np.isnan(z).any():
         return positive_definite_correlation(pairwise_correlation(z))
-    zc = z - z.mean(axis=0)
+    mean = z.mean(axis=0)
+    zc = np.subtract(z, mean, out=z if overwrite else None)
     sd = np.sqrt(np.einsum("ij,ij->j", zc, zc))
-    scaled = np.divide(zc, sd, out=np.zeros_like(zc), where=sd > 0)
+    scaled = np.divide(zc, sd, out=zc if overwrite else np.zeros_like(zc), where=sd > 0)
+    if overwrite:
+        scaled[:, sd == 0] = 0.0  # as the zeros of the copy
     corr = scaled.T @ scaled
     np.fill_diagonal(corr, 1.0)
     return np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])

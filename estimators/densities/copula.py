@@ -15,7 +15,7 @@ from scipy.special import ndtri
 
 from estimators.densities._base import class_rows
 from estimators.densities._normal_scores import NormalScoreDensity, safe_correlation
-from estimators.densities.kde import KDE1D, class_kde, scott_factor
+from estimators.densities.kde import KDE1D, class_kde, kernel_bandwidth, scott_factor
 
 U_EPS = 1e-9
 
@@ -64,24 +64,32 @@ class ClassGaussianCopula(NormalScoreDensity):
         self.kdes_: list[list[KDE1D]] = []
         self.corr_ = np.empty((n_classes, d, d))
         XF = np.asfortranarray(X)  # contiguous columns for the per-column KDEs
+        missing = np.isnan(XF).any(axis=0)
         for c, rows in enumerate(class_rows(codes, n_classes)):
-            Xc = XF.T[:, rows].T  # the class rows, columns still contiguous
-            factor = bandwidth_factor(self.bandwidth, Xc.shape[0], 1)
-            self.kdes_.append([class_kde(XF[:, s], rows, factor, self.min_std)
-                               for s in range(d)])
-            _, z = self._marginals(Xc, c, np.arange(d), need_logpdf=False)
-            self.corr_[c] = safe_correlation(z)
+            factor = bandwidth_factor(self.bandwidth, rows.size, 1)
+            kdes, z = [], np.empty((rows.size, d), order="F")
+            for s in range(d):
+                col = XF[:, s][rows]  # the class's values, contiguous
+                if missing[s] or rows.size < 2:  # observed values only (or the column's
+                    # spread for a one-row class); z is NaN where missing
+                    kdes.append(class_kde(XF[:, s], rows, factor, self.min_std, col))
+                    z[:, s] = kdes[-1].cdf(col)
+                else:  # the same values, reusing the sample's bin positions
+                    h = kernel_bandwidth(col, factor, self.min_std)
+                    kde, z[:, s] = KDE1D.with_sample_cdf(col, h)
+                    kdes.append(kde)
+            self.kdes_.append(kdes)
+            ndtri(np.clip(z, U_EPS, 1.0 - U_EPS, out=z), out=z)
+            self.corr_[c] = safe_correlation(z, overwrite=True)
         return self
 
     def _marginals(
-        self, X: np.ndarray, c: int, cols: np.ndarray, need_logpdf: bool = True
+        self, X: np.ndarray, c: int, cols: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         kdes = self.kdes_[c]
         z = np.empty((X.shape[0], len(cols)), order="F")
         for i, s in enumerate(cols):
             z[:, i] = kdes[s].cdf(X[:, s])
         ndtri(np.clip(z, U_EPS, 1.0 - U_EPS, out=z), out=z)
-        if not need_logpdf:
-            return np.empty(0), z
         lf = np.column_stack([kdes[s].logpdf(X[:, s]) for s in cols])
         return lf, z
