@@ -38,9 +38,11 @@ MAX_INTEGER_LEVELS = 10
 FEATURE_TYPES = ("continuous", "categorical", "constant")
 
 
-def column_values(X) -> tuple[list, list[tuple[np.ndarray, bool]]]:
+def column_values(X, contiguous: bool = False) -> tuple[list, list[tuple[np.ndarray, bool]]]:
     """The column names and, per column, its values as a 1-d array and whether its dtype
-    alone makes it categorical (pandas ``category``, ``bool``).
+    alone makes it categorical (pandas ``category``, ``bool``); ``contiguous``: the columns
+    of a numeric array are copied into one Fortran-ordered array first (for callers that
+    read every column whole, several times).
 
     Examples
     --------
@@ -66,6 +68,8 @@ def column_values(X) -> tuple[list, list[tuple[np.ndarray, bool]]]:
     arr = np.asarray(X)
     if arr.ndim != 2:
         raise ValueError(f"X must be 2-D (n_samples, n_features); got {arr.ndim} dimension(s).")
+    if contiguous and arr.dtype.kind in "fiub":
+        arr = np.asfortranarray(arr)
     return list(range(arr.shape[1])), [(arr[:, j], arr.dtype == bool) for j in range(arr.shape[1])]
 
 
@@ -121,25 +125,34 @@ def check_no_infinity(name: Hashable, values: np.ndarray) -> None:
                          " rows); continuous columns need finite numbers or missing cells.")
 
 
-def _distinct_count(observed: np.ndarray, numeric: bool) -> int:
+def _integral(observed: np.ndarray) -> bool:
+    """Whether every observed number is an integer (a non-integer among the first 64
+    values settles it without a pass over the column)."""
+    head = observed[:64]
+    if not np.all(head == np.round(head)):
+        return False
+    return bool(np.all(observed == np.round(observed)))
+
+
+def _distinct_count(observed: np.ndarray, numeric: bool, integral: bool = False) -> int:
     """The number of distinct observed values where the rule needs it: exact for text and
-    for integer-valued numbers; for other numbers only whether it is below two (1 or 2)."""
+    for integer-valued numbers (``integral``: :func:`_integral` of ``observed``); for other
+    numbers only whether it is below two (1 or 2)."""
     if not numeric or observed.size == 0:
         return pd.unique(observed).size
     if observed.min() == observed.max():
         return 1
-    if np.all(observed == np.round(observed)):
+    if integral:
         return pd.unique(observed).size
     return 2  # at least two; a column with a non-integer value is never a count of levels
 
 
-def _auto_type(values: np.ndarray | None, n_distinct: int) -> str:
+def _auto_type(numeric: bool, n_distinct: int, integral: bool) -> str:
     if n_distinct < 2:
         return "constant"
-    if values is None:
+    if not numeric:
         return "categorical"
-    obs = values[~np.isnan(values)]
-    if n_distinct <= MAX_INTEGER_LEVELS and np.all(obs == np.round(obs)):
+    if n_distinct <= MAX_INTEGER_LEVELS and integral:
         return "categorical"
     return "continuous"
 
@@ -198,15 +211,20 @@ def infer_feature_types(X, feature_types: str | Mapping[Hashable, str] = "auto"
     >>> infer_feature_types(df, {"stage": "continuous"})["stage"]
     'continuous'
     """
-    names, cols = column_values(X)
+    names, cols = column_values(X, contiguous=True)
     forced = _check_mapping(feature_types, names)
     out = {}
     for name, (col, flagged) in zip(names, cols, strict=True):  # per column, vectorised
         missing = missing_mask(col)
         values = None if flagged else numeric_values(col, missing)
-        observed = col[~missing] if values is None else values[~missing]
-        n_distinct = _distinct_count(observed, values is not None)
-        kind = "constant" if n_distinct < 2 else forced.get(name) or _auto_type(values, n_distinct)
+        observed = col if values is None else values
+        if missing.any():
+            observed = observed[~missing]
+        numeric = values is not None
+        integral = numeric and observed.size > 0 and _integral(observed)
+        n_distinct = _distinct_count(observed, numeric, integral)
+        kind = ("constant" if n_distinct < 2 else
+                forced.get(name) or _auto_type(numeric, n_distinct, integral))
         if kind == "continuous":
             if values is None:
                 bad = next(v for v in observed if numeric_values(np.array([v], dtype=object),
