@@ -180,8 +180,9 @@ class KDE1D:
         """
         kde = cls.__new__(cls)
         k, frac = kde._fit(data, h)
-        lo = kde.cdf_grid[k]
-        return kde, lo + frac * (kde.cdf_grid[k + 1] - lo)
+        frac *= np.diff(kde.cdf_grid)[k]  # cdf_grid[k + 1] - cdf_grid[k], the same subtraction
+        frac += kde.cdf_grid[k]
+        return kde, frac
 
     def logpdf(self, x: np.ndarray) -> np.ndarray:
         """Log-density at the points x (any shape)."""

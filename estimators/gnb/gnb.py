@@ -156,7 +156,7 @@ class GNBClassifier(BaseGNB):
     def _fit_model(self, enc, codes: np.ndarray):
         """The class log-prior and the fitted model (densities, and the rooted factors on
         mixed data) of the learned structure on (enc, codes)."""
-        X = np.where(enc.continuous, enc.values, 0.0)
+        X = enc.values if enc.continuous.all() else np.where(enc.continuous, enc.values, 0.0)
         pairs = [(i, j) for i, j in self.cluster_order_.tolist()
                  if enc.continuous[i] and enc.continuous[j]]
         log_prior, density, _ = self._fit_density(X, codes, pairs, self._used[

@@ -61,7 +61,7 @@ def bandwidth_factor(bandwidth: str | float, n: int, dim: int) -> float:
     return float(bandwidth)
 
 
-def kernel_cdf(x: np.ndarray, h: float) -> np.ndarray:
+def kernel_cdf(x: np.ndarray, h: float, span: tuple[float, float] | None = None) -> np.ndarray:
     """Gaussian-kernel CDF of the sample ``x`` with bandwidth ``h``, at the sample points.
 
     Parameters
@@ -69,6 +69,8 @@ def kernel_cdf(x: np.ndarray, h: float) -> np.ndarray:
     x : ndarray of shape (n,)
     h : float
         Kernel standard deviation (> 0).
+    span : (float, float), optional
+        ``(x.min(), x.max())`` when the caller has them already.
 
     Returns
     -------
@@ -86,7 +88,7 @@ def kernel_cdf(x: np.ndarray, h: float) -> np.ndarray:
     n = x.shape[0]
     if n <= EXACT_MAX:
         return ndtr((x[:, None] - x[None, :]) / h).mean(axis=1)
-    lo, hi = x.min(), x.max()
+    lo, hi = (x.min(), x.max()) if span is None else span
     delta = (hi - lo) / (GRID - 1)
     g = (x - lo) / delta
     i = np.minimum(np.floor(g).astype(np.int64), GRID - 2)
@@ -100,8 +102,11 @@ def kernel_cdf(x: np.ndarray, h: float) -> np.ndarray:
     cum = np.cumsum(w)
     tail = np.concatenate([np.zeros(L + 1), cum[: GRID - L - 1]])
     C = (conv + tail) / n
-    # linear interpolation at the sample points, reusing their bins (no search needed)
-    return C[i] + frac * (C[i + 1] - C[i])
+    # linear interpolation at the sample points, reusing their bins (no search needed);
+    # np.diff(C)[i] is C[i + 1] - C[i], the same subtraction
+    out = C[i]
+    out += frac * np.diff(C)[i]
+    return out
 
 
 def rank_cdf(x: np.ndarray) -> np.ndarray:
@@ -153,11 +158,14 @@ def normal_scores(
     >>> Z[1].ravel().round(4)
     array([-0.4307,  0.4307])
     """
+    kernel = marginals == "kernel"  # column by column: no class block is needed
+    XF = np.asfortranarray(X) if kernel else X  # contiguous columns
     out = []
     for c in range(n_classes):
-        Xc = np.asfortranarray(X[y == c])  # contiguous columns
-        Z = np.empty_like(Xc)
-        shared = _shared_rank_columns(Xc) if marginals != "kernel" else np.zeros(0, int)
+        rows = np.flatnonzero(y == c)
+        Xc = None if kernel else np.asfortranarray(X[rows])  # contiguous columns
+        Z = np.empty((rows.size, X.shape[1]), order="F")
+        shared = np.zeros(0, int) if kernel else _shared_rank_columns(Xc)
         if shared.size:  # no ties: the ranks are a permutation of 1..n, and so is z
             n = Xc.shape[0]
             ranks = np.arange(1.0, n + 1.0)
@@ -170,17 +178,17 @@ def normal_scores(
                 block = np.empty((n, shared.size), order="F")
                 np.put_along_axis(block, np.argsort(Xc[:, shared], axis=0), z, axis=0)
                 Z[:, shared] = block
-        for i in np.setdiff1d(np.arange(Xc.shape[1]), shared):  # ties or plain kernel CDF
-            col = Xc[:, i]
-            constant = col.shape[0] < 2 or col.min() == col.max()
-            if marginals == "rank" or constant:
+        for i in np.setdiff1d(np.arange(X.shape[1]), shared):  # ties or plain kernel CDF
+            col = XF[:, i][rows] if kernel else Xc[:, i]
+            span = (col.min(), col.max()) if col.shape[0] >= 2 else None
+            if marginals == "rank" or span is None or span[0] == span[1]:  # or constant
                 u = rank_cdf(col)
             else:
                 if marginals == "rank-kernel":
-                    col = rankdata(col)
+                    col, span = rankdata(col), None
                 sd = col.std(ddof=1)
-                u = kernel_cdf(col, bandwidth_factor(bandwidth, col.shape[0], 1) * sd)
-            Z[:, i] = ndtri(np.clip(u, eps, 1.0 - eps))
+                u = kernel_cdf(col, bandwidth_factor(bandwidth, col.shape[0], 1) * sd, span)
+            ndtri(np.clip(u, eps, 1.0 - eps, out=u), out=Z[:, i])
         out.append(Z)
     return out
 
