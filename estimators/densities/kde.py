@@ -96,9 +96,8 @@ def _linear_bin(x: np.ndarray, start: float, step: float, g: int,
     """Linear binning weights (summing to 1) of sample x on the grid start + step * k
     (``positions``: :func:`_bin_positions` of x, if already computed)."""
     k, frac = _bin_positions(x, start, step, g) if positions is None else positions
-    w = np.bincount(k, weights=1.0 - frac, minlength=g) + np.bincount(
-        k + 1, weights=frac, minlength=g
-    )
+    w = np.bincount(k, weights=1.0 - frac, minlength=g)
+    w[1:] += np.bincount(k, weights=frac, minlength=g)[:-1]  # the upper neighbours (k <= g - 2)
     return w / x.shape[0]
 
 

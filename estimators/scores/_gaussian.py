@@ -39,13 +39,16 @@ class CorrelationData:
     prior: np.ndarray  # (m,)
 
 
-def class_correlations(Z: list[np.ndarray], constant: np.ndarray) -> np.ndarray:
+def class_correlations(Z: list[np.ndarray], constant: np.ndarray, *,
+                       overwrite: bool = False) -> np.ndarray:
     """One correlation matrix per class; constant features get unit rows/columns.
 
     Parameters
     ----------
     Z : list of ndarray, ``Z[c]`` of shape (n_c, d)
     constant : ndarray of bool, shape (m, d)
+    overwrite : bool, default=False
+        Centre and scale each ``Z[c]`` in place (the same operations) instead of in copies.
 
     Returns
     -------
@@ -62,10 +65,10 @@ def class_correlations(Z: list[np.ndarray], constant: np.ndarray) -> np.ndarray:
     m, d = constant.shape
     R = np.empty((m, d, d))
     for c in range(m):  # one matrix product per class
-        A = Z[c] - Z[c].mean(axis=0)
+        A = np.subtract(Z[c], Z[c].mean(axis=0), out=Z[c] if overwrite else None)
         sd = np.sqrt((A * A).sum(axis=0))
         sd[constant[c] | (sd == 0)] = np.inf
-        A = A / sd
+        A /= sd
         Rc = A.T @ A
         Rc = np.clip((Rc + Rc.T) / 2.0, -1.0, 1.0)
         np.fill_diagonal(Rc, 1.0)
@@ -161,8 +164,9 @@ class _CorrelationCMI(BaseCMI):
         return m * (1.0 - np.eye(d))
 
     def _prepare(self, data: ValidatedData) -> CorrelationData:
-        Z = self._normal_data(data)
-        return CorrelationData(class_correlations(Z, self.constant_in_class_), self.class_prior_)
+        Z = self._normal_data(data)  # fresh arrays (class rows, or their normal scores)
+        return CorrelationData(class_correlations(Z, self.constant_in_class_, overwrite=True),
+                               self.class_prior_)
 
 
 class GaussianCMI(_CorrelationCMI):

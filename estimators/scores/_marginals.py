@@ -93,7 +93,8 @@ def kernel_cdf(x: np.ndarray, h: float, span: tuple[float, float] | None = None)
     g = (x - lo) / delta
     i = np.minimum(np.floor(g).astype(np.int64), GRID - 2)
     frac = g - i
-    w = np.bincount(i, 1.0 - frac, GRID) + np.bincount(i + 1, frac, GRID)
+    w = np.bincount(i, 1.0 - frac, GRID)
+    w[1:] += np.bincount(i, frac, GRID)[:-1]  # the upper neighbours (i <= GRID - 2)
     # CDF on the grid: sum_j w_j Phi((g_k - g_j) delta / h), a convolution with the kernel
     # Phi(t delta / h); beyond 8 h the kernel is 1, which a cumulative sum supplies.
     L = min(int(np.ceil(8.0 * h / delta)), GRID - 1)
