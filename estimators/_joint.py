@@ -136,7 +136,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         two rows (that class adds no dependence for them; the scores fitted inside ``fit``
         see class codes and leave this note to the classifier)."""
         kept = np.array([j for j, t in enumerate(enc.types) if t != "constant"], dtype=int)
-        flat = constant_by_class(enc, kept, codes, self.class_count_)
+        flat = constant_by_class(enc, kept, codes, self.classes_.size)
         flat[self.class_count_ < 2] = False  # a one-row class is warned about as such
         names = self.feature_names()
         labels = self.classes_.tolist()
@@ -227,13 +227,13 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
 
 
 def constant_by_class(enc: EncodedColumns, cols: np.ndarray, codes: np.ndarray,
-                      counts: np.ndarray) -> np.ndarray:
+                      n_classes: int) -> np.ndarray:
     """Boolean (m, len(cols)): the column's observed cells within the class take fewer than
     two distinct values (missing and unseen cells skipped; ``pandas``' ``nunique() <= 1``).
 
-    One gather of the table grouped by class and one ``fmin`` / ``fmax`` reduction per
-    class block: ``counts`` (every class has a row) gives the blocks, and a block whose
-    observed values are all equal has ``max == min``, one without any observed value NaN.
+    One masked ``fmin`` / ``fmax`` reduction per class over the table (no gather): a class
+    whose observed values are all equal has ``max == min``, one without any observed value
+    NaN (``initial=NaN`` is the identity of ``fmin`` / ``fmax``).
 
     Examples
     --------
@@ -241,14 +241,20 @@ def constant_by_class(enc: EncodedColumns, cols: np.ndarray, codes: np.ndarray,
     >>> from estimators.columns import MixedEncoder
     >>> X = np.array([[1.0, 0.5], [1.0, np.nan], [2.0, 0.5], [3.0, 0.7]])
     >>> enc = MixedEncoder({0: "continuous"}).fit(X).transform(X)
-    >>> constant_by_class(enc, np.arange(2), np.array([0, 0, 1, 1]), np.array([2, 2])).tolist()
+    >>> constant_by_class(enc, np.arange(2), np.array([0, 0, 1, 1]), 2).tolist()
     [[True, True], [False, False]]
     """
-    rows = np.argsort(codes, kind="stable")  # the rows grouped by class
-    table = enc.values.take(rows, axis=0)[:, cols]  # NaN in categorical columns
+    table = enc.values
+    if not np.array_equal(cols, np.arange(table.shape[1])):
+        table = table[:, cols]
     cat = ~enc.continuous[cols]
-    if cat.any():
-        cc = enc.codes.take(rows, axis=0)[:, cols[cat]]
+    if cat.any():  # categorical columns: their codes as numbers (NaN where missing)
+        table = table.copy() if table is enc.values else table
+        cc = enc.codes[:, cols[cat]]
         table[:, cat] = np.where(cc >= 0, cc, np.nan)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    return ~(np.fmax.reduceat(table, starts, axis=0) > np.fmin.reduceat(table, starts, axis=0))
+    flat = np.empty((n_classes, cols.size), dtype=bool)
+    for c in range(n_classes):  # loop over classes, not rows
+        rows = (codes == c)[:, None]
+        flat[c] = ~(np.fmax.reduce(table, axis=0, where=rows, initial=np.nan)
+                    > np.fmin.reduce(table, axis=0, where=rows, initial=np.nan))
+    return flat
