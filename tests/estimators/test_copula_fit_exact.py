@@ -1,0 +1,134 @@
+"""The faster Gaussian-copula GNB fit (issue 15, point 4) against plain computations.
+
+Every fitted value is recomputed here the straightforward way, from the public pieces
+(``KDE1D``, ``kernel_cdf``, ``scipy.stats.norm.ppf``, ``numpy.corrcoef``), and must agree to
+1e-12 relative: the speed-ups reorder no arithmetic that changes a fitted number.
+"""
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+
+from estimators._joint import constant_by_class
+from estimators.columns import MixedEncoder, infer_feature_types
+from estimators.densities.copula import U_EPS
+from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
+from estimators.gnb import GNBClassifier
+from estimators.scores._marginals import kernel_cdf
+
+SCORE_EPS = 1e-6  # GaussianCopulaCMI's default clip of u
+
+
+def _copula_data(n: int, d: int, seed: int):
+    """Two classes, AR(1) Gaussian dependence with class-dependent strength, exp margins on
+    every other feature (the benchmark's design, smaller)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+    Z = rng.normal(size=(n, d))
+    for j in range(1, d):
+        rho = np.where(y == 1, 0.8, 0.4)
+        Z[:, j] = rho * Z[:, j - 1] + np.sqrt(1 - rho**2) * Z[:, j]
+    Z[:, ::2] = np.exp(Z[:, ::2])
+    return Z, y
+
+
+def _score_correlations(X, y):
+    """Per class: Pearson correlation of ``norm.ppf`` of the kernel CDF of each column."""
+    out = []
+    for c in range(2):
+        Xc = X[y == c]
+        n = Xc.shape[0]
+        Z = np.column_stack([
+            norm.ppf(np.clip(kernel_cdf(col, scott_factor(n, 1) * col.std(ddof=1)),
+                             SCORE_EPS, 1 - SCORE_EPS)) for col in Xc.T])
+        out.append(np.corrcoef(Z, rowvar=False))
+    return np.array(out)
+
+
+def test_copula_gnb_fit_equals_the_plain_computation():
+    X, y = _copula_data(3000, 7, 0)
+    clf = GNBClassifier(dependence="gaussian-copula").fit(X, y)
+    prior = np.bincount(y) / y.size
+    # structure: edge weights -1/2 sum_y p(y) ln(1 - r_y^2), the maximum spanning tree
+    R = _score_correlations(X, y)
+    with np.errstate(divide="ignore"):  # the unit diagonal
+        W = -0.5 * (prior[:, None, None] * np.log1p(-R**2)).sum(axis=0)
+    i, j = clf.cluster_order_.T
+    np.testing.assert_allclose(clf.edge_weights_, W[i, j], rtol=1e-12, atol=0)
+    G = nx.Graph()
+    G.add_weighted_edges_from((a, b, W[a, b]) for a in range(7) for b in range(a + 1, 7))
+    tree = {frozenset(e) for e in nx.maximum_spanning_tree(G).edges}
+    assert {frozenset(e) for e in clf.cluster_order_.tolist()} == tree
+    # density: per class, KDEs built from scratch; correlations of ppf of their CDFs
+    min_std = np.sqrt(1e-9 * np.var(X, axis=0).max())
+    for c in range(2):
+        Xc = X[y == c]
+        Z = np.empty_like(Xc)
+        for s, col in enumerate(Xc.T):
+            ref = KDE1D(col, kernel_bandwidth(col, scott_factor(col.size, 1), min_std))
+            got = clf.density_.kdes_[c][s]
+            assert got.h == pytest.approx(ref.h, rel=1e-12)
+            np.testing.assert_allclose(got.cdf_grid, ref.cdf_grid, rtol=1e-12, atol=0)
+            np.testing.assert_allclose(got.log_grid, ref.log_grid, rtol=1e-12, atol=0)
+            Z[:, s] = norm.ppf(np.clip(ref.cdf(col), U_EPS, 1 - U_EPS))
+        np.testing.assert_allclose(clf.density_.corr_[c], np.corrcoef(Z, rowvar=False),
+                                   rtol=1e-12, atol=1e-15)
+
+
+def test_copula_density_with_missing_cells_keeps_the_observed_value_kdes():
+    X, y = _copula_data(800, 4, 1)
+    X[np.random.default_rng(1).random(X.shape) < 0.1] = np.nan
+    X[:, 3] = np.where(np.isnan(X[:, 3]), 1.0, X[:, 3])  # one complete column
+    clf = GNBClassifier(dependence="gaussian-copula").fit(X, y)
+    min_std = np.sqrt(1e-9 * np.nanvar(X, axis=0).max())
+    for c in range(2):
+        Xc = X[y == c]
+        for s, col in enumerate(Xc.T):
+            obs = col[~np.isnan(col)]
+            ref = KDE1D(obs, kernel_bandwidth(obs, scott_factor(col.size, 1), min_std))
+            np.testing.assert_allclose(clf.density_.kdes_[c][s].cdf_grid, ref.cdf_grid,
+                                       rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("outlier", [0.0, 1e4])  # 1e4: the grid is capped at 2**16 points
+def test_sample_cdf_from_the_bin_positions_is_the_cdf_at_the_sample(outlier):
+    x = np.random.default_rng(2).lognormal(size=5000)
+    x[0] += outlier
+    kde, u = KDE1D.with_sample_cdf(x, 0.05)
+    assert kde.grid.size == (2**16 if outlier else kde.grid.size)
+    np.testing.assert_array_equal(u, kde.cdf(x))
+    np.testing.assert_array_equal(kde.cdf_grid, KDE1D(x, 0.05).cdf_grid)
+
+
+def test_constant_within_class_equals_pandas_nunique():
+    rng = np.random.default_rng(3)
+    n = 400
+    y = rng.integers(0, 4, n)
+    X = pd.DataFrame({
+        "a": rng.normal(size=n),
+        "b": np.where(y == 2, 5.0, rng.normal(size=n)),  # constant in class 2
+        "c": np.where(y == 1, np.nan, rng.normal(size=n)),  # no observed value in class 1
+        "d": rng.choice(["u", "v", None], n),
+        "e": np.where(y == 0, "w", rng.choice(["u", "v"], n)),  # categorical, constant in 0
+        "f": np.where((y == 3) & (rng.random(n) < 0.5), np.nan, np.where(y == 3, 0.0, -0.0)),
+    })
+    X.loc[rng.random(n) < 0.1, "a"] = np.nan
+    enc = MixedEncoder().fit(X).transform(X)
+    cols = np.arange(enc.values.shape[1])
+    got = constant_by_class(enc, cols, y, 4)
+    table = pd.DataFrame(np.where(enc.continuous, enc.values,
+                                  np.where(enc.codes >= 0, enc.codes, np.nan)))
+    ref = table.groupby(y).nunique().to_numpy() <= 1
+    np.testing.assert_array_equal(got, ref)
+    assert got[2, 1] and got[1, 2] and got[0, 4] and not got[:, 0].any()
+
+
+def test_integer_rule_decided_past_the_first_64_values():
+    rng = np.random.default_rng(4)
+    late = np.r_[rng.integers(0, 3, 100).astype(float), 0.5]  # a non-integer at row 100
+    X = np.column_stack([late, rng.integers(0, 3, 101), rng.integers(0, 50, 101),
+                         np.r_[np.nan, rng.integers(0, 3, 100)]])
+    assert infer_feature_types(X) == {0: "continuous", 1: "categorical", 2: "continuous",
+                                      3: "categorical"}
