@@ -56,5 +56,7 @@ def make_density(
     """The unfitted class-conditional density model of ``dependence``."""
     if dependence == "gaussian":
         return DENSITIES["gaussian"](var_smoothing=var_smoothing)
-    min_std = float(np.sqrt(var_smoothing * np.nanmax(np.nanvar(X, axis=0))))
+    # without NaN, np.var does nanvar's arithmetic (same sums, same order) without its copy
+    var = np.nanvar(X, axis=0) if np.isnan(X).any() else np.var(X, axis=0)
+    min_std = float(np.sqrt(var_smoothing * np.nanmax(var)))
     return DENSITIES[dependence](bandwidth=bandwidth, min_std=min_std)
