@@ -311,7 +311,7 @@ def check_features_target(X, y, *, owner: str, kind: str = "numeric") -> Validat
     classes, codes = encode_classes(y, arr.shape[0], owner)
     if kind == "numeric":
         try:
-            Xf = arr.astype(np.float64)
+            Xf = arr.astype(np.float64, copy=False)  # the scores read it, never write it
         except (TypeError, ValueError) as exc:
             raise ValueError(
                 f"{owner} needs numeric X; could not convert it to float ({exc})."
@@ -371,15 +371,16 @@ def within_class_constant(
     Demo: feature(s) ['u'] constant within class 'a'; that class contributes no dependence for them.
     """
     m = classes.shape[0]
-    order = np.argsort(y, kind="stable")
-    ys, Xs = y[order], X[order]
-    starts = np.searchsorted(ys, np.arange(m))
-    ends = np.searchsorted(ys, np.arange(m), side="right")
     mask = np.ones((m, X.shape[1]), dtype=bool)
+    # one masked max / min per class, no gather: all values equal <=> max == min (a NaN
+    # makes both NaN, so never equal); the initial values are the identities
+    big = np.inf if X.dtype.kind == "f" else np.iinfo(X.dtype).max
+    small = -np.inf if X.dtype.kind == "f" else np.iinfo(X.dtype).min
     for c in range(m):  # loop over classes, not rows
-        block = Xs[starts[c] : ends[c]]
-        if block.shape[0] > 0:
-            mask[c] = (block == block[0]).all(axis=0)
+        rows = (y == c)[:, None]
+        if rows.any():
+            mask[c] = (np.maximum.reduce(X, axis=0, where=rows, initial=small)
+                       == np.minimum.reduce(X, axis=0, where=rows, initial=big))
         if warn and mask[c].any() and not inside_classifier_fit():
             feats = [names[i] for i in np.flatnonzero(mask[c])]
             label = np.asarray(classes, dtype=object)[c]

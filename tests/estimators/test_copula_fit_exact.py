@@ -12,6 +12,7 @@ import pytest
 from scipy.stats import norm
 
 from estimators._joint import constant_by_class
+from estimators._validation import within_class_constant
 from estimators.columns import MixedEncoder, infer_feature_types
 from estimators.densities.copula import U_EPS
 from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
@@ -132,3 +133,21 @@ def test_integer_rule_decided_past_the_first_64_values():
                          np.r_[np.nan, rng.integers(0, 3, 100)]])
     assert infer_feature_types(X) == {0: "continuous", 1: "categorical", 2: "continuous",
                                       3: "categorical"}
+
+
+@pytest.mark.parametrize("dtype", [float, np.int64])
+def test_score_constant_mask_equals_the_class_blocks(dtype):
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 3, 300)
+    X = rng.integers(0, 4, size=(300, 5)).astype(dtype)
+    X[y == 1, 2] = 7
+    X[y == 0, 4] = 1
+    if dtype is float:
+        X[np.flatnonzero(y == 2)[:1], 0] = np.nan  # NaN in a block: not constant
+        X[y == 2, 0] = np.where(np.isnan(X[y == 2, 0]), np.nan, 3.0)
+    got = within_class_constant(X, y, np.array(["a", "b", "c", "d"]), list("pqrst"),
+                                owner="Demo", warn=False)
+    ref = np.array([(X[y == c] == X[y == c][0]).all(axis=0) for c in range(3)]
+                   + [np.ones(5, bool)])  # class "d" has no row
+    np.testing.assert_array_equal(got, ref)
+    assert got[1, 2] and got[0, 4] and not got[2, 0]
