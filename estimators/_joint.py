@@ -231,9 +231,8 @@ def constant_by_class(enc: EncodedColumns, cols: np.ndarray, codes: np.ndarray,
     """Boolean (m, len(cols)): the column's observed cells within the class take fewer than
     two distinct values (missing and unseen cells skipped; ``pandas``' ``nunique() <= 1``).
 
-    One masked ``fmin`` / ``fmax`` reduction per class over the table (no gather): a class
-    whose observed values are all equal has ``max == min``, one without any observed value
-    NaN (``initial=NaN`` is the identity of ``fmin`` / ``fmax``).
+    One ``fmin`` / ``fmax`` reduction per class block (they skip NaN): a class whose
+    observed values are all equal has ``max == min``, one without any observed value NaN.
 
     Examples
     --------
@@ -252,9 +251,9 @@ def constant_by_class(enc: EncodedColumns, cols: np.ndarray, codes: np.ndarray,
         table = table.copy() if table is enc.values else table
         cc = enc.codes[:, cols[cat]]
         table[:, cat] = np.where(cc >= 0, cc, np.nan)
-    flat = np.empty((n_classes, cols.size), dtype=bool)
+    flat = np.ones((n_classes, cols.size), dtype=bool)
     for c in range(n_classes):  # loop over classes, not rows
-        rows = (codes == c)[:, None]
-        flat[c] = ~(np.fmax.reduce(table, axis=0, where=rows, initial=np.nan)
-                    > np.fmin.reduce(table, axis=0, where=rows, initial=np.nan))
+        block = table[codes == c]
+        if block.shape[0]:
+            flat[c] = ~(np.fmax.reduce(block, axis=0) > np.fmin.reduce(block, axis=0))
     return flat

@@ -372,15 +372,10 @@ def within_class_constant(
     """
     m = classes.shape[0]
     mask = np.ones((m, X.shape[1]), dtype=bool)
-    # one masked max / min per class, no gather: all values equal <=> max == min (a NaN
-    # makes both NaN, so never equal); the initial values are the identities
-    big = np.inf if X.dtype.kind == "f" else np.iinfo(X.dtype).max
-    small = -np.inf if X.dtype.kind == "f" else np.iinfo(X.dtype).min
     for c in range(m):  # loop over classes, not rows
-        rows = (y == c)[:, None]
-        if rows.any():
-            mask[c] = (np.maximum.reduce(X, axis=0, where=rows, initial=small)
-                       == np.minimum.reduce(X, axis=0, where=rows, initial=big))
+        block = X[y == c]
+        if block.shape[0] > 0:
+            mask[c] = (block == block[0]).all(axis=0)
         if warn and mask[c].any() and not inside_classifier_fit():
             feats = [names[i] for i in np.flatnonzero(mask[c])]
             label = np.asarray(classes, dtype=object)[c]
