@@ -23,14 +23,14 @@ SCORE_EPS = 1e-6  # GaussianCopulaCMI's default clip of u
 
 
 def _copula_data(n: int, d: int, seed: int):
-    """Two classes, AR(1) Gaussian dependence with class-dependent strength, exp margins on
-    every other feature (the benchmark's design, smaller)."""
+    """Two classes with AR(1) Gaussian copulas of different strength (rho^|i-j|), exp
+    margins on every other feature."""
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < 0.4).astype(int)
-    Z = rng.normal(size=(n, d))
-    for j in range(1, d):
-        rho = np.where(y == 1, 0.8, 0.4)
-        Z[:, j] = rho * Z[:, j - 1] + np.sqrt(1 - rho**2) * Z[:, j]
+    lag = np.abs(np.subtract.outer(np.arange(d), np.arange(d)))
+    Z = np.empty((n, d))
+    for c, rho in enumerate((0.4, 0.8)):
+        Z[y == c] = rng.multivariate_normal(np.zeros(d), rho**lag, size=int((y == c).sum()))
     Z[:, ::2] = np.exp(Z[:, ::2])
     return Z, y
 
