@@ -150,6 +150,9 @@ def main() -> None:
         f"Code: commit {commit()}. "
         "Command: `PYTHONPATH=$PWD python benchmarks/real_tables.py"
         + (" --quick" if args.quick else f" --max-rows {rows}" if rows else "") + "`."
+        + (" Tables were computed by runs sharing `--cache` (each run given some tables with "
+           "`--tables`, the same code), then this file was written by one run over all "
+           "tables reading that cache." if args.cache else "")
         + (f" Tables with more than {rows} rows are subsampled to {rows} (stratified, seed 0)."
            if rows else "")
         + f" Stratified {FOLDS}-fold CV (shuffled, seed 0), the same folds for every model of a"
