@@ -1,6 +1,11 @@
 """Real tables (issue 11): the five kgraph models beside the scikit-learn pipelines a user
 would write, in the same run and on the same folds.
 
+The kgraph rows are the five models at their defaults and one documented option,
+``LatentCNBClassifier(n_components="auto")`` (the number of components chosen by inner
+cross-validation); the goal check takes the best of these six rows per table and also
+states the counts over the five defaults alone.
+
 Tables: the four mixed real tables (penguins, oj, arrests, helpmiss; missing cells kept:
 the kgraph models marginalise them, the pipelines impute) and the fourteen shipped UCI
 tables. Protocol: stratified 5-fold CV (shuffled, seed 0), accuracy and log-loss (mean ±
@@ -14,6 +19,7 @@ Run: ``PYTHONPATH=$PWD python benchmarks/real_tables.py`` (writes results/real_t
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -34,12 +40,26 @@ from _tables import (  # noqa: E402
     subsample,
 )
 
+from estimators import LatentCNBClassifier  # noqa: E402
 from estimators.columns import infer_feature_types  # noqa: E402
 from estimators.datasets import list_datasets, load_dataset  # noqa: E402
 
 REAL = ["penguins", "oj", "arrests", "helpmiss"]
 UCI = [n for n in list_datasets() if n not in REAL and n not in ("iris", "breast_cancer")]
 FOLDS = 5
+#: the kgraph rows: the five models at their defaults, and the documented options a user
+#: runs when a table is small (the best kgraph model is chosen over all of these rows)
+OURS = {**KGRAPH,
+        "latent-cnb (auto)": LatentCNBClassifier(n_components="auto", random_state=0)}
+
+
+def commit() -> str:
+    """The checked-out commit (short hash), with "+ uncommitted changes" when dirty."""
+    def git(*args):
+        return subprocess.run(["git", *args], capture_output=True, text=True,
+                              cwd=Path(__file__).resolve().parent).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + (" + uncommitted changes" if git("status", "--porcelain") else "")
 
 
 def run_table(name: str, rows: int | None, models: dict) -> tuple[dict, dict, tuple]:
@@ -55,31 +75,51 @@ def run_table(name: str, rows: int | None, models: dict) -> tuple[dict, dict, tu
     return results, dropped, X.shape
 
 
+def best_of(results: dict, rows) -> str | None:
+    """The kgraph row (among ``rows``) with the best accuracy, None when every one failed."""
+    ours = [k for k in rows if "error" not in results[k]]
+    return max(ours, key=lambda k: results[k]["acc"]) if ours else None
+
+
+def goal_counts(all_results: dict, rows) -> tuple[int, int, int]:
+    """Tables where the best of ``rows`` is at or above the GaussianNB pipeline, within 0.02
+    of the LR pipeline (or above), and the number of tables with a fitted kgraph row."""
+    above = within = n = 0
+    for results in all_results.values():
+        best = best_of(results, rows)
+        if best is None:
+            continue
+        acc = results[best]["acc"]
+        n += 1
+        above += acc - results["sk: impute+onehot+GaussianNB"].get("acc", float("nan")) >= 0
+        within += acc - results["sk: impute+onehot+scaled LR"].get("acc", float("nan")) >= -0.02
+    return above, within, n
+
+
 def summary(all_results: dict) -> list[str]:
     lines = ["## Goal check", "",
-             "Best kgraph model (by accuracy) against the GaussianNB pipeline (goal: at or "
-             "above on every table) and the LogisticRegression pipeline (goal: within 0.02 "
-             "on most).", "",
+             "Best kgraph model (by accuracy, over the six kgraph rows) against the GaussianNB "
+             "pipeline (goal: at or above on every table) and the LogisticRegression pipeline "
+             "(goal: within 0.02 on most).", "",
              "| table | best kgraph | accuracy | vs GaussianNB pipeline | vs LR pipeline | "
              "best kgraph log-loss | LR log-loss |", "|---|---|---:|---:|---:|---:|---:|"]
-    above = within = n = 0
     for name, results in all_results.items():
-        ours = {k: r for k, r in results.items() if k in KGRAPH and "error" not in r}
-        if not ours:
+        best = best_of(results, OURS)
+        if best is None:
             lines.append(f"| {name} | every kgraph model failed | | | | | |")
             continue
-        best = max(ours, key=lambda k: ours[k]["acc"])
         gnb, lr = results["sk: impute+onehot+GaussianNB"], results["sk: impute+onehot+scaled LR"]
-        d_gnb = ours[best]["acc"] - gnb.get("acc", float("nan"))
-        d_lr = ours[best]["acc"] - lr.get("acc", float("nan"))
-        best_loss = min(r["loss"] for r in ours.values())
-        n += 1
-        above += d_gnb >= 0
-        within += d_lr >= -0.02
-        lines.append(f"| {name} | {best} | {ours[best]['acc']:.4f} | {d_gnb:+.4f} | "
-                     f"{d_lr:+.4f} | {best_loss:.4f} | {lr.get('loss', float('nan')):.4f} |")
+        acc = results[best]["acc"]
+        best_loss = min(results[k]["loss"] for k in OURS if "error" not in results[k])
+        lines.append(f"| {name} | {best} | {acc:.4f} | {acc - gnb.get('acc', float('nan')):+.4f} "
+                     f"| {acc - lr.get('acc', float('nan')):+.4f} | {best_loss:.4f} | "
+                     f"{lr.get('loss', float('nan')):.4f} |")
+    above, within, n = goal_counts(all_results, OURS)
+    above5, within5, n5 = goal_counts(all_results, KGRAPH)
     lines += ["", f"At or above the GaussianNB pipeline on {above} of {n} tables; within "
-              f"0.02 of the LogisticRegression pipeline (or above) on {within} of {n}.", ""]
+              f"0.02 of the LogisticRegression pipeline (or above) on {within} of {n}. "
+              f"Over the five models at their defaults only (without the "
+              f"`latent-cnb (auto)` row): {above5} of {n5} and {within5} of {n5}.", ""]
     return lines
 
 
@@ -94,7 +134,7 @@ def main() -> None:
                         help="comma-separated table names (default: all)")
     args = parser.parse_args()
     rows = 400 if args.quick else args.max_rows
-    models = {**KGRAPH, **SKLEARN}
+    models = {**OURS, **SKLEARN}
     all_results, notes = {}, []
     for name in args.tables.split(","):
         results, dropped, shape = cached(args.cache, f"{name}-{rows}",
@@ -107,16 +147,20 @@ def main() -> None:
                      + (f"; dropped classes with fewer than {FOLDS} rows: {dropped}"
                         if dropped else ""))
     lines = [
+        f"Code: commit {commit()}. "
         "Command: `PYTHONPATH=$PWD python benchmarks/real_tables.py"
         + (" --quick" if args.quick else f" --max-rows {rows}" if rows else "") + "`."
+        + (" Tables were computed by runs sharing `--cache` (each run given some tables with "
+           "`--tables`, the same code), then this file was written by one run over all "
+           "tables reading that cache." if args.cache else "")
         + (f" Tables with more than {rows} rows are subsampled to {rows} (stratified, seed 0)."
            if rows else "")
         + f" Stratified {FOLDS}-fold CV (shuffled, seed 0), the same folds for every model of a"
         " table; accuracy and log-loss are mean ± std over the folds; seconds are the whole"
         " CV (fits and predictions) on a shared 2-core machine.", "",
         "kgraph models (missing cells marginalised, column types automatic): "
-        + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})" for k, m in KGRAPH.items())
-        + ".", "",
+        + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})" for k, m in OURS.items())
+        + ". The best kgraph model of a table is the best of these six rows.", "",
         "scikit-learn pipelines: numeric columns median-imputed, string columns "
         "most-frequent-imputed and one-hot encoded (unknown categories ignored) before "
         "GaussianNB or (numeric columns standardised) LogisticRegression(max_iter=2000); "

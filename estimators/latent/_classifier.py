@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import warnings
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._joint import JointLogLikelihoodClassifier
+from estimators._model_selection import select_by_cv
 from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
@@ -20,6 +23,9 @@ from ._model import LatentCNB, plate_of
 from ._params import LATENT_PARAMETER_CONSTRAINTS
 
 __all__ = ["LatentCNBClassifier"]
+
+#: numbers of components tried by ``n_components="auto"``
+AUTO_COMPONENTS = (1, 2, 3)
 
 
 class LatentCNBClassifier(JointLogLikelihoodClassifier):
@@ -39,9 +45,19 @@ class LatentCNBClassifier(JointLogLikelihoodClassifier):
     missing in that class takes its variance floor, or its moments, from the whole
     training set.
 
+    ``n_components="auto"`` (or a list of ints) chooses the number of components by
+    stratified 5-fold cross-validated log-loss on the training data (1, 2 or 3; ties go to
+    the fewer components), as ``KTANClassifier(k="auto")`` chooses k (see
+    :mod:`estimators._model_selection`). One component is the naive Bayes model with a
+    Gaussian or categorical factor per feature; more components help when features depend
+    on each other within a class, and overfit small classes when they do not.
+
     Parameters
     ----------
-    n_components, prior, family, prior_params, var_floor, pseudo_count, max_iter, tol, \
+    n_components : int, "auto" or sequence of int, default=3
+        Number of latent components K of every per-class model; ``"auto"`` tries
+        ``AUTO_COMPONENTS`` = (1, 2, 3) by inner cross-validation, a list tries its values.
+    prior, family, prior_params, var_floor, pseudo_count, max_iter, tol, \
 n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         As in :class:`LatentCNB`; used by every per-class model.
 
@@ -54,6 +70,12 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         The per-class models, in the order of ``classes_``.
     n_iter_ : ndarray of shape (n_classes,)
         EM iterations of each per-class model.
+    n_components_ : int
+        The number of components used (the chosen one with ``n_components="auto"``).
+    cv_results_ : dict or None
+        With ``n_components="auto"`` or a list: per candidate ``n_components``,
+        ``mean_log_loss``, ``std_log_loss``, ``fold_log_loss`` and ``n_folds``; None
+        otherwise.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X has string column names.
@@ -69,9 +91,16 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
     0.97
     >>> clf.predict_proba(X[:1]).round(3)
     array([[1., 0., 0.]])
+    >>> auto = LatentCNBClassifier(n_components=[1, 2], random_state=0).fit(X, y)
+    >>> auto.n_components_ in (1, 2), auto.cv_results_["n_components"]
+    (True, [1, 2])
     """
 
-    _parameter_constraints: dict = dict(LATENT_PARAMETER_CONSTRAINTS)
+    _parameter_constraints: dict = {
+        **LATENT_PARAMETER_CONSTRAINTS,
+        "n_components": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}),
+                         "array-like"],
+    }
 
     def __init__(
         self,
@@ -134,6 +163,9 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         -------
         self : LatentCNBClassifier
         """
+        self.n_components_, self.cv_results_ = self.n_components, None
+        if not isinstance(self.n_components, Integral):
+            self.n_components_, self.cv_results_ = self._choose_components(X, y)
         enc, y_index = self._validate_training(X, y)
         single = self.classes_[self.class_count_ == 1]
         if single.size:
@@ -142,7 +174,7 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
                 "row; their continuous features take the variance floor of the whole "
                 "training set.", DegenerateFeatureWarning, stacklevel=2)
         pooled = pooled_moments(enc)
-        template = LatentCNB(**self.get_params())
+        template = LatentCNB(**{**self.get_params(), "n_components": int(self.n_components_)})
         self.estimators_ = []
         for c in range(self.classes_.size):
             with warnings.catch_warnings():  # named once below, by class label
@@ -161,6 +193,20 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
                           f"{unconverged} within max_iter={self.max_iter}; increase max_iter "
                           "or tol.", ConvergenceWarning, stacklevel=2)
         return self
+
+    def _choose_components(self, X, y) -> tuple[int, dict]:
+        """The number of components with the best inner CV log-loss among
+        ``n_components`` ("auto": :data:`AUTO_COMPONENTS`)."""
+        grid = AUTO_COMPONENTS if isinstance(self.n_components, str) else list(
+            self.n_components)
+        if not grid or not all(isinstance(n, Integral) and not isinstance(n, bool) and n >= 1
+                               for n in grid):
+            raise ValueError(
+                "The 'n_components' parameter of LatentCNBClassifier must be an int >= 1, "
+                f"'auto' or a non-empty list of ints >= 1. Got {self.n_components!r} instead.")
+        best, table = select_by_cv(self, X, y, [{"n_components": int(n)}
+                                                for n in sorted(set(grid))])
+        return best["n_components"], table
 
     def plate_graph(self) -> LatentCNBPlate:
         """The plate graph every per-class model shares (each class has its own θ and its

@@ -337,5 +337,6 @@ def plate_of(estimator) -> LatentCNBPlate:
     kinds = set(family.kinds_)
     label = "mixed" if len(kinds) > 1 else {"continuous": "gaussian"}.get(
         next(iter(kinds), ""), "categorical")
-    return LatentCNBPlate([features[j] for j in family.columns_], estimator.n_components,
+    components = getattr(estimator, "n_components_", estimator.n_components)  # "auto": chosen
+    return LatentCNBPlate([features[j] for j in family.columns_], components,
                           estimator.prior, label)

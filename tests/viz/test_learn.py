@@ -29,6 +29,7 @@ def run_learn(tmp_path, *args):
         ("car", ["--model", "ktan", "--k", "2", "--backbone", "greedy-path"]),
         ("car", ["--model", "ktan", "--k", "auto", "--structure-score", "bic", "--ess", "4"]),
         ("wine", ["--model", "latent-cnb", "--n-components", "2"]),
+        ("iris", ["--model", "latent-cnb", "--n-components", "auto"]),
     ],
 )
 def test_learn_writes_every_file(tmp_path, data, options):
@@ -67,6 +68,8 @@ def test_learn_from_csv_with_target(tmp_path):
         (["BAD.csv", "--model", "tan"], "cannot read"),
         (["unknown_set", "--model", "tan"], "neither a CSV file nor a built-in data set"),
         (["car", "--model", "ktan", "--k", "two"], "expected an int or 'auto', got 'two'"),
+        (["car", "--model", "latent-cnb", "--n-components", "x"],
+         "expected an int or 'auto', got 'x'"),
         (["DATA.csv", "--model", "tan", "--feature-types", "b=categorical"],
          "--feature-types names column 'b', which is not a feature; the features are ['a']"),
         (["DATA.csv", "--model", "tan", "--feature-types", "a=ordinal"],

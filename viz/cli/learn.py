@@ -180,7 +180,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
     g.add_argument("--candidates", type=int,
                    help="kgnb, ktan: score only each feature's top-m partners (wide tables)")
-    g.add_argument("--n-components", type=int, help="latent-cnb: components per class")
+    g.add_argument("--n-components", type=_n_clusters,
+                   help="latent-cnb: components per class, or 'auto' (1-3 by inner CV)")
     _choices(g.add_argument("--prior", help="latent-cnb: the prior of the mixing weights"),
              "prior")
     _choices(g.add_argument("--family", help="latent-cnb: features"), "family")
