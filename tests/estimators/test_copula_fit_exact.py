@@ -15,6 +15,8 @@ from scipy.stats import norm
 from estimators._joint import constant_by_class
 from estimators._validation import within_class_constant
 from estimators.columns import MixedEncoder, infer_feature_types
+from estimators.datasets import load_dataset
+from estimators.densities._normal_scores import safe_correlation
 from estimators.densities.copula import U_EPS
 from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
 from estimators.gnb import GNBClassifier
@@ -196,3 +198,33 @@ def test_score_constant_mask_equals_the_class_blocks(dtype):
                    + [np.ones(5, bool)])  # class "d" has no row
     np.testing.assert_array_equal(got, ref)
     assert got[1, 2] and got[0, 4] and not got[2, 0]
+
+
+@pytest.mark.parametrize("missing", [False, True])
+def test_constant_columns_are_uncorrelated_despite_the_rounded_mean(missing):
+    """A constant column centred by its rounded mean is one tiny value, not 0; its
+    correlation with another such column was +-1 (yeast: rho = 1 in two classes)."""
+    rng = np.random.default_rng(6)
+    z = np.column_stack([np.full(35, 0.1), np.full(35, -0.0123456), rng.normal(size=35)])
+    assert (z[:, :2] - z[:, :2].mean(axis=0) != 0).all()  # the rounding this is about
+    if missing:
+        z[3, 0] = z[5, 2] = np.nan
+    corr = safe_correlation(z.copy())
+    ref = np.corrcoef(z[~np.isnan(z).any(axis=1), 2:].T) if missing else 1.0
+    np.testing.assert_array_equal(corr[:2, :2], np.eye(2))
+    np.testing.assert_array_equal(corr[2, :2], [0.0, 0.0])
+    assert corr[2, 2] == pytest.approx(ref)
+
+
+def test_yeast_copula_has_no_correlation_for_constant_columns():
+    X, y = load_dataset("yeast")
+    clf = GNBClassifier(dependence="gaussian-copula").fit(X, y)
+    codes = np.searchsorted(clf.classes_, np.asarray(y))
+    Xv = X.to_numpy(float)
+    const = np.array([[np.ptp(Xv[codes == c, s]) == 0 for s in range(Xv.shape[1])]
+                      for c in range(clf.classes_.size)])
+    assert const[:, 4].sum() >= 2 and (const[:, 4] & const[:, 5]).any()  # erl, pox
+    for c in range(clf.classes_.size):
+        off = clf.density_.corr_[c] - np.eye(Xv.shape[1])
+        assert not off[const[c]].any() and not off[:, const[c]].any()
+    assert {4, 5} not in [set(e) for e in clf.cluster_order_.tolist()]
