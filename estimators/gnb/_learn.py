@@ -96,6 +96,49 @@ def fitted_copula_tree(
     return [(int(used[i]), int(used[j])) for i, j in local], weights
 
 
+def fitted_copula_score(
+    corr: np.ndarray, counts: np.ndarray, classes: np.ndarray, used: np.ndarray,
+    names: list, constant: np.ndarray
+) -> GaussianCMI:
+    """The CMI score of a fitted class-conditional Gaussian copula over the columns ``used``.
+
+    The cluster marginals of the fitted copula are Gaussian copulas with the sub-matrices of
+    its correlations, so its ``I(X_v; X_P | Y)`` is the Gaussian closed form of MATH.md §1 on
+    those correlations: a :class:`~estimators.scores.GaussianCMI` carrying them (as the
+    larger-than-memory path builds one from class moments), any parent-set size. On pairs
+    it equals :func:`fitted_copula_tree`'s weights.
+
+    Parameters
+    ----------
+    corr : ndarray of shape (m, d, d)
+        The fitted copula correlations per class (``ClassGaussianCopula.corr_``).
+    counts : ndarray of shape (m,)
+        Training rows per class.
+    classes : ndarray of shape (m,)
+        The class labels.
+    used : ndarray of int
+        The columns scored, named ``names`` in the score.
+    names : list
+        The score's variable names.
+    constant : ndarray of bool, shape (m, len(used))
+        Columns constant within a class (``constant_in_class_``; their correlations are 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> corr = np.array([[[1.0, 0.6], [0.6, 1.0]], [[1.0, 0.0], [0.0, 1.0]]])
+    >>> score = fitted_copula_score(corr, np.array([30, 10]), np.array(["a", "b"]),
+    ...                             np.array([0, 1]), ["u", "v"], np.zeros((2, 2), bool))
+    >>> bool(np.isclose(score("u", {"v"}), -0.5 * 0.75 * np.log(1 - 0.36)))
+    True
+    """
+    used = np.asarray(used, dtype=int)
+    score = GaussianCMI()
+    score._set_fitted(names, classes, counts, constant)
+    score.data_ = CorrelationData(corr[:, used[:, None], used[None, :]], score.class_prior_)
+    return score
+
+
 def make_density(
     dependence: str, bandwidth: str | float, var_smoothing: float, X: np.ndarray
 ) -> PairDensity:

@@ -19,7 +19,7 @@ from estimators.datasets import load_dataset
 from estimators.densities._normal_scores import safe_correlation
 from estimators.densities.copula import U_EPS
 from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
-from estimators.gnb import GNBClassifier
+from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.scores import GaussianCopulaCMI
 from estimators.scores._marginals import kernel_cdf
 
@@ -228,3 +228,28 @@ def test_yeast_copula_has_no_correlation_for_constant_columns():
         off = clf.density_.corr_[c] - np.eye(Xv.shape[1])
         assert not off[const[c]].any() and not off[:, const[c]].any()
     assert {4, 5} not in [set(e) for e in clf.cluster_order_.tolist()]
+
+
+def test_kgnb_scores_hyperedges_by_the_fitted_copula():
+    """KGNB's copula score is the fitted density's closed form for any parent set, and
+    order 3 keeps GNBClassifier's tree where the standalone score's tree differs."""
+    X, y = load_dataset("breast_cancer")
+    X = X.iloc[:, 10:]  # the "error" and "worst" columns: the two kernel CDFs pick different trees
+    gnb = GNBClassifier(dependence="gaussian-copula").fit(X, y)
+    k3 = KGNBClassifier(order=3, dependence="gaussian-copula").fit(X, y)
+    codes = pd.factorize(y, sort=True)[0]
+    standalone = GaussianCopulaCMI(marginals="kernel").fit(X.to_numpy(float), codes)
+    assert _networkx_tree(standalone.edge_matrix()) != {
+        frozenset(X.columns.get_loc(v) for v in e) for e in gnb.structure_.edges}
+    assert set(map(frozenset, gnb.structure_.edges)) == set(map(frozenset, k3.structure_.edges))
+    np.testing.assert_allclose(gnb.predict_proba(X), k3.predict_proba(X), rtol=0, atol=1e-10)
+    k4 = KGNBClassifier(order=4, dependence="gaussian-copula").fit(X, y)
+    prior = np.bincount(codes) / y.size
+    names = list(X.columns)
+    ref = 0.0
+    for v in k4.structure_.order:
+        cols = [names.index(v), *sorted(names.index(p) for p in k4.structure_.parents(v))]
+        for c, p in enumerate(prior):  # 1/2 [ln det R_P - ln det R_vP], numpy's slogdet
+            R = k4.density_.corr_[c][np.ix_(cols, cols)]
+            ref += p * 0.5 * (np.linalg.slogdet(R[1:, 1:])[1] - np.linalg.slogdet(R)[1])
+    assert k4.weight_ == pytest.approx(ref, rel=1e-10)
