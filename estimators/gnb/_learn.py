@@ -62,7 +62,10 @@ def fitted_copula_tree(
     information ``-1/2 ln(1 - rho_y^2)`` whatever its marginals, so the model's
     ``I(X_i; X_j | Y) = -1/2 sum_y p(y) ln(1 - rho_{ij|y}^2)`` (MATH.md §1, the Gaussian
     closed form on the model's own normal scores). Its maximum spanning tree (Kruskal) is
-    the best GNB of the fitted model (MATH.md §2).
+    the best GNB of the fitted model in the sense of MATH.md §2 (eq. 7–8). The training
+    log-likelihood of a tree's copula terms equals this weight only when each class's
+    normal scores have mean 0 and mean square 1, which kernel-CDF scores do not quite have
+    (see ``benchmarks/results/copula_structure.md``).
 
     Parameters
     ----------
