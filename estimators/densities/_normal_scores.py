@@ -9,6 +9,7 @@ with the sub-matrix of R, so univariate densities are exactly the marginals of t
 
 from __future__ import annotations
 
+import warnings
 from abc import abstractmethod
 from collections.abc import Sequence
 
@@ -20,6 +21,8 @@ _LOG_2PI = np.log(2.0 * np.pi)
 RHO_MAX = 1.0 - 1e-9  # |rho| is clipped here so that ln(1 - rho^2) stays finite
 #: smallest eigenvalue kept by :func:`positive_definite_correlation`
 EIGEN_FLOOR = 1e-6
+#: per-row standard deviation below which a column is checked for being exactly constant
+CONSTANT_SD = 1e-8
 
 
 def log_gauss_copula_pair(zi: np.ndarray, zj: np.ndarray, rho: float) -> np.ndarray:
@@ -53,6 +56,9 @@ def pairwise_correlation(z: np.ndarray) -> np.ndarray:
     True
     """
     M = ~np.isnan(z)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a column without observed value
+        constant = ~(np.nanmax(z, axis=0) > np.nanmin(z, axis=0))  # on its observed rows
     Z = np.where(M, z, 0.0)
     Mf = M.astype(float)
     n = Mf.T @ Mf
@@ -61,7 +67,7 @@ def pairwise_correlation(z: np.ndarray) -> np.ndarray:
     cov = Z.T @ Z - sx * sx.T / nn
     var = (Z * Z).T @ Mf - sx * sx / nn  # var[i, j]: of z_i on the rows of the pair
     denom = var * var.T
-    ok = (n >= 2) & (var > 0) & (var.T > 0)
+    ok = (n >= 2) & (var > 0) & (var.T > 0) & ~constant[:, None] & ~constant[None, :]
     corr = np.divide(cov, np.sqrt(np.where(ok, denom, 1.0)), out=np.zeros_like(cov), where=ok)
     np.fill_diagonal(corr, 1.0)
     return np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])
@@ -79,12 +85,25 @@ def safe_correlation(z: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
     mean = z.mean(axis=0)
     zc = np.subtract(z, mean, out=z if overwrite else None)
     sd = np.sqrt(np.einsum("ij,ij->j", zc, zc))
+    sd[_constant_columns(zc, sd)] = 0.0
     scaled = np.divide(zc, sd, out=zc if overwrite else np.zeros_like(zc), where=sd > 0)
     if overwrite:
         scaled[:, sd == 0] = 0.0  # as the zeros of the copy
     corr = scaled.T @ scaled
     np.fill_diagonal(corr, 1.0)
     return np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])
+
+
+def _constant_columns(zc: np.ndarray, sd: np.ndarray) -> np.ndarray:
+    """Columns of the centred ``zc`` that are exactly constant. The rounding of the mean
+    leaves such a column at one tiny value (~1e-16 |z|), not 0, whose "correlation" with
+    another constant column would be +-1; only columns with ``sd`` below ``CONSTANT_SD``
+    per row are examined, so the check costs nothing on ordinary data."""
+    small = np.flatnonzero(sd <= CONSTANT_SD * np.sqrt(zc.shape[0]))
+    if not small.size:
+        return small
+    sub = zc[:, small]
+    return small[sub.max(axis=0) == sub.min(axis=0)]
 
 
 def positive_definite_correlation(corr: np.ndarray, floor: float = EIGEN_FLOOR) -> np.ndarray:

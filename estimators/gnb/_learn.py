@@ -10,6 +10,7 @@ import numpy as np
 
 from estimators.densities import DENSITIES, PairDensity
 from estimators.scores import GaussianCMI, GaussianCopulaCMI, KDECopulaCMI
+from estimators.scores._gaussian import CorrelationData, gaussian_pair_matrix
 from estimators.search import maximum_spanning_tree
 
 #: the CMI score matching each dependence model (MATH.md §1)
@@ -26,8 +27,10 @@ def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | 
     """An unfitted CMI score for ``dependence`` (bandwidth goes to the kernel-based ones).
 
     The Gaussian-copula score uses ``marginals="kernel"``: normal scores from the class-y
-    kernel CDF of the raw values, the same transform as the fitted copula density
-    (:class:`~estimators.densities.ClassGaussianCopula`), so structure and density agree.
+    kernel CDF of the raw values (:func:`~estimators.scores._marginals.kernel_cdf`, u clipped
+    at 1e-6). :class:`~estimators.gnb.GNBClassifier` uses it only where the fitted copula
+    cannot give the scores (mixed tables, missing cells); on complete continuous data it
+    takes them from the fitted density instead (:func:`fitted_copula_tree`).
     """
     if dependence == "gaussian":
         return GaussianCMI(n_jobs=n_jobs)
@@ -48,6 +51,95 @@ def learn_tree(
     edges = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
     weights = np.array([W[i, j] for i, j in edges])
     return edges, weights
+
+
+def fitted_copula_tree(
+    corr: np.ndarray, prior: np.ndarray, used: np.ndarray
+) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """Chow–Liu tree of a fitted class-conditional Gaussian copula.
+
+    The pair (i, j) of the fitted model ``c_rho(F_i, F_j) f_i f_j`` in class y has mutual
+    information ``-1/2 ln(1 - rho_y^2)`` whatever its marginals, so the model's
+    ``I(X_i; X_j | Y) = -1/2 sum_y p(y) ln(1 - rho_{ij|y}^2)`` (MATH.md §1, the Gaussian
+    closed form on the model's own normal scores). Its maximum spanning tree (Kruskal) is
+    the best GNB of the fitted model in the sense of MATH.md §2 (eq. 7–8). The training
+    log-likelihood of a tree's copula terms equals this weight only when each class's
+    normal scores have mean 0 and mean square 1, which kernel-CDF scores do not quite have
+    (see ``benchmarks/results/copula_structure.md``).
+
+    Parameters
+    ----------
+    corr : ndarray of shape (m, d, d)
+        The fitted copula correlations per class (``ClassGaussianCopula.corr_``).
+    prior : ndarray of shape (m,)
+        Class frequencies p(y).
+    used : ndarray of int
+        The columns that enter the structure.
+
+    Returns
+    -------
+    edges : list of (int, int)
+        Column-index pairs in Kruskal's selection order.
+    weights : ndarray
+        Their I(X_i; X_j | Y) in nats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> corr = np.array([[[1.0, 0.6, 0.1], [0.6, 1.0, 0.3], [0.1, 0.3, 1.0]]])
+    >>> edges, w = fitted_copula_tree(corr, np.array([1.0]), np.array([0, 1, 2]))
+    >>> edges, bool(np.isclose(w[0], -0.5 * np.log(1 - 0.36)))
+    ([(0, 1), (1, 2)], True)
+    """
+    used = np.asarray(used, dtype=int)
+    R = corr[:, used[:, None], used[None, :]]
+    W = gaussian_pair_matrix(CorrelationData(R, np.asarray(prior, dtype=float)))
+    local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
+    weights = np.array([W[i, j] for i, j in local])
+    return [(int(used[i]), int(used[j])) for i, j in local], weights
+
+
+def fitted_copula_score(
+    corr: np.ndarray, counts: np.ndarray, classes: np.ndarray, used: np.ndarray,
+    names: list, constant: np.ndarray
+) -> GaussianCMI:
+    """The CMI score of a fitted class-conditional Gaussian copula over the columns ``used``.
+
+    The cluster marginals of the fitted copula are Gaussian copulas with the sub-matrices of
+    its correlations, so its ``I(X_v; X_P | Y)`` is the Gaussian closed form of MATH.md §1 on
+    those correlations: a :class:`~estimators.scores.GaussianCMI` carrying them (as the
+    larger-than-memory path builds one from class moments), any parent-set size. On pairs
+    it equals :func:`fitted_copula_tree`'s weights.
+
+    Parameters
+    ----------
+    corr : ndarray of shape (m, d, d)
+        The fitted copula correlations per class (``ClassGaussianCopula.corr_``).
+    counts : ndarray of shape (m,)
+        Training rows per class.
+    classes : ndarray of shape (m,)
+        The class labels.
+    used : ndarray of int
+        The columns scored, named ``names`` in the score.
+    names : list
+        The score's variable names.
+    constant : ndarray of bool, shape (m, len(used))
+        Columns constant within a class (``constant_in_class_``; their correlations are 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> corr = np.array([[[1.0, 0.6], [0.6, 1.0]], [[1.0, 0.0], [0.0, 1.0]]])
+    >>> score = fitted_copula_score(corr, np.array([30, 10]), np.array(["a", "b"]),
+    ...                             np.array([0, 1]), ["u", "v"], np.zeros((2, 2), bool))
+    >>> bool(np.isclose(score("u", {"v"}), -0.5 * 0.75 * np.log(1 - 0.36)))
+    True
+    """
+    used = np.asarray(used, dtype=int)
+    score = GaussianCMI()
+    score._set_fitted(names, classes, counts, constant)
+    score.data_ = CorrelationData(corr[:, used[:, None], used[None, :]], score.class_prior_)
+    return score
 
 
 def make_density(

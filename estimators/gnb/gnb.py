@@ -12,7 +12,7 @@ from estimators._joint import FEATURE_TYPES_CONSTRAINT
 from estimators._warnings import user_fit
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
-from estimators.gnb._learn import DEPENDENCES, make_density
+from estimators.gnb._learn import DEPENDENCES, fitted_copula_tree, make_density
 from estimators.gnb._mixed_scores import learn_structure
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from kgraph import GNBJunctionTree
@@ -23,6 +23,9 @@ class GNBClassifier(BaseGNB):
 
     Structure (paper 1 Algorithm 1): the maximum spanning tree of the class-conditional mutual
     informations I(X_i; X_j | Y) of the chosen dependence model, clusters in Kruskal's order.
+    For the Gaussian copula on complete continuous data these are the fitted density's own,
+    ``-1/2 sum_y p(y) ln(1 - rho_{ij|y}^2)`` with ``rho = density_.corr_``: the normal
+    scores are computed once, by the density's KDE marginals (the ones ``predict`` uses).
     Classification (MATH.md §3):
     ``ln p(y, x) = ln p(y) + sum_{(i,j) in T} ln p(x_i, x_j | y) - sum_s (deg(s) - 1) ln p(x_s | y)``,
     or the same over the GNB forest of the first m clusters (eq. 42) for a reduced model.
@@ -141,26 +144,34 @@ class GNBClassifier(BaseGNB):
         auto = ", n_clusters='auto'" if self.n_clusters == "auto" else ""
         return f"GNBClassifier(dependence={self.dependence!r}{auto})"
 
-    def _fit_density(self, X: np.ndarray, codes: np.ndarray, edges: list, roots=()):
+    def _fit_density(self, X: np.ndarray, codes: np.ndarray, edges: list, roots=(),
+                     density=None):
         """Class log-prior and the densities of the given pairs (and of the single
-        features ``roots`` for the KDE) on (X, codes)."""
+        features ``roots`` for the KDE) on (X, codes); ``density``: already fitted there."""
         n_classes = self.classes_.size
-        density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
-        if len(roots) and self.dependence == "kde":
-            density.fit(X, codes, n_classes, edges, features=roots)
-        else:
-            density.fit(X, codes, n_classes, edges)
+        if density is None:
+            density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
+            if len(roots) and self.dependence == "kde":
+                density.fit(X, codes, n_classes, edges, features=roots)
+            else:
+                density.fit(X, codes, n_classes, edges)
         counts = np.bincount(codes, minlength=n_classes)
         return np.log(np.maximum(counts, 1) / counts.sum()), density, edges
 
-    def _fit_model(self, enc, codes: np.ndarray):
+    @staticmethod
+    def _density_input(enc) -> np.ndarray:
+        """The table the densities are fitted on (categorical columns zeroed)."""
+        return enc.values if enc.continuous.all() else np.where(enc.continuous, enc.values, 0.0)
+
+    def _fit_model(self, enc, codes: np.ndarray, density=None):
         """The class log-prior and the fitted model (densities, and the rooted factors on
-        mixed data) of the learned structure on (enc, codes)."""
-        X = enc.values if enc.continuous.all() else np.where(enc.continuous, enc.values, 0.0)
+        mixed data) of the learned structure on (enc, codes); ``density``: the densities,
+        when already fitted on (enc, codes)."""
+        X = self._density_input(enc)
         pairs = [(i, j) for i, j in self.cluster_order_.tolist()
                  if enc.continuous[i] and enc.continuous[j]]
         log_prior, density, _ = self._fit_density(X, codes, pairs, self._used[
-            enc.continuous[self._used]] if self.rooted_ else ())
+            enc.continuous[self._used]] if self.rooted_ else (), density)
         if not self.rooted_:
             return log_prior, density, None
         forest = fit_rooted_forest(enc, codes, self.classes_.size,
@@ -188,13 +199,19 @@ class GNBClassifier(BaseGNB):
             )
         self._used = used
         self.rooted_ = not bool(enc.continuous[used].all())
+        copula = self._fitted_copula(enc, codes)
         with self._one_warning():
-            edges, self.edge_weights_ = learn_structure(
-                enc, codes, self.classes_, used, self.dependence, self.bandwidth,
-                self.var_smoothing, self.n_jobs, directed=self.rooted_,
-            )
+            if copula is not None:  # Chow-Liu on the fitted copula: one set of normal scores
+                edges, self.edge_weights_ = fitted_copula_tree(
+                    copula.corr_, np.bincount(codes, minlength=self.classes_.size) / codes.size,
+                    used)
+            else:
+                edges, self.edge_weights_ = learn_structure(
+                    enc, codes, self.classes_, used, self.dependence, self.bandwidth,
+                    self.var_smoothing, self.n_jobs, directed=self.rooted_,
+                )
         self.cluster_order_ = np.array(edges, dtype=int).reshape(-1, 2)
-        _, self.density_, self.forest_model_ = self._fit_model(enc, codes)
+        _, self.density_, self.forest_model_ = self._fit_model(enc, codes, copula)
         self.weight_ = float(self.edge_weights_.sum())
         names = self.feature_names()
         self.structure_ = GNBJunctionTree.from_tree(
@@ -210,6 +227,19 @@ class GNBClassifier(BaseGNB):
         else:
             self.n_clusters_ = d - 1 if self.n_clusters is None else int(self.n_clusters)
         return self
+
+    def _fitted_copula(self, enc, codes: np.ndarray):
+        """The fitted Gaussian copula on complete continuous data, whose pairwise mutual
+        informations are then the edge weights (the density fit needs no edges); None
+        otherwise (other dependences; mixed tables and missing cells keep the scores of
+        :func:`~estimators.gnb._mixed_scores.learn_structure`, MATH.md §7–8)."""
+        if self.dependence != "gaussian-copula" or self.rooted_:
+            return None
+        X = self._density_input(enc)
+        if np.isnan(X).any():
+            return None
+        density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
+        return density.fit(X, codes, self.classes_.size)
 
     def _split_jlls(self, enc, codes: np.ndarray, rows: np.ndarray):
         """Fit on the training rows; return ``test_rows -> iterator of prefix jlls``."""

@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from estimators._joint import FEATURE_TYPES_CONSTRAINT
+from estimators._joint import FEATURE_TYPES_CONSTRAINT, constant_by_class
 from estimators._model_selection import select_by_cv
 from estimators._warnings import user_fit
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_network
-from estimators.gnb._learn import make_density, make_score
+from estimators.gnb._learn import fitted_copula_score, make_density, make_score
 from estimators.gnb._mixed_scores import PERFECT, AvailableCaseCMI, MixedScore, SafeScore
 from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
 from estimators.search.candidates import restrict_search
@@ -31,6 +31,8 @@ class KGNBClassifier(BaseGNB):
     ``ln p(y, x) = ln p(y) + sum_v [ln p(x_{v u pi(v)} | y) - ln p(x_{pi(v)} | y)]``, which is
     eq. 1 for the k-GNB junction tree (clusters {y, v} u pi(v), separators {y} u pi(v)).
     ``order=3`` is :class:`GNBClassifier`'s model (a spanning tree over the features).
+    The Gaussian copula on complete continuous data is scored, as there, by the fitted
+    density's own CMI: the Gaussian closed form on its correlations ``density_.corr_``.
 
     Mixed tables and missing cells as in :class:`GNBClassifier`: the rooted form
     ``sum_v ln p(x_v | x_pi(v), y)`` with the dependence model for all-continuous
@@ -140,7 +142,17 @@ class KGNBClassifier(BaseGNB):
         Xc = enc.values[:, used]
         self.rooted_ = not bool(enc.continuous[used].all())
         search = self.search
-        if not self.rooted_ and not np.isnan(Xc).any():  # today's path, unchanged
+        X = np.where(enc.continuous, enc.values, 0.0)
+        density = None
+        if (self.dependence == "gaussian-copula" and not self.rooted_
+                and not np.isnan(X).any()):  # the fitted copula's own CMI (as GNBClassifier)
+            density = make_density(self.dependence, "scott", self.var_smoothing, X)
+            density.fit(X, codes, self.classes_.size)
+            score = fitted_copula_score(
+                density.corr_, self.class_count_, self.classes_, used, unames,
+                constant_by_class(enc, used, codes, self.classes_.size))
+            W = score.edge_matrix()
+        elif not self.rooted_ and not np.isnan(Xc).any():  # today's path, unchanged
             with self._one_warning():
                 score = make_score(self.dependence).fit(pd.DataFrame(Xc, columns=unames),
                                                         codes)
@@ -185,9 +197,10 @@ class KGNBClassifier(BaseGNB):
             [names[v] for v, _ in self._parents],
             {names[v]: [names[p] for p in ps] for v, ps in self._parents},
         )
-        X = np.where(enc.continuous, enc.values, 0.0)
-        self.density_ = make_density(self.dependence, "scott", self.var_smoothing, X)
-        self.density_.fit(X, codes, self.classes_.size)
+        if density is None:
+            density = make_density(self.dependence, "scott", self.var_smoothing, X)
+            density.fit(X, codes, self.classes_.size)
+        self.density_ = density
         self.network_ = fit_rooted_network(enc, codes, self.classes_.size, self._parents,
                                            self.density_, self.dependence,
                                            var_smoothing=self.var_smoothing)

@@ -2,7 +2,8 @@
 
 Every fitted value is recomputed here the straightforward way, from the public pieces
 (``KDE1D``, ``kernel_cdf``, ``scipy.stats.norm.ppf``, ``numpy.corrcoef``), and must agree to
-1e-12 relative: the speed-ups reorder no arithmetic that changes a fitted number.
+1e-12 relative: the speed-ups reorder no arithmetic that changes a fitted number. The tree is
+Chow-Liu on the fitted copula: its edge weights are the fitted model's pairwise CMIs.
 """
 
 import networkx as nx
@@ -14,9 +15,12 @@ from scipy.stats import norm
 from estimators._joint import constant_by_class
 from estimators._validation import within_class_constant
 from estimators.columns import MixedEncoder, infer_feature_types
+from estimators.datasets import load_dataset
+from estimators.densities._normal_scores import safe_correlation
 from estimators.densities.copula import U_EPS
 from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
-from estimators.gnb import GNBClassifier
+from estimators.gnb import GNBClassifier, KGNBClassifier
+from estimators.scores import GaussianCopulaCMI
 from estimators.scores._marginals import kernel_cdf
 
 SCORE_EPS = 1e-6  # GaussianCopulaCMI's default clip of u
@@ -36,7 +40,8 @@ def _copula_data(n: int, d: int, seed: int):
 
 
 def _score_correlations(X, y):
-    """Per class: Pearson correlation of ``norm.ppf`` of the kernel CDF of each column."""
+    """Per class: Pearson correlation of ``norm.ppf`` of ``kernel_cdf`` of each column (the
+    standalone score's transform)."""
     out = []
     for c in range(2):
         Xc = X[y == c]
@@ -48,22 +53,28 @@ def _score_correlations(X, y):
     return np.array(out)
 
 
+def _weights(R, prior):
+    """-1/2 sum_y p(y) ln(1 - r_y^2) for every pair (0 on the unit diagonal)."""
+    with np.errstate(divide="ignore"):
+        W = -0.5 * (prior[:, None, None] * np.log1p(-R**2)).sum(axis=0)
+    np.fill_diagonal(W, 0.0)
+    return W
+
+
+def _networkx_tree(W):
+    G = nx.Graph()
+    d = W.shape[0]
+    G.add_weighted_edges_from((a, b, W[a, b]) for a in range(d) for b in range(a + 1, d))
+    return {frozenset(e) for e in nx.maximum_spanning_tree(G).edges}
+
+
 def test_copula_gnb_fit_equals_the_plain_computation():
     X, y = _copula_data(3000, 7, 0)
     clf = GNBClassifier(dependence="gaussian-copula").fit(X, y)
     prior = np.bincount(y) / y.size
-    # structure: edge weights -1/2 sum_y p(y) ln(1 - r_y^2), the maximum spanning tree
-    R = _score_correlations(X, y)
-    with np.errstate(divide="ignore"):  # the unit diagonal
-        W = -0.5 * (prior[:, None, None] * np.log1p(-R**2)).sum(axis=0)
-    i, j = clf.cluster_order_.T
-    np.testing.assert_allclose(clf.edge_weights_, W[i, j], rtol=1e-12, atol=0)
-    G = nx.Graph()
-    G.add_weighted_edges_from((a, b, W[a, b]) for a in range(7) for b in range(a + 1, 7))
-    tree = {frozenset(e) for e in nx.maximum_spanning_tree(G).edges}
-    assert {frozenset(e) for e in clf.cluster_order_.tolist()} == tree
     # density: per class, KDEs built from scratch; correlations of ppf of their CDFs
     min_std = np.sqrt(1e-9 * np.var(X, axis=0).max())
+    R = np.empty((2, 7, 7))
     for c in range(2):
         Xc = X[y == c]
         Z = np.empty_like(Xc)
@@ -74,8 +85,44 @@ def test_copula_gnb_fit_equals_the_plain_computation():
             np.testing.assert_allclose(got.cdf_grid, ref.cdf_grid, rtol=1e-12, atol=0)
             np.testing.assert_allclose(got.log_grid, ref.log_grid, rtol=1e-12, atol=0)
             Z[:, s] = norm.ppf(np.clip(ref.cdf(col), U_EPS, 1 - U_EPS))
-        np.testing.assert_allclose(clf.density_.corr_[c], np.corrcoef(Z, rowvar=False),
-                                   rtol=1e-12, atol=1e-15)
+        R[c] = np.corrcoef(Z, rowvar=False)
+        np.testing.assert_allclose(clf.density_.corr_[c], R[c], rtol=1e-12, atol=1e-15)
+    # structure: Chow-Liu on the fitted copula. The edge weights are the fitted model's
+    # pairwise CMIs -1/2 sum_y p(y) ln(1 - rho_y^2), rho its correlations (density_.corr_),
+    # and those of the plain computation above; the tree is networkx's maximum spanning tree
+    i, j = clf.cluster_order_.T
+    fitted = _weights(clf.density_.corr_, prior)
+    np.testing.assert_allclose(clf.edge_weights_, fitted[i, j], rtol=1e-12, atol=0)
+    W = _weights(R, prior)
+    np.testing.assert_allclose(clf.edge_weights_, W[i, j], rtol=1e-12, atol=0)
+    assert {frozenset(e) for e in clf.cluster_order_.tolist()} == _networkx_tree(W)
+    assert clf.weight_ == pytest.approx(sum(W[a, b] for a, b in _networkx_tree(W)), rel=1e-12)
+
+
+def test_copula_tree_is_chow_liu_on_the_fitted_copula_with_constant_columns():
+    """Constant columns stay out of the structure; columns are the original indices."""
+    X, y = _copula_data(600, 6, 4)
+    X = np.column_stack([X[:, :2], np.full(600, 3.0), X[:, 2:]])  # column 2 constant
+    with pytest.warns(UserWarning, match=r"column\(s\) \['x2'\] of X take fewer than two"):
+        clf = GNBClassifier(dependence="gaussian-copula").fit(X, y)
+    prior = np.bincount(y) / y.size
+    used = np.array([0, 1, 3, 4, 5, 6])
+    W = _weights(clf.density_.corr_[:, used[:, None], used[None, :]], prior)
+    tree = {frozenset((int(used[a]), int(used[b]))) for a, b in map(tuple, _networkx_tree(W))}
+    assert {frozenset(e) for e in clf.cluster_order_.tolist()} == tree
+    full = _weights(clf.density_.corr_, prior)
+    i, j = clf.cluster_order_.T
+    np.testing.assert_allclose(clf.edge_weights_, full[i, j], rtol=1e-12, atol=0)
+
+
+def test_standalone_kernel_copula_score_keeps_its_own_normal_scores():
+    """GaussianCopulaCMI(marginals="kernel") used directly is unchanged: normal scores from
+    ``kernel_cdf`` clipped at 1e-6 (its documented transform), not the density's KDE CDF."""
+    X, y = _copula_data(3000, 5, 0)
+    prior = np.bincount(y) / y.size
+    got = GaussianCopulaCMI(marginals="kernel").fit(X, y).edge_matrix()
+    np.testing.assert_allclose(got, _weights(_score_correlations(X, y), prior),
+                               rtol=1e-12, atol=1e-300)
 
 
 def test_copula_density_with_missing_cells_keeps_the_observed_value_kdes():
@@ -151,3 +198,58 @@ def test_score_constant_mask_equals_the_class_blocks(dtype):
                    + [np.ones(5, bool)])  # class "d" has no row
     np.testing.assert_array_equal(got, ref)
     assert got[1, 2] and got[0, 4] and not got[2, 0]
+
+
+@pytest.mark.parametrize("missing", [False, True])
+def test_constant_columns_are_uncorrelated_despite_the_rounded_mean(missing):
+    """A constant column centred by its rounded mean is one tiny value, not 0; its
+    correlation with another such column was +-1 (yeast: rho = 1 in two classes)."""
+    rng = np.random.default_rng(6)
+    z = np.column_stack([np.full(35, 0.1), np.full(35, -0.0123456), rng.normal(size=35)])
+    assert (z[:, :2] - z[:, :2].mean(axis=0) != 0).all()  # the rounding this is about
+    if missing:
+        z[3, 0] = z[5, 2] = np.nan
+    corr = safe_correlation(z.copy())
+    ref = np.corrcoef(z[~np.isnan(z).any(axis=1), 2:].T) if missing else 1.0
+    np.testing.assert_array_equal(corr[:2, :2], np.eye(2))
+    np.testing.assert_array_equal(corr[2, :2], [0.0, 0.0])
+    assert corr[2, 2] == pytest.approx(ref)
+
+
+def test_yeast_copula_has_no_correlation_for_constant_columns():
+    X, y = load_dataset("yeast")
+    clf = GNBClassifier(dependence="gaussian-copula").fit(X, y)
+    codes = np.searchsorted(clf.classes_, np.asarray(y))
+    Xv = X.to_numpy(float)
+    const = np.array([[np.ptp(Xv[codes == c, s]) == 0 for s in range(Xv.shape[1])]
+                      for c in range(clf.classes_.size)])
+    assert const[:, 4].sum() >= 2 and (const[:, 4] & const[:, 5]).any()  # erl, pox
+    for c in range(clf.classes_.size):
+        off = clf.density_.corr_[c] - np.eye(Xv.shape[1])
+        assert not off[const[c]].any() and not off[:, const[c]].any()
+    assert {4, 5} not in [set(e) for e in clf.cluster_order_.tolist()]
+
+
+def test_kgnb_scores_hyperedges_by_the_fitted_copula():
+    """KGNB's copula score is the fitted density's closed form for any parent set, and
+    order 3 keeps GNBClassifier's tree where the standalone score's tree differs."""
+    X, y = load_dataset("breast_cancer")
+    X = X.iloc[:, 10:]  # the "error" and "worst" columns: the two kernel CDFs pick different trees
+    gnb = GNBClassifier(dependence="gaussian-copula").fit(X, y)
+    k3 = KGNBClassifier(order=3, dependence="gaussian-copula").fit(X, y)
+    codes = pd.factorize(y, sort=True)[0]
+    standalone = GaussianCopulaCMI(marginals="kernel").fit(X.to_numpy(float), codes)
+    assert _networkx_tree(standalone.edge_matrix()) != {
+        frozenset(X.columns.get_loc(v) for v in e) for e in gnb.structure_.edges}
+    assert set(map(frozenset, gnb.structure_.edges)) == set(map(frozenset, k3.structure_.edges))
+    np.testing.assert_allclose(gnb.predict_proba(X), k3.predict_proba(X), rtol=0, atol=1e-10)
+    k4 = KGNBClassifier(order=4, dependence="gaussian-copula").fit(X, y)
+    prior = np.bincount(codes) / y.size
+    names = list(X.columns)
+    ref = 0.0
+    for v in k4.structure_.order:
+        cols = [names.index(v), *sorted(names.index(p) for p in k4.structure_.parents(v))]
+        for c, p in enumerate(prior):  # 1/2 [ln det R_P - ln det R_vP], numpy's slogdet
+            R = k4.density_.corr_[c][np.ix_(cols, cols)]
+            ref += p * 0.5 * (np.linalg.slogdet(R[1:, 1:])[1] - np.linalg.slogdet(R)[1])
+    assert k4.weight_ == pytest.approx(ref, rel=1e-10)
