@@ -39,20 +39,6 @@ def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | 
     return SCORES[dependence](bandwidth=bandwidth, n_jobs=n_jobs)
 
 
-def learn_tree(
-    X: np.ndarray, codes: np.ndarray, dependence: str, bandwidth: str | float, n_jobs: int | None
-) -> tuple[list[tuple[int, int]], np.ndarray]:
-    """Maximum-weight spanning tree of the CMI edge matrix.
-
-    Returns the edges as column-index pairs in Kruskal's selection order and their weights
-    I(X_i; X_j | Y) in nats.
-    """
-    W = make_score(dependence, bandwidth, n_jobs).fit(X, codes).edge_matrix()
-    edges = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
-    weights = np.array([W[i, j] for i, j in edges])
-    return edges, weights
-
-
 def fitted_copula_tree(
     corr: np.ndarray, prior: np.ndarray, used: np.ndarray
 ) -> tuple[list[tuple[int, int]], np.ndarray]:
