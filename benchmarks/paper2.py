@@ -295,7 +295,7 @@ def _one_dataset(index: int, name: str, n_splits: int, fold: int | None = None,
 
 def main(argv: list[str] | None = None) -> None:
     import argparse
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     global DATASETS, N_SPLITS, OUT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -315,7 +315,7 @@ def main(argv: list[str] | None = None) -> None:
         limit_ktan_folds(args.ktan_folds)
     global COMMAND, LOAD_NOTE
     COMMAND = " ".join(["python benchmarks/paper2.py", *(sys.argv[1:] if argv is None else argv)])
-    load_start = os.getloadavg()[0]
+    loads = [os.getloadavg()[0]]  # sampled at the start and after each data set (task)
 
     _quiet()
     start = time.perf_counter()
@@ -326,16 +326,22 @@ def main(argv: list[str] | None = None) -> None:
         slow_first = sorted(jobs, key=lambda job: -SLOWNESS.get(job[1], 0))
         with ProcessPoolExecutor(args.jobs) as pool:
             futures = {job: pool.submit(_one_dataset, *job) for job in slow_first}
+            for _ in as_completed(futures.values()):  # the load as tasks finish
+                loads.append(os.getloadavg()[0])
             done = [futures[job].result() for job in jobs]
     else:
         jobs = [(i, name, N_SPLITS, None) for i, name in enumerate(DATASETS)]
-        done = [_one_dataset(*job) for job in jobs]
+        done = []
+        for job in jobs:
+            done.append(_one_dataset(*job))
+            loads.append(os.getloadavg()[0])
     for (_, name, *_), (r, ratio) in zip(jobs, done, strict=True):
         rows += r
         if ratio:
             ratios[name] = ratio
-    LOAD_NOTE = (f"1-minute load average {load_start:.1f} at the start and "
-                 f"{os.getloadavg()[0]:.1f} at the end on {os.cpu_count()} cores"
+    LOAD_NOTE = (f"1-minute load average {loads[0]:.1f} at the start, {loads[-1]:.1f} at the "
+                 f"end, {min(loads):.1f}-{max(loads):.1f} sampled at the start and after each "
+                 f"{'task' if args.jobs > 1 else 'data set'} on {os.cpu_count()} cores"
                  + (f", {args.jobs} processes of this run (each fold of each data set a task)"
                     if args.jobs > 1 else "") + ", so the times are inflated by other work")
     text = report(pd.DataFrame(rows), ratios, time.perf_counter() - start)
