@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 from scipy.special import digamma, gammaln
 
-from ._prior_base import Prior, dirichlet_kl
+from ._prior_base import Prior, dirichlet_kl, row_sum
 
 __all__ = ["DirichletPrior"]
 
@@ -38,7 +39,7 @@ class DirichletPrior(Prior):
 
     def expected_log_weights(self, q):
         (gamma,) = q
-        return digamma(gamma) - digamma(gamma.sum(axis=1))[:, None]
+        return digamma(gamma) - digamma(row_sum(gamma))[:, None]
 
     def expected_weights(self, q):
         (gamma,) = q
@@ -51,8 +52,8 @@ class DirichletPrior(Prior):
         # the same closed form, reusing E_q[ln pi] = digamma(gamma) - digamma(sum gamma)
         const = gammaln(self.alpha).sum() - gammaln(self.alpha.sum())
         return (
-            gammaln(gamma.sum(axis=1))
-            - gammaln(gamma).sum(axis=1)
-            + ((gamma - self.alpha) * elog).sum(axis=1)
+            gammaln(row_sum(gamma))
+            - row_sum(gammaln(gamma))
+            + np.einsum("ik,ik->i", gamma - self.alpha, elog)
             + const
         )

@@ -98,20 +98,30 @@ class MixedFamily(Family):
                 data[:, pos], mask[:, pos] = fam.encode(block, fit=fit)
         return data, mask
 
+    @staticmethod
+    def _columns(a, pos):
+        """``a[:, pos]``: a view when ``pos`` is every column in order (one family), so
+        the (n, d, K) arrays of the EM are not copied."""
+        return a if pos.size == a.shape[1] and (pos == np.arange(pos.size)).all() else a[:, pos]
+
     def _split(self, data, pos, fam):
-        block = data[:, pos]
+        block = self._columns(data, pos)
         return block.astype(np.intp) if fam is self.categorical_ else block
 
     def distances(self, data, mask, i):
         """Euclidean combination of the two families' distances."""
         total = np.zeros(data.shape[0])
         for fam, pos in self._blocks():
-            total += fam.distances(self._split(data, pos, fam), mask[:, pos], i) ** 2
+            total += fam.distances(self._split(data, pos, fam), self._columns(mask, pos), i) ** 2
         return np.sqrt(total)
 
     def log_likelihood(self, theta, data, mask):
+        blocks = self._blocks()
+        if len(blocks) == 1 and blocks[0][1].size == data.shape[1]:  # one family: no copy
+            fam, pos = blocks[0]
+            return fam.log_likelihood(theta, self._split(data, pos, fam), mask)
         out = np.zeros((*data.shape, self._n_components(theta)))
-        for fam, pos in self._blocks():
+        for fam, pos in blocks:
             out[:, pos] = fam.log_likelihood(theta, self._split(data, pos, fam), mask[:, pos])
         return out
 
@@ -124,7 +134,8 @@ class MixedFamily(Family):
     def m_step(self, data, mask, phi):
         theta: dict = {}
         for fam, pos in self._blocks():
-            theta.update(fam.m_step(self._split(data, pos, fam), mask[:, pos], phi[:, pos]))
+            theta.update(fam.m_step(self._split(data, pos, fam), self._columns(mask, pos),
+                                    self._columns(phi, pos)))
         if not theta:  # no modelled column: one (empty) parameter set per component
             theta = {"means": np.zeros((phi.shape[2], 0)), "variances": np.ones((phi.shape[2], 0))}
         return theta

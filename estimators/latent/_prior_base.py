@@ -8,7 +8,23 @@ from numbers import Real
 import numpy as np
 from scipy.special import digamma, gammaln
 
-__all__ = ["Prior", "beta_kl", "dirichlet_kl"]
+__all__ = ["Prior", "beta_kl", "dirichlet_kl", "row_sum"]
+
+
+def row_sum(a: np.ndarray) -> np.ndarray:
+    """Sum over the short last axis of an (n, K) array, one column at a time (several
+    times faster per row than ``a.sum(axis=1)`` when K is small).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> row_sum(np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+    array([ 6., 15.])
+    """
+    out = a[:, 0].copy()
+    for k in range(1, a.shape[1]):
+        out += a[:, k]
+    return out
 
 
 def dirichlet_kl(gamma: np.ndarray, alpha: np.ndarray) -> np.ndarray:
