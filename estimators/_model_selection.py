@@ -25,20 +25,25 @@ AUTO_K = (1, 2, 3)
 AUTO_FOLDS = 5
 
 
-def candidate_grid(k, score: str, names: Sequence[str], n_features: int) -> list[dict]:
-    """The k-TAN candidates: ``k`` ("auto" or a sequence) times the structure scores.
+def candidate_grid(k, score: str, names: Sequence[str], n_features: int,
+                   selections: Sequence = (None,)) -> list[dict]:
+    """The k-TAN candidates: ``k`` ("auto" or a sequence) times the structure scores times
+    the feature selections (None: all features).
 
     Examples
     --------
     >>> [tuple(c.values()) for c in candidate_grid("auto", "cmi", ["cmi", "bic"], 3)]
-    [(1, 'cmi'), (2, 'cmi')]
+    [(1, 'cmi', None), (2, 'cmi', None)]
     >>> [tuple(c.values()) for c in candidate_grid([2, 1], "auto", ["cmi", "bic"], 5)]
-    [(1, 'cmi'), (1, 'bic'), (2, 'cmi'), (2, 'bic')]
+    [(1, 'cmi', None), (1, 'bic', None), (2, 'cmi', None), (2, 'bic', None)]
+    >>> [tuple(c.values()) for c in candidate_grid([1], "cmi", ["cmi"], 5, [None, "markov-blanket"])]
+    [(1, 'cmi', None), (1, 'cmi', 'markov-blanket')]
     """
     ks = AUTO_K if isinstance(k, str) else sorted({int(v) for v in k})
     ks = [v for v in ks if 1 <= v < n_features] or [1]
     scores = list(names) if score == "auto" else [score]
-    return [{"k": v, "structure_score": s} for v in ks for s in scores]
+    return [{"k": v, "structure_score": s, "feature_selection": f}
+            for v in ks for s in scores for f in selections]
 
 
 def select_by_cv(estimator, X, y, candidates: list[dict], random_state=0):
