@@ -1,11 +1,14 @@
-"""Choosing k (and the structure score) of a k-TAN, or the order of a k-GNB, by inner
-cross-validated log-loss.
+"""Choosing k (the structure score, the feature selection) of a k-TAN, or the order of a
+k-GNB, by inner cross-validated log-loss.
 
-Every candidate (a dict of parameters, e.g. ``{"k": 2, "structure_score": "bic"}``) is fitted from scratch -- structure and parameters -- on each
+Every candidate (a dict of parameters, e.g. ``{"k": 2, "structure_score": "bic",
+"feature_selection": "markov-blanket"}``) is fitted from scratch -- feature selection,
+structure and parameters -- on each
 training part of a stratified K-fold split of the *training* data and scored by its log-loss
 on the held-out part (scikit-learn's ``cross_val_score`` with ``scoring="neg_log_loss"``). The
 candidate with the smallest mean held-out log-loss wins; ties go to the earlier candidate
-(the grids list simpler models first: smaller k, then the score order of the registry).
+(the grids list simpler models first: smaller k, then the score order of the registry, then
+all features before a selection).
 """
 
 from __future__ import annotations

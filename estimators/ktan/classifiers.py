@@ -159,9 +159,11 @@ class KTANClassifier(BaseKTAN):
     :class:`TANClassifier`) and ``"mst-dfs"`` for ``k >= 2``. ``search="greedy"`` grows a
     k-tree without a backbone (heuristic).
 
-    ``k="auto"`` (or a list of k) chooses k -- and, with ``structure_score="auto"``, the
-    structure score too -- by stratified 5-fold cross-validated log-loss on the training data
-    (each candidate refitted from scratch per fold; ties go to the smaller k); see
+    ``k="auto"`` (or a list of k) chooses k -- with ``structure_score="auto"`` the structure
+    score too, and with ``feature_selection="auto"`` (the default) whether the k-tree spans
+    all features or the class's estimated Markov blanket -- by stratified 5-fold
+    cross-validated log-loss on the training data (each candidate, selection included,
+    refitted from scratch per fold; ties go to the smaller k, then all features); see
     :mod:`estimators._model_selection`. The cross-validation table is kept in ``cv_results_``.
 
     Parameters

@@ -139,6 +139,11 @@ def test_ktan_on_the_blanket_is_ktan_on_its_columns(known):
     alone = KTANClassifier(k=2, feature_selection=None).fit(X[expected], y)
     np.testing.assert_allclose(clf.predict_proba(X), alone.predict_proba(X[expected]), rtol=1e-12)
     assert KTANClassifier(k=2).fit(X, y).selected_features_ == list(X.columns)
+    from estimators.structure_graph import structure_graph
+
+    graph = structure_graph(clf)  # the columns left out have no node
+    assert sorted(map(str, graph.nodes())) == sorted([*expected, clf.class_node_])
+    assert sorted(clf.to_pgmpy().nodes()) == sorted([*expected, clf.class_node_])
 
 
 def test_auto_chooses_the_selection_by_cross_validation(known):
