@@ -12,7 +12,8 @@ Run (from the repository root; ~25 min on 2 shared cores)::
     PYTHONPATH=. python benchmarks/bayes_optimal.py
 
 Writes ``benchmarks/results/bayes_optimal.md`` (``--quick``: a one-minute smoke run on two
-small networks, ``bayes_optimal_quick.md``).
+small networks, ``bayes_optimal_quick.md``; ``--jobs N``: the targets' samples, learning
+curves and prior table in N processes, same numbers).
 """
 
 from __future__ import annotations
@@ -189,46 +190,79 @@ def split(model, target, n, seed):
     return train, ytr, test, yte, labels, bayes
 
 
-def main_table(rows: list[dict]) -> None:
-    for net, target in TARGETS:
-        model = load_network(net)
-        d = len(model.nodes()) - 1
-        for rep in range(REPEATS):
-            train, ytr, test, yte, labels, bayes = split(model, target, N_MAIN, rep)
-            rows.append({"target": f"{net}/{target}", "d": d, "rep": rep, "model": "Bayes-optimal",
-                         "log_loss": bayes[0], "accuracy": bayes[1], "seconds": 0.0,
-                         "k_chosen": "", "selected": sorted(model.get_markov_blanket(target))})
-            for name, fit in models(d).items():
-                if name not in REPEATED and rep > 0:
-                    continue
-                ll, acc, sec, chosen, selected = evaluate(fit, model, target, train, ytr, test, yte, labels)
-                rows.append({"target": f"{net}/{target}", "d": d, "rep": rep, "model": name,
-                             "log_loss": ll, "accuracy": acc, "seconds": sec, "k_chosen": chosen,
-                             "selected": selected})
-            print(f"{net}/{target} rep {rep} done", flush=True)
+def main_rows(net: str, target: str, rep: int) -> list[dict]:
+    """The main table's rows of one target and sample (every model on rep 0, the
+    ``REPEATED`` ones on the others)."""
+    model = load_network(net)
+    d = len(model.nodes()) - 1
+    train, ytr, test, yte, labels, bayes = split(model, target, N_MAIN, rep)
+    rows = [{"target": f"{net}/{target}", "d": d, "rep": rep, "model": "Bayes-optimal",
+             "log_loss": bayes[0], "accuracy": bayes[1], "seconds": 0.0,
+             "k_chosen": "", "selected": sorted(model.get_markov_blanket(target))}]
+    for name, fit in models(d).items():
+        if name not in REPEATED and rep > 0:
+            continue
+        ll, acc, sec, chosen, selected = evaluate(fit, model, target, train, ytr, test, yte, labels)
+        rows.append({"target": f"{net}/{target}", "d": d, "rep": rep, "model": name,
+                     "log_loss": ll, "accuracy": acc, "seconds": sec, "k_chosen": chosen,
+                     "selected": selected})
+    print(f"{net}/{target} rep {rep} done", flush=True)
+    return rows
 
 
-def curves(rows: list[dict]) -> None:
-    for net, target, with_auto in CURVE_TARGETS:
-        model = load_network(net)
-        d = len(model.nodes()) - 1
-        grid = [1, 2, 3] if d <= MAX_D_FOR_K3 else [1, 2]
-        fits = {"TAN": ours(TANClassifier()), "2-TAN": ours(KTANClassifier(k=2))}
-        if with_auto:
-            fits["auto"] = ours(KTANClassifier(k=grid))
-        for n in CURVE_N:
-            train, ytr, test, yte, labels, bayes = split(model, target, n, 100)
-            rows.append({"target": f"{net}/{target}", "n": n, "model": "Bayes-optimal",
-                         "log_loss": bayes[0]})
-            for name, fit in fits.items():
-                ll = evaluate(fit, model, target, train, ytr, test, yte, labels)[0]
-                rows.append({"target": f"{net}/{target}", "n": n, "model": name, "log_loss": ll})
-            print(f"curve {net}/{target} n={n} done", flush=True)
+def curve_rows(net: str, target: str, with_auto: bool) -> list[dict]:
+    """The learning-curve rows of one target."""
+    model = load_network(net)
+    d = len(model.nodes()) - 1
+    grid = [1, 2, 3] if d <= MAX_D_FOR_K3 else [1, 2]
+    fits = {"TAN": ours(TANClassifier()), "2-TAN": ours(KTANClassifier(k=2))}
+    if with_auto:
+        fits["auto"] = ours(KTANClassifier(k=grid))
+    rows = []
+    for n in CURVE_N:
+        train, ytr, test, yte, labels, bayes = split(model, target, n, 100)
+        rows.append({"target": f"{net}/{target}", "n": n, "model": "Bayes-optimal",
+                     "log_loss": bayes[0]})
+        for name, fit in fits.items():
+            ll = evaluate(fit, model, target, train, ytr, test, yte, labels)[0]
+            rows.append({"target": f"{net}/{target}", "n": n, "model": name, "log_loss": ll})
+        print(f"curve {net}/{target} n={n} done", flush=True)
+    return rows
 
 
-def report(main: pd.DataFrame, curve: pd.DataFrame, ess: pd.DataFrame, minutes: float) -> list[str]:
+def run_all(jobs: int) -> tuple[list[dict], list[dict], pd.DataFrame]:
+    """Every task (a target's sample, a learning curve, the prior table), in ``jobs``
+    processes; the rows come back in the same order whatever ``jobs`` is (the samples' seeds
+    are fixed per target and sample)."""
+    tasks = [(main_rows, (net, target, rep)) for net, target in TARGETS for rep in range(REPEATS)]
+    tasks += [(curve_rows, spec) for spec in CURVE_TARGETS] + [(prior_table, ())]
+    if jobs == 1:
+        out = [fn(*args) for fn, args in tasks]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        def cost(i):  # longest first (rough): curves, then first samples, wider networks first
+            fn, args = tasks[i]
+            wide = len(load_network(args[0]).nodes()) if fn is not prior_table else 0
+            return (fn is curve_rows, fn is main_rows and args[2] == 0, wide)
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {i: pool.submit(*tasks[i][:1], *tasks[i][1])
+                       for i in sorted(range(len(tasks)), key=cost, reverse=True)}
+            out = [futures[i].result() for i in range(len(tasks))]
+    n_main = len(TARGETS) * REPEATS
+    main = [row for part in out[:n_main] for row in part]
+    curve = [row for part in out[n_main:-1] for row in part]
+    return main, curve, out[-1]
+
+
+def report(main: pd.DataFrame, curve: pd.DataFrame, ess: pd.DataFrame, minutes: float,
+           jobs: int) -> list[str]:
+    option = f" --jobs {jobs}" if jobs > 1 else ""
     lines = [
-        f"Command: `PYTHONPATH=. python benchmarks/bayes_optimal.py` (total {minutes:.1f} min).",
+        f"Command: `PYTHONPATH=. python benchmarks/bayes_optimal.py{option}` (total {minutes:.1f} "
+        f"min{f'; {jobs} processes, so the seconds below are inflated further' if jobs > 1 else ''}; "
+        "the numbers other than seconds do not depend on --jobs).",
         "",
         f"Training rows n = {N_MAIN:,}, test rows {N_TEST:,}, sampled from the bnlearn networks "
         "bundled with pgmpy; Bayes-optimal = the exact posterior from the true CPDs (Markov "
@@ -377,17 +411,19 @@ def main() -> None:
         CURVE_N, CURVE_TARGETS = (300, 600), [("survey", "T", True)]
         PRIOR_TARGETS = [("survey", "T")]
         name = "bayes_optimal_quick"
+    jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 1
     t0 = time.perf_counter()
-    rows: list[dict] = []
-    main_table(rows)
+    saved = Path(f"/tmp/{name}_rows.pkl")  # --report-only: the report of the last run's rows
+    if "--report-only" in sys.argv:
+        rows, curve, ess, minutes = pd.read_pickle(saved)
+    else:
+        rows, curve, ess = run_all(jobs)
+        minutes = (time.perf_counter() - t0) / 60
+        pd.to_pickle((rows, curve, ess, minutes), saved)
     main = pd.DataFrame(rows)
     main.to_csv(RESULTS / f"{name}.csv", index=False)
-    curve_rows: list[dict] = []
-    curves(curve_rows)
-    ess = prior_table()
-    minutes = (time.perf_counter() - t0) / 60
     write(name, "k-TAN model selection against the Bayes-optimal classifier (issue 19)",
-          report(main, pd.DataFrame(curve_rows), ess, minutes))
+          report(main, pd.DataFrame(curve), ess, minutes, jobs))
 
 
 if __name__ == "__main__":
