@@ -322,6 +322,12 @@ class KTANClassifier(BaseKTAN):
         if is_dask(X):
             from estimators.distributed import fit_tan_dask
 
+            if self.feature_selection == "markov-blanket":
+                raise ValueError(
+                    "KTANClassifier(feature_selection='markov-blanket') needs the rows in "
+                    "memory (its tests condition on the blanket's joint configurations); use "
+                    "feature_selection=None on a Dask collection, or compute a sample.")
+            self.feature_selection_ = None
             return fit_tan_dask(self, X, y)  # a TypeError naming the models that can
         if isinstance(self.k, Integral):
             if self.structure_score == "auto":

@@ -178,3 +178,11 @@ def test_blanket_on_continuous_or_missing_columns_is_refused(known):
         KTANClassifier(k=1, feature_selection="markov-blanket").fit(holed, y)
     with pytest.raises(ValueError, match="'feature_selection' parameter of KTANClassifier must be"):
         KTANClassifier(feature_selection="lasso").fit(X, y)
+
+
+def test_blanket_from_dask_is_refused(known):
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = known
+    with pytest.raises(ValueError, match=r"feature_selection='markov-blanket'.*rows in memory"):
+        KTANClassifier(k=1, feature_selection="markov-blanket").fit(
+            dd.from_pandas(X, npartitions=2), dd.from_array(y, chunksize=1500))
