@@ -102,13 +102,12 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                 f"(constant: {self.constant_features_})."
             )
         kept = self._select_features(enc, y_codes, kept)
-        self.selected_features_ = [names[j] for j in kept]
         model = _modelled(enc, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
         k, search, backbone = self._search_spec()
         self.k_ = k = check_k(k, len(kept), owner=name)
         if backbone is not None and not isinstance(backbone, str):
-            backbone = _without_constant(backbone, names, set(names) - set(self.selected_features_))
+            backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
         fit = learn_structure(
             model, y_codes, self.classes_, k=k, search=search, backbone=backbone,
             estimator=name, var_smoothing=self.var_smoothing, ridge=RIDGE,
@@ -163,6 +162,14 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         if parts:
             warnings.warn(f"{type(self).__name__}: " + "; ".join(parts) + ".",
                           DegenerateFeatureWarning, stacklevel=3)
+
+    @property
+    def selected_features_(self) -> list:
+        """The features the model spans, in column order: all but the constant ones, or the
+        ones feature selection kept (the others are ignored at prediction)."""
+        check_is_fitted(self)
+        names = self.feature_names()
+        return [names[j] for j in sorted(self.network_.columns)]
 
     @property
     def class_node_(self) -> str:
