@@ -21,6 +21,7 @@ from __future__ import annotations
 import sys
 import time
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -364,7 +365,7 @@ def blanket_table(main: pd.DataFrame) -> list[str]:
     lines = ["## Estimated Markov blanket vs the true one", "",
              "IAMB with semiparametric G-tests (`estimators.feature_selection.markov_blanket`) on "
              "each training sample; missed = true members left out, extra = others taken in "
-             "(summed over the samples).", "",
+             "(with the number of samples where it happened).", "",
              "| target | true blanket | samples | exact | missed | extra |", "|---|---|---|---|---|---|"]
     for target, sub in main.groupby("target", sort=False):
         truth = {r: set(v) for r, v in sub[sub["model"] == "Bayes-optimal"].set_index("rep")["selected"].items()}
@@ -373,8 +374,14 @@ def blanket_table(main: pd.DataFrame) -> list[str]:
         extra = [m for r, v in est.items() for m in sorted(set(v) - truth[r])]
         exact = sum(set(v) == truth[r] for r, v in est.items())
         lines.append(f"| {target} | {', '.join(sorted(truth[0]))} | {len(est)} | {exact} | "
-                     f"{', '.join(missed) or '-'} | {', '.join(extra) or '-'} |")
+                     f"{_counted(missed)} | {_counted(extra)} |")
     return lines + [""]
+
+
+def _counted(names: list) -> str:
+    """``a (x3), b`` for the names and how many samples had each; ``-`` for none."""
+    counts = Counter(names)
+    return ", ".join(f"{v} (x{c})" if c > 1 else str(v) for v, c in counts.items()) or "-"
 
 
 def table(frame: pd.DataFrame, fmt: str) -> list[str]:
