@@ -1,11 +1,14 @@
-"""Choosing k (and the structure score) of a k-TAN, or the order of a k-GNB, by inner
-cross-validated log-loss.
+"""Choosing k (the structure score, the feature selection) of a k-TAN, or the order of a
+k-GNB, by inner cross-validated log-loss.
 
-Every candidate (a dict of parameters, e.g. ``{"k": 2, "structure_score": "bic"}``) is fitted from scratch -- structure and parameters -- on each
+Every candidate (a dict of parameters, e.g. ``{"k": 2, "structure_score": "bic",
+"feature_selection": "markov-blanket"}``) is fitted from scratch -- feature selection,
+structure and parameters -- on each
 training part of a stratified K-fold split of the *training* data and scored by its log-loss
 on the held-out part (scikit-learn's ``cross_val_score`` with ``scoring="neg_log_loss"``). The
 candidate with the smallest mean held-out log-loss wins; ties go to the earlier candidate
-(the grids list simpler models first: smaller k, then the score order of the registry).
+(the grids list simpler models first: smaller k, then the score order of the registry, then
+all features before a selection).
 """
 
 from __future__ import annotations
@@ -25,20 +28,25 @@ AUTO_K = (1, 2, 3)
 AUTO_FOLDS = 5
 
 
-def candidate_grid(k, score: str, names: Sequence[str], n_features: int) -> list[dict]:
-    """The k-TAN candidates: ``k`` ("auto" or a sequence) times the structure scores.
+def candidate_grid(k, score: str, names: Sequence[str], n_features: int,
+                   selections: Sequence = (None,)) -> list[dict]:
+    """The k-TAN candidates: ``k`` ("auto" or a sequence) times the structure scores times
+    the feature selections (None: all features).
 
     Examples
     --------
     >>> [tuple(c.values()) for c in candidate_grid("auto", "cmi", ["cmi", "bic"], 3)]
-    [(1, 'cmi'), (2, 'cmi')]
+    [(1, 'cmi', None), (2, 'cmi', None)]
     >>> [tuple(c.values()) for c in candidate_grid([2, 1], "auto", ["cmi", "bic"], 5)]
-    [(1, 'cmi'), (1, 'bic'), (2, 'cmi'), (2, 'bic')]
+    [(1, 'cmi', None), (1, 'bic', None), (2, 'cmi', None), (2, 'bic', None)]
+    >>> [tuple(c.values()) for c in candidate_grid([1], "cmi", ["cmi"], 5, [None, "markov-blanket"])]
+    [(1, 'cmi', None), (1, 'cmi', 'markov-blanket')]
     """
     ks = AUTO_K if isinstance(k, str) else sorted({int(v) for v in k})
     ks = [v for v in ks if 1 <= v < n_features] or [1]
     scores = list(names) if score == "auto" else [score]
-    return [{"k": v, "structure_score": s} for v in ks for s in scores]
+    return [{"k": v, "structure_score": s, "feature_selection": f}
+            for v in ks for s in scores for f in selections]
 
 
 def select_by_cv(estimator, X, y, candidates: list[dict], random_state=0):

@@ -64,9 +64,10 @@ def _gnb(clf) -> GraphDB:
     return g
 
 
-def _ktree_of(clf, target, feature_type: str) -> GraphDB:
+def _ktree_of(clf, target, feature_type: str, names=None) -> GraphDB:
+    """The k-tree with the class node joined to ``names`` (default: every feature)."""
     g = clf.structure_.to_graph()
-    names = clf.feature_names()
+    names = clf.feature_names() if names is None else names
     return _with_class(g, target, names, _types(clf, names, feature_type))
 
 
@@ -81,12 +82,13 @@ def _ktan(clf) -> GraphDB:
     from estimators.ktan._export import factor_parameters
 
     # the modelled features, in column order: the rows and columns of ``edge_scores_``
-    # (constant columns leave the model)
+    # (constant columns, and those feature selection leaves out, are not in the model)
     constant = set(getattr(clf, "constant_features_", ()))
-    names = [v for v in clf.feature_names() if v not in constant]
+    names = getattr(clf, "selected_features_", None) or [v for v in clf.feature_names() if v not in constant]
     index = {v: j for j, v in enumerate(names)}
     family = getattr(clf, "family_", "mixed")
-    g = _ktree_of(clf, clf.class_node_, family)
+    g = _ktree_of(clf, clf.class_node_, family,  # features left out by selection: no node
+                  [v for v in clf.feature_names() if v in constant or v in index])
     g.attrs.update(model=type(clf).__name__, family=family, score=float(clf.score_),
                    backbone=",".join(map(str, clf.backbone_ or ())), search=clf.search_,
                    constant_features=",".join(map(str, sorted(constant, key=str))))

@@ -62,6 +62,10 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         """Name of the structure score in :data:`estimators.scores.SCORES` (default CMI)."""
         return "cmi"
 
+    def _select_features(self, enc: EncodedColumns, y_codes: np.ndarray, kept: list[int]) -> list[int]:
+        """The columns of ``kept`` (indices into ``enc``) to model; all of them by default."""
+        return kept
+
     def _feature_types_by_column(self, raw):
         return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
                                 self.feature_names(), type(self).__name__)
@@ -97,12 +101,13 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                 f"{name} needs at least 2 non-constant feature columns; X has {len(kept)} "
                 f"(constant: {self.constant_features_})."
             )
+        kept = self._select_features(enc, y_codes, kept)
         model = _modelled(enc, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
         k, search, backbone = self._search_spec()
         self.k_ = k = check_k(k, len(kept), owner=name)
         if backbone is not None and not isinstance(backbone, str):
-            backbone = _without_constant(backbone, names, set(self.constant_features_))
+            backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
         fit = learn_structure(
             model, y_codes, self.classes_, k=k, search=search, backbone=backbone,
             estimator=name, var_smoothing=self.var_smoothing, ridge=RIDGE,
@@ -157,6 +162,14 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         if parts:
             warnings.warn(f"{type(self).__name__}: " + "; ".join(parts) + ".",
                           DegenerateFeatureWarning, stacklevel=3)
+
+    @property
+    def selected_features_(self) -> list:
+        """The features the model spans, in column order: all but the constant ones, or the
+        ones feature selection kept (the others are ignored at prediction)."""
+        check_is_fitted(self)
+        names = self.feature_names()
+        return [names[j] for j in sorted(self.network_.columns)]
 
     @property
     def class_node_(self) -> str:
@@ -220,7 +233,8 @@ def _modelled(enc: EncodedColumns, kept: list[int], names: list[str]) -> Encoded
 
 
 def _without_constant(backbone, names: list[str], constant: set) -> list:
-    """A user backbone without the constant features (given by name or column index)."""
+    """A user backbone without the features left out of the model (constant or not selected;
+    given by name or column index)."""
     def name_of(b):
         if isinstance(b, int | np.integer) and not isinstance(b, bool) and 0 <= b < len(names):
             return names[b]

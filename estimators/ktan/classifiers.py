@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from estimators._dask import is_dask
 from estimators._model_selection import candidate_grid, select_by_cv
 from estimators._warnings import user_fit
+from estimators.feature_selection import FEATURE_SELECTORS
 from estimators.ktan._base import BaseKTAN
 from estimators.ktan._structure import score_family
 from estimators.scores import SCORES
@@ -158,9 +159,11 @@ class KTANClassifier(BaseKTAN):
     :class:`TANClassifier`) and ``"mst-dfs"`` for ``k >= 2``. ``search="greedy"`` grows a
     k-tree without a backbone (heuristic).
 
-    ``k="auto"`` (or a list of k) chooses k -- and, with ``structure_score="auto"``, the
-    structure score too -- by stratified 5-fold cross-validated log-loss on the training data
-    (each candidate refitted from scratch per fold; ties go to the smaller k); see
+    ``k="auto"`` (or a list of k) chooses k -- with ``structure_score="auto"`` the structure
+    score too, and with ``feature_selection="auto"`` (the default) whether the k-tree spans
+    all features or the class's estimated Markov blanket -- by stratified 5-fold
+    cross-validated log-loss on the training data (each candidate, selection included,
+    refitted from scratch per fold; ties go to the smaller k, then all features); see
     :mod:`estimators._model_selection`. The cross-validation table is kept in ``cv_results_``.
 
     Parameters
@@ -186,6 +189,15 @@ class KTANClassifier(BaseKTAN):
         (:class:`~estimators.scores.ConditionalGaussianBIC`).
         ``"auto"`` (with ``k="auto"``) lets cross-validation choose among those defined for
         the feature family.
+    feature_selection : {{"auto", "markov-blanket"}} or None, default="auto"
+        Which features the k-tree spans (:data:`estimators.feature_selection.FEATURE_SELECTORS`).
+        None: all of them. ``"markov-blanket"``: the class's Markov blanket estimated from
+        the training rows by IAMB with semiparametric G-tests at level 0.05
+        (:func:`estimators.feature_selection.markov_blanket`; at least 2 features); the other
+        columns are ignored at prediction. Complete categorical tables only. ``"auto"``:
+        with ``k="auto"`` (or a list of k) cross-validation chooses between all features and
+        the blanket (the blanket only on complete categorical tables); with an int ``k``,
+        all features.
     {parameters}
 
     Attributes
@@ -199,8 +211,13 @@ class KTANClassifier(BaseKTAN):
         Each feature's candidate parents when ``candidates`` is set, else None.
     structure_score_ : str
         The structure score used (the chosen one with ``structure_score="auto"``).
+    selected_features_ : list
+        The features the k-tree spans (all non-constant ones without feature selection).
+    feature_selection_ : str or None
+        The feature selection used (the chosen one with ``feature_selection="auto"``).
     cv_results_ : dict or None
-        With ``k="auto"``: per candidate ``k``, ``structure_score``, ``mean_log_loss``,
+        With ``k="auto"``: per candidate ``k``, ``structure_score``, ``feature_selection``,
+        ``mean_log_loss``,
         ``std_log_loss``, ``fold_log_loss`` and ``n_folds``; None otherwise.
     backbone_ : tuple or None
         The backbone path kept (feature names); None for the spanning tree and greedy.
@@ -235,6 +252,7 @@ class KTANClassifier(BaseKTAN):
         "search": [StrOptions(SEARCHERS.keys())],
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "candidates": [None, Interval(Integral, 1, None, closed="left")],
+        "feature_selection": [None, StrOptions({*FEATURE_SELECTORS, "auto"})],
     }
 
     def __init__(
@@ -248,10 +266,12 @@ class KTANClassifier(BaseKTAN):
         candidates: int | None = None,
         structure_score: str = "cmi",
         ess: float | None = None,
+        feature_selection: str | None = "auto",
         feature_types="auto",
         var_smoothing: float = 1e-9,
         verbose: bool = False,
     ):
+        self.feature_selection = feature_selection
         self.candidates = candidates
         self.k = k
         self.search = search
@@ -269,6 +289,19 @@ class KTANClassifier(BaseKTAN):
 
     def _score_name(self) -> str:
         return self.structure_score_
+
+    def _select_features(self, enc, y_codes, kept: list[int]) -> list[int]:
+        method = self.feature_selection_
+        if method is None:
+            return kept
+        bad = [self.feature_names()[j] for j in kept if enc.types[j] != "categorical" or (enc.codes[:, j] < 0).any()]
+        if bad:
+            raise ValueError(
+                f"KTANClassifier(feature_selection={method!r}) needs complete categorical "
+                f"columns; column(s) {bad} are continuous or have missing cells. Use "
+                "feature_selection=None (all features) on this table.")
+        chosen = FEATURE_SELECTORS[method](enc.codes[:, kept], y_codes, min_features=2)
+        return [kept[i] for i in chosen]
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
@@ -289,6 +322,12 @@ class KTANClassifier(BaseKTAN):
         if is_dask(X):
             from estimators.distributed import fit_tan_dask
 
+            if self.feature_selection == "markov-blanket":
+                raise ValueError(
+                    "KTANClassifier(feature_selection='markov-blanket') needs the rows in "
+                    "memory (its tests condition on the blanket's joint configurations); use "
+                    "feature_selection=None on a Dask collection, or compute a sample.")
+            self.feature_selection_ = None
             return fit_tan_dask(self, X, y)  # a TypeError naming the models that can
         if isinstance(self.k, Integral):
             if self.structure_score == "auto":
@@ -298,6 +337,7 @@ class KTANClassifier(BaseKTAN):
                     f"{sorted(SCORES)}. Got k={self.k}."
                 )
             self.k_, self.structure_score_ = int(self.k), self.structure_score
+            self.feature_selection_ = None if self.feature_selection == "auto" else self.feature_selection
             return super().fit(X, y)
         if not isinstance(self.k, str) and (
             len(self.k) == 0 or not all(isinstance(v, Integral) and v >= 1 for v in self.k)
@@ -309,11 +349,17 @@ class KTANClassifier(BaseKTAN):
         with warnings.catch_warnings():  # its notes come again from the final fit below
             warnings.simplefilter("ignore")
             probe = TANClassifier(features=self.features).fit(X, y)  # the score family and d
-        family = score_family(probe._check_X(X))
+        enc = probe._check_X(X)
+        family = score_family(enc)
         names = [s for s, fams in SCORES.items() if family in fams]
-        grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_)
+        selections = [self.feature_selection]
+        if self.feature_selection == "auto":
+            complete = all(t != "continuous" for t in enc.types) and (enc.codes >= 0).all()
+            selections = [None, *FEATURE_SELECTORS] if complete else [None]
+        grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_, selections)
         best, table = select_by_cv(self, X, y, grid)
         self.k_, self.structure_score_ = best["k"], best["structure_score"]
+        self.feature_selection_ = best["feature_selection"]
         super().fit(X, y)
         self.cv_results_ = table
         return self
