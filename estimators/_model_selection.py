@@ -5,7 +5,9 @@ Every candidate (a dict of parameters, e.g. ``{"k": 2, "structure_score": "bic",
 "feature_selection": "markov-blanket"}``) is fitted from scratch -- feature selection,
 structure and parameters -- on each
 training part of a stratified K-fold split of the *training* data and scored by its log-loss
-on the held-out part (scikit-learn's ``cross_val_score`` with ``scoring="neg_log_loss"``). The
+on the held-out part (scikit-learn's ``cross_val_score``). A class with fewer rows than folds
+is missing from some training parts; its held-out rows there are left out of that fold's
+log-loss (the same rows for every candidate), so a rare class never stops the choice. The
 candidate with the smallest mean held-out log-loss wins; ties go to the earlier candidate
 (the grids list simpler models first: smaller k, then the score order of the registry, then
 all features before a selection).
@@ -18,13 +20,14 @@ from collections.abc import Sequence
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 
 from estimators.progress import progress
 
 #: k tried by ``k="auto"`` (capped at n_features - 1)
 AUTO_K = (1, 2, 3)
-#: folds of the inner cross-validation (fewer when the rarest class has fewer rows)
+#: folds of the inner cross-validation (fewer only when no class has that many rows)
 AUTO_FOLDS = 5
 
 
@@ -49,6 +52,19 @@ def candidate_grid(k, score: str, names: Sequence[str], n_features: int,
             for v in ks for s in scores for f in selections]
 
 
+def held_out_log_loss(estimator, X, y) -> float:
+    """Negated log-loss of ``estimator`` on the rows of ``(X, y)`` whose class it was fitted on.
+
+    A scikit-learn scorer (greater is better). Rows of a class absent from the training part
+    cannot be scored by a model that never saw the class; they are left out, and the loss is
+    taken over the fitted classes (``labels=estimator.classes_``).
+    """
+    y = np.asarray(y)
+    seen = np.isin(y, estimator.classes_)
+    proba = estimator.predict_proba(X)
+    return -log_loss(y[seen], proba[seen], labels=estimator.classes_)
+
+
 def select_by_cv(estimator, X, y, candidates: list[dict], random_state=0):
     """Mean held-out log-loss of each candidate; returns ``(best, table)``.
 
@@ -71,20 +87,23 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=0):
         ``"fold_log_loss"`` (ndarray (n_candidates, n_folds)) and ``"n_folds"``.
     """
     _, counts = np.unique(np.asarray(y), return_counts=True)
-    n_folds = int(min(AUTO_FOLDS, counts.min()))
+    n_folds = int(min(AUTO_FOLDS, counts.max()))
     if n_folds < 2:
         raise ValueError(
-            "Choosing a model by cross-validation ('auto') needs at least 2 training rows of every class for its inner "
-            f"cross-validation; the rarest class has {counts.min()}. Give the parameter as an int instead."
+            "Choosing a model by cross-validation ('auto') needs a class with at least 2 training rows for its "
+            f"inner cross-validation; every class of the {len(counts)} has 1. Give the parameter as an int instead."
         )
-    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=random_state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "the least populated class has only ..."
+        splits = list(StratifiedKFold(n_splits=n_folds, shuffle=True,
+                                      random_state=random_state).split(X, y))
     losses = np.empty((len(candidates), n_folds))
     for i, params in enumerate(progress(candidates, "model selection (inner CV)")):
         model = clone(estimator).set_params(**params)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # per-fold constant-column notes
             losses[i] = -cross_val_score(
-                model, X, y, cv=folds, scoring="neg_log_loss", error_score="raise"
+                model, X, y, cv=splits, scoring=held_out_log_loss, error_score="raise"
             )
     mean = losses.mean(axis=1)
     best = int(np.argmin(mean))

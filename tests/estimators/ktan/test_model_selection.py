@@ -106,11 +106,30 @@ def test_bdeu_on_gaussian_features_names_the_usable_scores(gaussian_data):
         KTANClassifier(k=1, structure_score="bdeu").fit(*gaussian_data)
 
 
-def test_auto_needs_two_rows_per_class():
-    X = pd.DataFrame({"a": list("xyxyx"), "b": list("xxyyx"), "c": list("yyxxy")})
-    y = np.array([0, 0, 1, 1, 2])
-    with pytest.raises(ValueError, match="at least 2 training rows of every class.*rarest class has 1"):
-        KTANClassifier(k="auto").fit(X, y)
+def test_auto_with_a_one_row_class_scores_the_folds_that_saw_each_class(car_small):
+    """A class with one training row is absent from one training part: the auto choice still
+    runs, and each fold's loss is the manual log-loss over the held-out rows of seen classes."""
+    X, y = car_small
+    y = y.astype(object)
+    y[7] = "rare"
+    clf = KTANClassifier(k=[1, 2], feature_selection=None).fit(X, y)
+    assert "rare" in clf.classes_ and np.isfinite(clf.predict_proba(X)).all()
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    for row, k in enumerate(clf.cv_results_["k"]):
+        losses = []
+        for train, test in folds.split(X, y):
+            model = KTANClassifier(k=k).fit(X.iloc[train], y[train])
+            seen = np.isin(y[test], model.classes_)
+            assert seen.sum() >= len(test) - 1
+            proba = model.predict_proba(X.iloc[test])
+            losses.append(log_loss(y[test][seen], proba[seen], labels=model.classes_))
+        assert clf.cv_results_["mean_log_loss"][row] == pytest.approx(np.mean(losses), rel=1e-10)
+
+
+def test_auto_needs_a_class_with_two_rows():
+    X = pd.DataFrame({"a": list("xyx"), "b": list("xxy")})
+    with pytest.raises(ValueError, match="needs a class with at least 2 training rows.*every class of the 3 has 1"):
+        KTANClassifier(k="auto").fit(X, np.array([0, 1, 2]))
 
 
 def test_backbone_order_accepts_penalised_edge_matrices(car_small):
