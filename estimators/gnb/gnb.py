@@ -12,7 +12,7 @@ from estimators._joint import FEATURE_TYPES_CONSTRAINT
 from estimators._warnings import user_fit
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
-from estimators.gnb._learn import DEPENDENCES, make_density
+from estimators.gnb._learn import DEPENDENCES, KERNELS, make_density
 from estimators.gnb._mixed_scores import learn_structure
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from kgraph import GNBJunctionTree
@@ -55,6 +55,14 @@ class GNBClassifier(BaseGNB):
         smaller m); see :mod:`estimators.gnb.reduction`.
     bandwidth : "scott" or float, default="scott"
         Kernel bandwidth factor (times the class standard deviation) for the KDE-based models.
+    kernel : {"product", "full"}, default="product"
+        Kernel of ``dependence="kde"`` (:class:`~estimators.densities.ClassKDE`).
+        ``"product"``: axis-aligned product kernel whose 1-D marginals are the separator
+        densities (eq. 1 is then a proper density), on binned grids. ``"full"``: scipy's
+        ``gaussian_kde`` (kernel covariance factor^2 times the class covariance of the pair,
+        single features with their own 1-D factor), the kernel of paper 1's own code, by
+        exact kernel sums (O(n_train * n_test)); rows with missing cells are refused at
+        prediction on all-continuous tables. The structure score is the same for both.
     var_smoothing : float, default=1e-9
         Fraction of the largest feature variance added to variances (as ``GaussianNB``); its
         square root is the floor on kernel standard deviations.
@@ -107,6 +115,7 @@ class GNBClassifier(BaseGNB):
         "dependence": [StrOptions(set(DEPENDENCES))],
         "n_clusters": [None, Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "bandwidth": [StrOptions({"scott"}), Interval(Real, 0, None, closed="neither")],
+        "kernel": [StrOptions(set(KERNELS))],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "n_splits": [Interval(Integral, 1, None, closed="left")],
         "n_jobs": [Integral, None],
@@ -120,6 +129,7 @@ class GNBClassifier(BaseGNB):
         dependence: str = "gaussian",
         n_clusters: int | str | None = None,
         bandwidth: str | float = "scott",
+        kernel: str = "product",
         var_smoothing: float = 1e-9,
         feature_types="auto",
         n_splits: int = 10,
@@ -130,6 +140,7 @@ class GNBClassifier(BaseGNB):
         self.dependence = dependence
         self.n_clusters = n_clusters
         self.bandwidth = bandwidth
+        self.kernel = kernel
         self.var_smoothing = var_smoothing
         self.feature_types = feature_types
         self.n_splits = n_splits
@@ -145,7 +156,8 @@ class GNBClassifier(BaseGNB):
         """Class log-prior and the densities of the given pairs (and of the single
         features ``roots`` for the KDE) on (X, codes)."""
         n_classes = self.classes_.size
-        density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
+        density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X,
+                               self.kernel)
         if len(roots) and self.dependence == "kde":
             density.fit(X, codes, n_classes, edges, features=roots)
         else:
