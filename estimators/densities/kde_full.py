@@ -27,7 +27,8 @@ _CELLS = 2**22  # points x sample pairs per chunk of the kernel sum
 def kernel_covariance(data: np.ndarray, factor: float, floor: float = 0.0,
                       spread: np.ndarray | None = None) -> np.ndarray:
     """``factor**2`` times the sample covariance (ddof=1) of ``data`` (n, d), scipy's kernel
-    covariance; eigenvalues below ``floor**2`` (and 1e-24) are raised to it.
+    covariance; eigenvalues below ``floor**2`` (and below 1e-10 of the largest, so that the
+    Cholesky factor exists; 1e-24 if all are 0) are raised to that.
 
     ``spread`` (d, d), if given, replaces the sample covariance (a class too small to have
     one borrows the whole column's).
@@ -47,8 +48,8 @@ def kernel_covariance(data: np.ndarray, factor: float, floor: float = 0.0,
         spread = (np.cov(data, rowvar=False, ddof=1).reshape(data.shape[1], -1)
                   if data.shape[0] > 1 else np.zeros((data.shape[1],) * 2))
     cov = factor**2 * np.asarray(spread, dtype=float)
-    low = max(floor**2, 1e-24)
     vals, vecs = np.linalg.eigh(cov)
+    low = max(floor**2, 1e-10 * vals.max(), 1e-24)
     if vals.min() < low:
         cov = (vecs * np.maximum(vals, low)) @ vecs.T
     return cov
