@@ -8,6 +8,8 @@ is chosen on test data.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 from paper1_reduction import paper_rule_rows
@@ -15,6 +17,25 @@ from paper1_reduction import paper_rule_rows
 HELD_OUT = " (held-out m)"
 #: the two KDE rows (scipy's kernel, the paper's implementation) and their product-kernel rows
 PRODUCT = {"GNB KDE": "GNB KDE (product kernel)", "GNB KDE*": "GNB KDE* (product kernel)"}
+
+
+N_SPLITS = 10
+#: sonar's cells under other split protocols (benchmarks/paper1_sonar.py), if run
+SONAR_CSV = Path(__file__).resolve().parent / "results" / "paper1_sonar.csv"
+
+
+def _protocols(name: str, method: str) -> list[str]:
+    """ΔF1 range of a sonar cell over the other split protocols of paper1_sonar.md."""
+    if not SONAR_CSV.is_file():
+        return []
+    df = pd.read_csv(SONAR_CSV)
+    here = df[(df.reading == name) & ~df.protocol.str.startswith("paper1.md")]
+    if f"d {method}" not in df or here.empty:
+        return []
+    d = here[f"d {method}"]
+    return [f"{len(d)} other split protocols (paper1_sonar.md): ΔF1 {d.min():+.4f} to "
+            f"{d.max():+.4f}, baselines within 0.02: {here.base_ok.min()}-"
+            f"{here.base_ok.max()} of 8"]
 
 
 def _d(c, paper_f1: float) -> str:
@@ -34,10 +55,13 @@ def checks_text(name: str, method: str, cell, curves: pd.DataFrame, f1_col: str,
                 base_ok: int, reading_of: str | None) -> str:
     """The numbers of every check run for one GNB cell (ΔF1 = ours - paper)."""
     paper_f1 = cell(name, method).paper_f1
-    out = [f"{base_ok}/8 baselines of this set within 0.02"]
+    se = cell(name, method).get(f"{f1_col}_std", np.nan) / np.sqrt(N_SPLITS)
+    out = [f"{base_ok}/8 baselines of this set within 0.02",
+           f"standard error of the {N_SPLITS}-split mean: {se:.3f}"]
     if name in ("sonar", "sonar_row1"):
         other = "sonar_row1" if name == "sonar" else "sonar"
         out.append(f"other sonar reading ({other}): ΔF1 {_d(cell(other, method), paper_f1)}")
+        out += _protocols(name, method)
     if method in PRODUCT:
         out.append(f"product kernel: ΔF1 {_d(cell(name, PRODUCT[method]), paper_f1)}")
     if method == "GNB KDE":
