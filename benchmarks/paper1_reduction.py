@@ -1,5 +1,4 @@
-"""Paper 1's reduced models (§5.2, §6.1, §6.3) as the paper describes them, and a second
-reading of its "default" kernel density estimates.
+"""Paper 1's reduced models (§5.2, §6.1, §6.3) as the paper describes them.
 
 The paper's rule for the reduced rows ("*"): on each of the ten train/test splits the full
 GNB is learned on the training part and every reduced model (the forest of the first m
@@ -13,64 +12,23 @@ the second one (``train_f1_weighted``). No test row enters the choice. The libra
 ``n_clusters="auto"`` (held-out parts of the training data, one m per split) is reported
 beside it as ``... (held-out m)``.
 
-``ScipyKDE`` is the second reading of "we used the default parameters for kernel density
-estimation" (§5.1): ``scipy.stats.gaussian_kde`` with its default bandwidth (Scott's factor
-times the *full* class covariance of the pair, and a separate 1-D KDE with its own Scott
-factor for each single feature) instead of the library's product kernel whose 1-D marginals
-are those of the pair KDEs. It is evaluated by a direct kernel sum on the cluster order
-learned by the library's GNB KDE on the same split.
+The KDE rows use the library's kernels (``GNBClassifier(kernel=...)``): the main ``GNB KDE``
+is scipy's ``gaussian_kde`` kernel (``kernel="full"``), ``GNB KDE (product kernel)`` the
+library's default; both reduced rows come from their full fits here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pandas as pd
-from scipy.stats import gaussian_kde
 from sklearn.metrics import f1_score
 
-from estimators.densities._base import PairDensity, class_rows
 from estimators.evaluation import split_metrics
 from estimators.gnb.reduction import increments_jll
 
 #: full GNB method -> its reduced ("*") row
 STAR = {"GNB-Gauss": "GNB-Gauss*", "GNB G-cop": "GNB G-cop*", "GNB KDE": "GNB KDE*",
-        "GNB KDE (scipy)": "GNB KDE* (scipy)"}  # fmt: skip
-
-
-class ScipyKDE(PairDensity):
-    """Per class: ``gaussian_kde`` (scipy defaults) of each pair and of each single feature.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(200, 3)); y = np.repeat([0, 1], 100)
-    >>> m = ScipyKDE().fit(X, y, 2, [(0, 1), (1, 2)])
-    >>> ref = gaussian_kde(X[y == 1][:, [0, 1]].T).logpdf(X[:3, [0, 1]].T)
-    >>> bool(np.allclose(m.logpdf2(X[:3], 1, 0)[:, 1], ref))
-    True
-    """
-
-    def fit(self, X: np.ndarray, codes: np.ndarray, n_classes: int,
-            pairs: Sequence[tuple[int, int]]) -> ScipyKDE:
-        feats = sorted({s for p in pairs for s in p})
-        self.n_classes_ = n_classes
-        self.k1_, self.k2_ = [], []
-        for rows in class_rows(codes, n_classes):
-            Xc = X[rows]
-            self.k1_.append({s: gaussian_kde(Xc[:, s]) for s in feats})
-            self.k2_.append({(min(p), max(p)): gaussian_kde(Xc[:, [min(p), max(p)]].T)
-                             for p in pairs})
-        return self
-
-    def logpdf1(self, X: np.ndarray, s: int) -> np.ndarray:
-        return np.column_stack([k[s].logpdf(X[:, s]) for k in self.k1_])
-
-    def logpdf2(self, X: np.ndarray, i: int, j: int) -> np.ndarray:
-        a, b = min(i, j), max(i, j)
-        return np.column_stack([k[(a, b)].logpdf(X[:, [a, b]].T) for k in self.k2_])
+        "GNB KDE (product kernel)": "GNB KDE* (product kernel)"}  # fmt: skip
 
 
 def prefix_records(log_prior, density, edges, classes, Xa, ya, Xb, yb, f1_kind: str,
@@ -98,16 +56,6 @@ def model_prefix_records(model, Xa, ya, Xb, yb, f1_kind: str, positive) -> list[
     if not np.array_equal(model.classes_[last], model.predict(Xb)):
         raise AssertionError("prefix evaluation disagrees with GNBClassifier.predict")
     return prefix_records(model.class_log_prior_, model.density_, edges, model.classes_,
-                          A, ya, B, yb, f1_kind, positive)
-
-
-def scipy_prefix_records(kde_model, Xa, ya, Xb, yb, f1_kind: str, positive) -> list[dict]:
-    """``prefix_records`` of ``ScipyKDE`` densities on the cluster order of a fitted GNB KDE."""
-    edges = [tuple(e) for e in kde_model.cluster_order_.tolist()]
-    A, B = (np.asarray(Z, float) for Z in (Xa, Xb))
-    codes = np.searchsorted(kde_model.classes_, ya)
-    density = ScipyKDE().fit(A, codes, kde_model.classes_.size, edges)
-    return prefix_records(kde_model.class_log_prior_, density, edges, kde_model.classes_,
                           A, ya, B, yb, f1_kind, positive)
 
 

@@ -57,13 +57,29 @@ def kernel_bandwidth(data: np.ndarray, factor: float, floor: float = 0.0) -> flo
 
 def class_kde(column: np.ndarray, rows: np.ndarray, factor: float, floor: float = 0.0,
               values: np.ndarray | None = None) -> KDE1D:
-    """The 1-D KDE of one feature within one class (``column[rows]``) on its observed values.
+    """The 1-D KDE of one feature within one class (``column[rows]``) on its observed values
+    (sample and bandwidth from :func:`class_sample`; ``values``, when given, is
+    ``column[rows]`` already gathered by the caller)."""
+    return KDE1D(*class_sample(column, rows, factor, floor, values))
+
+
+def class_sample(column: np.ndarray, rows: np.ndarray, factor: float,
+                 floor: float = 0.0, values: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """The observed values of one feature within one class and their kernel bandwidth.
 
     Small classes never stop a fit: with fewer than two observed values in the class the
     bandwidth is at least ``factor`` times the standard deviation of the whole column (a
     class with one row gets a kernel of the width the data suggest, not a spike), and a
     class without any observed value uses the whole column's observed values.
     ``values``, when given, is ``column[rows]`` already gathered by the caller.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> col = np.array([0.0, 1.0, 2.0, np.nan, 4.0])
+    >>> values, h = class_sample(col, np.array([0, 3]), factor=0.5)
+    >>> values, round(h, 4)
+    (array([0.]), 0.8539)
     """
     values = column[rows] if values is None else values
     if np.isnan(values).any():
@@ -73,7 +89,7 @@ def class_kde(column: np.ndarray, rows: np.ndarray, factor: float, floor: float 
         floor = max(floor, kernel_bandwidth(observed, factor))
         if values.size == 0:
             values = observed
-    return KDE1D(values, kernel_bandwidth(values, factor, floor))
+    return values, kernel_bandwidth(values, factor, floor)
 
 
 def _grid(lo: float, hi: float, h: float, max_points: int) -> tuple[float, float, int]:

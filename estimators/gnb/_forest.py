@@ -138,6 +138,12 @@ def ratio_log_density(density: PairDensity, dependence: str, edges: list,
     )
 
     if dependence == "kde":
+        if getattr(density, "kernel", "product") != "product":
+            raise ValueError(
+                f"GNBClassifier(kernel={density.kernel!r}) predicts rows without missing "
+                f"cells only ({rows.size} row(s) have a missing covered feature): its 1-D "
+                "KDEs are not the marginals of its pair KDEs, so they cannot be integrated "
+                "out exactly; use kernel='product' or impute.")
         out[rows] = kde_log_marginal(density, edges, X[rows], np.isnan(X[rows]))
     else:
         out[rows] = normal_score_log_marginal(density, tree_order(edges), X[rows],

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.densities import DENSITIES, PairDensity
+from estimators.densities.kde_pair import KERNELS
 from estimators.scores import GaussianCMI, GaussianCopulaCMI, KDECopulaCMI
 from estimators.scores._gaussian import CorrelationData, gaussian_pair_matrix
 from estimators.search import maximum_spanning_tree
@@ -21,6 +22,7 @@ SCORES = {
 }
 #: the dependence models of GNBClassifier (the registry the command line offers)
 DEPENDENCES = tuple(SCORES)
+__all__ = ["DEPENDENCES", "KERNELS", "SCORES", "fitted_copula_score", "fitted_copula_tree", "make_density", "make_score"]
 
 
 def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | None = None):
@@ -129,12 +131,16 @@ def fitted_copula_score(
 
 
 def make_density(
-    dependence: str, bandwidth: str | float, var_smoothing: float, X: np.ndarray
+    dependence: str, bandwidth: str | float, var_smoothing: float, X: np.ndarray,
+    kernel: str = "product",
 ) -> PairDensity:
-    """The unfitted class-conditional density model of ``dependence``."""
+    """The unfitted class-conditional density model of ``dependence`` (``kernel`` goes to
+    the KDE: :class:`~estimators.densities.ClassKDE`)."""
     if dependence == "gaussian":
         return DENSITIES["gaussian"](var_smoothing=var_smoothing)
     # without NaN, np.var does nanvar's arithmetic (same sums, same order) without its copy
     var = np.nanvar(X, axis=0) if np.isnan(X).any() else np.var(X, axis=0)
     min_std = float(np.sqrt(var_smoothing * np.nanmax(var)))
+    if dependence == "kde":
+        return DENSITIES["kde"](bandwidth=bandwidth, min_std=min_std, kernel=kernel)
     return DENSITIES[dependence](bandwidth=bandwidth, min_std=min_std)

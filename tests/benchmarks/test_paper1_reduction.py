@@ -1,6 +1,6 @@
-"""Paper 1's reduced-model rule and the scipy KDE reading (benchmarks/paper1_reduction.py)
-against independent computations: a GNB fitted with ``n_clusters=m``, scipy's gaussian_kde
-summed by hand, and a hand-made curve table."""
+"""Paper 1's reduced-model rule (benchmarks/paper1_reduction.py) against independent
+computations: a GNB fitted with ``n_clusters=m`` (both KDE kernels) and a hand-made curve
+table. The full-covariance kernel against scipy: tests/estimators/test_kde_full.py."""
 
 import importlib.util
 import sys
@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import gaussian_kde
 from sklearn.datasets import load_wine
 from sklearn.metrics import f1_score
 
@@ -31,32 +30,20 @@ def wine_split():
     return X[~test], y[~test].to_numpy(), X[test], y[test].to_numpy()
 
 
-@pytest.mark.parametrize("dependence", ["gaussian", "kde"])
-def test_prefix_records_equal_gnb_with_n_clusters(wine_split, dependence):
+@pytest.mark.parametrize(("dependence", "kernel"),
+                         [("gaussian", "product"), ("kde", "product"), ("kde", "full")])
+def test_prefix_records_equal_gnb_with_n_clusters(wine_split, dependence, kernel):
     Xa, ya, Xb, yb = wine_split
-    full = GNBClassifier(dependence=dependence).fit(Xa, ya)
+    full = GNBClassifier(dependence=dependence, kernel=kernel).fit(Xa, ya)
     recs = red.model_prefix_records(full, Xa, ya, Xb, yb, "weighted", None)
     assert [r["m"] for r in recs] == [1, 2, 3, 4, 5]
     for r in recs:
-        m_model = GNBClassifier(dependence=dependence, n_clusters=r["m"]).fit(Xa, ya)
+        m_model = GNBClassifier(dependence=dependence, kernel=kernel,
+                                n_clusters=r["m"]).fit(Xa, ya)
         assert r["accuracy"] == pytest.approx(np.mean(m_model.predict(Xb) == yb))
         want = f1_score(ya, m_model.predict(Xa), average="weighted")
         assert r["train_f1_weighted"] == pytest.approx(want)
         assert r["train_f1"] == pytest.approx(want)  # three classes: the paper's F1 is weighted
-
-
-def test_scipy_kde_forest_density(wine_split):
-    Xa, ya, Xb, _ = wine_split
-    A, B = Xa.to_numpy(), Xb.to_numpy()
-    edges = [(0, 1), (1, 2), (3, 1)]
-    dens = red.ScipyKDE().fit(A, ya, 3, edges)
-    got = dens.log_density(B, edges)
-    for c in range(3):
-        Ac = A[ya == c]
-        pair = [gaussian_kde(Ac[:, [min(e), max(e)]].T).logpdf(B[:, [min(e), max(e)]].T)
-                for e in edges]
-        want = sum(pair) - 2 * gaussian_kde(Ac[:, 1]).logpdf(B[:, 1])  # vertex 1 has degree 3
-        np.testing.assert_allclose(got[:, c], want, rtol=1e-10)
 
 
 def test_paper_rule_rows_mean_over_splits_ties_to_smaller_m():
