@@ -24,7 +24,7 @@ from estimators.distributed._collect import as_dask_data, categories_of, counts_
 from estimators.distributed._stats import ClassMoments, PairCounts
 from estimators.scores._conditional_gaussian import ConditionalGaussianScore
 from estimators.scores._discrete import DiscreteCMI, _pair_cmi
-from estimators.scores._gaussian import CorrelationData, GaussianCMI
+from estimators.scores._gaussian import GaussianCMI
 
 __all__ = [
     "DASK_SCORES",
@@ -83,8 +83,7 @@ def gaussian_score_from_moments(mo: ClassMoments, names, owner: str,
         _check_not_constant(mo.lo, mo.hi, names, owner)
     score = GaussianCMI() if score is None else score
     constant = (mo.lo == mo.hi) | (mo.n <= 1)[:, None]
-    score._set_fitted(names, mo.classes, mo.n, constant)
-    score.data_ = CorrelationData(moment_correlations(mo, constant), score.class_prior_)
+    score.fit_correlations(names, mo.classes, mo.n, constant, moment_correlations(mo, constant))
     score.moments_ = mo
     return score
 

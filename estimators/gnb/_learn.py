@@ -22,7 +22,8 @@ SCORES = {
 }
 #: the dependence models of GNBClassifier (the registry the command line offers)
 DEPENDENCES = tuple(SCORES)
-__all__ = ["DEPENDENCES", "KERNELS", "SCORES", "fitted_copula_score", "fitted_copula_tree", "make_density", "make_score"]
+__all__ = ["DEPENDENCES", "KERNELS", "SCORES", "fitted_copula_score", "fitted_copula_tree",
+           "make_density", "make_score"]
 
 
 def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | None = None):
@@ -124,10 +125,8 @@ def fitted_copula_score(
     True
     """
     used = np.asarray(used, dtype=int)
-    score = GaussianCMI()
-    score._set_fitted(names, classes, counts, constant)
-    score.data_ = CorrelationData(corr[:, used[:, None], used[None, :]], score.class_prior_)
-    return score
+    return GaussianCMI().fit_correlations(names, classes, counts, constant,
+                                          corr[:, used[:, None], used[None, :]])
 
 
 def make_density(

@@ -200,6 +200,40 @@ class GaussianCMI(_CorrelationCMI):
     def __init__(self, *, n_jobs: int | None = None):
         self.n_jobs = n_jobs
 
+    def fit_correlations(self, names, classes, counts, constant, R: np.ndarray) -> GaussianCMI:
+        """Fit from the per-class correlation matrices themselves, without rows (class
+        moments merged over partitions, a fitted copula's correlations).
+
+        Parameters
+        ----------
+        names : list
+            The variable names, one per row/column of ``R``.
+        classes : ndarray of shape (m,)
+            The class labels.
+        counts : ndarray of shape (m,)
+            Rows per class (the class prior is their share).
+        constant : ndarray of bool, shape (m, d)
+            Columns constant within a class (``constant_in_class_``).
+        R : ndarray of shape (m, d, d)
+            The correlation matrix of each class.
+
+        Returns
+        -------
+        self
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> R = np.array([[[1.0, 0.6], [0.6, 1.0]], [[1.0, 0.0], [0.0, 1.0]]])
+        >>> cmi = GaussianCMI().fit_correlations(["u", "v"], np.array([0, 1]), [30, 10],
+        ...                                      np.zeros((2, 2), bool), R)
+        >>> bool(np.isclose(cmi("u", {"v"}), -0.5 * 0.75 * np.log(1 - 0.36)))
+        True
+        """
+        self._set_fitted(names, classes, counts, constant)
+        self.data_ = CorrelationData(R, self.class_prior_)
+        return self
+
     def _normal_data(self, data: ValidatedData) -> list[np.ndarray]:
         return [data.X[data.y == c] for c in range(data.classes.size)]
 
