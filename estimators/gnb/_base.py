@@ -33,6 +33,11 @@ class BaseGNB(JointLogLikelihoodClassifier):
         names = set(self.feature_names())
         return next(t for t in ("class", "y", "__class__") if t not in names)
 
+    @staticmethod
+    def _density_input(enc: EncodedColumns) -> np.ndarray:
+        """The table the densities are fitted on (categorical columns zeroed)."""
+        return enc.values if enc.continuous.all() else np.where(enc.continuous, enc.values, 0.0)
+
     def _structure_columns(self, enc: EncodedColumns) -> np.ndarray:
         """Column indices that enter the structure (not constant); warns once about classes
         with fewer than two training rows."""

@@ -176,11 +176,6 @@ class GNBClassifier(BaseGNB):
         counts = np.bincount(codes, minlength=n_classes)
         return np.log(np.maximum(counts, 1) / counts.sum()), density, edges
 
-    @staticmethod
-    def _density_input(enc) -> np.ndarray:
-        """The table the densities are fitted on (categorical columns zeroed)."""
-        return enc.values if enc.continuous.all() else np.where(enc.continuous, enc.values, 0.0)
-
     def _fit_model(self, enc, codes: np.ndarray, density=None):
         """The class log-prior and the fitted model (densities, and the rooted factors on
         mixed data) of the learned structure on (enc, codes); ``density``: the densities,

@@ -142,7 +142,7 @@ class KGNBClassifier(BaseGNB):
         Xc = enc.values[:, used]
         self.rooted_ = not bool(enc.continuous[used].all())
         search = self.search
-        X = np.where(enc.continuous, enc.values, 0.0)
+        X = self._density_input(enc)
         density = None
         if (self.dependence == "gaussian-copula" and not self.rooted_
                 and not np.isnan(X).any()):  # the fitted copula's own CMI (as GNBClassifier)
