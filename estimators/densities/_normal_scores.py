@@ -23,6 +23,15 @@ RHO_MAX = 1.0 - 1e-9  # |rho| is clipped here so that ln(1 - rho^2) stays finite
 EIGEN_FLOOR = 1e-6
 #: per-row standard deviation below which a column is checked for being exactly constant
 CONSTANT_SD = 1e-8
+#: an eigenvalue of a correlation matrix above -PSD_TOL is rounding, not indefiniteness
+PSD_TOL = 1e-10
+
+
+def clip_correlation(corr: np.ndarray) -> np.ndarray:
+    """``corr`` with every ``|rho|`` at most ``RHO_MAX`` (unit diagonal kept), so that
+    ``ln(1 - rho^2)`` is finite and the matrix has smallest eigenvalue ``>= 1 - RHO_MAX``
+    in the directions of perfectly correlated pairs."""
+    return np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])
 
 
 def log_gauss_copula_pair(zi: np.ndarray, zj: np.ndarray, rho: float) -> np.ndarray:
@@ -43,10 +52,10 @@ def log_gauss_copula_pair(zi: np.ndarray, zj: np.ndarray, rho: float) -> np.ndar
     )
 
 
-def pairwise_correlation(z: np.ndarray) -> np.ndarray:
+def pairwise_correlation(z: np.ndarray, *, clip: bool = True) -> np.ndarray:
     """Pearson correlation of each pair of columns of z on the rows where both are observed
     (NaN is missing; available cases, MATH.md §8); 0 for a pair with fewer than 2 such rows
-    or a column constant on them.
+    or a column constant on them. ``clip``: pass through :func:`clip_correlation`.
 
     Examples
     --------
@@ -70,18 +79,30 @@ def pairwise_correlation(z: np.ndarray) -> np.ndarray:
     ok = (n >= 2) & (var > 0) & (var.T > 0) & ~constant[:, None] & ~constant[None, :]
     corr = np.divide(cov, np.sqrt(np.where(ok, denom, 1.0)), out=np.zeros_like(cov), where=ok)
     np.fill_diagonal(corr, 1.0)
-    return np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])
+    return clip_correlation(corr) if clip else corr
 
 
-def safe_correlation(z: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
+def safe_correlation(z: np.ndarray, *, overwrite: bool = False, clip: bool = True) -> np.ndarray:
     """Pearson correlation of the columns of z; a constant column is uncorrelated with all.
     With missing entries (NaN): :func:`pairwise_correlation` made positive definite by
     :func:`positive_definite_correlation` (pairs estimated on different rows need not be
     jointly positive semi-definite, and the junction-tree marginals factor it).
     ``overwrite=True`` centres and scales z in place (the same operations, so the same
-    result) instead of in two copies."""
+    result) instead of in two copies.
+
+    ``clip=False`` returns the correlation without :func:`clip_correlation`, for a caller
+    that regularises it itself (:class:`~estimators.densities.ClassGaussian` adds its
+    variance smoothing in the data's units): a positive semi-definite matrix, perhaps
+    singular (exact copies of a column correlate 1); with missing entries, projected by
+    :func:`positive_definite_correlation` only when it has an eigenvalue below
+    ``-PSD_TOL``."""
     if np.isnan(z).any():
-        return positive_definite_correlation(pairwise_correlation(z))
+        if clip:
+            return positive_definite_correlation(pairwise_correlation(z))
+        corr = pairwise_correlation(z, clip=False)
+        if np.linalg.eigvalsh(corr)[0] < -PSD_TOL:
+            return positive_definite_correlation(corr)
+        return corr
     mean = z.mean(axis=0)
     zc = np.subtract(z, mean, out=z if overwrite else None)
     sd = np.sqrt(np.einsum("ij,ij->j", zc, zc))
@@ -91,7 +112,7 @@ def safe_correlation(z: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
         scaled[:, sd == 0] = 0.0  # as the zeros of the copy
     corr = scaled.T @ scaled
     np.fill_diagonal(corr, 1.0)
-    return np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])
+    return clip_correlation(corr) if clip else corr
 
 
 def _constant_columns(zc: np.ndarray, sd: np.ndarray) -> np.ndarray:

@@ -8,9 +8,42 @@ from collections.abc import Sequence
 import numpy as np
 
 from estimators.densities._base import class_rows
-from estimators.densities._normal_scores import NormalScoreDensity, safe_correlation
+from estimators.densities._normal_scores import (
+    NormalScoreDensity,
+    clip_correlation,
+    safe_correlation,
+)
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
+
+
+def smoothed_correlation(corr: np.ndarray, raw_var: np.ndarray, eps: float) -> np.ndarray:
+    """Correlation matrix of the smoothed covariance ``D R D + eps I``, ``D = diag(sqrt(
+    raw_var))``: ``R``'s off-diagonal times ``sqrt(v_i v_j / ((v_i + eps)(v_j + eps)))``.
+
+    ``corr`` (``R``) is the unclipped correlation of the raw data, ``raw_var`` its
+    variances and ``eps`` the variance smoothing, in the data's units and the same for
+    every class. That is what keeps collinear columns harmless: an exact copy ``x_j = x_i``
+    has conditional variance ``v_j (1 - rho^2) ~ 2 eps`` in every class, so it adds the
+    same log-density to every class and leaves the class posterior as it was (correlations
+    clipped or floored on the correlation scale would make that variance proportional to
+    the class's ``v_j`` instead, and the copy would count ``-ln sd_j`` once more). With
+    ``eps = 0`` the result is passed through :func:`clip_correlation` to stay finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> R = np.array([[1.0, 1.0], [1.0, 1.0]])  # an exact copy
+    >>> S = smoothed_correlation(R, np.array([4.0, 4.0]), 1e-6)
+    >>> bool(np.isclose(4.000001 * (1 - S[0, 1] ** 2), 2e-6, rtol=1e-5))
+    True
+    """
+    sd = np.sqrt(raw_var)
+    smoothed = np.outer(np.sqrt(raw_var + eps), np.sqrt(raw_var + eps))
+    out = corr * np.divide(np.outer(sd, sd), smoothed, out=np.zeros_like(smoothed),
+                           where=smoothed > 0)  # 0 for a column without variance
+    np.fill_diagonal(out, 1.0)
+    return out if eps > 0 else clip_correlation(out)
 
 
 class ClassGaussian(NormalScoreDensity):
@@ -85,16 +118,12 @@ class ClassGaussian(NormalScoreDensity):
         self.corr_ = np.empty((n_classes, d, d))
 
     def _set_class(self, c: int, centred: np.ndarray, var: np.ndarray, eps: float) -> None:
-        """Standard deviations and correlations of class c from its centred rows."""
+        """Standard deviations and correlations of class c from its centred rows: the
+        Pearson correlation of the raw data, smoothed for the added eps on the variances
+        (:func:`smoothed_correlation`)."""
         self.std_[c] = np.sqrt(var)
-        corr = safe_correlation(centred)
-        # Pearson correlation of the raw data, shrunk for the added eps on the variances.
-        raw_sd = np.sqrt(np.maximum(var - eps, 0.0))
-        shrink = np.outer(raw_sd, raw_sd)
-        shrink /= np.outer(self.std_[c], self.std_[c])
-        diagonal = corr.diagonal().copy()
-        np.multiply(corr, shrink, out=self.corr_[c])  # in place, off-diagonal as before
-        np.fill_diagonal(self.corr_[c], diagonal)
+        raw_var = np.maximum(var - eps, 0.0)
+        self.corr_[c] = smoothed_correlation(safe_correlation(centred, clip=False), raw_var, eps)
 
     def _marginals(self, X: np.ndarray, c: int, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         sd = self.std_[c, cols]

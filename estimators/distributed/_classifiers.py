@@ -35,7 +35,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from estimators.densities import ClassGaussian
-from estimators.densities._normal_scores import RHO_MAX
+from estimators.densities.gaussian import smoothed_correlation
 from estimators.distributed._cg_pairs import single_type_table
 from estimators.distributed._cg_score import column_kinds
 from estimators.distributed._collect import as_dask_data, categories_of, counts_of, moments_of
@@ -94,12 +94,7 @@ def class_gaussian_from_moments(mo: ClassMoments, var_smoothing: float) -> Class
         sd = np.sqrt(np.diagonal(Mc).copy())
         corr = np.divide(Mc, np.outer(sd, sd), out=np.zeros_like(Mc), where=np.outer(sd, sd) > 0)
         np.fill_diagonal(corr, 1.0)
-        corr = np.clip(corr, -RHO_MAX, RHO_MAX) + (1.0 - RHO_MAX) * np.eye(corr.shape[0])
-        raw_sd = np.sqrt(np.maximum(var[c] - eps, 0.0))
-        shrink = np.outer(raw_sd, raw_sd) / np.outer(g.std_[c], g.std_[c])
-        diagonal = corr.diagonal().copy()
-        g.corr_[c] = corr * shrink
-        np.fill_diagonal(g.corr_[c], diagonal)
+        g.corr_[c] = smoothed_correlation(corr, np.maximum(var[c] - eps, 0.0), eps)
     return g
 
 
