@@ -115,14 +115,18 @@ def subsample(X: pd.DataFrame, y: pd.Series, rows: int, seed: int = 0):
     return X.iloc[keep].reset_index(drop=True), y.iloc[keep].reset_index(drop=True)
 
 
-def splits(y: pd.Series, folds: int, seed: int = 0) -> list:
-    """The stratified folds every model of a table is scored on."""
-    return list(StratifiedKFold(folds, shuffle=True, random_state=seed).split(
-        np.zeros(len(y)), y))
+def splits(y: pd.Series, folds: int, seed: int = 0, repeats: int = 1) -> list:
+    """The stratified folds every model of a table is scored on: ``repeats`` shuffles of
+    ``folds`` folds (seeds ``seed``, ``seed + 1``, ...; the first is the single split of
+    ``repeats=1``), one list of ``repeats * folds`` (train, test) pairs."""
+    return [pair for r in range(repeats)
+            for pair in StratifiedKFold(folds, shuffle=True, random_state=seed + r).split(
+                np.zeros(len(y)), y)]
 
 
 def cross_validate(model, X: pd.DataFrame, y: pd.Series, folds: list) -> dict:
-    """Mean and std of accuracy and log-loss over the folds, total seconds, or the error.
+    """Mean and std of accuracy and log-loss over the folds, total seconds, or the error;
+    ``acc_folds``: the accuracy of each fold, in the order of ``folds``.
 
     A fit or prediction that raises is recorded as ``{"error": "Type: message"}``; a
     probability row that is not finite and summing to 1 is an error too.
@@ -143,7 +147,7 @@ def cross_validate(model, X: pd.DataFrame, y: pd.Series, folds: list) -> dict:
             loss.append(log_loss(truth, proba, labels=classes))
     except Exception as exc:  # noqa: BLE001 - a benchmark reports every failure
         return {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"}
-    return {"acc": float(np.mean(acc)), "acc_sd": float(np.std(acc, ddof=1)),
+    return {"acc": float(np.mean(acc)), "acc_sd": float(np.std(acc, ddof=1)), "acc_folds": [float(a) for a in acc],
             "loss": float(np.mean(loss)), "loss_sd": float(np.std(loss, ddof=1)),
             "seconds": time.perf_counter() - start}
 
