@@ -13,8 +13,8 @@ from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.latent import LatentCNB, LatentCNBClassifier
 from estimators.progress import progress, progress_enabled, show_progress
-from estimators.scores import GaussianCMI
-from estimators.scores._parallel import run_chunked
+from estimators.scores import GaussianCMI, _parallel
+from estimators.scores._parallel import PROGRESS_MIN_ITEMS, run_chunked
 
 
 def test_warnings_are_attributed_to_the_callers_line():
@@ -34,7 +34,7 @@ def test_warnings_are_attributed_to_the_callers_line():
 
 def test_progress_bars_only_when_switched_on(capsys):
     assert not progress_enabled()
-    items = np.arange(50)
+    items = np.arange(PROGRESS_MIN_ITEMS)
     double = lambda data, chunk: np.asarray(chunk) * data  # noqa: E731
     quiet = run_chunked(double, 2.0, items, n_jobs=1)
     assert capsys.readouterr().err == ""
@@ -42,9 +42,18 @@ def test_progress_bars_only_when_switched_on(capsys):
         assert progress_enabled()
         shown = run_chunked(double, 2.0, items, n_jobs=1)
         assert list(progress(range(2), "demo")) == [0, 1]
-    assert "scores (50 items)" in capsys.readouterr().err
+    assert f"scores ({PROGRESS_MIN_ITEMS} items)" in capsys.readouterr().err
     np.testing.assert_array_equal(quiet, shown)
     assert not progress_enabled()
+
+
+def test_small_score_calls_draw_no_bar_even_when_switched_on(capsys):
+    """A search scoring hyperedges one at a time must not open a bar per call."""
+    double = lambda data, chunk: np.asarray(chunk) * data  # noqa: E731
+    with show_progress():
+        out = [run_chunked(double, 2.0, np.array([i]), n_jobs=1) for i in range(100)]
+    assert capsys.readouterr().err == ""
+    np.testing.assert_array_equal(np.concatenate(out), 2.0 * np.arange(100))
 
 
 def test_progress_inside_the_backbone_dp_and_em(capsys):
@@ -145,7 +154,8 @@ def test_verbose_is_a_plain_parameter(cls):
     (lambda: GNBClassifier(dependence="kde", n_clusters="auto", n_splits=2,
                            random_state=0), "scores ("),
 ])
-def test_verbose_draws_bars_inside_fit_and_changes_nothing(make, bar, capsys):
+def test_verbose_draws_bars_inside_fit_and_changes_nothing(make, bar, capsys, monkeypatch):
+    monkeypatch.setattr(_parallel, "PROGRESS_MIN_ITEMS", 1)  # wine's score grids are small
     X, y = load_dataset("car") if "EM" in bar or "DP" in bar else load_dataset("wine")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
