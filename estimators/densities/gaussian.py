@@ -90,8 +90,8 @@ class ClassGaussian(NormalScoreDensity):
             Xc = X[rows]
             self.mean_[c] = Xc.mean(axis=0)
             centred = Xc - self.mean_[c]
-            var = np.einsum("ij,ij->j", centred, centred) / Xc.shape[0] + eps
-            self._set_class(c, centred, var, eps)
+            raw_var = np.einsum("ij,ij->j", centred, centred) / Xc.shape[0]
+            self._set_class(c, centred, raw_var, eps)
         return self
 
     def _fit_available(self, X: np.ndarray, codes: np.ndarray, n_classes: int) -> ClassGaussian:
@@ -107,9 +107,9 @@ class ClassGaussian(NormalScoreDensity):
             with np.errstate(invalid="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 mean = np.where(seen, np.nanmean(Xc, axis=0), pooled_mean)
-                var = np.where(seen, np.nanvar(Xc, axis=0), pooled_var) + eps
+                raw_var = np.where(seen, np.nanvar(Xc, axis=0), pooled_var)
             self.mean_[c] = mean
-            self._set_class(c, Xc - mean, var, eps)
+            self._set_class(c, Xc - mean, raw_var, eps)
         return self
 
     def _allocate(self, n_classes: int, d: int) -> None:
@@ -117,12 +117,11 @@ class ClassGaussian(NormalScoreDensity):
         self.std_ = np.empty((n_classes, d))
         self.corr_ = np.empty((n_classes, d, d))
 
-    def _set_class(self, c: int, centred: np.ndarray, var: np.ndarray, eps: float) -> None:
+    def _set_class(self, c: int, centred: np.ndarray, raw_var: np.ndarray, eps: float) -> None:
         """Standard deviations and correlations of class c from its centred rows: the
         Pearson correlation of the raw data, smoothed for the added eps on the variances
         (:func:`smoothed_correlation`)."""
-        self.std_[c] = np.sqrt(var)
-        raw_var = np.maximum(var - eps, 0.0)
+        self.std_[c] = np.sqrt(raw_var + eps)
         self.corr_[c] = smoothed_correlation(safe_correlation(centred, clip=False), raw_var, eps)
 
     def _marginals(self, X: np.ndarray, c: int, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

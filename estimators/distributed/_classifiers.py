@@ -87,14 +87,14 @@ def class_gaussian_from_moments(mo: ClassMoments, var_smoothing: float) -> Class
     g = ClassGaussian(var_smoothing=var_smoothing)
     g.n_classes_ = mo.classes.size
     g.mean_ = mo.mean.copy()
-    var = np.diagonal(mo.M, axis1=1, axis2=2) / mo.n[:, None] + eps
-    g.std_ = np.sqrt(var)
+    raw_var = np.diagonal(mo.M, axis1=1, axis2=2) / mo.n[:, None]
+    g.std_ = np.sqrt(raw_var + eps)
     g.corr_ = np.empty_like(mo.M)
     for c, Mc in enumerate(mo.M):  # one matrix per class
         sd = np.sqrt(np.diagonal(Mc).copy())
         corr = np.divide(Mc, np.outer(sd, sd), out=np.zeros_like(Mc), where=np.outer(sd, sd) > 0)
         np.fill_diagonal(corr, 1.0)
-        g.corr_[c] = smoothed_correlation(corr, np.maximum(var[c] - eps, 0.0), eps)
+        g.corr_[c] = smoothed_correlation(corr, raw_var[c], eps)
     return g
 
 
