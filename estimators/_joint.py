@@ -223,7 +223,10 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             from estimators.distributed import predict_dask
 
             return predict_dask(self, X, "predict_proba")
-        return np.exp(self.predict_log_proba(X))
+        proba = np.exp(self.predict_log_proba(X))
+        # ln p(y, x) of ~1e10 in every class (a near-degenerate density) leaves the log
+        # posteriors correct only to ~1e-7; dividing by the row sum keeps rows summing to 1
+        return proba / proba.sum(axis=1, keepdims=True)
 
 
 def constant_by_class(enc: EncodedColumns, cols: np.ndarray, codes: np.ndarray,

@@ -105,3 +105,19 @@ def test_messy_table_gives_probabilities_or_a_named_value_error(make, table):
     assert proba.shape == (len(test), len(clf.classes_))
     assert np.isfinite(proba).all()
     np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-10)
+
+
+def test_rows_sum_to_one_when_the_joint_log_likelihood_is_huge():
+    """Six rows with one observed value of a column in a class: ln p(y, x) is about -1e10
+    in both classes, and exp(log posterior) alone summed to 1 - 3e-7 (found by hypothesis)."""
+    X = pd.DataFrame({"a": [0.126, -0.132, 0.640, 0.105, -0.536, np.nan],
+                      "b": [np.nan, -0.219, np.nan, np.nan, -0.544, -0.316],
+                      "c": [0.0, 1.0, 2.0, 1.0, 1.0, np.nan]})
+    y = np.array(["u", "v", "v", "v", "u", "u"])
+    test = pd.DataFrame({"a": [-0.654, np.nan, 0.784, 1.493], "b": [-1.259, np.nan, 1.346, 0.781],
+                         "c": [2.0, np.nan, 0.0, 2.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = KGNBClassifier().fit(X, y)
+    assert np.abs(clf._joint_log_likelihood(clf._check_X(test))).max() > 1e8
+    np.testing.assert_allclose(clf.predict_proba(test).sum(axis=1), 1.0, rtol=1e-12)
