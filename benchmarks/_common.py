@@ -27,6 +27,10 @@ RESULTS = Path(os.environ.get("KGRAPH_BENCH_RESULTS") or Path(__file__).resolve(
 #: when this benchmark process started, and the load average then (for the header)
 STARTED = datetime.now(UTC)
 LOAD_AT_START = os.getloadavg()[0]
+#: ``--quick`` on the command line: a small smoke run (tests, ``python -m benchmarks all
+#: --quick``); :func:`write` then adds ``_quick`` to the file name, so that a quick run never
+#: overwrites a full result
+QUICK = "--quick" in sys.argv[1:]
 #: the package sources a benchmark result depends on (their hash is the code version)
 SOURCES = ("kgraph", "estimators")
 
@@ -104,8 +108,11 @@ def header(title: str) -> list[str]:
 
 
 def write(name: str, title: str, lines: list[str], *, quiet: bool = False) -> Path:
-    """Write ``RESULTS/NAME.md``: :func:`header`, then ``lines``; echo it."""
+    """Write ``RESULTS/NAME.md`` (``NAME_quick.md`` under ``--quick``): :func:`header`, then
+    ``lines``; echo it."""
     RESULTS.mkdir(parents=True, exist_ok=True)
+    if QUICK and not name.endswith("_quick"):
+        name += "_quick"
     text = "\n".join(header(title) + lines) + "\n"
     path = RESULTS / f"{name}.md"
     path.write_text(text)

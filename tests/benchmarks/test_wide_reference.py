@@ -5,8 +5,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import numpy as np
-
 _DIR = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(_DIR))
 _spec = importlib.util.spec_from_file_location("wide", _DIR / "wide.py")
