@@ -13,13 +13,17 @@ from estimators import (
     KGNBClassifier,
     KTANClassifier,
     LatentCNBClassifier,
+    NaiveBayesClassifier,
     TANClassifier,
 )
 
-CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier]
+CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier,
+               NaiveBayesClassifier]
 
 
-@parametrize_with_checks([cls() for cls in CLASSIFIERS])
+@parametrize_with_checks([cls() for cls in CLASSIFIERS]
+                         + [NaiveBayesClassifier(parameters="discriminative"),
+                            TANClassifier(parameters="discriminative")])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
