@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from estimators.plugins import load_plugins
 from estimators.search._common import Score, check_backbone
 from estimators.search.arborescence import maximum_spanning_arborescence
 from estimators.search.backbone_dp import backbone_dp
@@ -33,7 +34,7 @@ from estimators.search.spanning_tree import maximum_spanning_tree, weight_matrix
 from kgraph.ktree import AcyclicKTree
 
 __all__ = ["SEARCHERS", "SearchResult", "Searcher", "get_searcher", "register_searcher",
-           "reject_backbone", "resolve_backbone", "search_structure"]
+           "reject_backbone", "resolve_backbone", "search_structure", "searcher_names"]
 
 
 @dataclass(frozen=True)
@@ -96,8 +97,14 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
     return searcher
 
 
+def searcher_names() -> list[str]:
+    """The registered searcher names, plug-ins included (sorted)."""
+    load_plugins()
+    return sorted(SEARCHERS)
+
+
 def get_searcher(name: str) -> Searcher:
-    """The searcher registered under ``name``.
+    """The searcher registered under ``name`` (plug-ins included).
 
     Examples
     --------
@@ -106,6 +113,7 @@ def get_searcher(name: str) -> Searcher:
     ...
     ValueError: Unknown searcher 'bogus'; valid ones are ['arborescence', 'backbone-dp', 'greedy', 'spanning-tree'].
     """
+    load_plugins()
     try:
         return SEARCHERS[name]
     except (KeyError, TypeError):
