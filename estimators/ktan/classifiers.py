@@ -13,7 +13,7 @@ from estimators._dask import is_dask
 from estimators._model_selection import candidate_grid, select_by_cv
 from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
-from estimators.ktan._base import BaseKTAN
+from estimators.ktan._base import BaseKTAN, refuse_dask_discriminative
 from estimators.ktan._structure import score_family
 from estimators.plugins import RegistryName
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
@@ -33,6 +33,8 @@ _DOC_ATTRIBUTES = """classes_ : ndarray
         The fitted factors (:mod:`estimators.ktan._network`).
     class_log_prior_ : ndarray
         ``ln p(y)`` (relative frequencies).
+    discriminative_ : DiscriminativeParameters or None
+        The discriminative parameters (``parameters="discriminative"``), else None.
     n_features_in_ : int
         Number of features.
     feature_names_in_ : ndarray
@@ -55,8 +57,15 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         Fraction of the largest continuous-feature variance added to residual variances.
     verbose : bool, default=False
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
-        backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
-        (:func:`estimators.progress.show_progress`, off by default)."""
+        backbone DP, EM, the "auto" cross-validation, L-BFGS); ``False`` leaves the caller's
+        setting (:func:`estimators.progress.show_progress`, off by default).
+    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
+        ``"generative"``: the factors above. ``"discriminative"``: keep the structure and
+        refit its parameters by maximising the L2-penalised conditional log-likelihood
+        (log-linear cells of every factor, penalty centred on the generative parameters,
+        missing cells marginalised by the generative factors they touch; see
+        :mod:`estimators.discriminative`); ``discriminative_`` holds them and
+        ``to_pgmpy`` refuses such a model."""
 
 _DOC_COMMON = """
     Columns are continuous or categorical (types decided once, see ``feature_types``; a
@@ -137,13 +146,15 @@ class TANClassifier(BaseKTAN):
     }
 
     def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
-                 feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False):
+                 feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False,
+                 parameters="generative"):
         self.features = features
         self.alpha = alpha
         self.ess = ess
         self.feature_types = feature_types
         self.var_smoothing = var_smoothing
         self.verbose = verbose
+        self.parameters = parameters
 
     def _search_spec(self) -> tuple[int, str, object]:
         return 1, "backbone-dp", None
@@ -276,7 +287,9 @@ class KTANClassifier(BaseKTAN):
         feature_types="auto",
         var_smoothing: float = 1e-9,
         verbose: bool = False,
+        parameters="generative",
     ):
+        self.parameters = parameters
         self.feature_selection = feature_selection
         self.candidates = candidates
         self.k = k
@@ -334,6 +347,7 @@ class KTANClassifier(BaseKTAN):
                     "memory (its tests condition on the blanket's joint configurations); use "
                     "feature_selection=None on a Dask collection, or compute a sample.")
             self.feature_selection_ = None
+            refuse_dask_discriminative(self)
             return fit_tan_dask(self, X, y)  # a TypeError naming the models that can
         if isinstance(self.k, Integral):
             if self.structure_score == "auto":

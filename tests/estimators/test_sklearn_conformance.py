@@ -14,11 +14,13 @@ from estimators import (
     KGNBClassifier,
     KTANClassifier,
     LatentCNBClassifier,
+    NaiveBayesClassifier,
     TANClassifier,
 )
 from estimators.scores import ConditionalGaussianScore, make_score
 
-CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier]
+CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier,
+               NaiveBayesClassifier]
 
 
 class EveryFamily(BaseEstimator):
@@ -46,7 +48,9 @@ class EveryFamily(BaseEstimator):
 
 
 @parametrize_with_checks([cls() for cls in CLASSIFIERS]
-                         + [KTANClassifier(structure_score=EveryFamily()),
+                         + [NaiveBayesClassifier(parameters="discriminative"),
+                            TANClassifier(parameters="discriminative"),
+                            KTANClassifier(structure_score=EveryFamily()),
                             KTANClassifier(structure_score="bic")])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
