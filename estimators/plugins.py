@@ -36,8 +36,8 @@ from dataclasses import dataclass
 
 from sklearn.utils._param_validation import StrOptions
 
-__all__ = ["GROUPS", "PluginWarning", "RegistryName", "Registration", "load_plugins",
-           "registered"]
+__all__ = ["GROUPS", "PluginWarning", "RegistryName", "Registration", "check_new_name",
+           "load_plugins", "registered"]
 
 #: entry-point group -> the kind of object it registers
 GROUPS = {"kgraph.scores": "score", "kgraph.searchers": "searcher"}
@@ -160,6 +160,21 @@ def registered() -> list[Registration]:
     for (kind, name), why in sorted(_BROKEN.items()):
         rows.append(Registration(kind, name, why, loaded=False))
     return rows
+
+
+def check_new_name(kind: str, name: object, registry: dict, *, replace: bool) -> None:
+    """The name checks shared by ``register_score`` and ``register_searcher``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a non-empty str, or is taken and ``replace`` is False.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"A {kind} name must be a non-empty str; got {name!r}.")
+    if name in registry and not replace:
+        raise ValueError(f"A {kind} named {name!r} is registered already; pass replace=True "
+                         "to replace it.")
 
 
 class RegistryName(StrOptions):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from estimators.plugins import load_plugins
+from estimators.plugins import check_new_name, load_plugins
 
 from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore
@@ -85,8 +85,7 @@ def register_score(name: str, factories: Mapping[str, Callable[[], object]] | Ca
     ValueError: A score named 'halved' is registered already; pass replace=True to replace it.
     >>> del SCORES["halved"]
     """
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"A score name must be a non-empty str; got {name!r}.")
+    check_new_name("score", name, SCORES, replace=replace)
     if not isinstance(factories, Mapping):
         families = getattr(factories, "families", None)
         if not callable(factories) or not families or isinstance(families, str):
@@ -103,9 +102,6 @@ def register_score(name: str, factories: Mapping[str, Callable[[], object]] | Ca
     if bad:
         raise TypeError(f"The factories of score {name!r} must be callable; not those of "
                         f"{bad}.")
-    if name in SCORES and not replace:
-        raise ValueError(f"A score named {name!r} is registered already; pass replace=True "
-                         "to replace it.")
     SCORES[name] = factories
     return factories
 

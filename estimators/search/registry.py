@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from estimators.plugins import load_plugins
+from estimators.plugins import check_new_name, load_plugins
 from estimators.search._common import Score, check_backbone
 from estimators.search.arborescence import maximum_spanning_arborescence
 from estimators.search.backbone_dp import backbone_dp
@@ -86,13 +86,9 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
     True
     >>> del SEARCHERS["demo-path"]
     """
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"A searcher name must be a non-empty str; got {name!r}.")
+    check_new_name("searcher", name, SEARCHERS, replace=replace)
     if not callable(searcher):
         raise TypeError(f"The searcher {name!r} must be callable; got {type(searcher).__name__}.")
-    if name in SEARCHERS and not replace:
-        raise ValueError(f"A searcher named {name!r} is registered already; pass replace=True "
-                         "to replace it.")
     SEARCHERS[name] = searcher
     return searcher
 
