@@ -63,8 +63,9 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     def _search_spec(self) -> tuple[int, str, object]:
         """``(k, search, backbone)`` of this estimator."""
 
-    def _score_name(self) -> str:
-        """Name of the structure score in :data:`estimators.scores.SCORES` (default CMI)."""
+    def _score_name(self):
+        """The structure score: a name of :data:`estimators.scores.SCORES` (default CMI) or
+        a score object."""
         return "cmi"
 
     def _select_features(self, enc: EncodedColumns, y_codes: np.ndarray, kept: list[int]) -> list[int]:
