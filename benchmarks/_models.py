@@ -41,17 +41,23 @@ register_variant("latent-cnb (auto)", _latent_auto)
 
 
 def default_classifiers() -> dict[str, BaseEstimator]:
-    """Every model of the command line's registry at its defaults (``random_state=0`` where
-    the model has one), in the registry's order."""
+    """Every classifier :mod:`estimators` exports, at its defaults (``random_state=0`` where
+    the model has one): first those of the command line (by its names, in its order), then
+    the others (by class name)."""
+    from sklearn.base import ClassifierMixin
+
+    import estimators
     from viz.cli.learn import MODELS
 
+    classes = [getattr(estimators, name) for name in estimators.__all__]
+    classes = [c for c in classes if isinstance(c, type) and issubclass(c, ClassifierMixin)]
+    named = {(spec.module, spec.cls): name for name, spec in MODELS.items()}
+    cli = {getattr(importlib.import_module(m), c): name for (m, c), name in named.items()}
+    ordered = [c for c in cli if c in classes] + [c for c in classes if c not in cli]
     out = {}
-    for name, spec in MODELS.items():
-        cls = getattr(importlib.import_module(spec.module), spec.cls)
-        params = dict(spec.fixed)
-        if "random_state" in cls().get_params():
-            params["random_state"] = 0
-        out[name] = cls(**params)
+    for cls in ordered:
+        params = {"random_state": 0} if "random_state" in cls().get_params() else {}
+        out[cli.get(cls, cls.__name__)] = cls(**params)
     return out
 
 

@@ -1,10 +1,10 @@
 """Real tables (issues 11, 26): every kgraph classifier beside the baselines, each on its
 own, on the same folds.
 
-Rows: every kgraph classifier of the registry (``_models.py``: the command line's models at
-their defaults, then the registered variants such as ``latent-cnb (auto)``); ``best kgraph
-(nested CV)``: per outer fold, the command line's models at their defaults scored by
-3-fold CV on the training part only, the best refitted and scored on the test part; the
+Rows: every kgraph classifier of the registry (``_models.py``: every classifier
+:mod:`estimators` exports, at its defaults, then the registered variants such as
+``latent-cnb (auto)``); ``best kgraph (nested CV)``: per outer fold, the exported classifiers
+at their defaults scored by 3-fold CV on the training part only, the best refitted and scored on the test part; the
 baselines of ``_baselines.py`` (GaussianNB and mixed naive Bayes, LogisticRegression and
 HistGradientBoosting pipelines). Each row counts on its own against each baseline.
 
@@ -163,8 +163,8 @@ def main() -> None:
         "kgraph classifiers (the registry of `benchmarks/_models.py`; missing cells "
         "marginalised, column types automatic): "
         + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})" for k, m in ours.items())
-        + f". `{NESTED}`: in each outer fold, {', '.join(candidates)} (the command line's "
-        "models at their defaults) are scored by stratified 3-fold CV on the training part "
+        + f". `{NESTED}`: in each outer fold, {', '.join(candidates)} (every classifier "
+        "`estimators` exports, at its defaults) are scored by stratified 3-fold CV on the training part "
         "only; the one with the best inner accuracy is refitted on the training part and "
         "scored on the test part (its log-loss is that model's).", "",
         DESCRIPTION, "",

@@ -69,10 +69,17 @@ def test_nested_best_chooses_by_inner_cv_on_the_training_rows_only():
                                GaussianNB().fit(Xt, yt).predict_proba(X))
 
 
-def test_registry_holds_every_command_line_model():
+def test_registry_holds_every_exported_classifier_and_command_line_model():
+    from sklearn.base import ClassifierMixin
+
+    import estimators
     from viz.cli.learn import MODELS
 
-    assert set(MODELS) <= set(kgraph_classifiers())
+    board = kgraph_classifiers()
+    assert set(MODELS) <= set(board)
+    exported = {getattr(estimators, n) for n in estimators.__all__}
+    exported = {c for c in exported if isinstance(c, type) and issubclass(c, ClassifierMixin)}
+    assert exported <= {type(m) for m in board.values()}
 
 
 def test_cache_refuses_results_of_another_code_version(tmp_path):
