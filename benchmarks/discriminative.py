@@ -140,7 +140,11 @@ def main() -> None:
     parser.add_argument("--cache", default=None,
                         help="folder keeping each table's results (parallel runs share it)")
     parser.add_argument("--tables", default=",".join(REAL + UCI))
+    parser.add_argument("--quick", action="store_true",
+                        help="penguins, car and wine at 150 rows (discriminative_quick.md)")
     args = parser.parse_args()
+    if args.quick:
+        args.tables, args.max_rows = "penguins,car,wine", 150
     load_start = os.getloadavg()[0]
     all_results, notes, entries = {}, [], []
     for name in args.tables.split(","):
