@@ -15,7 +15,6 @@ results/leaderboard.md and leaderboard_accuracy.png / leaderboard_log_loss.png);
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -27,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baselines import BASELINES, DESCRIPTION  # noqa: E402
 from _common import RESULTS, write  # noqa: E402
 from _models import kgraph_classifiers  # noqa: E402
-from _tables import CACHE, one_version, settings, table_results  # noqa: E402
-from real_tables import FOLDS, QUICK_ROWS, QUICK_TABLES, REAL  # noqa: E402
+from _tables import one_version, settings, table_results  # noqa: E402
+from real_tables import FOLDS, REAL, parse_arguments  # noqa: E402
 
 from estimators.datasets import list_datasets  # noqa: E402
 from viz import friedman_nemenyi, plot_critical_difference  # noqa: E402
@@ -81,22 +80,12 @@ def metric_section(title: str, scores: pd.DataFrame, higher: bool, stem: str) ->
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help=f"{', '.join(QUICK_TABLES)} at {QUICK_ROWS} rows, one repeat")
-    parser.add_argument("--max-rows", type=int, default=None,
-                        help="subsample larger tables (stratified) to this many rows")
-    parser.add_argument("--cache", default=str(CACHE),
-                        help="folder of cached results (shared with real_tables.py)")
-    parser.add_argument("--repeats", type=int, default=None,
-                        help="shuffles of the 5-fold CV (default 3, --quick 1)")
-    args = parser.parse_args()
-    rows = QUICK_ROWS if args.quick else args.max_rows
-    repeats = args.repeats or (1 if args.quick else 3)
+    args = parse_arguments(__doc__.splitlines()[0], TABLES)
+    rows, repeats = args.rows, args.repeats
     ours = kgraph_classifiers()
     models = {**ours, **BASELINES}
     all_results, entries = {}, []
-    for name in QUICK_TABLES if args.quick else TABLES:
+    for name in args.table_names:
         results, got, _, _ = table_results(name, models, folds=FOLDS, rows=rows,
                                            repeats=repeats, cache=args.cache)
         all_results[name] = results

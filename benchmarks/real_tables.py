@@ -115,24 +115,34 @@ def goal_line(all_results: dict, rows: list[str]) -> str:
             "its own (a failed fit counts as not at or above): " + "; ".join(parts) + ".")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_arguments(description: str, all_tables: list[str]) -> argparse.Namespace:
+    """The command line of the table benchmarks (real_tables.py, leaderboard.py), with
+    ``rows``, ``repeats`` and ``table_names`` resolved (``--quick``: QUICK_TABLES at
+    QUICK_ROWS rows, one repeat)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true",
                         help=f"{', '.join(QUICK_TABLES)} at {QUICK_ROWS} rows, one repeat")
     parser.add_argument("--max-rows", type=int, default=None,
                         help="subsample larger tables (stratified) to this many rows")
     parser.add_argument("--cache", default=str(CACHE),
                         help="folder of cached results (per table x model x code version; "
-                             "parallel runs share it)")
+                             "real_tables.py and leaderboard.py and parallel runs share it)")
     parser.add_argument("--repeats", type=int, default=None,
                         help="shuffles of the 5-fold CV (seeds 0, 1, ...; default 3, "
                              "--quick 1)")
-    parser.add_argument("--tables", default=None, help="comma-separated table names")
+    parser.add_argument("--tables", default=None,
+                        help="comma-separated table names (default: all)")
     args = parser.parse_args()
-    rows = QUICK_ROWS if args.quick else args.max_rows
-    repeats = args.repeats or (1 if args.quick else 3)
-    tables = (args.tables.split(",") if args.tables
-              else QUICK_TABLES if args.quick else REAL + UCI)
+    args.rows = QUICK_ROWS if args.quick else args.max_rows
+    args.repeats = args.repeats or (1 if args.quick else 3)
+    args.table_names = (args.tables.split(",") if args.tables
+                        else QUICK_TABLES if args.quick else all_tables)
+    return args
+
+
+def main() -> None:
+    args = parse_arguments(__doc__.splitlines()[0], REAL + UCI)
+    rows, repeats, tables = args.rows, args.repeats, args.table_names
     ours = kgraph_classifiers()
     candidates = default_classifiers()
     models = {**ours, NESTED: NestedBest(candidates), **BASELINES}
