@@ -17,7 +17,13 @@ same input gets the same treatment in every family:
   categorical ones; a category unseen in training is coded ``-1``, i.e. treated as a
   missing cell and marginalised);
 - training needs at least two rows and at least two classes; ``y`` must match X's rows;
-- prediction checks the model is fitted and that X has the training features.
+- prediction checks the model is fitted and that X has the training features;
+- ``parameters="discriminative"`` (families that expose their factors through
+  :meth:`~JointLogLikelihoodClassifier._log_linear_factors`) refits the parameters on the
+  learned structure by maximising the conditional log-likelihood
+  (:mod:`estimators.discriminative`): the family calls
+  :meth:`~JointLogLikelihoodClassifier._fit_parameters` at the end of ``fit`` and
+  prediction uses the discriminative scores in place of ``ln p(y, x)``.
 """
 
 from __future__ import annotations
@@ -39,11 +45,14 @@ from estimators._validation import DegenerateFeatureWarning, check_cells
 from estimators._warnings import warn_user
 from estimators.class_information import class_information
 from estimators.columns import EncodedColumns, MixedEncoder
+from estimators.discriminative import Discriminative, fit_parameters, resolve_parameters
 
-__all__ = ["FEATURE_TYPES_CONSTRAINT", "JointLogLikelihoodClassifier"]
+__all__ = ["FEATURE_TYPES_CONSTRAINT", "JointLogLikelihoodClassifier", "PARAMETERS_CONSTRAINT"]
 
 #: the ``_parameter_constraints`` entry of every classifier's ``feature_types``
 FEATURE_TYPES_CONSTRAINT = [StrOptions({"auto"}), Mapping]
+#: ... and of ``parameters`` (the families with :meth:`_log_linear_factors`)
+PARAMETERS_CONSTRAINT = [StrOptions({"generative", "discriminative"}), Discriminative]
 
 
 class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
@@ -202,14 +211,51 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         """``ln p(y, x)`` of rows already validated by :meth:`_check_X`, shape
         (n_samples, n_classes), columns in ``classes_`` order."""
 
+    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
+        """The fitted CG factors of the structure (one per modelled feature; ``enc``,
+        ``codes``: the training table), on which
+        ``parameters="discriminative"`` fits log-linear weights; a family that supports
+        it overrides this."""
+        raise ValueError(f"{type(self).__name__} has no discriminative parameters; use "
+                         "parameters='generative'.")
+
+    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
+        """``(factors, jll)``: the structure's generative factors refitted on ``(enc,
+        codes)`` and a function giving their ``ln p(y, x_O)`` of an encoded table (the
+        inner cross-validation of ``parameters="discriminative"``)."""
+        raise ValueError(f"{type(self).__name__} cannot refit its factors on a subset.")
+
+    def _fit_parameters(self, enc: EncodedColumns, codes: np.ndarray) -> None:
+        """Set ``discriminative_``: None for ``parameters="generative"``, else the
+        parameters fitted by :func:`estimators.discriminative.fit_parameters` on the
+        family's factors and its generative ``ln p(y, x_O)`` of the training rows."""
+        spec = resolve_parameters(getattr(self, "parameters", "generative"))
+        self.discriminative_ = None
+        if spec is None:
+            return
+        jll = self._joint_log_likelihood(enc)
+        self.discriminative_ = fit_parameters(
+            self._log_linear_factors(enc, codes), enc, codes, jll, spec,
+            refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]))
+        if not self.discriminative_.info["converged"]:
+            warn_user(f"{type(self).__name__}: the discriminative fit stopped before "
+                      f"converging ({self.discriminative_.info['message']}).", UserWarning)
+
+    def _scores(self, enc: EncodedColumns) -> np.ndarray:
+        """What prediction maximises: ``ln p(y, x)``, or the discriminative scores."""
+        jll = self._joint_log_likelihood(enc)
+        fitted = getattr(self, "discriminative_", None)
+        return jll if fitted is None else fitted.scores(enc, jll)
+
     # -- prediction, written once -----------------------------------------------------------
     def predict(self, X) -> np.ndarray:
-        """The class with the largest joint log-likelihood ``ln p(y, x)`` for each row."""
+        """The class with the largest joint log-likelihood ``ln p(y, x)`` (or discriminative
+        score) for each row."""
         if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
             from estimators.distributed import predict_dask
 
             return predict_dask(self, X, "predict")
-        jll = self._joint_log_likelihood(self._check_X(X))
+        jll = self._scores(self._check_X(X))
         return self.classes_[np.argmax(jll, axis=1)]
 
     def predict_log_proba(self, X) -> np.ndarray:
@@ -218,7 +264,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             from estimators.distributed import predict_dask
 
             return predict_dask(self, X, "predict_log_proba")
-        jll = self._joint_log_likelihood(self._check_X(X))
+        jll = self._scores(self._check_X(X))
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:

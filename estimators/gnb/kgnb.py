@@ -6,16 +6,23 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators._joint import FEATURE_TYPES_CONSTRAINT, constant_by_class
 from estimators._model_selection import select_by_cv
 from estimators._warnings import user_fit
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_network
-from estimators.gnb._learn import fitted_copula_score, make_density, make_score
+from estimators.gnb._learn import (
+    fit_structure_score,
+    fitted_copula_score,
+    make_density,
+    make_score,
+)
 from estimators.gnb._mixed_scores import PERFECT, AvailableCaseCMI, MixedScore, SafeScore
-from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
+from estimators.plugins import RegistryName
+from estimators.scores import score_names
+from estimators.search import BACKBONE_METHODS, check_k, search_structure, searcher_names
 from estimators.search.candidates import restrict_search
 from kgraph import AcyclicKTree
 
@@ -55,6 +62,13 @@ class KGNBClassifier(BaseGNB):
         For ``search="backbone-dp"``: a permutation of the features, or a method of
         :data:`estimators.search.BACKBONE_METHODS` applied to the CMI edge matrix; None is
         ``"mst-dfs"`` (and the exact spanning tree for ``order=3``).
+    structure_score : None, str or score object, default=None
+        The hyperedge score of the structure search. None: the CMI of ``dependence`` (the
+        fitted copula's own on complete continuous data). Else a name of
+        :data:`estimators.scores.SCORES` with a ``"gaussian"`` family (checked at ``fit``
+        against the registry, plug-ins included) or an object following the score protocol
+        of :mod:`estimators.scores`, fitted on the continuous columns; ``dependence`` still
+        chooses the cluster densities. Complete all-continuous tables only.
     var_smoothing : float, default=1e-9
         As in :class:`GNBClassifier`.
     feature_types : "auto" or mapping, default="auto"
@@ -103,7 +117,8 @@ class KGNBClassifier(BaseGNB):
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "order": [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"],
         "dependence": [StrOptions({"gaussian", "gaussian-copula"})],
-        "search": [StrOptions(SEARCHERS.keys())],
+        "search": [RegistryName(searcher_names)],
+        "structure_score": [None, RegistryName(score_names), HasMethods(["fit", "score"])],
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "candidates": [None, Interval(Integral, 1, None, closed="left")],
@@ -121,10 +136,12 @@ class KGNBClassifier(BaseGNB):
         var_smoothing: float = 1e-9,
         feature_types="auto",
         candidates: int | None = None,
+        structure_score=None,
         random_state=None,
         verbose: bool = False,
     ) -> None:
         self.random_state = random_state
+        self.structure_score = structure_score
         self.candidates = candidates
         self.order = order
         self.dependence = dependence
@@ -155,7 +172,20 @@ class KGNBClassifier(BaseGNB):
         search = self.search
         X = self._density_input(enc)
         density = None
-        if (self.dependence == "gaussian-copula" and not self.rooted_
+        if self.structure_score is not None:  # the researcher's score
+            if self.rooted_ or np.isnan(Xc).any():
+                raise ValueError(
+                    "KGNBClassifier(structure_score=...) scores complete continuous tables "
+                    "(the 'gaussian' family); this one has categorical columns or missing "
+                    "cells. Use structure_score=None (the dependence model's own score).")
+            with self._one_warning():
+                score = fit_structure_score(self.structure_score, Xc, unames, codes, k,
+                                            owner="KGNBClassifier")
+                W = self.edge_scores_ = score.edge_matrix()
+            if not np.allclose(W, W.T):  # directed: the arborescence is the exact k = 1 tree
+                search = "arborescence" if search == "spanning-tree" else search
+                W = np.maximum(W, W.T)
+        elif (self.dependence == "gaussian-copula" and not self.rooted_
                 and not np.isnan(X).any()):  # the fitted copula's own CMI (as GNBClassifier)
             density = make_density(self.dependence, "scott", self.var_smoothing, X)
             density.fit(X, codes, self.classes_.size)
