@@ -214,6 +214,12 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         raise ValueError(f"{type(self).__name__} has no discriminative parameters; use "
                          "parameters='generative'.")
 
+    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
+        """``(factors, jll)``: the structure's generative factors refitted on ``(enc,
+        codes)`` and a function giving their ``ln p(y, x_O)`` of an encoded table (the
+        inner cross-validation of ``parameters="discriminative"``)."""
+        raise ValueError(f"{type(self).__name__} cannot refit its factors on a subset.")
+
     def _fit_parameters(self, enc: EncodedColumns, codes: np.ndarray) -> None:
         """Set ``discriminative_``: None for ``parameters="generative"``, else the
         parameters fitted by :func:`estimators.discriminative.fit_parameters` on the
@@ -223,8 +229,9 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         if spec is None:
             return
         jll = self._joint_log_likelihood(enc)
-        self.discriminative_ = fit_parameters(self._log_linear_factors(), enc, codes, jll,
-                                              spec)
+        self.discriminative_ = fit_parameters(
+            self._log_linear_factors(), enc, codes, jll, spec,
+            refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]))
         if not self.discriminative_.info["converged"]:
             warn_user(f"{type(self).__name__}: the discriminative fit stopped before "
                       f"converging ({self.discriminative_.info['message']}).", UserWarning)

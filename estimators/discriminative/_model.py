@@ -49,13 +49,14 @@ from scipy import sparse
 from estimators.columns import EncodedColumns
 from estimators.discriminative._cll import CLLProblem, linear, maximise_cll
 from estimators.discriminative._design import Design, fit_design, generative_weights
+from estimators.discriminative._select import select_penalty
 
 __all__ = ["FORMS", "Discriminative", "DiscriminativeParameters", "fit_parameters",
            "resolve_parameters"]
 
 FORMS = ("cells", "weights")
-CENTRES = ("generative", "zero")
-#: the default L2 strength λ (in units of the summed CLL, scikit-learn's 1 / C)
+CENTRES = ("generative", "zero", "auto")
+#: λ where inner cross-validation cannot split (a class with one row): scikit-learn's C = 1
 L2 = 1.0
 
 
@@ -68,26 +69,27 @@ class Discriminative:
     form : {"cells", "weights"}, default="cells"
         Log-linear cells of every factor, or one weight per generative log-factor and class
         (module docstring).
-    l2 : float, default=1.0
-        λ of the penalty ``(λ/2)‖w‖²`` on the summed CLL (``1 / C`` of scikit-learn).
-    centre : {"generative", "zero"}, default="generative"
-        What the penalty shrinks towards (module docstring).
+    l2 : float or "auto", default="auto"
+        λ of the penalty ``(λ/2)‖w‖²`` on the summed CLL (``1 / C`` of scikit-learn);
+        ``"auto"``: chosen from :data:`._select.L2_GRID` by inner cross-validated log-loss.
+    centre : {"generative", "zero", "auto"}, default="auto"
+        What the penalty shrinks towards (module docstring); ``"auto"``: chosen with λ.
     max_iter : int, default=1000
         L-BFGS iterations at most.
-    tol : float, default=1e-10
+    tol : float, default=1e-8
         L-BFGS gradient tolerance (of the objective divided by n).
 
     Examples
     --------
     >>> Discriminative(l2=0.5)
-    Discriminative(form='cells', l2=0.5, centre='generative', max_iter=1000, tol=1e-10)
+    Discriminative(form='cells', l2=0.5, centre='auto', max_iter=1000, tol=1e-08)
     """
 
     form: str = "cells"
-    l2: float = L2
-    centre: str = "generative"
+    l2: float | str = "auto"
+    centre: str = "auto"
     max_iter: int = 1000
-    tol: float = 1e-10
+    tol: float = 1e-8
 
     def __post_init__(self):
         if self.form not in FORMS:
@@ -95,8 +97,10 @@ class Discriminative:
         if self.centre not in CENTRES:
             raise ValueError(f"Discriminative centre must be one of {CENTRES}; got "
                              f"{self.centre!r}.")
-        if not (np.isfinite(self.l2) and self.l2 >= 0):
-            raise ValueError(f"Discriminative l2 must be a finite number >= 0; got {self.l2!r}.")
+        if self.l2 != "auto" and not (isinstance(self.l2, int | float) and np.isfinite(self.l2)
+                                      and self.l2 >= 0):
+            raise ValueError(f"Discriminative l2 must be a finite number >= 0 or 'auto'; got "
+                             f"{self.l2!r}.")
 
 
 def resolve_parameters(parameters) -> Discriminative | None:
@@ -164,7 +168,7 @@ def _terms(spec: Discriminative, design: Design, enc: EncodedColumns, jll: np.nd
 
 
 def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
-                   spec: Discriminative) -> DiscriminativeParameters:
+                   spec: Discriminative, refit=None) -> DiscriminativeParameters:
     """Fit discriminative parameters on a structure's generative factors.
 
     Parameters
@@ -178,6 +182,11 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
     jll : ndarray of shape (n, m)
         The generative ``ln p(y, x_O)`` of the training rows.
     spec : Discriminative
+    refit : callable, optional
+        ``refit(rows) -> (factors, jll)``: the family's generative factors refitted on the
+        given training rows and their ``ln p(y, x_O)`` function, for ``l2="auto"`` or
+        ``centre="auto"`` (:func:`._select.select_penalty`); the chosen values are in the
+        returned ``spec`` and the inner-CV table in ``info["cv"]``.
 
     Returns
     -------
@@ -194,13 +203,21 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
     >>> enc = MixedEncoder({0: "categorical"}).fit_transform(X)
     >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
     >>> jll = np.log(np.bincount(y) / 300) + sum(f.log_prob(enc) for f in factors)
-    >>> fitted = fit_parameters(factors, enc, y, jll, Discriminative())
+    >>> fitted = fit_parameters(factors, enc, y, jll, Discriminative(l2=1.0, centre="generative"))
     >>> bool(fitted.info["cll"] >= fitted.info["cll_start"])
     True
     """
+    m = jll.shape[1]
+    table = None
+    if "auto" in (spec.l2, spec.centre):
+        if refit is None:
+            raise ValueError("Discriminative(l2='auto' or centre='auto') needs the family's "
+                             "refit function (inner cross-validation).")
+        l2, centre, table = select_penalty(spec, enc, y, m, refit, _terms)
+        spec = Discriminative(form=spec.form, l2=l2, centre=centre, max_iter=spec.max_iter,
+                              tol=spec.tol)
     design = fit_design(factors, enc)
     offset, matrix = _terms(spec, design, enc, jll)
-    m = jll.shape[1]
     p = matrix.shape[1] if spec.form == "cells" else len(factors)
     if spec.centre == "generative":
         W0 = np.zeros((p, m))
@@ -210,4 +227,6 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
         W0 = np.ones((p, m))
     problem = CLLProblem(matrix, offset, y, spec.l2)
     W, b, info = maximise_cll(problem, W0, np.zeros(m), max_iter=spec.max_iter, tol=spec.tol)
+    if table is not None:
+        info["cv"] = table
     return DiscriminativeParameters(spec, design, W, b, info)

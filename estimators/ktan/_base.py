@@ -31,7 +31,7 @@ from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.ktan._export import to_pgmpy
-from estimators.ktan._network import fit_network, floored_vertices, var_floor
+from estimators.ktan._network import fit_network, floored_vertices, refit_network, var_floor
 from estimators.ktan._structure import learn_structure
 from estimators.search import check_k
 
@@ -151,6 +151,11 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     def _log_linear_factors(self) -> list:
         return list(self.network_.factors)
+
+    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
+        return refit_network(self.network_, enc, codes, self.classes_.size, alpha=self.alpha,
+                             ess=getattr(self, "ess", None), var_smoothing=self.var_smoothing,
+                             ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
 
     def _warn_degenerate(self, enc: EncodedColumns, floor: float | None = None) -> None:
         """One warning naming the small classes and the floored (constant or collinear

@@ -24,7 +24,7 @@ from estimators._joint import (
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._base import MIN_CELL_ROWS
-from estimators.ktan._network import fit_network
+from estimators.ktan._network import fit_network, refit_network
 
 
 class NaiveBayesClassifier(JointLogLikelihoodClassifier):
@@ -112,6 +112,11 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
 
     def _log_linear_factors(self) -> list:
         return list(self.network_.factors)
+
+    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
+        return refit_network(self.network_, enc, codes, self.classes_.size, alpha=self.alpha,
+                             var_smoothing=self.var_smoothing, ridge=0.0,
+                             min_cell_rows=MIN_CELL_ROWS)
 
     def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
         return self.network_.joint_log_likelihood(X, self.class_log_prior_)

@@ -18,7 +18,7 @@ from estimators.discriminative import CLLProblem, Discriminative
 from estimators.ktan import KTANClassifier, NaiveBayesClassifier, TANClassifier
 
 C = 0.7  # scikit-learn's C; our lambda is 1 / C (both leave the intercept unpenalised)
-ZERO = Discriminative(centre="zero", l2=1 / C)
+ZERO = Discriminative(centre="zero", l2=1 / C, tol=1e-10)
 
 
 def _lr(F, y):
@@ -101,7 +101,7 @@ def _mixed_tables(draw):
 def test_cll_after_fitting_at_least_generative(table):
     """Penalty centred on the generative parameters: CLL(w*) >= CLL(0) + (l2/2)|w*|^2."""
     df, y, form = table
-    spec = Discriminative(form=form)
+    spec = Discriminative(form=form, l2=1.0, centre="generative")
     for model in (NaiveBayesClassifier, TANClassifier):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -166,7 +166,7 @@ def test_ktan_discriminative_mixed_with_missing_predicts_every_row():
                        "c": rng.normal(-y, 1.0), "d": rng.normal(0, 1, n)})
     df.loc[rng.random(n) < 0.2, "a"] = np.nan
     df.loc[rng.random(n) < 0.2, "b"] = None
-    clf = KTANClassifier(k=2, parameters="discriminative").fit(df, y)
+    clf = KTANClassifier(k=2, parameters=Discriminative(l2=1.0, centre="generative")).fit(df, y)
     proba = clf.predict_proba(df)
     assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
     assert clf.discriminative_.info["cll"] >= clf.discriminative_.info["cll_start"]
