@@ -207,8 +207,9 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         """``ln p(y, x)`` of rows already validated by :meth:`_check_X`, shape
         (n_samples, n_classes), columns in ``classes_`` order."""
 
-    def _log_linear_factors(self) -> list:
-        """The fitted CG factors of the structure (one per modelled feature), on which
+    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
+        """The fitted CG factors of the structure (one per modelled feature; ``enc``,
+        ``codes``: the training table), on which
         ``parameters="discriminative"`` fits log-linear weights; a family that supports
         it overrides this."""
         raise ValueError(f"{type(self).__name__} has no discriminative parameters; use "
@@ -230,7 +231,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             return
         jll = self._joint_log_likelihood(enc)
         self.discriminative_ = fit_parameters(
-            self._log_linear_factors(), enc, codes, jll, spec,
+            self._log_linear_factors(enc, codes), enc, codes, jll, spec,
             refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]))
         if not self.discriminative_.info["converged"]:
             warn_user(f"{type(self).__name__}: the discriminative fit stopped before "

@@ -76,20 +76,20 @@ class Discriminative:
         What the penalty shrinks towards (module docstring); ``"auto"``: chosen with λ.
     max_iter : int, default=1000
         L-BFGS iterations at most.
-    tol : float, default=1e-8
+    tol : float, default=1e-6
         L-BFGS gradient tolerance (of the objective divided by n).
 
     Examples
     --------
     >>> Discriminative(l2=0.5)
-    Discriminative(form='cells', l2=0.5, centre='auto', max_iter=1000, tol=1e-08)
+    Discriminative(form='cells', l2=0.5, centre='auto', max_iter=1000, tol=1e-06)
     """
 
     form: str = "cells"
     l2: float | str = "auto"
     centre: str = "auto"
     max_iter: int = 1000
-    tol: float = 1e-8
+    tol: float = 1e-6
 
     def __post_init__(self):
         if self.form not in FORMS:

@@ -149,7 +149,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         self._fit_parameters(enc, y_codes)
         return self
 
-    def _log_linear_factors(self) -> list:
+    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
         return list(self.network_.factors)
 
     def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
