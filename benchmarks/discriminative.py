@@ -142,6 +142,8 @@ def main() -> None:
     parser.add_argument("--tables", default=",".join(REAL + UCI))
     parser.add_argument("--quick", action="store_true",
                         help="penguins, car and wine at 150 rows (discriminative_quick.md)")
+    parser.add_argument("--note", default="",
+                        help="a sentence on how the run was made, written under the command")
     args = parser.parse_args()
     if args.quick:
         args.tables, args.max_rows = "penguins,car,wine", 150
@@ -164,7 +166,8 @@ def main() -> None:
            "all tables reading it)" if args.cache else "") + ". "
         f"Load average (1 min) at the start of this process {load_start:.1f}, at the end "
         f"{os.getloadavg()[0]:.1f} (2 cores shared with other jobs: fit-time ratios are "
-        "measured on the same folds in the same process).", "",
+        "measured on the same folds in the same process)." + (f" {args.note}" if args.note
+                                                               else ""), "",
         f"Stratified {FOLDS}-fold CV x {args.repeats} (seeds 0..{args.repeats - 1}), the same "
         "folds for every model of a table"
         + (f"; tables above {args.max_rows} rows subsampled (stratified, seed 0)"

@@ -118,11 +118,12 @@ def load_plugins(*, reload: bool = False) -> None:
                 _register(kind, ep.name, ep.load())
             except Exception as exc:  # a plug-in's failure must not stop kgraph
                 reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
-                if _BROKEN.get(key) != reason:
+                why = f"{_describe(ep)}: {reason}"
+                if _BROKEN.get(key) != why:  # one warning per broken plug-in and process
                     warnings.warn(f"kgraph: the {kind} plug-in {_describe(ep)} [group {group}] "
                                   f"could not be loaded and is skipped: {reason}",
                                   PluginWarning, stacklevel=2)
-                _BROKEN[key] = f"{_describe(ep)}: {reason}"
+                _BROKEN[key] = why
             else:
                 _FROM_ENTRY_POINTS[key] = _describe(ep)
                 _BROKEN.pop(key, None)
