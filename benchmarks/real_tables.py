@@ -169,7 +169,10 @@ def main() -> None:
         f"{repeats - 1}), the same folds for every model of a table; accuracy and log-loss "
         f"are mean ± std over the {repeats * FOLDS} folds; seconds are the whole CV (fits and "
         "predictions, one BLAS thread) on a shared 2-core machine.", "",
-        HISTORY, "",
+        HISTORY
+        + ("" if repeats == 3 else f" This file: --repeats {repeats} (the default is 3), for "
+           "compute on the shared machine; it was chosen before the run, not after seeing "
+           "its numbers."), "",
         "kgraph classifiers (the registry of `benchmarks/_models.py`; missing cells "
         "marginalised, column types automatic): "
         + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})" for k, m in ours.items())
