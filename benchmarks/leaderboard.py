@@ -49,17 +49,17 @@ def metric_section(title: str, scores: pd.DataFrame, higher: bool, stem: str) ->
     for suffix in (".png", ".pdf"):
         fig.savefig(RESULTS / f"{stem}{suffix}", dpi=150, metadata=(
             {"CreationDate": None} if suffix == ".pdf" else {"Software": None}))
-    ranks = scores.rank(axis=1, ascending=not higher)
+    first_place = scores.rank(axis=1, ascending=not higher, method="min") == 1  # ties too
     order = list(test.mean_ranks.index)
     lines = [f"## {title}", "",
              f"Mean rank over the {test.n_datasets} tables where every model ran (1 = best"
              + (f"; left out, a model failed: {', '.join(map(str, test.dropped))}"
                 if test.dropped else "") + "):", "",
-             "| model | mean rank | tables ranked first | mean " + title + " |",
+             "| model | mean rank | tables ranked first (ties included) | mean " + title + " |",
              "|---|---:|---:|---:|"]
     complete = scores.drop(index=list(test.dropped))
     for label in order:
-        first = int((ranks.loc[complete.index, label] == 1).sum())
+        first = int(first_place.loc[complete.index, label].sum())
         lines.append(f"| {label} | {test.mean_ranks[label]:.2f} | {first} | "
                      f"{complete[label].mean():.4f} |")
     lines += ["", f"Friedman chi-square {test.friedman_chi2:.2f} (p = {test.friedman_p:.2g}); "
