@@ -1,0 +1,357 @@
+"""The conditional Gaussian score of many hyperedges at once, from cell statistics.
+
+:func:`cg_gains` gives the same ``f(v, P)`` as the row path
+(:func:`~estimators.scores._conditional_gaussian.cg_gain`, which fits the two factors of
+each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedge:
+
+* :class:`CGTables` computes, once per fitted score and lazily per tuple ``D'`` of
+  categorical columns, the :class:`~estimators.scores._cell_stats.CellStats` of all the
+  continuous columns in every cell (missingness pattern, configuration of ``D'``, class).
+* The hyperedges are grouped by (categorical members, number of continuous members, role
+  of v); a group's cell statistics are index gathers into that block and a sum over the
+  missingness patterns in which its continuous members are observed. Everything after is
+  array arithmetic over the whole group: pooling of small cells, ridge regressions and
+  their residual sums from sub-blocks (Schur complements) for a continuous v, contingency
+  tables for a categorical v without continuous parents, and the Bayes-rule factor of a
+  categorical v with continuous parents -- whose normaliser ``log sum_c`` is not a function
+  of moments, so it is evaluated on the rows, still batched over the group.
+
+**Missing cells (available cases, MATH.md §8).** A row enters a hyperedge's statistics when
+v, every parent and the class are observed: rows with a missing categorical member are in
+no cell of that ``D'`` (code -1), and rows with a missing continuous member are excluded by
+summing only the missingness patterns (of the continuous columns) in which all continuous
+members are observed. Empty cells (no complete row) contribute nothing, as on the row path.
+
+**Precision.** The moments are differences of raw sums of columns shifted by their means,
+not two-pass centred sums, so a cell whose variance (or regression residual) is below
+``1e-5`` of its raw second moment -- a constant or collinear cell, whose variance the floor
+replaces -- would lose the digits the row path keeps. Such hyperedges are flagged and
+scored on the row path instead (``cg_gains`` returns the mask; the score counts them).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from math import prod
+
+import numpy as np
+from scipy.special import xlogy
+
+from estimators.columns import EncodedColumns
+from estimators.scores._cell_stats import CellStats, merge_axes
+
+__all__ = ["CGTables", "cg_gains"]
+
+_LOG_2PI = float(np.log(2.0 * np.pi))
+#: relative size below which a variance or residual is recomputed on the row path
+TINY = 1e-5
+#: gathered floats per chunk of hyperedges (bounds memory)
+_BUDGET = 1 << 22
+
+
+def _mixed_radix(codes: np.ndarray, levels) -> np.ndarray:
+    """Row-major code of each row's configuration; -1 where a member is missing."""
+    out = np.zeros(codes.shape[0], dtype=np.int64)
+    for j, lv in enumerate(levels):
+        out = out * int(lv) + codes[:, j]
+    return np.where((codes < 0).any(axis=1), -1, out)
+
+
+class CGTables:
+    """Cell statistics of an encoded table for the CG score (module docstring).
+
+    Parameters
+    ----------
+    enc : EncodedColumns
+    y : ndarray of int, shape (n,)
+    n_classes : int
+    """
+
+    def __init__(self, enc: EncodedColumns, y: np.ndarray, n_classes: int):
+        self.enc, self.y, self.m = enc, np.asarray(y, dtype=np.int64), int(n_classes)
+        cont = np.flatnonzero(enc.continuous)
+        self.pos = np.full(len(enc.types), -1)
+        self.pos[cont] = np.arange(cont.size)
+        X = enc.values[:, cont]
+        obs = ~np.isnan(X)
+        shift = np.where(obs, X, 0.0).sum(axis=0) / np.maximum(obs.sum(axis=0), 1)
+        self.X = np.where(obs, X - shift, 0.0)
+        self.obs = obs
+        patterns, pid = np.unique(~obs, axis=0, return_inverse=True)
+        self.pattern_observed = ~patterns  # (r, p): continuous columns observed per pattern
+        self.pid = np.asarray(pid).reshape(-1)
+        self._blocks: dict[tuple, CellStats] = {}
+
+    @property
+    def n_patterns(self) -> int:
+        return int(self.pattern_observed.shape[0])
+
+    def cells(self, cats: tuple) -> tuple[np.ndarray, int]:
+        """Each row's cell (configuration of ``cats``, class; -1 when one is missing) and
+        the number of cells."""
+        levels = self.enc.n_levels[list(cats)]
+        code = _mixed_radix(self.enc.codes[:, list(cats)], levels)
+        G = int(prod(int(v) for v in levels)) * self.m
+        return np.where(code >= 0, code * self.m + self.y, -1), G
+
+    def block(self, cats: tuple, cross: bool) -> CellStats:
+        """Statistics per (pattern, configuration of ``cats``, class), flattened to
+        ``r * G`` cells (computed once per tuple)."""
+        have = self._blocks.get(cats)
+        if have is not None and (have.cross or not cross):
+            return have
+        cell, G = self.cells(cats)
+        key = np.where(cell >= 0, self.pid * G + cell, -1)
+        st = CellStats.from_arrays(self.X, key, self.n_patterns * G, cross=cross)
+        self._blocks[cats] = st
+        return st
+
+    def gather(self, cats: tuple, spos: np.ndarray) -> CellStats:
+        """Statistics of the continuous columns ``spos`` (H, s) in the cells (H, G) of
+        ``cats``, over the rows where those columns are observed: the patterns in which
+        they are merged (Chan), the others left out."""
+        H, s = spos.shape
+        st = self.block(cats, cross=s >= 2)
+        r, p = self.n_patterns, self.X.shape[1]
+        G = st.n.size // r
+        comp = self.pattern_observed[:, spos].all(axis=-1).T  # (H, r)
+        n = st.n.reshape(r, G)
+        if s == 0:
+            return CellStats(comp.astype(float) @ n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
+        mean = st.mean.reshape(r, G, p)[:, :, spos]  # (r, G, H, s)
+        if st.cross:
+            M = st.M.reshape(r, G, p, p)[:, :, spos[:, :, None], spos[:, None, :]]
+        else:
+            M = st.M.reshape(r, G, p)[:, :, spos][..., None]
+        mean, M = np.moveaxis(mean, 2, 0), np.moveaxis(M, 2, 0)  # (H, r, G, ...)
+        nn = np.broadcast_to(n, (H, r, G))
+        if r == 1:
+            return CellStats(np.array(nn[:, 0]), mean[:, 0], M[:, 0])
+        out = merge_axes(CellStats(nn, mean, M), 1, weights=comp[:, :, None].astype(float))
+        return CellStats(out.n[:, 0], out.mean[:, 0], out.M[:, 0])
+
+
+def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
+    """Per finest cell, the statistics of the first level with ``n >= th`` (else the last);
+    each level broadcasts against the finest shape (the row path's pooling)."""
+    out = levels[-1]
+    n, mean, M = out.n, out.mean, out.M
+    for lv in reversed(levels[:-1]):
+        ok = lv.n >= th
+        n = np.where(ok, lv.n, n)
+        mean = np.where(ok[..., None], lv.mean, mean)
+        M = np.where(ok[..., None, None], lv.M, M)
+    return CellStats(n, mean, M)
+
+
+def _diag(M):
+    return np.diagonal(M, axis1=-2, axis2=-1)
+
+
+def _dot(a, b):
+    return np.einsum("...c,...c->...", a, b)
+
+
+def _quad(b, M):
+    return np.einsum("...i,...ij,...j->...", b, M, b)
+
+
+def _scale(glob: CellStats):
+    """Column variances over the hyperedge's rows (1 where 0, as the row path), and a flag
+    where a variance is tiny but not 0 against the squared (shifted) mean: a column
+    constant over those rows, whose rounding-level variance the two paths round
+    differently."""
+    var = _diag(glob.M) / np.maximum(glob.n, 1.0)[..., None]
+    flag = ((var != 0) & (var < TINY * (var + glob.mean**2))).any(axis=-1)
+    return np.where(var > 0, var, 1.0), flag
+
+
+def _gain_continuous(st: CellStats, m, mcr, vs, ridge):
+    """f(v, C u D) for a continuous v (last coordinate), cells (H, U*m)."""
+    H, S = st.n.shape[0], st.mean.shape[-1]
+    c = S - 1
+    cell = CellStats(st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, S),
+                     st.M.reshape(H, -1, m, S, S))
+    cls = merge_axes(cell, 1)
+    glob = merge_axes(cls, 2)
+    pool = _levels_pool([cell, cls, glob], max(mcr, c + 2))
+    scale, flag = _scale(glob)
+    flag = flag.reshape(H)
+    floor = vs * scale[..., -1]  # (H, 1, 1)
+    n1 = np.maximum(pool.n, 1.0)
+    pM = pool.M
+    Mcc, Mcv, Mvv = pM[..., :c, :c], pM[..., :c, c], pM[..., c, c]
+    if c == 0:
+        b = np.zeros(Mcv.shape)
+    elif ridge > 0:
+        A = Mcc + (ridge * n1)[..., None, None] * (scale[..., :c, None] * np.eye(c))
+        b = np.linalg.solve(A, Mcv[..., None])[..., 0]
+    else:
+        b = np.einsum("...ij,...j->...i", np.linalg.pinv(Mcc, hermitian=True), Mcv)
+    a = pool.mean[..., c] - _dot(b, pool.mean[..., :c])
+    rss = Mvv - 2.0 * _dot(b, Mcv) + _quad(b, Mcc)
+    s2 = np.maximum(np.maximum(rss / n1, 0.0), floor)
+    has = cell.n > 0
+    flag |= (has & (rss < TINY * (Mvv + _dot(b * b, _diag(Mcc))))).any(axis=(1, 2))
+    M = cell.M
+    d = cell.mean[..., c] - a - _dot(b, cell.mean[..., :c])
+    R = M[..., c, c] - 2.0 * _dot(b, M[..., :c, c]) + _quad(b, M[..., :c, :c]) + cell.n * d * d
+    full = -0.5 * np.where(has, cell.n * (_LOG_2PI + np.log(s2)) + R / s2, 0.0).sum(axis=(1, 2))
+    # the P = {} factor: one Gaussian per class (pooled when small), on the same rows
+    cn, cmean, cM = cls.n, cls.mean[..., c], cls.M[..., c, c]
+    small = cn < max(mcr, 2)
+    qn = np.where(small, glob.n, cn)
+    qmean = np.where(small, glob.mean[..., c], cmean)
+    qM = np.where(small, glob.M[..., c, c], cM)
+    s20 = np.maximum(np.maximum(qM / np.maximum(qn, 1.0), 0.0), floor)
+    R0 = cM + cn * (cmean - qmean) ** 2
+    base = -0.5 * np.where(cn > 0, cn * (_LOG_2PI + np.log(s20)) + R0 / s20, 0.0).sum(axis=(1, 2))
+    ntot = glob.n.reshape(H)
+    return (full - base) / np.maximum(ntot, 1.0), ntot, flag
+
+
+def _gain_categorical(N):
+    """f(v, D) for a categorical v without continuous parents: counts (H, K, U, m)."""
+    Nuy = N.sum(axis=1, keepdims=True)
+    full = xlogy(N, N / np.where(Nuy > 0, Nuy, 1.0)).sum(axis=(1, 2, 3))
+    ntot = N.sum(axis=(1, 2, 3))
+    return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot
+
+
+def _class_table_ll(N):
+    """sum_{c,y} N_cy ln p(c | y): the P = {} factor of a categorical v."""
+    Ncy = N.sum(axis=2)
+    Ny = Ncy.sum(axis=1, keepdims=True)
+    return xlogy(Ncy, Ncy / np.where(Ny > 0, Ny, 1.0)).sum(axis=(1, 2))
+
+
+def _bayes_parameters(cell: CellStats, mcr, vs, ridge):
+    """Pooled Gaussians of the Bayes-rule factor: cells (H, K, U, m) over C; (mean,
+    precision, log-determinant, flag)."""
+    c = cell.mean.shape[-1]
+    cy = merge_axes(cell, 2)
+    cc = merge_axes(cy, 3)
+    glob = merge_axes(cc, 1)
+    pool = _levels_pool([cell, cy, cc, glob], max(mcr, c + 2))
+    scale, flag = _scale(glob)
+    flag = flag.reshape(cell.n.shape[0])
+    n1 = np.maximum(pool.n, 1.0)[..., None, None]
+    cov = pool.M / n1 + max(ridge, vs) * (scale[..., :, None] * np.eye(c))
+    if c > 1:  # nearly collinear continuous parents within a cell: the floor decides
+        sd = np.sqrt(np.maximum(_diag(pool.M), 1e-300))
+        corr = np.linalg.slogdet(pool.M / (sd[..., :, None] * sd[..., None, :]))[1]
+        flag |= ((cell.n > 0) & (corr < np.log(TINY))).any(axis=(1, 2, 3))
+    return pool.mean, np.linalg.inv(cov), np.linalg.slogdet(cov)[1], flag
+
+
+def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
+    """f(v, C u D) for a categorical v (axis j of ``cats``) with continuous parents C."""
+    m, enc = tables.m, tables.enc
+    st = tables.gather(cats, spos)
+    H, c = spos.shape
+    L = [int(x) for x in enc.n_levels[list(cats)]]
+    K = L[j]
+
+    def arrange(a, extra):
+        a = a.reshape(H, *L, m, *extra)
+        return np.moveaxis(a, 1 + j, 1).reshape(H, K, -1, m, *extra)
+
+    cell = CellStats(arrange(st.n, ()), arrange(st.mean, (c,)), arrange(st.M, (c, c)))
+    mean, prec, logdet, flag = _bayes_parameters(cell, mcr, vs, ridge)
+    N = cell.n
+    Nuy = N.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore"):
+        lcpt = np.log(N / np.where(Nuy > 0, Nuy, 1.0))
+    const = lcpt - 0.5 * (c * _LOG_2PI + logdet)  # (H, K, U, m)
+    # each row's cell (u, y) of D and the class, its category of v
+    D = tuple(x for x in cats if x != v)
+    u = _mixed_radix(enc.codes[:, list(D)], enc.n_levels[list(D)])
+    cv = enc.codes[:, v]
+    ok_rows = (u >= 0) & (cv >= 0)
+    cidx = np.where(ok_rows, u * m + tables.y, 0)
+    cv = np.where(ok_rows, cv, 0)
+    # cell-major (H, U*m, K, ...) so that rows gather their cell's K Gaussians at once
+    const = np.moveaxis(const.reshape(H, K, -1), 1, 2)
+    mean = np.moveaxis(mean.reshape(H, K, -1, c), 1, 2)
+    prec = np.moveaxis(prec.reshape(H, K, -1, c, c), 1, 2)
+    nrow = cv.size
+    step = max(1, _BUDGET // max(1, nrow * K * (c + 2)))
+    full = np.empty(H)
+    pairs = [(i, k) for i in range(c) for k in range(i, c)]
+    for a in range(0, H, step):
+        hs = slice(a, a + step)
+        x = tables.X[:, spos[hs]]  # (n, h, c)
+        mask = ok_rows & tables.obs[:, spos[hs]].all(axis=-1).T  # (h, n)
+        mu = mean[hs][:, cidx]  # (h, n, K, c)
+        P = prec[hs][:, cidx]  # (h, n, K, c, c)
+        r = [x[:, :, i].T[:, :, None] - mu[..., i] for i in range(c)]
+        quad = sum((1.0 if i == k else 2.0) * P[..., i, k] * r[i] * r[k] for i, k in pairs)
+        lj = const[hs][:, cidx] - 0.5 * quad  # (h, n, K)
+        top = lj.max(axis=2, keepdims=True)
+        with np.errstate(invalid="ignore", over="ignore"):
+            lse = (top + np.log(np.exp(lj - top).sum(axis=2, keepdims=True)))[..., 0]
+        chosen = np.take_along_axis(lj, np.broadcast_to(cv[None, :, None], lj.shape[:2] + (1,)),
+                                    axis=2)[..., 0]
+        full[hs] = np.where(mask, chosen - lse, 0.0).sum(axis=1)
+    ntot = N.sum(axis=(1, 2, 3))
+    return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
+
+
+def _group_key(cont: np.ndarray, v: int, parents: tuple):
+    cats = tuple(sorted(p for p in (v, *parents) if not cont[p]))
+    C = tuple(p for p in parents if cont[p])
+    if cont[v]:
+        return ("continuous", cats, len(C), -1), (*C, v)
+    return ("categorical" if C else "table", cats, len(C), cats.index(v)), C
+
+
+def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: float,
+             ridge: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``f(v, P)`` of each item ``(v, sorted parent tuple)`` from the cell statistics.
+
+    Returns
+    -------
+    gain : ndarray
+        -inf where fewer than ``max(min_cell_rows, |C| + 2)`` complete rows.
+    n_rows : ndarray
+        Complete rows of each hyperedge.
+    row_path : ndarray of bool
+        Hyperedges whose statistics are too degenerate for the moments (module docstring,
+        "Precision"); their ``gain`` must come from the row path.
+    """
+    enc, m = tables.enc, tables.m
+    cont = enc.continuous
+    groups: dict[tuple, list] = defaultdict(list)
+    for i, (v, ps) in enumerate(items):
+        key, S = _group_key(cont, int(v), tuple(int(p) for p in ps))
+        groups[key].append((i, S, int(v)))
+    gain, nrows = np.empty(len(items)), np.empty(len(items))
+    flags = np.zeros(len(items), dtype=bool)
+    for (kind, cats, c, j), members in groups.items():
+        idx = np.array([i for i, _, _ in members], dtype=np.int64)
+        spos = tables.pos[np.array([S for _, S, _ in members], dtype=np.int64).reshape(len(members), -1)]
+        s = spos.shape[1]
+        L = [int(x) for x in enc.n_levels[list(cats)]]
+        G = int(prod(L)) * m
+        if G == 0:  # a categorical member without any level (all missing): no rows
+            gain[idx], nrows[idx] = -np.inf, 0.0
+            continue
+        step = max(1, _BUDGET // max(1, tables.n_patterns * G * max(s, 1) ** 2))
+        for a in range(0, idx.size, step):
+            sl = slice(a, a + step)
+            if kind == "continuous":
+                g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
+                                             var_smoothing, ridge)
+            elif kind == "table":
+                n = tables.gather(cats, spos[sl]).n
+                N = np.moveaxis(n.reshape(-1, *L, m), 1 + j, 1).reshape(n.shape[0], L[j], -1, m)
+                g, nt = _gain_categorical(N)
+                fl = np.zeros(g.size, dtype=bool)
+            else:  # (cats, j) names v: one vertex per group
+                g, nt, fl = _gain_bayes(tables, members[a][2], cats, j, spos[sl], min_cell_rows,
+                                        var_smoothing, ridge)
+            gain[idx[sl]], nrows[idx[sl]], flags[idx[sl]] = g, nt, fl
+        small = nrows[idx] < max(min_cell_rows, c + 2)
+        gain[idx[small]] = -np.inf
+        flags[idx[small]] = False
+    return gain, nrows, flags
