@@ -39,6 +39,7 @@ from scipy.special import xlogy
 
 from estimators.columns import EncodedColumns
 from estimators.scores._cell_stats import CellStats, merge_axes
+from estimators.scores._cg_rows_batch import gains_on_rows
 
 __all__ = ["CGTables", "cg_gains"]
 
@@ -94,41 +95,54 @@ class CGTables:
         G = int(prod(int(v) for v in levels)) * self.m
         return np.where(code >= 0, code * self.m + self.y, -1), G
 
-    def block(self, cats: tuple, cross: bool) -> CellStats:
-        """Statistics per (pattern, configuration of ``cats``, class), flattened to
-        ``r * G`` cells (computed once per tuple)."""
+    def block(self, cats: tuple, cross: bool) -> tuple:
+        """Statistics per (pattern, configuration of ``cats``, class) -- ``r * G`` cells
+        -- computed once per tuple, with each cell's reference point (its mean over the
+        rows where a column is observed, any pattern) and the raw sums about it that make
+        merging patterns a weighted sum."""
         have = self._blocks.get(cats)
-        if have is not None and (have.cross or not cross):
+        if have is not None and (have[0].cross or not cross):
             return have
         cell, G = self.cells(cats)
         key = np.where(cell >= 0, self.pid * G + cell, -1)
-        st = CellStats.from_arrays(self.X, key, self.n_patterns * G, cross=cross)
-        self._blocks[cats] = st
-        return st
+        r, p = self.n_patterns, self.X.shape[1]
+        st = CellStats.from_arrays(self.X, key, r * G, cross=cross)
+        n, mean = st.n.reshape(r, G), st.mean.reshape(r, G, p)
+        w = n[:, :, None] * self.pattern_observed[:, None, :]  # rows with column j observed
+        ref = (w * mean).sum(axis=0) / np.maximum(w.sum(axis=0), 1.0)  # (G, p)
+        d = mean - ref
+        R1 = n[:, :, None] * d
+        M = st.M.reshape(r, G, *st.M.shape[1:])
+        R2 = M + n[:, :, None, None] * d[..., :, None] * d[..., None, :] if cross else \
+            M + n[:, :, None] * d * d
+        self._blocks[cats] = have = (st, ref, R1, R2)
+        return have
 
     def gather(self, cats: tuple, spos: np.ndarray) -> CellStats:
         """Statistics of the continuous columns ``spos`` (H, s) in the cells (H, G) of
-        ``cats``, over the rows where those columns are observed: the patterns in which
-        they are merged (Chan), the others left out."""
+        ``cats``, over the rows where those columns are observed: the sums about each
+        cell's reference point over the patterns in which they are, centred at the end
+        (a constant cell stays exactly constant)."""
         H, s = spos.shape
-        st = self.block(cats, cross=s >= 2)
-        r, p = self.n_patterns, self.X.shape[1]
+        st, ref, R1, R2 = self.block(cats, cross=s >= 2)
+        r = self.n_patterns
         G = st.n.size // r
-        comp = self.pattern_observed[:, spos].all(axis=-1).T  # (H, r)
-        n = st.n.reshape(r, G)
+        comp = self.pattern_observed[:, spos].all(axis=-1).T.astype(float)  # (H, r)
+        n = comp @ st.n.reshape(r, G)  # (H, G)
         if s == 0:
-            return CellStats(comp.astype(float) @ n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
-        mean = st.mean.reshape(r, G, p)[:, :, spos]  # (r, G, H, s)
-        if st.cross:
-            M = st.M.reshape(r, G, p, p)[:, :, spos[:, :, None], spos[:, None, :]]
-        else:
-            M = st.M.reshape(r, G, p)[:, :, spos][..., None]
-        mean, M = np.moveaxis(mean, 2, 0), np.moveaxis(M, 2, 0)  # (H, r, G, ...)
-        nn = np.broadcast_to(n, (H, r, G))
-        if r == 1:
-            return CellStats(np.array(nn[:, 0]), mean[:, 0], M[:, 0])
-        out = merge_axes(CellStats(nn, mean, M), 1, weights=comp[:, :, None].astype(float))
-        return CellStats(out.n[:, 0], out.mean[:, 0], out.M[:, 0])
+            return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
+        S1, S2 = 0.0, 0.0
+        for q in range(r):  # pattern by pattern: the same sums whatever the batch
+            w = comp[:, q, None, None]
+            S1 = S1 + w * np.moveaxis(R1[q][:, spos], 1, 0)
+            blk = (R2[q][:, spos[:, :, None], spos[:, None, :]] if R2.ndim == 4
+                   else R2[q][:, spos][..., None])
+            S2 = S2 + w[..., None] * np.moveaxis(blk, 1, 0)
+        n1 = np.maximum(n, 1.0)[..., None]
+        d = S1 / n1
+        mean = np.moveaxis(ref[:, spos], 1, 0) + d
+        M = S2 - n[..., None, None] * d[..., :, None] * d[..., None, :]
+        return CellStats(n, mean, M)
 
 
 def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
@@ -210,12 +224,21 @@ def _gain_continuous(st: CellStats, m, mcr, vs, ridge):
     return (full - base) / np.maximum(ntot, 1.0), ntot, flag
 
 
-def _gain_categorical(N):
-    """f(v, D) for a categorical v without continuous parents: counts (H, K, U, m)."""
-    Nuy = N.sum(axis=1, keepdims=True)
-    full = xlogy(N, N / np.where(Nuy > 0, Nuy, 1.0)).sum(axis=(1, 2, 3))
-    ntot = N.sum(axis=(1, 2, 3))
-    return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot
+def _gain_categorical(n, L, m, j):
+    """f(v, D) for a categorical v (axis j of the layout ``L``) without continuous parents:
+    the plug-in CMI ``sum N ln(N N_y / (N_vy N_Dy)) / n`` from counts (H, *L, m), summed in
+    the layout of the sorted categorical members, so that ``f(a, {b})`` and ``f(b, {a})``
+    are the same number (as the symmetric discrete score)."""
+    H = n.shape[0]
+    N = n.reshape(H, *L, m)
+    axes_v = tuple(1 + i for i in range(len(L)) if i != j)  # sum over D: N_vy
+    Ny = N.sum(axis=tuple(range(1, len(L) + 1)), keepdims=True)
+    Nvy = N.sum(axis=axes_v, keepdims=True) if axes_v else N
+    NDy = N.sum(axis=1 + j, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(N > 0, N * (np.log(N) + np.log(Ny) - (np.log(Nvy) + np.log(NDy))), 0.0)
+    ntot = N.sum(axis=tuple(range(1, len(L) + 2)))
+    return terms.sum(axis=tuple(range(1, len(L) + 2))) / np.maximum(ntot, 1.0), ntot
 
 
 def _class_table_ll(N):
@@ -263,36 +286,36 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     with np.errstate(divide="ignore"):
         lcpt = np.log(N / np.where(Nuy > 0, Nuy, 1.0))
     const = lcpt - 0.5 * (c * _LOG_2PI + logdet)  # (H, K, U, m)
-    # each row's cell (u, y) of D and the class, its category of v
+    # the rows with v and D observed, sorted by their cell (u, y): each cell's K Gaussians
+    # then apply to a contiguous slice of rows (no per-row copies of the parameters)
     D = tuple(x for x in cats if x != v)
     u = _mixed_radix(enc.codes[:, list(D)], enc.n_levels[list(D)])
     cv = enc.codes[:, v]
-    ok_rows = (u >= 0) & (cv >= 0)
-    cidx = np.where(ok_rows, u * m + tables.y, 0)
-    cv = np.where(ok_rows, cv, 0)
-    # cell-major (H, U*m, K, ...) so that rows gather their cell's K Gaussians at once
-    const = np.moveaxis(const.reshape(H, K, -1), 1, 2)
+    cidx = u * m + tables.y
+    rows = np.flatnonzero((u >= 0) & (cv >= 0))
+    rows = rows[np.argsort(cidx[rows], kind="stable")]
+    cidx, cv = cidx[rows], cv[rows]
+    starts = np.searchsorted(cidx, np.arange(cidx[-1] + 2)) if rows.size else np.zeros(1, int)
+    const = np.moveaxis(const.reshape(H, K, -1), 1, 2)  # (H, U*m, K)
     mean = np.moveaxis(mean.reshape(H, K, -1, c), 1, 2)
     prec = np.moveaxis(prec.reshape(H, K, -1, c, c), 1, 2)
-    nrow = cv.size
-    step = max(1, _BUDGET // max(1, nrow * K * (c + 2)))
-    full = np.empty(H)
+    X = tables.X[rows][:, spos]  # (n', H, c)
+    mask = tables.obs[rows][:, spos].all(axis=-1)  # (n', H)
+    full = np.zeros(H)
     pairs = [(i, k) for i in range(c) for k in range(i, c)]
-    for a in range(0, H, step):
-        hs = slice(a, a + step)
-        x = tables.X[:, spos[hs]]  # (n, h, c)
-        mask = ok_rows & tables.obs[:, spos[hs]].all(axis=-1).T  # (h, n)
-        mu = mean[hs][:, cidx]  # (h, n, K, c)
-        P = prec[hs][:, cidx]  # (h, n, K, c, c)
-        r = [x[:, :, i].T[:, :, None] - mu[..., i] for i in range(c)]
-        quad = sum((1.0 if i == k else 2.0) * P[..., i, k] * r[i] * r[k] for i, k in pairs)
-        lj = const[hs][:, cidx] - 0.5 * quad  # (h, n, K)
+    for g in np.flatnonzero(np.diff(starts)):
+        sl = slice(starts[g], starts[g + 1])
+        x = X[sl]  # (n_g, H, c)
+        r = [x[:, :, None, i] - mean[None, :, g, :, i] for i in range(c)]  # (n_g, H, K)
+        P = prec[:, g]
+        quad = sum((1.0 if i == k else 2.0) * P[None, :, :, i, k] * r[i] * r[k] for i, k in pairs)
+        lj = const[None, :, g] - 0.5 * quad
         top = lj.max(axis=2, keepdims=True)
         with np.errstate(invalid="ignore", over="ignore"):
             lse = (top + np.log(np.exp(lj - top).sum(axis=2, keepdims=True)))[..., 0]
-        chosen = np.take_along_axis(lj, np.broadcast_to(cv[None, :, None], lj.shape[:2] + (1,)),
-                                    axis=2)[..., 0]
-        full[hs] = np.where(mask, chosen - lse, 0.0).sum(axis=1)
+        chosen = lj[np.arange(lj.shape[0]), :, cv[sl]]
+        # rows contiguous per hyperedge: the same (pairwise) sum whatever the batch size
+        full += np.ascontiguousarray(np.where(mask[sl], chosen - lse, 0.0).T).sum(axis=1)
     ntot = N.sum(axis=(1, 2, 3))
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
 
@@ -317,7 +340,8 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         Complete rows of each hyperedge.
     row_path : ndarray of bool
         Hyperedges whose statistics are too degenerate for the moments (module docstring,
-        "Precision"); their ``gain`` must come from the row path.
+        "Precision"); their ``gain`` comes from the batched row path
+        (:mod:`estimators.scores._cg_rows_batch`).
     """
     enc, m = tables.enc, tables.m
     cont = enc.continuous
@@ -343,9 +367,7 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
                 g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
                                              var_smoothing, ridge)
             elif kind == "table":
-                n = tables.gather(cats, spos[sl]).n
-                N = np.moveaxis(n.reshape(-1, *L, m), 1 + j, 1).reshape(n.shape[0], L[j], -1, m)
-                g, nt = _gain_categorical(N)
+                g, nt = _gain_categorical(tables.gather(cats, spos[sl]).n, L, m, j)
                 fl = np.zeros(g.size, dtype=bool)
             else:  # (cats, j) names v: one vertex per group
                 g, nt, fl = _gain_bayes(tables, members[a][2], cats, j, spos[sl], min_cell_rows,
@@ -354,4 +376,9 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         small = nrows[idx] < max(min_cell_rows, c + 2)
         gain[idx[small]] = -np.inf
         flags[idx[small]] = False
+        redo = idx[flags[idx]]
+        if redo.size:
+            gain[redo] = gains_on_rows(enc, tables.y, m, [items[i] for i in redo],
+                                       min_cell_rows=min_cell_rows,
+                                       var_smoothing=var_smoothing, ridge=ridge)
     return gain, nrows, flags

@@ -80,12 +80,9 @@ def cg_block_rows(data: CGData, items) -> np.ndarray:
 
 def cg_gains_and_rows(data: CGData, items) -> tuple[np.ndarray, np.ndarray]:
     """``f(v, P)`` and the complete-row counts of the items, from the cell statistics
-    (:mod:`estimators.scores._cg_batch`); degenerate hyperedges on the row path."""
+    (:mod:`estimators.scores._cg_batch`; degenerate hyperedges on the batched row path)."""
     gain, n, row_path = cg_gains(data.tables(), items, min_cell_rows=data.min_cell_rows,
                                  var_smoothing=data.var_smoothing, ridge=data.ridge)
-    for i in np.flatnonzero(row_path):
-        v, ps = items[i]
-        gain[i] = cg_gain(data, int(v), tuple(int(p) for p in ps))
     data.row_path_count += int(row_path.sum())
     return gain, n
 
