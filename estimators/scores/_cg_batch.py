@@ -132,7 +132,9 @@ class CGTables:
         if s == 0:
             return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
         S1, S2 = 0.0, 0.0
-        for q in range(r):  # pattern by pattern: the same sums whatever the batch
+        # pattern by pattern, in order, only those some hyperedge here uses: a hyperedge's
+        # sums (its unused patterns add exact zeros) do not depend on its batch
+        for q in np.flatnonzero(comp.any(axis=0)):
             w = comp[:, q, None, None]
             S1 = S1 + w * np.moveaxis(R1[q][:, spos], 1, 0)
             blk = (R2[q][:, spos[:, :, None], spos[:, None, :]] if R2.ndim == 4
@@ -310,10 +312,15 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
         P = prec[:, g]
         quad = sum((1.0 if i == k else 2.0) * P[None, :, :, i, k] * r[i] * r[k] for i, k in pairs)
         lj = const[None, :, g] - 0.5 * quad
-        top = lj.max(axis=2, keepdims=True)
-        with np.errstate(invalid="ignore", over="ignore"):
-            lse = (top + np.log(np.exp(lj - top).sum(axis=2, keepdims=True)))[..., 0]
-        chosen = lj[np.arange(lj.shape[0]), :, cv[sl]]
+        if K == 2:  # ln p(c | x) = -ln(1 + exp(l_other - l_c))
+            delta = (lj[..., 1] - lj[..., 0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
+            with np.errstate(invalid="ignore"):
+                chosen, lse = -np.logaddexp(0.0, delta), 0.0
+        else:
+            top = lj.max(axis=2, keepdims=True)
+            with np.errstate(invalid="ignore", over="ignore"):
+                lse = (top + np.log(np.exp(lj - top).sum(axis=2, keepdims=True)))[..., 0]
+            chosen = lj[np.arange(lj.shape[0]), :, cv[sl]]
         # rows contiguous per hyperedge: the same (pairwise) sum whatever the batch size
         full += np.ascontiguousarray(np.where(mask[sl], chosen - lse, 0.0).T).sum(axis=1)
     ntot = N.sum(axis=(1, 2, 3))
