@@ -131,7 +131,7 @@ class CGTables:
         n = comp @ st.n.reshape(r, G)  # (H, G)
         if s == 0:
             return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
-        S1, S2 = 0.0, 0.0
+        S1, S2 = np.zeros((H, G, s)), np.zeros((H, G, s, s))
         # pattern by pattern, in order, only those some hyperedge here uses: a hyperedge's
         # sums (its unused patterns add exact zeros) do not depend on its batch
         for q in np.flatnonzero(comp.any(axis=0)):
