@@ -15,32 +15,17 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from estimators.scores._cg_factors import _cpt
-from estimators.scores._cg_moments import Moments, pooled
+from estimators.scores._cg_factors import _cpt, _regression
+from estimators.scores._cg_moments import grouped_moments, pooled
 
 __all__ = ["gains_on_rows"]
 
 _LOG_2PI = float(np.log(2.0 * np.pi))
 
 
-def _moments(Z: np.ndarray, bins: np.ndarray, nb: int) -> Moments:
-    """:func:`~estimators.scores._cg_moments.grouped_moments` (the same operations)."""
-    p = Z.shape[1]
-    n = np.bincount(bins, minlength=nb).astype(float)
-    S = np.column_stack([np.bincount(bins, Z[:, j], nb) for j in range(p)]) if p else \
-        np.zeros((nb, 0))
-    mean = S / np.maximum(n, 1.0)[:, None]
-    C = Z - mean[bins]
-    M = np.empty((nb, p, p))
-    for i in range(p):
-        for j in range(i, p):
-            M[:, i, j] = M[:, j, i] = np.bincount(bins, C[:, i] * C[:, j], nb)
-    return Moments(n, mean, M)
-
-
 def _scale(Z: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
     """Each hyperedge's column variances over its rows, 1 where 0 (shape (H, p))."""
-    mo = _moments(Z, hh, H)
+    mo = grouped_moments(Z, hh, H)
     var = np.diagonal(mo.M, axis1=1, axis2=2) / np.maximum(mo.n, 1.0)[:, None]
     return np.where(var > 0, var, 1.0)
 
@@ -51,29 +36,12 @@ def _mean_per(values: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
     return np.array([part.mean() if part.size else np.nan for part in np.split(values, cuts)])
 
 
-def _regression(mo: Moments, ridge: float, scale: np.ndarray, floor: np.ndarray):
-    """:func:`~estimators.scores._cg_factors._regression` with a scale per group."""
-    p = mo.mean.shape[1] - 1
-    n = np.maximum(mo.n, 1.0)
-    Mcc, Mcv, Mvv = mo.M[:, :p, :p], mo.M[:, :p, p], mo.M[:, p, p]
-    if not p:
-        b = np.zeros((n.size, 0))
-    elif ridge > 0:
-        A = Mcc + (ridge * n)[:, None, None] * (scale[:, :, None] * np.eye(p))
-        b = np.linalg.solve(A, Mcv[..., None])[..., 0]
-    else:
-        b = np.einsum("gij,gj->gi", np.linalg.pinv(Mcc, hermitian=True), Mcv)
-    a = mo.mean[:, p] - np.einsum("gc,gc->g", b, mo.mean[:, :p])
-    rss = Mvv - 2.0 * np.einsum("gc,gc->g", b, Mcv) + np.einsum("gi,gij,gj->g", b, Mcc, b)
-    return a, b, np.maximum(np.maximum(rss / n, 0.0), floor)
-
-
 def _gaussian_ll(Z, bins, nb, up_class, up_glob, th, ridge, scale, floor, first):
     """Per-row ln N(x_v; a + b^T x_C, s2) of the pooled cell regressions (v last in Z)."""
-    cells = [(_moments(Z, bins[0], nb[0]), np.arange(nb[0])),
-             (_moments(Z, bins[1], nb[1]), up_class),
-             (_moments(Z, bins[2], nb[2]), up_glob)]
-    a, b, s2 = _regression(pooled(cells[first:], th), ridge, scale, floor)
+    cells = [(grouped_moments(Z, bins[0], nb[0]), np.arange(nb[0])),
+             (grouped_moments(Z, bins[1], nb[1]), up_class),
+             (grouped_moments(Z, bins[2], nb[2]), up_glob)]
+    a, b, s2 = _regression(pooled(cells[first:], th), ridge, scale, floor, False)
     g = bins[0]
     r = Z[:, -1] - (a[g] + np.einsum("tc,tc->t", b[g], Z[:, :-1]))
     return -0.5 * (_LOG_2PI + np.log(s2[g]) + r * r / s2[g])
@@ -127,7 +95,7 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
         up = [ids, (h_of * m + y_of) * K + k_of, h_of * K + k_of, h_of]
         sizes = [n_fine, H * m * K, H * K, H]
         bins = [fine, (hh * m + yy) * K + cv, hh * K + cv, hh]
-        mo = pooled([(_moments(Z, b, nb), mp) for b, nb, mp in zip(bins, sizes, up, strict=True)
+        mo = pooled([(grouped_moments(Z, b, nb), mp) for b, nb, mp in zip(bins, sizes, up, strict=True)
                      ][first:], th)
         floor = max(ridge, var_smoothing) * scale  # (H, c)
         cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + \
