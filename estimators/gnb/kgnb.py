@@ -78,6 +78,9 @@ class KGNBClassifier(BaseGNB):
         Sparse candidate parents for wide tables: each feature's parents must be among its
         top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
         scored (:func:`estimators.search.candidates.restrict_search`). None: no restriction.
+    random_state : int, RandomState or None, default=None
+        Seeds the folds of the inner cross-validation of ``order="auto"``; None: seed 0 (a
+        fit is reproducible by default).
     verbose : bool, default=False
         As in :class:`GNBClassifier`.
 
@@ -92,6 +95,11 @@ class KGNBClassifier(BaseGNB):
         ``fold_log_loss`` and ``n_folds``; None otherwise.
     weight_ : float
         The k-tree score sum_v I(X_v; X_pi(v) | Y) in nats.
+    edge_scores_ : ndarray of shape (q, q)
+        The pair scores the search used, over the modelled (non-constant) features in
+        column order: ``edge_scores_[i, j] = f(j, {i})`` (parent i, child j; symmetric,
+        I(X_i; X_j | Y), on all-continuous data), the ``weight`` of the parent edges in
+        :func:`estimators.structure_graph.structure_graph`.
     candidates_ : dict or None
         Each feature's candidate parents when ``candidates`` is set, else None.
     density_, classes_, class_log_prior_, n_features_in_, feature_names_in_
@@ -114,6 +122,7 @@ class KGNBClassifier(BaseGNB):
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "candidates": [None, Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
 
@@ -128,8 +137,10 @@ class KGNBClassifier(BaseGNB):
         feature_types="auto",
         candidates: int | None = None,
         structure_score=None,
+        random_state=None,
         verbose: bool = False,
     ) -> None:
+        self.random_state = random_state
         self.structure_score = structure_score
         self.candidates = candidates
         self.order = order
@@ -170,7 +181,7 @@ class KGNBClassifier(BaseGNB):
             with self._one_warning():
                 score = fit_structure_score(self.structure_score, Xc, unames, codes, k,
                                             owner="KGNBClassifier")
-                W = score.edge_matrix()
+                W = self.edge_scores_ = score.edge_matrix()
             if not np.allclose(W, W.T):  # directed: the arborescence is the exact k = 1 tree
                 search = "arborescence" if search == "spanning-tree" else search
                 W = np.maximum(W, W.T)
@@ -181,12 +192,12 @@ class KGNBClassifier(BaseGNB):
             score = fitted_copula_score(
                 density.corr_, self.class_count_, self.classes_, used, unames,
                 constant_by_class(enc, used, codes, self.classes_.size))
-            W = score.edge_matrix()
+            W = self.edge_scores_ = score.edge_matrix()
         elif not self.rooted_ and not np.isnan(Xc).any():  # today's path, unchanged
             with self._one_warning():
                 score = make_score(self.dependence).fit(pd.DataFrame(Xc, columns=unames),
                                                         codes)
-            W = score.edge_matrix()
+            W = self.edge_scores_ = score.edge_matrix()
         else:
             inner = (MixedScore(enc, codes, self.classes_, used, self.dependence,
                                 var_smoothing=self.var_smoothing) if self.rooted_
@@ -198,6 +209,7 @@ class KGNBClassifier(BaseGNB):
 
             with self._one_warning():
                 W = inner.edge_matrix()
+            self.edge_scores_ = W
             if self.rooted_:  # a directed score: the arborescence is its exact k = 1 tree
                 search = "arborescence" if search == "spanning-tree" else search
                 W = np.maximum(W, W.T)  # backbone orders take symmetric pair weights

@@ -10,7 +10,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators._dask import is_dask
-from estimators._model_selection import candidate_grid, select_by_cv
+from estimators._model_selection import candidate_grid, fixed_seed, select_by_cv
 from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
 from estimators.ktan._base import BaseKTAN, refuse_dask_discriminative
@@ -214,6 +214,10 @@ class KTANClassifier(BaseKTAN):
         with ``k="auto"`` (or a list of k) cross-validation chooses between all features and
         the blanket (the blanket only on complete categorical tables); with an int ``k``,
         all features.
+    random_state : int, RandomState or None, default=None
+        Seeds the randomised steps: the folds of the inner cross-validation (``"auto"``)
+        and the permutations of the Markov-blanket tests. None: seed 0, so a fit is
+        reproducible by default.
     {parameters}
 
     Attributes
@@ -270,6 +274,7 @@ class KTANClassifier(BaseKTAN):
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "candidates": [None, Interval(Integral, 1, None, closed="left")],
         "feature_selection": [None, StrOptions({*FEATURE_SELECTORS, "auto"})],
+        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -286,9 +291,11 @@ class KTANClassifier(BaseKTAN):
         feature_selection: str | None = "auto",
         feature_types="auto",
         var_smoothing: float = 1e-9,
+        random_state=None,
         verbose: bool = False,
         parameters="generative",
     ):
+        self.random_state = random_state
         self.parameters = parameters
         self.feature_selection = feature_selection
         self.candidates = candidates
@@ -319,7 +326,8 @@ class KTANClassifier(BaseKTAN):
                 f"KTANClassifier(feature_selection={method!r}) needs complete categorical "
                 f"columns; column(s) {bad} are continuous or have missing cells. Use "
                 "feature_selection=None (all features) on this table.")
-        chosen = FEATURE_SELECTORS[method](enc.codes[:, kept], y_codes, min_features=2)
+        chosen = FEATURE_SELECTORS[method](enc.codes[:, kept], y_codes, min_features=2,
+                                           random_state=fixed_seed(self.random_state))
         return [kept[i] for i in chosen]
 
     @_fit_context(prefer_skip_nested_validation=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import sys
 import time
@@ -46,6 +47,8 @@ class ModelSpec:
         if "backbone" in kwargs and "search" in self.options and "search" not in kwargs:
             kwargs["search"] = "backbone-dp"  # a backbone is kept by the backbone DP
         kwargs["verbose"] = not getattr(args, "quiet", False)  # --quiet: no bars in fit
+        if "random_state" in inspect.signature(estimator).parameters:  # EM, inner CV, ...
+            kwargs["random_state"] = getattr(args, "random_state", 0)
         return estimator(**self.fixed, **kwargs)
 
 
@@ -156,7 +159,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     _choices(p.add_argument("--model", required=True, help="which model"), "model")
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument("--cv", type=int, default=5, help="stratified cross-validation folds (5)")
-    p.add_argument("--random-state", type=int, default=0, help="seed of the folds (0)")
+    p.add_argument("--random-state", type=int, default=0,
+                   help="seed of every random step: the folds, the model's own (EM starts, "
+                        "inner cross-validation, tests' permutations) and --bootstrap (0)")
     p.add_argument("--feature-types", type=report.feature_types_option,
                    metavar="COL=TYPE,...", help="column types that override the automatic "
                    "rule: continuous or categorical (every model)")
