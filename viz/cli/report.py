@@ -1,11 +1,10 @@
-"""The data side of ``kgraph learn``: reading a table, ``--feature-types``, and the part of
+"""The data side of ``kgraph learn``: ``--feature-types``, and the part of
 ``report.md`` that says what the model was given (column types, constant columns, missing
 cells, and how missing cells are handled)."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from viz.cli.commands import CommandError
@@ -13,7 +12,7 @@ from viz.cli.commands import CommandError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["check_feature_types", "data_lines", "feature_types_option", "read_table"]
+__all__ = ["check_feature_types", "data_lines", "feature_types_option"]
 
 _TYPES = ("continuous", "categorical")
 
@@ -44,18 +43,6 @@ def feature_types_option(text: str) -> dict[str, str]:
     return out
 
 
-def read_table(path: Path) -> pd.DataFrame:
-    """A CSV file as a DataFrame: strings stay strings ("NA" is a category), empty cells
-    become NaN (missing); every reading problem is a one-line CommandError."""
-    import pandas as pd
-
-    try:
-        return pd.read_csv(path, keep_default_na=False, na_values=[""])
-    except (OSError, UnicodeDecodeError, pd.errors.ParserError,
-            pd.errors.EmptyDataError) as exc:
-        raise CommandError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from exc
-
-
 def check_feature_types(mapping: dict[str, str] | None, X: pd.DataFrame) -> None:
     """Every column ``--feature-types`` names must be a feature of X."""
     for column in mapping or {}:
@@ -72,8 +59,8 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
     >>> import numpy as np
     >>> import pandas as pd
     >>> from estimators.latent import LatentCNB
-    >>> X = pd.DataFrame({"sex": ["f", "m", None, "f"], "mass": [3.5, np.nan, 4.0, 3.75],
-    ...                   "site": 1})
+    >>> X = pd.DataFrame({"sex": ["f", "m", None, "f", "m"],
+    ...                   "mass": [3.5, np.nan, 4.0, 3.75, 4.25], "site": 1})
     >>> print("\\n".join(data_lines(X, LatentCNB(1).fit(X))[5:10]))
     | column | type | missing cells |
     |---|---|---:|
@@ -92,8 +79,9 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
         "",
         "## Data",
         "",
-        "Column types (decided once on the training data: strings, bools and integer columns "
-        "with at most 10 values are categorical; `--feature-types` overrides): "
+        "Column types (decided once on the training data: strings, bools, numeric columns "
+        "with at most 3 distinct values and integer columns with at most 10 values are "
+        "categorical; `--feature-types` overrides): "
         + ", ".join(f"{n} {t}" for t, n in counts.items()) + ".",
         "",
         "| column | type | missing cells |",
