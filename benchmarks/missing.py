@@ -10,7 +10,9 @@ the same missing cells for every method; accuracy and log-loss, mean over the fo
 
 Run: ``PYTHONPATH=$PWD python benchmarks/missing.py`` (writes results/missing.md);
 ``--quick`` subsamples every table to 300 rows and runs the 20 % rate only
-(results/missing_quick.md).
+(results/missing_quick.md). ``--models discriminative`` runs TAN and k-TAN generative and
+with ``parameters="discriminative"`` instead of the five defaults (issue 33; writes
+results/missing_discriminative.md).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from _tables import (  # noqa: E402
     subsample,
 )
 
+from estimators import KTANClassifier, TANClassifier  # noqa: E402
 from estimators.datasets import dataset_info, load_dataset  # noqa: E402
 
 #: complete tables of each kind: continuous, 0/1 + continuous, categorical, mixed strings
@@ -43,6 +46,14 @@ TABLES = ["wine", "heart_failure", "car", "votes", "oj"]
 RATES = [0.1, 0.2, 0.4]
 FOLDS = 5
 HGB = "sk: HistGradientBoosting"
+#: the model sets of ``--models``
+MODEL_SETS = {
+    "default": KGRAPH,
+    "discriminative": {
+        "tan": TANClassifier(), "tan (discriminative)": TANClassifier(parameters="discriminative"),
+        "ktan": KTANClassifier(),
+        "ktan (discriminative)": KTANClassifier(parameters="discriminative")},
+}
 
 
 def remove_at_random(X: pd.DataFrame, rate: float, seed: int) -> pd.DataFrame:
@@ -55,14 +66,15 @@ def remove_at_random(X: pd.DataFrame, rate: float, seed: int) -> pd.DataFrame:
     return out
 
 
-def run_table(t: int, name: str, X: pd.DataFrame, y: pd.Series, rates: list) -> list[dict]:
+def run_table(t: int, name: str, X: pd.DataFrame, y: pd.Series, rates: list,
+              models: dict = KGRAPH) -> list[dict]:
     """Every rate x model of one table (table index t seeds the missing cells)."""
     folds = splits(y, FOLDS)
     rows = []
     for r, rate in enumerate(rates):
         Xm = remove_at_random(X, rate, seed=1000 * t + r)
         hgb = cross_validate(SKLEARN[HGB], Xm, y, folds)
-        for label, model in KGRAPH.items():
+        for label, model in models.items():
             marg = cross_validate(model, Xm, y, folds)
             imp = cross_validate(imputed(model), Xm, y, folds)
             rows.append({"table": name, "rate": rate, "model": label, "marg": marg,
@@ -79,6 +91,9 @@ def main() -> None:
                         help="subsample larger tables (stratified) to this many rows")
     parser.add_argument("--cache", default=None,
                         help="folder keeping each table's results (parallel runs share it)")
+    parser.add_argument("--models", default="default", choices=sorted(MODEL_SETS),
+                        help="the kgraph models: the five defaults, or TAN / k-TAN generative "
+                             "and discriminative")
     parser.add_argument("--note", default="",
                         help="a sentence on how the run was made, written under the command")
     args = parser.parse_args()
@@ -92,10 +107,14 @@ def main() -> None:
             X, y = subsample(X, y, args.max_rows or 300)
         notes.append(f"- {name}: {X.shape[0]} rows, {X.shape[1]} features "
                      f"({dataset_info(name)[0]}), complete")
-        rows += cached(args.cache, f"{name}-{len(y)}-{rates}",
-                       lambda t=t, name=name, X=X, y=y: run_table(t, name, X, y, rates))
-    write("missing_quick" if args.quick else "missing",
-          "Missing values: marginalisation vs imputation (issue 12)", report(rows, notes, args))
+        key = f"{name}-{len(y)}-{rates}" + ("" if args.models == "default" else f"-{args.models}")
+        rows += cached(args.cache, key, lambda t=t, name=name, X=X, y=y: run_table(
+            t, name, X, y, rates, MODEL_SETS[args.models]))
+    suffix = "" if args.models == "default" else f"_{args.models}"
+    write(("missing_quick" if args.quick else "missing") + suffix,
+          "Missing values: marginalisation vs imputation (issue 12"
+          + (", issue 33: generative vs discriminative)" if suffix else ")"),
+          report(rows, notes, args))
 
 
 def _num(result: dict, key: str) -> str:
@@ -109,12 +128,13 @@ def report(rows: list[dict], notes: list[str], args) -> list[str]:
     lines = [
         "Command: `PYTHONPATH=$PWD python benchmarks/missing.py"
         + (" --quick" if args.quick else f" --max-rows {args.max_rows}" if args.max_rows
-           else "") + "`. "
+           else "") + (f" --models {args.models}" if args.models != "default" else "")
+        + "`. "
         f"Stratified {FOLDS}-fold CV (shuffled, seed 0); cells removed completely at random "
         "with seed 1000 x table index + rate index; the same folds and missing cells for "
         "every method of a table and rate." + (f" {args.note}" if args.note else ""), "",
         "kgraph models: " + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})"
-                                      for k, m in KGRAPH.items()) + ".", "",
+                                      for k, m in MODEL_SETS[args.models].items()) + ".", "",
         "Tables:", "", *notes, "",
         "## Goal check", "",
         f"Marginalisation at least as good as imputation on log-loss in {wins} of {len(ok)} "

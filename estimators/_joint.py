@@ -17,7 +17,13 @@ same input gets the same treatment in every family:
   categorical ones; a category unseen in training is coded ``-1``, i.e. treated as a
   missing cell and marginalised);
 - training needs at least two rows and at least two classes; ``y`` must match X's rows;
-- prediction checks the model is fitted and that X has the training features.
+- prediction checks the model is fitted and that X has the training features;
+- ``parameters="discriminative"`` (families that expose their factors through
+  :meth:`~JointLogLikelihoodClassifier._log_linear_factors`) refits the parameters on the
+  learned structure by maximising the conditional log-likelihood
+  (:mod:`estimators.discriminative`): the family calls
+  :meth:`~JointLogLikelihoodClassifier._fit_parameters` at the end of ``fit`` and
+  prediction uses the discriminative scores in place of ``ln p(y, x)``.
 """
 
 from __future__ import annotations
@@ -37,12 +43,16 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from estimators._dask import is_dask
 from estimators._validation import DegenerateFeatureWarning, check_cells
 from estimators._warnings import warn_user
+from estimators.class_information import class_information
 from estimators.columns import EncodedColumns, MixedEncoder
+from estimators.discriminative import Discriminative, fit_parameters, resolve_parameters
 
-__all__ = ["FEATURE_TYPES_CONSTRAINT", "JointLogLikelihoodClassifier"]
+__all__ = ["FEATURE_TYPES_CONSTRAINT", "JointLogLikelihoodClassifier", "PARAMETERS_CONSTRAINT"]
 
 #: the ``_parameter_constraints`` entry of every classifier's ``feature_types``
 FEATURE_TYPES_CONSTRAINT = [StrOptions({"auto"}), Mapping]
+#: ... and of ``parameters`` (the families with :meth:`_log_linear_factors`)
+PARAMETERS_CONSTRAINT = [StrOptions({"generative", "discriminative"}), Discriminative]
 
 
 class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
@@ -83,9 +93,9 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
                       ensure_min_samples=2 if reset else 1)
         raw = X
         if reset:
-            X, y = validate_data(self, X, y, **kwargs)
+            X, y = validate_data(self, _checkable(X), y, **kwargs)
         else:
-            X = validate_data(self, X, **kwargs)
+            X = validate_data(self, _checkable(X), **kwargs)
         if not (isinstance(raw, pd.DataFrame)
                 and (reset or list(raw.columns) == list(self.encoder_.feature_names_in_))):
             raw = X
@@ -105,7 +115,8 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
     def _validate_training(self, X, y) -> tuple[EncodedColumns, np.ndarray]:
         """Validate a training set and decide the column types once.
 
-        Sets ``classes_``, ``class_count_``, ``class_log_prior_``, ``n_features_in_``,
+        Sets ``classes_``, ``class_count_``, ``class_log_prior_``, ``class_information_``
+        (I(X_j; C) in nats per column, :mod:`estimators.class_information`), ``n_features_in_``,
         ``feature_names_in_`` (DataFrames with string column names), ``encoder_`` (the
         fitted :class:`~estimators.columns.MixedEncoder`), ``feature_types_`` (feature name
         -> ``"continuous" | "categorical" | "constant"``) and ``constant_features_``, and
@@ -114,6 +125,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         class codes ``0 .. m - 1``.
         """
         raw, _, y = self._validate_X(X, y, reset=True)
+        _check_one_label_type(y, type(self).__name__)
         check_classification_targets(y)
         self.classes_, codes, counts = np.unique(y, return_inverse=True, return_counts=True)
         if self.classes_.size < 2:
@@ -125,6 +137,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         self.class_log_prior_ = np.log(counts / counts.sum())
         self.encoder_ = MixedEncoder(self._feature_types_by_column(raw)).fit(raw)
         enc = self.encoder_.transform(raw)
+        self.class_information_ = class_information(enc, codes, self.classes_.size)
         self._record_types(enc.types, stacklevel=4)
         if self._learns_dependence:
             self._warn_constant_within_class(enc, codes)
@@ -177,9 +190,9 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             if enc.types[j] == "continuous":
                 continue
             levels = self.encoder_.categories_[name]
-            if numeric:
+            if numeric:  # the keys: numeric text (a digit-string category) as its number
                 try:
-                    levels = levels.astype(float)
+                    levels = self.encoder_.category_keys_[name].astype(float)
                 except (TypeError, ValueError):
                     raise ValueError(
                         f"Column {self.feature_names()[j]!r} is categorical with non-numeric "
@@ -198,14 +211,51 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         """``ln p(y, x)`` of rows already validated by :meth:`_check_X`, shape
         (n_samples, n_classes), columns in ``classes_`` order."""
 
+    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
+        """The fitted CG factors of the structure (one per modelled feature; ``enc``,
+        ``codes``: the training table), on which
+        ``parameters="discriminative"`` fits log-linear weights; a family that supports
+        it overrides this."""
+        raise ValueError(f"{type(self).__name__} has no discriminative parameters; use "
+                         "parameters='generative'.")
+
+    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
+        """``(factors, jll)``: the structure's generative factors refitted on ``(enc,
+        codes)`` and a function giving their ``ln p(y, x_O)`` of an encoded table (the
+        inner cross-validation of ``parameters="discriminative"``)."""
+        raise ValueError(f"{type(self).__name__} cannot refit its factors on a subset.")
+
+    def _fit_parameters(self, enc: EncodedColumns, codes: np.ndarray) -> None:
+        """Set ``discriminative_``: None for ``parameters="generative"``, else the
+        parameters fitted by :func:`estimators.discriminative.fit_parameters` on the
+        family's factors and its generative ``ln p(y, x_O)`` of the training rows."""
+        spec = resolve_parameters(getattr(self, "parameters", "generative"))
+        self.discriminative_ = None
+        if spec is None:
+            return
+        jll = self._joint_log_likelihood(enc)
+        self.discriminative_ = fit_parameters(
+            self._log_linear_factors(enc, codes), enc, codes, jll, spec,
+            refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]))
+        if not self.discriminative_.info["converged"]:
+            warn_user(f"{type(self).__name__}: the discriminative fit stopped before "
+                      f"converging ({self.discriminative_.info['message']}).", UserWarning)
+
+    def _scores(self, enc: EncodedColumns) -> np.ndarray:
+        """What prediction maximises: ``ln p(y, x)``, or the discriminative scores."""
+        jll = self._joint_log_likelihood(enc)
+        fitted = getattr(self, "discriminative_", None)
+        return jll if fitted is None else fitted.scores(enc, jll)
+
     # -- prediction, written once -----------------------------------------------------------
     def predict(self, X) -> np.ndarray:
-        """The class with the largest joint log-likelihood ``ln p(y, x)`` for each row."""
+        """The class with the largest joint log-likelihood ``ln p(y, x)`` (or discriminative
+        score) for each row."""
         if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
             from estimators.distributed import predict_dask
 
             return predict_dask(self, X, "predict")
-        jll = self._joint_log_likelihood(self._check_X(X))
+        jll = self._scores(self._check_X(X))
         return self.classes_[np.argmax(jll, axis=1)]
 
     def predict_log_proba(self, X) -> np.ndarray:
@@ -214,7 +264,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             from estimators.distributed import predict_dask
 
             return predict_dask(self, X, "predict_log_proba")
-        jll = self._joint_log_likelihood(self._check_X(X))
+        jll = self._scores(self._check_X(X))
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
@@ -227,6 +277,40 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         # ln p(y, x) of ~1e10 in every class (a near-degenerate density) leaves the log
         # posteriors correct only to ~1e-7; dividing by the row sum keeps rows summing to 1
         return proba / proba.sum(axis=1, keepdims=True)
+
+
+def _checkable(X):
+    """``X`` as scikit-learn's checks can read it: in a DataFrame with a ``category``
+    column, its bool and nullable-number columns as objects (else ``check_array`` casts the
+    whole frame to float, which fails on string categories: "Cannot cast str dtype to
+    float64"). Only the checks read this copy; the encoder reads ``X`` itself."""
+    if not isinstance(X, pd.DataFrame) or not any(
+            isinstance(d, pd.CategoricalDtype) for d in X.dtypes):
+        return X
+    early = [j for j, d in enumerate(X.dtypes) if pd.api.types.is_bool_dtype(d) or (
+        pd.api.types.is_extension_array_dtype(d) and pd.api.types.is_numeric_dtype(d)
+        and not isinstance(d, pd.CategoricalDtype))]
+    if not early:
+        return X
+    out = X.copy(deep=False)
+    for j in early:
+        out.isetitem(j, X.iloc[:, j].astype(object))
+    return out
+
+
+def _check_one_label_type(y: np.ndarray, owner: str) -> None:
+    """Refuse class labels of types that do not order among themselves (``1`` and ``"a"``),
+    which scikit-learn's target checks and metrics refuse too, with a message saying so
+    (numbers with numbers, and bools, are one kind)."""
+    if y.dtype != object:
+        return
+    kinds = {type(v) for v in pd.unique(y) if not pd.isna(v)}
+    numbers = {k for k in kinds if issubclass(k, int | float | np.number | np.bool_)}
+    if len(kinds - numbers) + bool(numbers) > 1:
+        names = sorted(k.__name__ for k in kinds)
+        raise TypeError(f"{owner}: the class labels in y mix the types {names}; "
+                        "scikit-learn needs labels of one kind: convert them, e.g. "
+                        "y.astype(str).")
 
 
 def constant_by_class(enc: EncodedColumns, cols: np.ndarray, codes: np.ndarray,

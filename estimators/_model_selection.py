@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import clone
 from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.utils import check_random_state
 
 from estimators.progress import progress
 
@@ -65,7 +67,25 @@ def held_out_log_loss(estimator, X, y) -> float:
     return -log_loss(y[seen], proba[seen], labels=estimator.classes_)
 
 
-def select_by_cv(estimator, X, y, candidates: list[dict], random_state=0):
+def fixed_seed(random_state) -> int:
+    """An int seed from an estimator's ``random_state``: the int itself, 0 for None (the
+    randomised steps of a fit stay reproducible by default), one draw from a
+    ``RandomState``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fixed_seed(None), fixed_seed(7), 0 <= fixed_seed(np.random.RandomState(1)) < 2**31
+    (0, 7, True)
+    """
+    if random_state is None:
+        return 0
+    if isinstance(random_state, Integral):
+        return int(random_state)
+    return int(check_random_state(random_state).randint(2**31))
+
+
+def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None):
     """Mean held-out log-loss of each candidate; returns ``(best, table)``.
 
     Parameters
@@ -75,8 +95,9 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=0):
     X, y : training data
     candidates : list of dict
         Parameters of each candidate (the same keys in each).
-    random_state : int
-        Seed of the fold shuffling (the same folds for every candidate).
+    random_state : int, RandomState or None
+        Seed of the fold shuffling (the same folds for every candidate); None: the
+        estimator's own ``random_state``, and 0 when that is None too (deterministic).
 
     Returns
     -------
@@ -93,6 +114,10 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=0):
             "Choosing a model by cross-validation ('auto') needs a class with at least 2 training rows for its "
             f"inner cross-validation; every class of the {len(counts)} has 1. Give the parameter as an int instead."
         )
+    if random_state is None:
+        random_state = getattr(estimator, "random_state", None)
+    if random_state is None:
+        random_state = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # "the least populated class has only ..."
         splits = list(StratifiedKFold(n_splits=n_folds, shuffle=True,

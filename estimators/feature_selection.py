@@ -35,6 +35,8 @@ Examples
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from scipy.stats import chi2
 
@@ -150,7 +152,7 @@ def sp_g_test(x: np.ndarray, y: np.ndarray, z: np.ndarray | None = None, *,
 
 
 def markov_blanket(X: np.ndarray, y: np.ndarray, *, alpha: float = 0.05, test: str = "sp-g",
-                   min_features: int = 0) -> list[int]:
+                   min_features: int = 0, random_state: int = 0) -> list[int]:
     """The class's Markov blanket estimated by IAMB with G-tests (see the module docstring).
 
     Parameters
@@ -167,6 +169,8 @@ def markov_blanket(X: np.ndarray, y: np.ndarray, *, alpha: float = 0.05, test: s
     min_features : int, default=0
         When the blanket has fewer members, the strongest other features (smallest marginal
         G-test p-value) are added until it has this many (a k-TAN needs two features).
+    random_state : int, default=0
+        Seed of the permutations of every :func:`sp_g_test`.
 
     Returns
     -------
@@ -182,6 +186,8 @@ def markov_blanket(X: np.ndarray, y: np.ndarray, *, alpha: float = 0.05, test: s
     if test not in CI_TESTS:
         raise ValueError(f"markov_blanket: unknown test {test!r}; choose one of {sorted(CI_TESTS)}.")
     ci_test = CI_TESTS[test]
+    if ci_test is sp_g_test:
+        ci_test = partial(sp_g_test, random_state=random_state)
     blanket: list[int] = []
     while len(blanket) < d:  # grow
         rest = [j for j in range(d) if j not in blanket]
@@ -206,7 +212,9 @@ def markov_blanket(X: np.ndarray, y: np.ndarray, *, alpha: float = 0.05, test: s
 #: conditional-independence tests of :func:`markov_blanket` by name
 CI_TESTS = {"sp-g": sp_g_test, "g": g_test}
 
-#: feature selectors by name: ``(codes (n, d), class codes, min_features) -> column indices``
+#: feature selectors by name: ``(codes (n, d), class codes, min_features, random_state) ->
+#: column indices``
 FEATURE_SELECTORS = {
-    "markov-blanket": lambda X, y, min_features: markov_blanket(X, y, min_features=min_features),
+    "markov-blanket": lambda X, y, min_features, random_state=0: markov_blanket(
+        X, y, min_features=min_features, random_state=random_state),
 }

@@ -6,17 +6,26 @@ the CPDs are the classifier's smoothed tables). pgmpy's ``BIFWriter`` (with its 
 ``round_values=None``) and ``XMLBIFWriter`` write the probabilities with Python's ``repr``,
 i.e. exactly; their readers give the model's posteriors on rows of training categories
 (measured: largest difference 7e-16 on ``car``, see ``tests/estimators/test_network_export.py``).
-BIF and XMLBIF state names are text: a category ``1`` is read back as ``"1"``.
+BIF and XMLBIF state names are text: each state is ``str`` of the user's own value (the
+category ``1`` is written ``1``, ``1.0`` is ``1.0``, ``"01"`` is ``01``, ``True`` is
+``True``), so pgmpy's readers give ``predict_proba`` back with evidence ``str(value)``. The
+XMLBIF writer here keeps the text as it is (pgmpy's own replaces every character but letters,
+digits and ``_`` by ``_``: ``2.5`` would come back ``2_5``). BIF has no quoting: a state
+whose text holds a comma, brace, double quote, or whitespace other than inner single spaces
+cannot be written, and is refused with a ``ValueError`` naming it (XMLBIF holds any text).
 GNB, k-GNB, latent CNB and Gaussian (k-)TAN models have continuous features, which neither
 format holds; they are refused with a ``ValueError``.
 """
 
 from __future__ import annotations
 
+import re
 from os import PathLike
 from pathlib import Path
 
 FORMATS = ("bif", "xmlbif", "pgmpy")
+#: text BIF can hold as a state name: no comma, brace, quote or spacing but single inner spaces
+_BIF_STATE = re.compile(r"[^,{}\"\s]+( [^,{}\"\s]+)*")
 
 
 def discrete_network(model):
@@ -54,14 +63,14 @@ def write_network(model, fmt: str, path: str | PathLike) -> Path:
         raise ValueError(f"Unknown network format {fmt!r}; accepted: {', '.join(FORMATS)}.")
     network = discrete_network(model) if fmt != "pgmpy" else _pgmpy(model)
     path = Path(path)
+    if fmt != "pgmpy":
+        _check_states(network, bif=fmt == "bif")
     if fmt == "bif":
         from pgmpy.readwrite import BIFWriter
 
         BIFWriter(network).write(str(path))
     elif fmt == "xmlbif":
-        from pgmpy.readwrite import XMLBIFWriter
-
-        XMLBIFWriter(network).write(str(path))
+        _exact_xmlbif_writer()(network).write(str(path))
     else:
         import joblib
 
@@ -77,3 +86,33 @@ def _pgmpy(model):
         raise ValueError(f"A {type(model).__name__} has no pgmpy form; models with one: "
                          "TANClassifier, KTANClassifier.")
     return to_pgmpy()
+
+
+def _check_states(network, *, bif: bool) -> None:
+    """Refuse, naming them, two states of one variable with the same text (``1`` and
+    ``"1"`` in one object column), and for ``bif`` a state whose text BIF cannot hold (see
+    the module docstring)."""
+    for cpd in network.get_cpds():
+        texts = [str(s) for s in cpd.state_names[cpd.variable]]
+        twice = sorted({t for t in texts if texts.count(t) > 1})
+        if twice:
+            raise ValueError(f"Variable {cpd.variable!r} has two states written {twice[0]!r} "
+                             "(values of different types with the same text); text formats "
+                             "cannot tell them apart: make the column one type.")
+        for state in texts if bif else ():
+            if not _BIF_STATE.fullmatch(state):
+                raise ValueError(
+                    f"Variable {cpd.variable!r} has the state {state!r}, which BIF cannot "
+                    "hold (no comma, brace, double quote, tab, newline or leading, trailing "
+                    "or double space); rename the category or export to XMLBIF.")
+
+
+def _exact_xmlbif_writer():
+    """pgmpy's ``XMLBIFWriter`` writing each state as ``str(value)``, unchanged."""
+    from pgmpy.readwrite import XMLBIFWriter
+
+    class ExactXMLBIFWriter(XMLBIFWriter):
+        def _make_valid_state_name(self, state_name) -> str:
+            return str(state_name)
+
+    return ExactXMLBIFWriter

@@ -3,9 +3,17 @@
 :func:`structure_graph` returns a :class:`kgraph.GraphDB` that ``kgraph.read_structure``
 reads back as the model's structure (graph attribute ``structure``), completed with what a
 reader of the file needs: the class node (``kind="class"``) and its edges
-(``kind="class-edge"``), every feature's ``feature_type``, the edge scores as a numeric
-``weight`` (nats of class-conditional mutual information) and the model's name and
-target. Per family (one function each, chosen through :data:`STRUCTURE_GRAPHS`):
+(``kind="class-edge"``), every feature's ``feature_type``, a numeric ``weight`` on every
+edge and the model's name and target. Edge weights are nats: between features the model's
+edge score (class-conditional mutual information, per family below); on a class edge
+I(X_j; C) of its feature (``class_information_``, :mod:`estimators.class_information`:
+plug-in mutual information for a categorical column, the Gaussian (conditional Gaussian)
+one for a continuous column, on the rows where the column is observed; absent for a model
+fitted from Dask partitions). ``states`` lists the class labels on the class node and the
+training categories on each categorical (or constant) feature's node, in code order, each
+the user's own value of its own type (JSON keeps the type; GraphML shows ``str`` of each
+and keeps the type for kgraph's reader). Per family (one function each, chosen through
+:data:`STRUCTURE_GRAPHS`):
 
 * GNB (:class:`~estimators.gnb.GNBClassifier`): the GNB junction-tree graph; each tree edge
   carries ``weight`` = I(X_i; X_j | Y) and ``in_use`` (True for the first ``n_clusters_``
@@ -15,10 +23,13 @@ target. Per family (one function each, chosen through :data:`STRUCTURE_GRAPHS`):
   single-type data) and each feature its ``clique_score`` = f(v, pa(v)), ``parents`` and
   ``clique`` (comma-separated names) and ``parameters``, the fitted factor
   (:func:`estimators.ktan._export.factor_parameters`; readable text in GraphML, exact in
-  the JSON); k-GNB keeps only the total ``weight`` (its searcher's pair scores are not
-  stored on the fitted model). ``KTANClassifier.write_graphml`` writes this graph.
+  the JSON); k-GNB parent edges carry ``weight`` = f(child, {parent}) from its
+  ``edge_scores_`` and the graph its total ``weight``. ``KTANClassifier.write_graphml``
+  writes this graph.
 * latent CNB: the plate graph, with the class node as the parent of the mixing weights and
-  of every feature's parameters (each class has its own).
+  of every feature's parameters (each class has its own); the class -> parameters edge of
+  feature j carries I(X_j; C), the plate's notation edges (prior, mixing, selects,
+  emission, class -> mixing weights) ``weight`` 0: they stand for no estimated dependence.
 """
 
 from __future__ import annotations
@@ -51,6 +62,41 @@ def _with_class(graph: GraphDB, target, children, feature_type: dict) -> GraphDB
     return graph
 
 
+def _labels(values) -> list:
+    """Labels as the user gave them, as plain Python values (``int``, ``str``, ``bool``,
+    ``float``)."""
+    return list(values.tolist() if hasattr(values, "tolist") else values)
+
+
+def _class_weights(graph: GraphDB, clf, target, node_of: Callable | None = None) -> GraphDB:
+    """``weight`` = I(X_j; C) (``class_information_``, nats) on the class edge of every
+    column ``j`` (to ``node_of(j)``, default its name) that has one."""
+    info = getattr(clf, "class_information_", None)
+    if info is None:  # fitted from Dask partitions: no table to measure it on
+        return graph
+    for j, name in enumerate(clf.feature_names()):
+        node = name if node_of is None else node_of(j)
+        if graph.has_edge(target, node):
+            graph.set_edge_attrs(target, node, weight=float(info[j]))
+    return graph
+
+
+def _with_states(graph: GraphDB, clf, target, node_of: Callable | None = None) -> GraphDB:
+    """``states`` on the class node (``classes_``) and on every categorical or constant
+    feature's node (its training categories, code order), each the user's own values;
+    ``node_of(j)`` is the node of column ``j`` (default: its name)."""
+    graph.set_node_attrs(target, states=_labels(clf.classes_))
+    encoder = getattr(clf, "encoder_", None)
+    if encoder is None:
+        return graph
+    names = clf.feature_names()
+    for j, column in enumerate(encoder.feature_names_in_):
+        node = names[j] if node_of is None else node_of(j)
+        if column in encoder.categories_ and graph.has_node(node):
+            graph.set_node_attrs(node, states=_labels(encoder.categories_[column]))
+    return graph
+
+
 def _gnb(clf) -> GraphDB:
     g = clf.structure_.to_graph()
     in_use = clf.n_clusters_
@@ -61,7 +107,7 @@ def _gnb(clf) -> GraphDB:
         g.set_node_attrs(v, feature_type=kind)
     g.attrs.update(model=type(clf).__name__, dependence=clf.dependence,
                    n_clusters=int(in_use), weight=float(clf.weight_))
-    return g
+    return _class_weights(_with_states(g, clf, g.attrs["target"]), clf, g.attrs["target"])
 
 
 def _ktree_of(clf, target, feature_type: str, names=None) -> GraphDB:
@@ -72,10 +118,15 @@ def _ktree_of(clf, target, feature_type: str, names=None) -> GraphDB:
 
 
 def _kgnb(clf) -> GraphDB:
-    g = _ktree_of(clf, clf._target_name(), "continuous")
+    target = clf._target_name()
+    g = _ktree_of(clf, target, "continuous")
     g.attrs.update(model=type(clf).__name__, dependence=clf.dependence,
                    weight=float(clf.weight_))
-    return g
+    constant = set(getattr(clf, "constant_features_", ()))
+    index = {v: j for j, v in enumerate(v for v in clf.feature_names() if v not in constant)}
+    for p, v in g.edges(kind="parent"):
+        g.set_edge_attrs(p, v, weight=float(clf.edge_scores_[index[p], index[v]]))
+    return _class_weights(_with_states(g, clf, target), clf, target)
 
 
 def _ktan(clf) -> GraphDB:
@@ -103,7 +154,7 @@ def _ktan(clf) -> GraphDB:
                                                       all_names))
         for p in parents:
             g.set_edge_attrs(p, v, weight=float(clf.edge_scores_[index[p], index[v]]))
-    return g
+    return _class_weights(_with_states(g, clf, clf.class_node_), clf, clf.class_node_)
 
 
 def _latent(clf) -> GraphDB:
@@ -114,9 +165,13 @@ def _latent(clf) -> GraphDB:
     features = list(clf.plate_graph().features)
     types = _types(clf, features, clf.plate_graph().family)
     g = _with_class(g, target, ["pi", *params], {("x", j): types[j] for j in features})
-    g.set_node_attrs(target, classes=[str(c) for c in clf.classes_.tolist()])
     g.attrs["model"] = type(clf).__name__
-    return g
+    names = getattr(clf, "feature_names_in_", None)  # the plate's keys, constants included
+    columns = list(range(clf.n_features_in_)) if names is None else names.tolist()
+    for u, v in g.edges():  # plate notation, no estimated dependence (class edges below)
+        g.set_edge_attrs(u, v, weight=0.0)
+    g = _with_states(g, clf, target, lambda j: ("x", columns[j]))
+    return _class_weights(g, clf, target, lambda j: ("theta", columns[j]))
 
 
 def STRUCTURE_GRAPHS() -> dict[type, Callable[[object], GraphDB]]:  # noqa: N802

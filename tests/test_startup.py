@@ -51,12 +51,12 @@ def test_kgraph_help_imports_no_estimator_scikit_learn_or_pandas():
 
 
 def test_learn_help_lists_the_registries_read_lazily(capsys, monkeypatch):
-    from estimators.search import BACKBONE_METHODS, SEARCHERS
+    from estimators.search import BACKBONE_METHODS, searcher_names
     from viz.cli import main
 
     monkeypatch.setenv("COLUMNS", "400")  # no line breaks inside the lists
     with pytest.raises(SystemExit):
         main(["learn", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "{" + ",".join(SEARCHERS) + "}" in text
+    assert "{" + ",".join(searcher_names()) + "}" in text
     assert " | ".join(BACKBONE_METHODS) + " | a,b,c,..." in text

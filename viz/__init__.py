@@ -10,9 +10,11 @@ from kgraph._lazy import lazy_exports
 __all__ = [
     "OKABE_ITO",
     "PALETTE",
+    "PAPER_WIDTHS",
     "PairData",
     "Style",
     "apply_style",
+    "check_figure",
     "perplexity_summary",
     "plot_confidence",
     "plot_elbo",
@@ -36,9 +38,11 @@ __all__ = [
 _EXPORTS = {
     "OKABE_ITO": "viz.style",
     "PALETTE": "viz.style",
+    "PAPER_WIDTHS": "viz.style",
     "PairData": "viz.diagnostics",
     "Style": "viz.style",
     "apply_style": "viz.style",
+    "check_figure": "viz.check",
     "perplexity_summary": "viz.latent",
     "plot_confidence": "viz.confidence",
     "plot_elbo": "viz.latent",

@@ -8,17 +8,9 @@ from typing import TYPE_CHECKING, Any
 from kgraph import GraphDB
 from kgraph._codec import display
 from kgraph.store import variable_edges
-from viz._draw import (
-    clear_rad,
-    draw_edge,
-    draw_node,
-    edge_label,
-    finish_graph_axes,
-    graph_axes,
-    node_width,
-)
-from viz.layout import stress_layout
-from viz.style import Style, style_context
+from viz._draw import LegendItem
+from viz._graph import EdgeSpec, GraphSpec, NodeLook, draw_graph, feature_face, node_kinds_legend
+from viz.style import Style, resolve_style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -60,12 +52,14 @@ def _confidence_graph(obj: Any, threshold: float) -> GraphDB:
 
 def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str = "width",
                     ax: Axes | None = None, style: Style | None = None,
-                    title: str | None = None) -> Figure:
+                    title: str | None = None, width: str | float | None = None) -> Figure:
     """Draw the edges between variables by their confidence (line width and/or opacity),
     with a legend of the scale.
 
-    Variables are placed by a deterministic Kamada–Kawai layout of the edges drawn; a
-    ``kind="class"`` vertex, if any, sits on top with light edges to the features it joins.
+    Variables are placed by a deterministic Kamada–Kawai layout of the edges drawn, spread
+    over the figure's width; a ``kind="class"`` vertex, if any, sits on top with light
+    edges to the features it joins (for up to 12 features; the legend says so for more).
+    Feature types stored on the nodes (``feature_type``) set their fills.
     Each edge with ``confidence >= threshold`` is drawn (an arrow when the graph is
     directed) and, with ``style.edge_labels``, labelled with its confidence to 2 decimals.
 
@@ -80,7 +74,7 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
         Edges below it are left out.
     encode : {"width", "alpha", "both"}, default="width"
         What the confidence sets (see :data:`ENCODINGS`).
-    ax, style, title : as in the other structure figures.
+    ax, style, title, width : as in the other structure figures.
 
     Returns
     -------
@@ -96,8 +90,8 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
     >>> ax = plot_confidence(g, threshold=0.5).axes[0]
     >>> sum(p.get_gid().startswith("edge:confidence") for p in ax.patches)
     1
-    >>> ax.get_legend().get_title().get_text()
-    'confidence'
+    >>> [t.get_text() for t in ax.texts if t.get_gid() == "legend-text:confidence:"]
+    ['confidence:']
     """
     if encode not in ENCODINGS:
         raise ValueError(f"Unknown encode {encode!r}; valid encodings are {sorted(ENCODINGS)}.")
@@ -111,53 +105,41 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
     conf = {(u, v): float(graph.edge_attrs(u, v).get("confidence", 0.0)) for u, v in found}
     shown = [(u, v) for (u, v), c in conf.items() if c >= threshold]
     kinds = {key: attrs.get("kind") for key, attrs in graph.nodes(data=True)}
+    types = {key: attrs["feature_type"] for key, attrs in graph.nodes(data=True)
+             if "feature_type" in attrs}
     classes = [v for v, k in kinds.items() if k == "class"]
     variables = [v for v in graph.nodes() if v not in classes]
-    with style_context(style) as s:
-        widest = max((node_width(display(v), s) for v in variables), default=0.0)
-        pos = stress_layout(variables, shown, edge_length=max(1.6, 0.8 * widest + 0.6))
-        every = dict(pos)
-        top = max((y for _, y in pos.values()), default=0.0) + 1.4
-        every.update({c: (1.6 * (i - (len(classes) - 1) / 2), top) for i, c in enumerate(classes)})
-        fig, ax, box = graph_axes(ax, s, every, {v: node_width(display(v), s) for v in every},
-                                  title=title)
-        patches = {v: draw_node(ax, every[v], display(v), s, gid=f"variable:{display(v)}")
-                   for v in variables}
-        for c in classes:
-            patches[c] = draw_node(ax, every[c], display(c), s, bold=True, face=s.class_color,
-                                   gid=f"class:{display(c)}")
-            for v in graph.neighbors(c):
-                if v in pos:
-                    rad = clear_rad(every[c], pos[v], [pos[w] for w in variables if w != v],
-                                    1.4 * s.node_radius)
-                    draw_edge(ax, patches[c], patches[v], s, color=s.light_color, rad=rad,
-                              width=0.6 * s.line_width, zorder=1,
-                              gid=f"class:{display(c)}->{display(v)}")
-        arrow = "->" if graph.directed else "-"
+    s = resolve_style(style, width)
+    arrow = "->" if graph.directed else "-"
+    with style_context(s):
+        looks = {v: NodeLook(face=feature_face(s, types, v)) for v in variables}
+        edges = []
         for u, v in shown:
-            gid = f"{display(u)}{arrow}{display(v)}"
             look = ENCODINGS[encode](conf[u, v], s)
-            rad = clear_rad(pos[u], pos[v], [pos[w] for w in variables if w not in (u, v)],
-                            1.4 * s.node_radius)
-            patch = draw_edge(ax, patches[u], patches[v], s, directed=graph.directed, rad=rad,
-                              width=look["linewidth"], gid=f"confidence:{gid}")
-            patch.set_alpha(look["alpha"])
-            if s.edge_labels:
-                edge_label(ax, pos[u], pos[v], f"{conf[u, v]:.2f}", s, rad=rad,
-                           gid=f"confidence:{gid}")
-        _legend(ax, s, encode)
-        finish_graph_axes(ax, box, title=title)
-    return fig
+            gid = f"{display(u)}{arrow}{display(v)}"
+            edges.append(EdgeSpec(u, v, f"confidence:{gid}", directed=graph.directed,
+                                  width=look["linewidth"], alpha=look["alpha"],
+                                  label=f"{conf[u, v]:.2f}", label_gid=f"confidence:{gid}"))
+        cls = classes[0] if classes else None
+        spec = GraphSpec(
+            labels={v: display(v) for v in [*variables, *classes[:1]]},
+            gids={**{v: f"variable:{display(v)}" for v in variables},
+                  **{c: f"class:{display(c)}" for c in classes[:1]}},
+            looks={**looks, **{c: NodeLook(face=s.class_color, bold=True) for c in classes[:1]}},
+            edges=edges, class_node=cls,
+            class_edges=[EdgeSpec(cls, v, f"class:{display(cls)}->{display(v)}",
+                                  color=s.light_color, width=0.6 * s.line_width)
+                         for v in graph.neighbors(cls) if v in looks] if cls is not None else [])
+        spec.legend = node_kinds_legend(s, feature_types=types, nodes=variables,
+                                        class_label=None if cls is None else display(cls))
+        spec.legend += _legend(s, encode)
+        return draw_graph(spec, s, ax, title)
 
 
-def _legend(ax: Axes, style: Style, encode: str) -> None:
-    from matplotlib.lines import Line2D
-
-    handles = []
+def _legend(style: Style, encode: str) -> list[LegendItem]:
+    items = [LegendItem("confidence:", kind="text")]
     for level in LEGEND_LEVELS:
         look = ENCODINGS[encode](level, style)
-        handles.append(Line2D([], [], color=style.edge_color, linewidth=look["linewidth"],
-                              alpha=look["alpha"], label=f"{level:.2f}"))
-    ax.legend(handles=handles, title="confidence", loc="center left", frameon=False,
-              bbox_to_anchor=(1.0, 0.5),
-              fontsize=style.font_size - 1.5, title_fontsize=style.font_size - 1)
+        items.append(LegendItem(f"{level:.2f}", kind="line", width=look["linewidth"],
+                                alpha=look["alpha"], color=style.edge_color))
+    return items

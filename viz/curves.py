@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from viz._draw import new_axes
-from viz.style import Style, style_context
+from viz.style import Style, resolve_style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -40,7 +40,7 @@ def _reduction_array(obj: Any) -> np.ndarray:
 
 
 def plot_reduction_curve(reduction_scores: Any, *, ax: Axes | None = None,
-                         style: Style | None = None, title: str | None = None,
+                         style: Style | None = None, title: str | None = None, width: str | float | None = None,
                          ylabel: str = "weighted F1"
                          ) -> Figure:
     """Paper 1 appendix E: F1 against the number of clusters of the reduced model.
@@ -56,6 +56,8 @@ def plot_reduction_curve(reduction_scores: Any, *, ax: Axes | None = None,
         fitted with ``n_clusters="auto"`` gives its ``reduction_scores_``.
     ax : matplotlib Axes, optional
     style : Style, optional
+    width : {"column", "page"} or float, optional
+        Figure width (3.5 in, 7.0 in or inches); replaces ``style.width``.
     title : str, optional
     ylabel : str
         Label of the y axis.
@@ -82,7 +84,7 @@ def plot_reduction_curve(reduction_scores: Any, *, ax: Axes | None = None,
     m = np.arange(1, scores.shape[1] + 1)
     mean = scores.mean(axis=0)
     best = int(np.argmax(mean))
-    with style_context(style) as s:
+    with style_context(resolve_style(style, width)) as s:
         fig, ax = new_axes(ax, s)
         for i, row in enumerate(scores):
             ax.plot(m, row, color=s.light_color, linewidth=0.5 * s.line_width, alpha=0.8,
@@ -131,7 +133,7 @@ def relative_f1(table: pd.DataFrame) -> pd.DataFrame:
 
 def plot_relative_f1(table: pd.DataFrame, *, highlight: Iterable[str] = (),
                      ax: Axes | None = None, style: Style | None = None,
-                     title: str | None = None) -> Figure:
+                     title: str | None = None, width: str | float | None = None) -> Figure:
     """Paper 1 fig. 6: the mean relative F1 of each method over the data sets.
 
     Each data set's F1 scores are divided by the best F1 on that data set; a bar shows the
@@ -143,7 +145,7 @@ def plot_relative_f1(table: pd.DataFrame, *, highlight: Iterable[str] = (),
         F1 scores, rows data sets, columns methods (mean over the splits).
     highlight : iterable of str
         Methods whose bars get the highlight colour (for example the paper's own methods).
-    ax, style, title : as in :func:`plot_reduction_curve`
+    ax, style, title, width : as in :func:`plot_reduction_curve`
 
     Returns
     -------
@@ -165,7 +167,7 @@ def plot_relative_f1(table: pd.DataFrame, *, highlight: Iterable[str] = (),
                          f"are {list(map(str, rel.columns))}.")
     means = rel.mean(axis=0).to_numpy()
     x = np.arange(len(rel.columns))
-    with style_context(style) as s:
+    with style_context(resolve_style(style, width)) as s:
         fig, ax = new_axes(ax, s, (max(3.2, 0.45 * len(x) + 1.2), 3.2))
         colours = [s.highlight_color if str(c) in highlight else s.color(0) for c in rel.columns]
         ax.bar(x, means, color=colours, edgecolor=s.edge_color, linewidth=0.5, width=0.7,

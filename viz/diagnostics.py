@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from estimators.gnb.diagnostics import PairData
-from viz.style import Style, style_context
+from viz.style import Style, resolve_style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -24,7 +24,7 @@ __all__ = ["PairData", "plot_pair_diagnostics"]
 def plot_pair_diagnostics(pairs: PairData | Sequence[PairData], *,
                           ax: Axes | Sequence[Axes] | None = None, style: Style | None = None,
                           grid_size: int = 60, levels: int = 4, ncols: int = 3,
-                          title: str | None = None) -> Figure:
+                          title: str | None = None, width: str | float | None = None) -> Figure:
     """Paper 1 appendix F: one panel per feature pair, with the class-conditional density
     contours of every class and the points coloured by their true class; misclassified
     points are circled in black.
@@ -36,6 +36,8 @@ def plot_pair_diagnostics(pairs: PairData | Sequence[PairData], *,
     ax : Axes or sequence of Axes, optional
         One axes per pair; a new figure with ``ncols`` panels per row when None.
     style : Style, optional
+    width : {"column", "page"} or float, optional
+        Figure width (3.5 in, 7.0 in or inches); replaces ``style.width``.
     grid_size : int
         Grid points per axis where the densities are evaluated.
     levels : int
@@ -66,7 +68,7 @@ def plot_pair_diagnostics(pairs: PairData | Sequence[PairData], *,
     pairs = [pairs] if isinstance(pairs, PairData) else list(pairs)
     if not pairs:
         raise ValueError("plot_pair_diagnostics needs at least one PairData; got none.")
-    with style_context(style) as s:
+    with style_context(resolve_style(style, width)) as s:
         fig, axes = _panel_axes(ax, len(pairs), ncols, s)
         classes = list(dict.fromkeys(c for p in pairs for c in p.log_density))
         for panel, a in zip(pairs, axes, strict=True):
@@ -86,8 +88,10 @@ def _panel_axes(ax: Any, n: int, ncols: int, style: Style) -> tuple[Figure, list
 
     cols = min(ncols, n)
     rows = -(-n // cols)
-    fig = Figure(figsize=style.figsize or (3.0 * cols, 2.8 * rows), dpi=style.dpi,
-                 layout="constrained")
+    size = (3.0 * cols, 2.8 * rows)
+    if style.figsize is None and style.inches is not None:  # panels shrink to the width
+        size = (style.inches, min(style.inches / cols * 0.93 * rows, style.max_aspect * style.inches))
+    fig = Figure(figsize=style.figsize or size, dpi=style.dpi, layout="constrained")
     grid = fig.subplots(rows, cols, squeeze=False).ravel()
     for extra in grid[n:]:
         extra.set_visible(False)
@@ -123,4 +127,4 @@ def _draw_panel(p: PairData, ax: Axes, classes: list, s: Style, grid_size: int,
                gid="misclassified", label=f"misclassified ({int(wrong.sum())})")
     ax.set_xlabel(p.names[0])
     ax.set_ylabel(p.names[1])
-    ax.legend(loc="best", fontsize=s.font_size - 2)
+    ax.legend(loc="best", fontsize=s.small_font_size)

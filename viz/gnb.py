@@ -9,19 +9,19 @@ from typing import TYPE_CHECKING, Any
 from kgraph.gnb import GNBForest, GNBJunctionTree
 from kgraph.graphdb import GraphDB
 from kgraph.junction import CherryJunctionTree
-from viz._draw import (
-    clear_rad,
-    draw_edge,
-    draw_node,
-    edge_label,
-    finish_graph_axes,
-    format_set,
-    graph_axes,
-    node_width,
-    spread,
+from viz._draw import LegendItem, format_set
+from viz._graph import (
+    EdgeSpec,
+    GraphSpec,
+    NodeLook,
+    draw_graph,
+    feature_face,
+    node_kinds_legend,
+    weight_widths,
 )
-from viz.layout import centre, rooted_children, tidy_forest
-from viz.style import Style, style_context
+from viz._model import lookup, model_extras
+from viz.layout import rooted_children
+from viz.style import Style, resolve_style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["plot_gnb_graph", "plot_gnb_forest", "plot_junction_tree"]
 
 GNBStructure = GNBJunctionTree | GNBForest
-ROW = 1.4  # layout units between the rows of a graph drawing
+Width = str | float | None
 
 
 def _gnb_structure(obj: Any, reduced: bool) -> GNBStructure:
@@ -51,48 +51,47 @@ def _gnb_structure(obj: Any, reduced: bool) -> GNBStructure:
 
 
 def _draw_gnb(gnb: GNBStructure, ax: Axes | None, style: Style, colour_trees: bool,
-              title: str | None) -> Figure:
+              title: str | None, weights: dict | None, feature_types: dict | None) -> Figure:
     features = gnb.features
     mothers = {v: gnb.mother(v) for v in features}
     roots = [t[0][0] for t in gnb.trees]
     _, children = rooted_children(features, [(m, v) for v, m in mothers.items() if m is not None],
                                   roots)
-    pos = spread(centre(tidy_forest(roots, children, row=ROW)), [str(v) for v in features],
-                 style)
-    top = ROW
-    target_xy = (0.0, top)
-    every = {**pos, gnb.target: target_xy}
-    fig, ax, box = graph_axes(ax, style, every, {v: node_width(str(v), style) for v in every},
-                              title=title)
     tree_of = {v: i for i, t in enumerate(gnb.trees) for e in t for v in e}
 
     def colour(v: Hashable) -> str:
         return style.color(tree_of[v]) if colour_trees else style.edge_color
 
-    patches = {gnb.target: draw_node(ax, target_xy, str(gnb.target), style, bold=True,
-                                     face=style.class_color, gid=f"class:{gnb.target}")}
-    for v in features:
-        patches[v] = draw_node(ax, pos[v], str(v), style, edge=colour(v), gid=f"variable:{v}")
-    for v in features:  # class edges: light, bowed outwards so they pass beside the tree
-        others = [pos[w] for w in features if w != v]
-        rad = clear_rad(target_xy, pos[v], others, 1.4 * style.node_radius)
-        draw_edge(ax, patches[gnb.target], patches[v], style, color=style.light_color,
-                  width=0.6 * style.line_width, rad=rad, zorder=1, gid=f"class:{gnb.target}->{v}")
+    widths, weight_legend = weight_widths(
+        {(m, v): lookup(weights, m, v) for v, m in mothers.items()
+         if m is not None and lookup(weights, m, v) is not None}, style)
     order = {frozenset(e): i for i, e in enumerate(gnb.edges)}
-    for v, m in mothers.items():
-        if m is None:
-            continue
-        draw_edge(ax, patches[m], patches[v], style, directed=True, color=colour(v),
-                  gid=f"tree:{m}->{v}")
-        if style.edge_labels:
-            edge_label(ax, pos[m], pos[v], str(order[frozenset((m, v))] + 1), style,
-                       gid=f"order:{m}->{v}", color=colour(v))
-    finish_graph_axes(ax, box, title=title)
-    return fig
+    target = gnb.target
+    spec = GraphSpec(
+        labels={target: str(target), **{v: str(v) for v in features}},
+        gids={target: f"class:{target}", **{v: f"variable:{v}" for v in features}},
+        looks={target: NodeLook(face=style.class_color, bold=True),
+               **{v: NodeLook(face=feature_face(style, feature_types, v), edge=colour(v))
+                  for v in features}},
+        edges=[EdgeSpec(m, v, f"tree:{m}->{v}", directed=True, color=colour(v),
+                        width=widths.get((m, v)), label=str(order[frozenset((m, v))] + 1),
+                        label_gid=f"order:{m}->{v}", label_color=colour(v))
+               for v, m in mothers.items() if m is not None],
+        class_edges=[EdgeSpec(target, v, f"class:{target}->{v}", color=style.light_color,
+                              width=0.6 * style.line_width) for v in features],
+        tree=(roots, children), class_node=target)
+    extra = [LegendItem(f"tree {i + 1}", kind="line", color=style.color(i), width=1.5)
+             for i in range(len(gnb.trees))] if colour_trees and len(gnb.trees) > 1 else []
+    if style.edge_labels:
+        extra.append(LegendItem("edge numbers: selection order", kind="text"))
+    spec.legend = node_kinds_legend(style, feature_types=feature_types, nodes=features,
+                                    class_label=str(target), extra=extra) + weight_legend
+    return draw_graph(spec, style, ax, title)
 
 
 def plot_gnb_graph(gnb: GNBJunctionTree | Any, *, ax: Axes | None = None,
-                   style: Style | None = None, title: str | None = None) -> Figure:
+                   style: Style | None = None, title: str | None = None, width: Width = None,
+                   weights: dict | None = None, feature_types: dict | None = None) -> Figure:
     """Paper 1 fig. 1: the class vertex and the feature tree with its mothers.
 
     The feature tree is drawn as a tidy tree from the first vertex of the first cluster;
@@ -104,9 +103,18 @@ def plot_gnb_graph(gnb: GNBJunctionTree | Any, *, ax: Axes | None = None,
     gnb : GNBJunctionTree, GNBForest or fitted GNB classifier
         A classifier is drawn through its ``structure_`` (all clusters).
     ax : matplotlib Axes, optional
-        Where to draw; a new figure sized by the layout when None.
+        Where to draw (the layout fits its size); a new figure when None.
     style : Style, optional
     title : str, optional
+    width : {"column", "page"} or float, optional
+        Figure width (3.5 in, 7.0 in or inches); replaces ``style.width``. The height
+        follows from the layout.
+    weights : dict, optional
+        Edge weights ``{(u, v): w}`` drawn as line widths, with a legend; read from a fitted
+        classifier when None.
+    feature_types : dict, optional
+        ``{feature: "continuous" | "categorical"}`` for the node fills, with a legend; read
+        from a fitted classifier when None.
 
     Returns
     -------
@@ -121,12 +129,15 @@ def plot_gnb_graph(gnb: GNBJunctionTree | Any, *, ax: Axes | None = None,
     >>> sum(p.get_gid().startswith("edge:tree") for p in fig.axes[0].patches)
     4
     """
-    with style_context(style) as s:
-        return _draw_gnb(_gnb_structure(gnb, reduced=False), ax, s, False, title)
+    weights, feature_types = model_extras(gnb, weights, feature_types)
+    with style_context(resolve_style(style, width)) as s:
+        return _draw_gnb(_gnb_structure(gnb, reduced=False), ax, s, False, title, weights,
+                         feature_types)
 
 
 def plot_gnb_forest(forest: GNBForest | GNBJunctionTree | Any, *, ax: Axes | None = None,
-                    style: Style | None = None, title: str | None = None) -> Figure:
+                    style: Style | None = None, title: str | None = None, width: Width = None,
+                    weights: dict | None = None, feature_types: dict | None = None) -> Figure:
     """Paper 1 fig. 4: a GNB forest, its trees joined through the class vertex only.
 
     Each tree has its own colour; the title says how many clusters and trees it has.
@@ -135,7 +146,7 @@ def plot_gnb_forest(forest: GNBForest | GNBJunctionTree | Any, *, ax: Axes | Non
     ----------
     forest : GNBForest, GNBJunctionTree or fitted GNB classifier
         A classifier is drawn through the forest of its first ``n_clusters_`` clusters.
-    ax, style, title : as in :func:`plot_gnb_graph`
+    ax, style, title, width, weights, feature_types : as in :func:`plot_gnb_graph`
         ``title`` defaults to "GNB forest: m clusters, r trees".
 
     Returns
@@ -154,8 +165,9 @@ def plot_gnb_forest(forest: GNBForest | GNBJunctionTree | Any, *, ax: Axes | Non
     if title is None:
         m, r = len(structure.edges), structure.n_trees
         title = f"GNB forest: {m} cluster{'s' * (m != 1)}, {r} tree{'s' * (r != 1)}"
-    with style_context(style) as s:
-        return _draw_gnb(structure, ax, s, True, title)
+    weights, feature_types = model_extras(forest, weights, feature_types)
+    with style_context(resolve_style(style, width)) as s:
+        return _draw_gnb(structure, ax, s, True, title, weights, feature_types)
 
 
 def _junction_graph(obj: Any, form: str) -> tuple[GraphDB, list]:
@@ -183,18 +195,20 @@ def _junction_graph(obj: Any, form: str) -> tuple[GraphDB, list]:
 
 def plot_junction_tree(jt: GNBJunctionTree | GNBForest | CherryJunctionTree | Any,
                        form: str = "tree", *, ax: Axes | None = None,
-                       style: Style | None = None, title: str | None = None) -> Figure:
+                       style: Style | None = None, title: str | None = None,
+                       width: Width = None) -> Figure:
     """Paper 1 fig. 2: the junction tree of a GNB structure (or any cherry junction tree).
 
     ``form="tree"``: the clusters joined tree-like, each junction edge labelled with its
     separator. ``form="compact"``: each separator drawn once as a shaded node, joined to
-    every cluster that contains it and annotated with its multiplicity ``ν=...``.
+    every cluster that contains it and annotated with its multiplicity ``ν=...``. Variable
+    names too long for the figure are abbreviated, with a key below it.
 
     Parameters
     ----------
     jt : GNBJunctionTree, GNBForest, CherryJunctionTree or fitted GNB classifier
     form : {"tree", "compact"}, default="tree"
-    ax, style, title : as in :func:`plot_gnb_graph`
+    ax, style, title, width : as in :func:`plot_gnb_graph`
 
     Returns
     -------
@@ -220,33 +234,32 @@ def plot_junction_tree(jt: GNBJunctionTree | GNBForest | CherryJunctionTree | An
     seps = sorted(graph.nodes(kind="separator"),
                   key=lambda s: min(index[c] for c in graph.neighbors(s)))
     roots, children = rooted_children([*clusters, *seps], graph.edges())
-    labels = {v: format_set(v, order) for v in [*clusters, *seps]}
-    shown = {v: labels[v] for v in clusters}  # separators carry "ν=..." on both sides' room
-    shown |= {v: f"ν={graph.node_attrs(v)['multiplicity']}  {labels[v]}  ν=99" for v in seps}
-    with style_context(style) as s:
-        pos = spread(centre(tidy_forest(roots, children, row=ROW)), shown.values(), s)
-        widths = {v: node_width(text, s) for v, text in shown.items()}
-        fig, ax, box = graph_axes(ax, s, pos, widths, title=title)
-        patches = {}
-        for c in clusters:
-            patches[c] = draw_node(ax, pos[c], labels[c], s, box=True,
-                                   gid=f"cluster:{index[c]}")
-        for sep in seps:
-            label = labels[sep]
-            patches[sep] = draw_node(ax, pos[sep], label, s, box=True, face="#E8E8E8",
-                                     edge=s.light_color, gid=f"separator:{label}")
-            nu = graph.node_attrs(sep)["multiplicity"]
-            x, y = pos[sep]
-            ax.text(x + 0.1 + node_width(label, s) / 2, y, f"ν={nu}", ha="left", va="center",
-                    fontsize=s.font_size - 1, color=s.edge_color, zorder=5,
-                    gid=f"multiplicity:{label}")
-        for a, b in graph.edges():
-            name = f"{format_set(a, order)}-{format_set(b, order)}"
-            draw_edge(ax, patches[a], patches[b], s, gid=f"junction:{name}")
-            if form == "tree" and s.edge_labels:
-                sep = graph.edge_attrs(a, b)["separator"]
-                edge_label(ax, pos[a], pos[b], format_set(sep, order), s, gid=f"separator:{name}",
-                           color=s.light_color)
-        finish_graph_axes(ax, box, title=title)
-    return fig
+    s = resolve_style(style, width)
+    rank = {v: i for i, v in enumerate(order)}
 
+    def members(c) -> tuple:
+        return tuple(sorted(c, key=lambda v: (rank.get(v, len(rank)), str(v))))
+
+    labels = {v: format_set(v, order) for v in [*clusters, *seps]}
+    with style_context(s):
+        spec = GraphSpec(
+            labels=labels, members={v: members(v) for v in labels},
+            gids={**{c: f"cluster:{index[c]}" for c in clusters},
+                  **{p: f"separator:{labels[p]}" for p in seps}},
+            looks={p: NodeLook(face="#E8E8E8", edge=s.light_color) for p in seps},
+            badges={p: f"ν={graph.node_attrs(p)['multiplicity']}" for p in seps},
+            badge_gids={p: f"multiplicity:{labels[p]}" for p in seps},
+            edges=[EdgeSpec(a, b, f"junction:{labels[a]}-{labels[b]}",
+                            label_members=members(graph.edge_attrs(a, b)["separator"])
+                            if form == "tree" else None,
+                            label_gid=f"separator:{labels[a]}-{labels[b]}",
+                            label_color=s.light_color)
+                   for a, b in graph.edges()],
+            tree=(roots, children))
+        spec.legend = [LegendItem("cluster", face=s.variable_color)]
+        if seps:
+            spec.legend.append(LegendItem("separator (ν: multiplicity)", face="#E8E8E8",
+                                          edge=s.light_color))
+        elif s.edge_labels:
+            spec.legend.append(LegendItem("edge labels: separators", kind="text"))
+        return draw_graph(spec, s, ax, title)

@@ -8,20 +8,21 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from kgraph.ktree import AcyclicKTree
-from viz._draw import (
-    clear_rad,
-    draw_edge,
-    draw_node,
-    edge_label,
-    finish_graph_axes,
-    format_set,
-    graph_axes,
-    node_width,
-    spread,
+from viz._draw import LegendItem, Sheet, draw_edge, draw_node, format_set, rect
+from viz._fit import GAP_X, MARGIN, abbreviate, node_height, node_size
+from viz._graph import (
+    EdgeSpec,
+    GraphSpec,
+    NodeLook,
+    draw_graph,
+    feature_face,
+    label_limits,
+    node_kinds_legend,
+    weight_widths,
 )
-from viz._overlap import separate
-from viz.layout import centre, line_layout, rooted_children, stress_layout, tidy_forest
-from viz.style import Style, style_context
+from viz._model import lookup, model_extras
+from viz.layout import rooted_children
+from viz.style import Style, resolve_style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -29,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["plot_ktree", "plot_tree_representation", "plot_pbkt"]
 
-ROW = 1.4  # layout units between rows
+Width = str | float | None
 
 
 def _ktree(obj: Any) -> AcyclicKTree:
@@ -43,37 +44,19 @@ def _ktree(obj: Any) -> AcyclicKTree:
                     f"'structure_'; got {type(obj).__name__}.")
 
 
-def _creation_number(ax: Axes, xy: tuple[float, float], i: int, style: Style, v: Hashable,
-                     below: bool = False) -> None:
-    """The creation number of a vertex, small, at the upper (lower) right of its node."""
-    r = style.node_radius
-    ax.text(xy[0] + 0.9 * r, xy[1] + (-0.9 if below else 0.9) * r, str(i),
-            ha="left", va="top" if below else "bottom", fontsize=style.font_size - 2,
-            color=style.light_color, zorder=5, gid=f"creation:{v}",
-            bbox=dict(boxstyle="round,pad=0.05", facecolor="white", edgecolor="none"))
-
-
-def _ktree_layout(kt: AcyclicKTree, style: Style) -> dict:
-    """A tidy tree for k = 1; a stress (Kamada–Kawai) layout for k >= 2."""
-    order = list(kt.order)
-    if kt.k == 1:
-        roots, children = rooted_children(order, kt.edges, [order[0]])
-        return spread(centre(tidy_forest(roots, children, row=ROW)), map(str, order), style)
-    widest = max(node_width(str(v), style) for v in order)
-    pos = stress_layout(order, kt.edges, edge_length=max(1.6, 1.2 * widest + 0.4))
-    return separate(pos, {v: (node_width(str(v), style), 2 * style.node_radius) for v in order})
-
-
 def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
                ax: Axes | None = None, style: Style | None = None,
-               title: str | None = None) -> Figure:
+               title: str | None = None, width: Width = None, weights: dict | None = None,
+               feature_types: dict | None = None) -> Figure:
     """Paper 2 fig. 2a (2c with ``target``): an acyclic k-tree with its creation order.
 
-    A 1-tree is drawn as a tidy tree from its first vertex, a k-tree (k >= 2) with the
-    Kamada–Kawai layout (deterministic, first vertex on top). Each vertex carries its creation
-    number (1 = first); edges are arrows parent -> child, bent around other vertices; the
-    initial k-clique is shaded. With ``target`` the class vertex is drawn on
-    top with light edges to every feature (the k-TAN).
+    A 1-tree is drawn as a tidy tree from its first vertex when it fits the width, a k-tree
+    (k >= 2, or a tree too wide) with the Kamada–Kawai layout (deterministic) spread over
+    the width. Each vertex carries its creation number (1 = first) at the right inside its
+    box; edges are arrows parent -> child, bent around other vertices, as wide as their
+    weight when weights are known; the initial k-clique is shaded. With ``target`` the
+    class vertex is drawn on top, with light edges to every feature (for up to 12
+    features; the legend says so for more).
 
     Parameters
     ----------
@@ -81,8 +64,17 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
     target : hashable, optional
         Name of a class vertex to add (k-TAN); must not be a vertex of the k-tree.
     ax : matplotlib Axes, optional
+        Where to draw (the layout fits its size); a new figure when None.
     style : Style, optional
     title : str, optional
+    width : {"column", "page"} or float, optional
+        Figure width (3.5 in, 7.0 in or inches); replaces ``style.width``.
+    weights : dict, optional
+        ``{(parent, child): w}`` drawn as line widths with a legend (a fitted model's edge
+        scores when None).
+    feature_types : dict, optional
+        ``{feature: "continuous" | "categorical"}`` for the node fills (a fitted model's
+        when None).
 
     Returns
     -------
@@ -93,7 +85,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
     >>> from kgraph import AcyclicKTree
     >>> from viz.ktree import plot_ktree
     >>> t = AcyclicKTree(2, "abcde", {"c": "ab", "d": "bc", "e": "bd"})
-    >>> ax = plot_ktree(t).axes[0]
+    >>> ax = plot_ktree(t, width="column").axes[0]
     >>> sum(p.get_gid().startswith("edge:parent") for p in ax.patches)
     7
     """
@@ -101,48 +93,62 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
     if target is not None and target in kt.parent_map:
         raise ValueError(f"The target {target!r} is a vertex of the k-tree; name the class "
                          "vertex differently.")
+    weights, feature_types = model_extras(ktree, weights, feature_types)
     order = list(kt.order)
-    with style_context(style) as s:
-        pos = _ktree_layout(kt, s)
-        every = dict(pos)
-        if target is not None:
-            every[target] = (0.0, max(y for _, y in pos.values()) + ROW)
-        fig, ax, box = graph_axes(ax, s, every, {v: node_width(str(v), s) for v in every},
-                                  title=title)
-        patches = {}
+    s = resolve_style(style, width)
+    with style_context(s):
+        widths, weight_legend = weight_widths(
+            {(p, v): lookup(weights, p, v) for p, v in kt.edges
+             if lookup(weights, p, v) is not None}, s)
+        looks = {}
         for i, v in enumerate(order):
-            face = s.soft_highlight_color if i < kt.k else None
-            patches[v] = draw_node(ax, pos[v], str(v), s, face=face, gid=f"variable:{v}")
-            _creation_number(ax, pos[v], i + 1, s, v)
+            face = feature_face(s, feature_types, v)
+            first = i < kt.k
+            looks[v] = NodeLook(face=face or (s.soft_highlight_color if first else None),
+                                edge=s.highlight_color if first and face else None)
+        labels = {v: str(v) for v in order}
+        gids = {v: f"variable:{v}" for v in order}
         if target is not None:
-            patches[target] = draw_node(ax, every[target], str(target), s, bold=True,
-                                        face=s.class_color, gid=f"class:{target}")
-            for v in order:
-                rad = clear_rad(every[target], pos[v], [pos[w] for w in order if w != v],
-                                1.4 * s.node_radius)
-                draw_edge(ax, patches[target], patches[v], s, color=s.light_color, rad=rad,
-                          width=0.6 * s.line_width, zorder=1, gid=f"class:{target}->{v}")
-        for p, v in kt.edges:
-            rad = clear_rad(pos[p], pos[v], [pos[w] for w in order if w not in (p, v)],
-                            1.4 * s.node_radius)
-            draw_edge(ax, patches[p], patches[v], s, directed=True, rad=rad,
-                      gid=f"parent:{p}->{v}")
-        finish_graph_axes(ax, box, title=title)
-    return fig
+            labels[target], gids[target] = str(target), f"class:{target}"
+            looks[target] = NodeLook(face=s.class_color, bold=True)
+        tree = None
+        if kt.k == 1:
+            tree = rooted_children(order, kt.edges, [order[0]])
+        spec = GraphSpec(
+            labels=labels, gids=gids, looks=looks, tree=tree, class_node=target,
+            badges={v: str(i + 1) for i, v in enumerate(order)},
+            badge_gids={v: f"creation:{v}" for v in order},
+            edges=[EdgeSpec(p, v, f"parent:{p}->{v}", directed=True, width=widths.get((p, v)))
+                   for p, v in kt.edges],
+            class_edges=[EdgeSpec(target, v, f"class:{target}->{v}", color=s.light_color,
+                                  width=0.6 * s.line_width) for v in order]
+            if target is not None else [])
+        first = LegendItem(f"initial {kt.k}-clique", face=s.soft_highlight_color)
+        if feature_types:
+            first = LegendItem(f"initial {kt.k}-clique (orange outline)", face="#FFFFFF",
+                               edge=s.highlight_color)
+        extra = [first, LegendItem("numbers: creation order", kind="text")]
+        spec.legend = node_kinds_legend(
+            s, feature_types=feature_types, nodes=order,
+            class_label=None if target is None else str(target), extra=extra) + weight_legend
+        return draw_graph(spec, s, ax, title)
 
 
 def plot_tree_representation(ktree: AcyclicKTree | Any, *, ax: Axes | None = None,
-                             style: Style | None = None, title: str | None = None) -> Figure:
+                             style: Style | None = None, title: str | None = None,
+                             width: Width = None) -> Figure:
     """Paper 2 fig. 2b: the tree of the (k+1)-cliques Δ_v of an acyclic k-tree (def. 4).
 
-    Each clique is a box listing its vertices in creation order, captioned ``Δ v`` with the
+    Each clique is a box listing its vertices in creation order, marked ``Δv`` with the
     vertex that created it; each tree edge is labelled with its separator, the parent set
-    of the later clique's vertex. The first clique is the root of the tidy layout.
+    of the later clique's vertex. The first clique is the root of the tidy layout (a stress
+    layout when the tidy tree is wider than the figure). Vertex names too long for the
+    figure are abbreviated, with a key.
 
     Parameters
     ----------
     ktree : AcyclicKTree or fitted model with an AcyclicKTree ``structure_``
-    ax, style, title : as in :func:`plot_ktree`
+    ax, style, title, width : as in :func:`plot_ktree`
 
     Returns
     -------
@@ -161,55 +167,52 @@ def plot_tree_representation(ktree: AcyclicKTree | Any, *, ax: Axes | None = Non
     graph = kt.tree_representation()
     rank = {v: i for i, v in enumerate(kt.order)}
     cliques = kt.cliques()
+    s = resolve_style(style, width)
     labels = {c: format_set(c, rank) for c in cliques}
     roots, children = rooted_children(cliques, graph.edges())
-    captions = {c: f"Δ{graph.node_attrs(c)['vertex']}" for c in cliques}
-    with style_context(style) as s:
-        widths = [f"{captions[c]}  {labels[c]}" for c in cliques]
-        pos = spread(centre(tidy_forest(roots, children, row=ROW)), widths, s)
-        fig, ax, box = graph_axes(ax, s, pos, {c: node_width(w, s) for c, w in
-                                               zip(cliques, widths, strict=True)}, title=title)
-        patches = {}
-        for c in cliques:
-            attrs = graph.node_attrs(c)
-            patches[c] = draw_node(ax, pos[c], labels[c], s, box=True,
-                                   gid=f"clique:{attrs['index']}")
-            x, y = pos[c]
-            ax.text(x - node_width(labels[c], s) / 2 - 0.08, y, captions[c],
-                    ha="right", va="center", fontsize=s.font_size - 1.5, color=s.light_color, zorder=5,
-                    gid=f"created:{attrs['vertex']}")
-        for a, b in graph.edges():
-            draw_edge(ax, patches[a], patches[b], s, gid=f"tree:{labels[a]}-{labels[b]}")
-            if s.edge_labels:
-                sep = graph.edge_attrs(a, b)["separator"]
-                edge_label(ax, pos[a], pos[b], format_set(sep, rank), s,
-                           gid=f"separator:{labels[a]}-{labels[b]}", color=s.light_color)
-        finish_graph_axes(ax, box, title=title)
-    return fig
+
+    def members(c) -> tuple:
+        return tuple(sorted(c, key=rank.__getitem__))
+
+    with style_context(s):
+        spec = GraphSpec(
+            labels=labels, members={c: members(c) for c in cliques},
+            gids={c: f"clique:{graph.node_attrs(c)['index']}" for c in cliques},
+            badge_members={c: ("Δ", graph.node_attrs(c)["vertex"]) for c in cliques},
+            badge_gids={c: f"created:{graph.node_attrs(c)['vertex']}" for c in cliques},
+            edges=[EdgeSpec(a, b, f"tree:{labels[a]}-{labels[b]}",
+                            label_members=members(graph.edge_attrs(a, b)["separator"]),
+                            label_gid=f"separator:{labels[a]}-{labels[b]}",
+                            label_color=s.light_color) for a, b in graph.edges()],
+            tree=(roots, children))
+        spec.legend = [LegendItem(f"({kt.k + 1})-clique Δv, created by v", face="#FFFFFF")]
+        if s.edge_labels:
+            spec.legend.append(LegendItem("edge labels: separators", kind="text"))
+        return draw_graph(spec, s, ax, title)
 
 
 def plot_pbkt(pbkt: Any, *, ax: Axes | None = None, style: Style | None = None,
-              title: str | None = None) -> Figure:
+              title: str | None = None, width: Width = None) -> Figure:
     """The certificate of the backbone DP: a pbkt drawn along its backbone.
 
     The backbone vertices stand on a straight line in backbone order; the retained backbone
     edges join neighbours with thick straight segments (dotted where a consecutive pair is
     not an edge of the pbkt); every other k-tree edge is an arc above the line. The root
     (k+1)-clique and its edges are highlighted; each vertex carries its creation number in
-    ``pbkt.to_ktree()``; backbone vertices outside the pbkt are dashed.
+    ``pbkt.to_ktree()``; backbone vertices outside the pbkt are dashed. When the line is
+    wider than the figure, the k-tree is drawn with a stress layout instead, the backbone
+    edges thick and the root clique highlighted.
 
     Parameters
     ----------
     pbkt : kgraph.pbkt.PBKT
         Anything with ``backbone``, ``root``, ``retained``, ``vertices`` and ``to_ktree()``.
-    ax, style, title : as in :func:`plot_ktree`
+    ax, style, title, width : as in :func:`plot_ktree`
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    from matplotlib.patches import Arc
-
     backbone = list(pbkt.backbone)
     kt = pbkt.to_ktree()
     created = {v: i + 1 for i, v in enumerate(kt.order)}
@@ -217,24 +220,33 @@ def plot_pbkt(pbkt: Any, *, ax: Axes | None = None, style: Style | None = None,
     retained = {frozenset(e) for e in pbkt.retained}
     where = {v: i for i, v in enumerate(backbone)}
     skeleton = kt.skeleton()
-    arcs = []  # (p, v, a, b): k-tree edges not drawn as retained backbone segments
-    for p, v in kt.edges:
-        if frozenset((p, v)) not in retained:
-            arcs.append((p, v, *sorted((p, v), key=where.__getitem__)))
-    with style_context(style) as s:
-        pos = spread(line_layout(backbone), [str(v) for v in backbone], s)
-        top = max((0.5 + 0.45 * (pos[b][0] - pos[a][0]) for _, _, a, b in arcs), default=0.0)
-        extent = {**pos, "_top": (0.0, top)}
-        fig, ax, box = graph_axes(ax, s, extent, {v: node_width(str(v), s) for v in backbone},
-                                  title=title)
+    arcs = [(p, v, *sorted((p, v), key=where.__getitem__)) for p, v in kt.edges
+            if frozenset((p, v)) not in retained]
+    s = resolve_style(style, width)
+    with style_context(s):
+        names, key = abbreviate({v: str(v) for v in backbone}, s, label_limits(s.inches or 7.0)[0])
+        badges = {v: str(created[v]) for v in backbone if v in created}
+        sizes = {v: (node_size(names[v], s)[0] + _badge(badges.get(v), s), node_height(s))
+                 for v in backbone}
+        gap = 2 * GAP_X
+        line = sum(w for w, _ in sizes.values()) + gap * (len(backbone) - 1)
+        sheet = Sheet(s, ax, line, title)
+        if line > sheet.inner:
+            return _pbkt_as_graph(backbone, kt, root, inside, retained, skeleton, names, key,
+                                  badges, s, ax, title)
+        x = MARGIN + (sheet.inner - line) / 2
+        pos = {}
+        for v in backbone:
+            pos[v] = (x + sizes[v][0] / 2, 0.0)
+            x += sizes[v][0] + gap
+        ax = sheet.ax
         patches = {}
         for v in backbone:
             face = s.highlight_color if v in root else None
-            patches[v] = draw_node(ax, pos[v], str(v), s, face=face, dashed=v not in inside,
+            patches[v] = draw_node(ax, pos[v], names[v], s, gid=f"variable:{v}", size=sizes[v],
+                                   face=face, dashed=v not in inside,
                                    edge=None if v in inside else s.light_color,
-                                   gid=f"variable:{v}")
-            if v in created:
-                _creation_number(ax, pos[v], created[v], s, v, below=True)
+                                   badge=badges.get(v), badge_gid=f"creation:{v}")
         for a, b in zip(backbone, backbone[1:], strict=False):
             pair = frozenset((a, b))
             if pair in retained:
@@ -244,11 +256,56 @@ def plot_pbkt(pbkt: Any, *, ax: Axes | None = None, style: Style | None = None,
             elif pair not in skeleton:
                 draw_edge(ax, patches[a], patches[b], s, gid=f"gap:{a}-{b}",
                           color=s.light_color, dashed=True)
+        from matplotlib.patches import Arc
+
+        half = node_height(s) / 2
+        room = max(sheet.max_height - 1.0, 0.4)
+        spans = [pos[b][0] - pos[a][0] for _, _, a, b in arcs]
+        scale = min(0.35, room / max(spans, default=1.0))
         for p, v, a, b in arcs:
             (xa, _), (xb, _) = pos[a], pos[b]
-            height = 0.5 + 0.45 * (xb - xa)
+            height = half + 0.05 + scale * (xb - xa)
             ax.add_patch(Arc(((xa + xb) / 2, 0.0), xb - xa, 2 * height, theta1=0, theta2=180,
                              color=s.highlight_color if {p, v} <= root else s.edge_color,
                              linewidth=s.line_width, zorder=1, gid=f"edge:arc:{p}->{v}"))
-        finish_graph_axes(ax, box, title=title)
-    return fig
+            sheet.extra.append(((xa + xb) / 2, height))
+        legend = [LegendItem("root clique", face=s.highlight_color),
+                  LegendItem("backbone edge", kind="line", width=2 * s.line_width),
+                  LegendItem("other k-tree edge", kind="line", width=s.line_width),
+                  LegendItem("numbers: creation order", kind="text")]
+        if inside != frozenset(backbone):
+            legend.insert(1, LegendItem("outside this pbkt", dashed=True, edge=s.light_color))
+        return sheet.finish([rect(pos[v], sizes[v]) for v in backbone], legend, key)
+
+
+def _badge(badge: str | None, style: Style) -> float:
+    from viz._draw import badge_width
+
+    return badge_width(badge, style)
+
+
+def _pbkt_as_graph(backbone, kt, root, inside, retained, skeleton, names, key, badges, s, ax,
+                   title) -> Figure:
+    """The pbkt as a graph figure (its backbone line does not fit the width)."""
+    edges = []
+    for a, b in zip(backbone, backbone[1:], strict=False):
+        pair = frozenset((a, b))
+        if pair in retained:
+            edges.append(EdgeSpec(a, b, f"backbone:{a}-{b}", width=2.5 * s.line_width,
+                                  color=s.highlight_color if pair <= root else s.edge_color))
+        elif pair not in skeleton:
+            edges.append(EdgeSpec(a, b, f"gap:{a}-{b}", color=s.light_color, dashed=True))
+    edges += [EdgeSpec(p, v, f"arc:{p}->{v}", color=s.highlight_color if {p, v} <= root else None)
+              for p, v in kt.edges if frozenset((p, v)) not in retained]
+    spec = GraphSpec(
+        labels=dict(names), gids={v: f"variable:{v}" for v in backbone},
+        looks={v: NodeLook(face=s.highlight_color if v in root else None,
+                           edge=None if v in inside else s.light_color,
+                           dashed=v not in inside) for v in backbone},
+        badges=badges, badge_gids={v: f"creation:{v}" for v in badges},
+        edges=edges, abbreviate=False, key=key)
+    spec.legend = [LegendItem("root clique", face=s.highlight_color),
+                   LegendItem("backbone edge", kind="line", width=2.5 * s.line_width),
+                   LegendItem("other k-tree edge", kind="line", width=s.line_width),
+                   LegendItem("numbers: creation order", kind="text")]
+    return draw_graph(spec, s, ax, title)

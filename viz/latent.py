@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from viz._draw import new_axes
-from viz.style import Style, style_context
+from viz.style import Style, resolve_style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -44,7 +44,7 @@ def _elbo_runs(lower_bounds: Any) -> list[np.ndarray]:
 
 def plot_elbo(lower_bounds: Any, *, labels: Sequence[str] | None = None,
               ax: Axes | None = None, style: Style | None = None,
-              title: str | None = None) -> Figure:
+              title: str | None = None, width: str | float | None = None) -> Figure:
     """The evidence lower bound per EM iteration, one line per run.
 
     Parameters
@@ -53,7 +53,7 @@ def plot_elbo(lower_bounds: Any, *, labels: Sequence[str] | None = None,
         A model gives its ``lower_bounds_`` (one run).
     labels : sequence of str, optional
         One legend entry per run (for example the prior of each run).
-    ax, style, title : optional
+    ax, style, title, width : optional
         Axes to draw into, grouped style options, title.
 
     Returns
@@ -70,7 +70,7 @@ def plot_elbo(lower_bounds: Any, *, labels: Sequence[str] | None = None,
     runs = _elbo_runs(lower_bounds)
     if labels is not None and len(labels) != len(runs):
         raise ValueError(f"labels must name each of the {len(runs)} runs; got {len(labels)}.")
-    with style_context(style) as s:
+    with style_context(resolve_style(style, width)) as s:
         fig, ax = new_axes(ax, s)
         for i, run in enumerate(runs):
             ax.plot(np.arange(1, run.size + 1), run, color=s.color(i), marker="o",
@@ -124,7 +124,8 @@ def perplexity_summary(results: Any, group: str = "dataset", series: str = "prio
 
 def plot_perplexity(results: Any, *, group: str = "dataset", series: str = "prior",
                     value: str = "perplexity", ax: Axes | None = None,
-                    style: Style | None = None, title: str | None = None) -> Figure:
+                    style: Style | None = None, title: str | None = None,
+                    width: str | float | None = None) -> Figure:
     """Perplexity per data set (groups of bars) and prior (one bar each): the mean over
     folds or seeds, with a bar of ± one standard deviation and a dot per value.
 
@@ -134,7 +135,7 @@ def plot_perplexity(results: Any, *, group: str = "dataset", series: str = "prio
         As for :func:`perplexity_summary`.
     group, series, value : str
         Column names of a long table.
-    ax, style, title : optional
+    ax, style, title, width : optional
 
     Returns
     -------
@@ -153,22 +154,22 @@ def plot_perplexity(results: Any, *, group: str = "dataset", series: str = "prio
     summary = perplexity_summary(results, group, series, value)
     groups = list(dict.fromkeys(summary.index.get_level_values(0)))
     names = list(dict.fromkeys(summary.index.get_level_values(1)))
-    width = 0.8 / len(names)
-    with style_context(style) as s:
+    bar = 0.8 / len(names)
+    with style_context(resolve_style(style, width)) as s:
         fig, ax = new_axes(ax, s, (max(3.2, 0.35 * len(groups) * len(names) + 1.5), 3.2))
         for k, name in enumerate(names):
             x, mean, std = [], [], []
             for g, group_name in enumerate(groups):
                 if (group_name, name) in summary.index:
                     row = summary.loc[(group_name, name)]
-                    x.append(g - 0.4 + (k + 0.5) * width)
+                    x.append(g - 0.4 + (k + 0.5) * bar)
                     mean.append(row["mean"])
                     std.append(row["std"])
-            ax.bar(x, mean, width=0.9 * width, color=s.color(k), edgecolor=s.edge_color,
+            ax.bar(x, mean, width=0.9 * bar, color=s.color(k), edgecolor=s.edge_color,
                    linewidth=0.5, label=str(name), gid=f"series:{name}")
             ax.errorbar(x, mean, yerr=std, fmt="none", ecolor=s.edge_color, capsize=2,
                         linewidth=0.8, gid=f"spread:{name}")
-        offsets = {n: -0.4 + (k + 0.5) * width for k, n in enumerate(names)}
+        offsets = {n: -0.4 + (k + 0.5) * bar for k, n in enumerate(names)}
         xs = [groups.index(g) + offsets[p] for g, p in zip(results[group], results[series],
                                                             strict=True)]
         ax.scatter(xs, results[value].to_numpy(dtype=float), s=6, color=s.edge_color,

@@ -20,16 +20,32 @@ from typing import TYPE_CHECKING, Any
 
 from viz._draw import new_axes
 from viz.layout import rooted_children, tidy_forest
-from viz.style import Style, style_context
+from viz.style import Style, paper_width, resolve_style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["LEGIBLE_VERTICES", "overview_parts", "plot_overview", "plot_structure_or_overview"]
+__all__ = ["LEGIBLE_VERTICES", "legible_vertices", "overview_parts", "plot_overview",
+           "plot_structure_or_overview"]
 
 LEGIBLE_VERTICES = 60
-"""Largest number of (non-class) vertices drawn with labels."""
+"""Largest number of (non-class) vertices drawn with labels on a page-wide figure."""
+
+
+def legible_vertices(width: str | float | None = None) -> int:
+    """Largest number of vertices drawn with labels at a figure width: 60 on a page
+    (7 in or wider, or no width), 25 on a column (3.5 in), linear in between.
+
+    Examples
+    --------
+    >>> legible_vertices("page"), legible_vertices("column"), legible_vertices(5.25)
+    (60, 25, 42)
+    """
+    inches = paper_width(width)
+    if inches is None or inches >= 7.0:
+        return LEGIBLE_VERTICES
+    return max(5, int(25 + (inches - 3.5) * 10))
 
 
 def overview_parts(structure: Any) -> tuple[list[Hashable], list[tuple[Hashable, Hashable]]]:
@@ -48,7 +64,7 @@ def overview_parts(structure: Any) -> tuple[list[Hashable], list[tuple[Hashable,
 
 
 def plot_overview(structure: Any, *, ax: Axes | None = None, style: Style | None = None,
-                  title: str | None = None) -> Figure:
+                  title: str | None = None, width: str | float | None = None) -> Figure:
     """The whole structure without labels: a tidy tree of dots, every edge a thin line.
 
     Examples
@@ -64,8 +80,11 @@ def plot_overview(structure: Any, *, ax: Axes | None = None, style: Style | None
     nodes, edges = overview_parts(structure)
     roots, children = rooted_children(nodes, edges)
     pos = tidy_forest(roots, children)
-    with style_context(style) as s:
-        fig, ax = new_axes(ax, s, (8.0, 6.0))
+    with style_context(resolve_style(style, width)) as s:
+        inches = s.inches or 7.0
+        if s.figsize is None:
+            s = s.with_(figsize=(inches, min(0.75, s.max_aspect) * inches))
+        fig, ax = new_axes(ax, s)
         ax.add_collection(LineCollection([(pos[u], pos[v]) for u, v in edges],
                                          colors=s.edge_color, linewidths=0.4, zorder=1))
         xs, ys = zip(*(pos[v] for v in nodes), strict=True) if nodes else ((), ())
@@ -74,16 +93,31 @@ def plot_overview(structure: Any, *, ax: Axes | None = None, style: Style | None
         ax.autoscale_view()
         ax.margins(0.02)
         ax.set_axis_off()
-        ax.set_title(title or f"overview of a {type(structure).__name__}: {len(nodes)} vertices, "
-                     f"{len(edges)} edges; labels and the class vertex left out",
+        text = title or (f"overview of a {type(structure).__name__}: {len(nodes)} vertices, "
+                         f"{len(edges)} edges; labels and the class vertex left out")
+        ax.set_title(_wrap(text, s, fig.get_size_inches()[0] * ax.get_position().width),
                      fontsize=s.font_size)
     return fig
 
 
+def _wrap(text: str, style: Style, inches: float) -> str:
+    """Text broken into lines no wider than ``inches`` at the style's font size."""
+    from viz._fit import label_size
+
+    lines: list[str] = []
+    for word in text.split():
+        if lines and label_size(f"{lines[-1]} {word}", style.font_size)[0] <= inches - 0.1:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
 def plot_structure_or_overview(structure: Any, **kwargs: Any) -> tuple[Figure, str]:
     """``(figure, kind)``: the labelled :func:`~viz.structure.plot_structure` figure
-    (``kind == "structure"``) up to :data:`LEGIBLE_VERTICES` vertices, else the unlabelled
-    :func:`plot_overview` (``kind == "overview"``).
+    (``kind == "structure"``) up to :func:`legible_vertices` vertices at the figure's width
+    (``width=`` or ``style.width``), else the unlabelled :func:`plot_overview`
+    (``kind == "overview"``; keyword arguments it does not take are dropped).
 
     Examples
     --------
@@ -94,6 +128,10 @@ def plot_structure_or_overview(structure: Any, **kwargs: Any) -> tuple[Figure, s
     """
     from viz.structure import plot_structure
 
-    if len(overview_parts(structure)[0]) <= LEGIBLE_VERTICES:
+    width = kwargs.get("width")
+    if width is None and kwargs.get("style") is not None:
+        width = kwargs["style"].width
+    if len(overview_parts(structure)[0]) <= legible_vertices(width):
         return plot_structure(structure, **kwargs), "structure"
-    return plot_overview(structure, **kwargs), "overview"
+    kept = {k: v for k, v in kwargs.items() if k in ("ax", "style", "title", "width")}
+    return plot_overview(structure, **kept), "overview"

@@ -21,8 +21,50 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-__all__ = ["OKABE_ITO", "PALETTE", "Style", "rc_params", "style_context", "apply_style",
-           "save_figure"]
+__all__ = ["OKABE_ITO", "PALETTE", "PAPER_WIDTHS", "MIN_FONT_SIZE", "Style", "paper_width",
+           "resolve_style",
+           "rc_params", "style_context", "apply_style", "save_figure"]
+
+#: The common two-column journal widths in inches: one column and the whole text block.
+PAPER_WIDTHS: dict[str, float] = {"column": 3.5, "page": 7.0}
+
+#: No text of a figure is smaller than this, in points at print size.
+MIN_FONT_SIZE = 6.0
+
+
+def paper_width(width: str | float | None) -> float | None:
+    """A figure width in inches: ``"column"`` (3.5), ``"page"`` (7.0), a number of inches,
+    or None (the figure's own width).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name or a width that is not a positive number of inches.
+
+    Examples
+    --------
+    >>> paper_width("column"), paper_width(5), paper_width(None)
+    (3.5, 5.0, None)
+    >>> paper_width("A4")
+    Traceback (most recent call last):
+    ...
+    ValueError: Unknown figure width 'A4': use 'column' (3.5 in), 'page' (7.0 in) or a number of inches.
+    """
+    if width is None:
+        return None
+    if isinstance(width, str):
+        if width in PAPER_WIDTHS:
+            return PAPER_WIDTHS[width]
+        try:
+            width = float(width)
+        except ValueError:
+            names = ", ".join(f"{k!r} ({v} in)" for k, v in PAPER_WIDTHS.items())
+            raise ValueError(f"Unknown figure width {width!r}: use {names} or a number of "
+                             "inches.") from None
+    if isinstance(width, bool) or not isinstance(width, int | float) or not 1.0 <= width <= 40.0:
+        raise ValueError(f"A figure width must be 'column', 'page' or a number of inches "
+                         f"between 1 and 40; got {width!r}.")
+    return float(width)
 
 #: The eight Okabe–Ito colours by name.
 OKABE_ITO: dict[str, str] = {
@@ -46,27 +88,39 @@ PALETTE: tuple[str, ...] = tuple(OKABE_ITO[name] for name in (
 class Style:
     """Grouped style options shared by all plot functions.
 
+    Sizes are physical: a figure is drawn at the size it is printed at, so ``font_size`` is
+    the size of the text in the paper (a ``"column"`` figure is 3.5 inches wide in the PDF
+    and on the printed page).
+
     Parameters
     ----------
     font_size : float
-        Base font size in points (node labels, tick labels); titles are one point larger.
+        Text size in points at print size (node labels, tick labels); titles are the same
+        size, secondary text (edge labels, creation numbers, legends) one point smaller but
+        never below ``min_font_size``.
+    min_font_size : float
+        The smallest text allowed, in points (at least 6).
+    width : {"column", "page"}, float or None
+        Figure width: one column (3.5 in), the whole page (7.0 in), a number of inches, or
+        None (graph figures as wide as their layout needs, at most a page; charts 4.8 in).
+        The height follows from the layout, at most ``max_aspect`` times the width.
+    max_aspect : float
+        Largest height / width ratio of a figure.
     line_width : float
         Width of edges and curves in points (thin per-split lines use half of it).
-    node_radius : float
-        Radius of a round node in layout units (neighbouring layout slots are 1 apart).
-    unit : float
-        Inches per layout unit when a graph figure is created (its size follows the layout).
     figsize : (float, float) or None
-        Fixed figure size in inches for new figures; None: from the layout (graphs) or
-        (4.8, 3.2) inches (charts).
+        Fixed size of new chart figures in inches (overrides ``width``); graph figures are
+        always sized by their layout.
     dpi : int
-        Resolution of new figures and of PNG files.
+        Resolution of PNG files (vector files do not depend on it).
     palette : tuple of str
         Category colours (classes, trees, methods, priors), cycled when exhausted.
     variable_color, class_color, highlight_color, soft_highlight_color : str
         Fill of feature vertices, of the class vertex, of highlighted parts (the root clique
         of a pbkt, the chosen number of clusters) and of marked vertices (a k-tree's
         initial clique; the orange lightened).
+    continuous_color, categorical_color : str
+        Fill of continuous and categorical features when their types are known.
     edge_color, light_color : str
         Structure edges; class edges and secondary marks (separators, split curves).
     edge_labels : bool
@@ -75,26 +129,54 @@ class Style:
     Examples
     --------
     >>> from viz.style import Style
-    >>> Style().font_size
-    9.0
+    >>> Style().font_size, Style(width="column").inches
+    (7.0, 3.5)
     >>> Style().with_(font_size=12).font_size
     12
+    >>> Style(font_size=5)
+    Traceback (most recent call last):
+    ...
+    ValueError: font_size must be at least min_font_size (6.0 pt); got 5 pt.
     """
 
-    font_size: float = 9.0
-    line_width: float = 1.2
-    node_radius: float = 0.3
-    unit: float = 0.75
+    font_size: float = 7.0
+    min_font_size: float = MIN_FONT_SIZE
+    width: str | float | None = None
+    max_aspect: float = 1.3
+    line_width: float = 0.8
     figsize: tuple[float, float] | None = None
-    dpi: int = 100
+    dpi: int = 200
     palette: tuple[str, ...] = field(default=PALETTE)
     variable_color: str = "#FFFFFF"
     class_color: str = OKABE_ITO["sky_blue"]
     highlight_color: str = OKABE_ITO["orange"]
     soft_highlight_color: str = "#F8D999"
+    continuous_color: str = "#FBF3B9"
+    categorical_color: str = "#FFFFFF"
     edge_color: str = "#1A1A1A"
-    light_color: str = "#9A9A9A"
+    light_color: str = "#8C8C8C"
     edge_labels: bool = True
+
+    def __post_init__(self) -> None:
+        if self.min_font_size < MIN_FONT_SIZE:
+            raise ValueError(f"min_font_size must be at least {MIN_FONT_SIZE} pt; got "
+                             f"{self.min_font_size} pt.")
+        if self.font_size < self.min_font_size:
+            raise ValueError(f"font_size must be at least min_font_size "
+                             f"({self.min_font_size} pt); got {self.font_size} pt.")
+        if not self.max_aspect > 0:
+            raise ValueError(f"max_aspect must be positive; got {self.max_aspect}.")
+        paper_width(self.width)
+
+    @property
+    def inches(self) -> float | None:
+        """The figure width in inches (None: the figure's own width)."""
+        return paper_width(self.width)
+
+    @property
+    def small_font_size(self) -> float:
+        """Secondary text: one point below ``font_size``, never below ``min_font_size``."""
+        return max(self.min_font_size, self.font_size - 1)
 
     def with_(self, **changes: Any) -> Style:
         """A copy with some options changed."""
@@ -103,6 +185,19 @@ class Style:
     def color(self, i: int) -> str:
         """The i-th category colour (cycled)."""
         return self.palette[i % len(self.palette)]
+
+
+def resolve_style(style: Style | None, width: str | float | None = None) -> Style:
+    """The style a plot function draws with: ``style`` (default :class:`Style`) with its
+    ``width`` replaced by ``width`` when given.
+
+    Examples
+    --------
+    >>> resolve_style(None, "page").inches
+    7.0
+    """
+    s = style or DEFAULT_STYLE
+    return s if width is None else s.with_(width=width)
 
 
 DEFAULT_STYLE = Style()
@@ -122,11 +217,13 @@ def rc_params(style: Style | None = None) -> dict[str, Any]:
         "font.sans-serif": ["DejaVu Sans"],
         "mathtext.fontset": "dejavusans",
         "font.size": s.font_size,
-        "axes.titlesize": s.font_size + 1,
+        "axes.titlesize": s.font_size,
         "axes.labelsize": s.font_size,
-        "xtick.labelsize": s.font_size - 1,
-        "ytick.labelsize": s.font_size - 1,
-        "legend.fontsize": s.font_size - 1,
+        "xtick.labelsize": s.small_font_size,
+        "ytick.labelsize": s.small_font_size,
+        "legend.fontsize": s.small_font_size,
+        "legend.title_fontsize": s.small_font_size,
+        "figure.titlesize": s.font_size,
         "legend.frameon": False,
         "axes.prop_cycle": _cycler(s.palette),
         "axes.spines.top": False,
@@ -140,7 +237,8 @@ def rc_params(style: Style | None = None) -> dict[str, Any]:
         "savefig.facecolor": "white",
         "pdf.fonttype": 42,
         "ps.fonttype": 42,
-        "svg.fonttype": "path",
+        "svg.fonttype": "path",  # text as glyph outlines: no font needed to view
+        "pdf.compression": 6,
         "svg.hashsalt": "kgraph",
         "image.cmap": "viridis",
     }

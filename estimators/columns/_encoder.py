@@ -83,7 +83,48 @@ class EncodedColumns:
                               self.names, self.n_unseen)
 
 
+def _python(value):
+    """A cell as a plain Python scalar (``np.int64(1)`` -> ``1``, ``np.str_`` -> ``str``)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _label_array(values: list) -> np.ndarray:
+    """Category labels in an array of their own type: bool, int64 or float64 when every
+    label is one (so ``tolist()`` gives them back as Python ``bool``/``int``/``float``),
+    object otherwise (strings, mixed types)."""
+    kinds = {type(v) for v in values}
+    for kind, dtype in ((bool, bool), (int, np.int64), (float, np.float64)):
+        if kinds == {kind}:
+            try:
+                return np.array(values, dtype=dtype)
+            except OverflowError:  # an int beyond int64
+                break
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _first_labels(keys: np.ndarray, observed_keys: np.ndarray, originals: np.ndarray
+                  ) -> np.ndarray:
+    """The user's value behind each key: the first observed cell with that key (``"1"``
+    and ``1.0`` share the key 1.0; the one seen first names the category)."""
+    idx = pd.Index(keys).get_indexer(observed_keys)
+    _, first = np.unique(idx, return_index=True)  # idx covers every key, in key order
+    return _label_array([_python(v) for v in originals[first]])
+
+
 def _sorted_levels(observed: np.ndarray) -> np.ndarray:
+    """The distinct values of ``observed``, sorted; values that do not order among
+    themselves (``str`` and ``int`` in one object column) by their ``repr``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _sorted_levels(np.array([3, 1, 3])).tolist()
+    [1, 3]
+    >>> _sorted_levels(np.array(["b", 2, "a", 2], dtype=object)).tolist()
+    ['a', 'b', 2]
+    """
     levels = np.asarray(pd.unique(observed), dtype=object if observed.dtype == object else None)
     try:
         return np.sort(levels)
@@ -108,7 +149,16 @@ class MixedEncoder(BaseEstimator):
         one of at most 10 integers.
     categories_ : dict
         Column -> ndarray of its training categories (code ``c`` is ``categories_[col][c]``)
-        for categorical and constant columns.
+        for categorical and constant columns, each the value the user gave, of its type:
+        ``int`` stays ``int``, ``str`` stays ``str`` (digit strings included, whatever the
+        pandas dtype: object, ``string``, ``category``), ``bool`` stays ``bool``, a float
+        stays a float (an int64, bool or float64 array when every label is of that type,
+        else an object array). The codes follow :attr:`category_keys_`.
+    category_keys_ : dict
+        Column -> ndarray (sorted) that cells are matched by, in code order: floats when
+        every category is a number or numeric text (so ``1``, ``1.0`` and ``"1"`` are one
+        category, in numeric order), else the categories themselves (ordered as given
+        types allow, by text for mixed types).
     feature_names_in_ : list
         The column names (integers for arrays).
     n_features_in_ : int
@@ -137,13 +187,16 @@ class MixedEncoder(BaseEstimator):
         self.feature_types_ = infer_feature_types(X, self.feature_types)
         self.feature_names_in_ = names
         self.n_features_in_ = len(names)
-        self.categories_ = {}
+        self.categories_, self.category_keys_ = {}, {}
         for name, (col, _) in zip(names, cols, strict=True):
             if self.feature_types_[name] != "continuous":
                 miss = missing_mask(col)
                 num = numeric_values(col, miss) if col.dtype.kind != "b" else None
                 observed = col[~miss] if num is None else num[~miss]
-                self.categories_[name] = _sorted_levels(observed)
+                keys = _sorted_levels(observed)
+                user = X[name].to_numpy(dtype=object) if isinstance(X, pd.DataFrame) else col
+                self.category_keys_[name] = keys
+                self.categories_[name] = _first_labels(keys, observed, user[~miss])
         return self
 
     def transform(self, X) -> EncodedColumns:
@@ -180,7 +233,7 @@ class MixedEncoder(BaseEstimator):
             col = cols[j][0]
             miss = missing_mask(col)
             text = self.feature_types_[name] != "continuous" and (
-                self.categories_[name].dtype == object)  # categories as given: no numbers
+                self.category_keys_[name].dtype == object)  # categories as given: no numbers
             num = numeric_values(col, miss) if col.dtype.kind != "b" and not text else None
             if self.feature_types_[name] == "continuous":
                 if num is None:
@@ -191,7 +244,7 @@ class MixedEncoder(BaseEstimator):
                 check_no_infinity(name, num)
                 values[:, j] = num
                 continue
-            levels = self.categories_[name]
+            levels = self.category_keys_[name]
             n_levels[j] = levels.size
             observed = col[~miss] if num is None or levels.dtype == object else num[~miss]
             idx = pd.Index(levels).get_indexer(observed)

@@ -10,7 +10,14 @@ import numpy as np
 
 from estimators.densities import DENSITIES, PairDensity
 from estimators.densities.kde_pair import KERNELS
-from estimators.scores import GaussianCMI, GaussianCopulaCMI, KDECopulaCMI
+from estimators.scores import (
+    GaussianCMI,
+    GaussianCopulaCMI,
+    KDECopulaCMI,
+    as_fitted_score,
+    max_parents,
+    unfitted_score,
+)
 from estimators.scores._gaussian import CorrelationData, gaussian_pair_matrix
 from estimators.search import maximum_spanning_tree
 
@@ -22,8 +29,8 @@ SCORES = {
 }
 #: the dependence models of GNBClassifier (the registry the command line offers)
 DEPENDENCES = tuple(SCORES)
-__all__ = ["DEPENDENCES", "KERNELS", "SCORES", "fitted_copula_score", "fitted_copula_tree",
-           "make_density", "make_score"]
+__all__ = ["DEPENDENCES", "KERNELS", "SCORES", "fit_structure_score", "fitted_copula_score",
+           "fitted_copula_tree", "make_density", "make_score"]
 
 
 def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | None = None):
@@ -40,6 +47,29 @@ def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | 
     if dependence == "gaussian-copula":
         return GaussianCopulaCMI(marginals="kernel", bandwidth=bandwidth, n_jobs=n_jobs)
     return SCORES[dependence](bandwidth=bandwidth, n_jobs=n_jobs)
+
+
+def fit_structure_score(score, X: np.ndarray, names: list, codes: np.ndarray, k: int, *,
+                        owner: str):
+    """A researcher's structure score (a name of :data:`estimators.scores.SCORES` or a
+    protocol object, see :mod:`estimators.scores`) fitted on the complete continuous columns
+    ``X`` (the ``"gaussian"`` family) named ``names``, as the searchers use it.
+
+    Raises
+    ------
+    ValueError
+        An unknown name, a score without the ``"gaussian"`` family, or one answering fewer
+        than ``k`` parents.
+    """
+    import pandas as pd
+
+    unfitted = unfitted_score(score, "gaussian", owner=owner)
+    largest = max_parents(unfitted)
+    if largest is not None and k > largest:
+        raise ValueError(f"{owner}: the structure score {score!r} answers at most {largest} "
+                         f"parent(s) (its max_parents); got k={k}.")
+    fitted = unfitted.fit(pd.DataFrame(X, columns=names), codes)
+    return as_fitted_score(unfitted if fitted is None else fitted, names)
 
 
 def fitted_copula_tree(

@@ -8,11 +8,12 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._dask import is_dask
-from estimators._joint import FEATURE_TYPES_CONSTRAINT
+from estimators._joint import FEATURE_TYPES_CONSTRAINT, PARAMETERS_CONSTRAINT
 from estimators._warnings import user_fit
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
 from estimators.gnb._learn import DEPENDENCES, KERNELS, fitted_copula_tree, make_density
+from estimators.gnb._log_linear import family_factors, forest_families
 from estimators.gnb._mixed_scores import learn_structure
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from kgraph import GNBJunctionTree
@@ -83,6 +84,11 @@ class GNBClassifier(BaseGNB):
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
         backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
         (:func:`estimators.progress.show_progress`, off by default).
+    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
+        ``"discriminative"`` (``dependence="gaussian"`` only): keep the structure and fit
+        log-linear weights on the cells of its rooted Gaussian (CG) families by maximising
+        the penalised conditional log-likelihood (:mod:`estimators.discriminative`,
+        :mod:`estimators.gnb._log_linear`).
 
     Attributes
     ----------
@@ -101,6 +107,8 @@ class GNBClassifier(BaseGNB):
         Only with ``n_clusters="auto"``: each split's held-out weighted F1 per m.
     density_ : PairDensity
         The fitted class-conditional densities.
+    discriminative_ : DiscriminativeParameters or None
+        The discriminative parameters (``parameters="discriminative"``), else None.
     classes_, class_log_prior_, n_features_in_, feature_names_in_
 
     Examples
@@ -131,6 +139,7 @@ class GNBClassifier(BaseGNB):
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
+        "parameters": PARAMETERS_CONSTRAINT,
     }
 
     def __init__(
@@ -146,7 +155,9 @@ class GNBClassifier(BaseGNB):
         n_jobs: int | None = None,
         random_state=None,
         verbose: bool = False,
+        parameters="generative",
     ) -> None:
+        self.parameters = parameters
         self.dependence = dependence
         self.n_clusters = n_clusters
         self.bandwidth = bandwidth
@@ -198,9 +209,16 @@ class GNBClassifier(BaseGNB):
     def fit(self, X, y) -> GNBClassifier:
         """Learn the GNB structure and the class-conditional densities from (X, y)."""
         self._validate_params()
+        if self.parameters != "generative" and self.dependence != "gaussian":
+            raise ValueError(f"GNBClassifier(parameters='discriminative') needs "
+                             f"dependence='gaussian' (a conditional Gaussian model); got "
+                             f"dependence={self.dependence!r}.")
         if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
             from estimators.distributed import fit_gnb_dask
 
+            if self.parameters != "generative":
+                raise ValueError("GNBClassifier(parameters='discriminative') needs the rows "
+                                 "in memory; compute a sample or use parameters='generative'.")
             return fit_gnb_dask(self, X, y)
         enc, codes = self._validate_training(X, y)
         used = self._structure_columns(enc)
@@ -240,7 +258,24 @@ class GNBClassifier(BaseGNB):
             self.n_clusters_ = best_n_clusters(self.reduction_scores_)
         else:
             self.n_clusters_ = d - 1 if self.n_clusters is None else int(self.n_clusters)
+        self._fit_parameters(enc, codes)
         return self
+
+    def _families(self) -> list[tuple[int, tuple]]:
+        """``(v, parents)`` of the forest used to predict, rooted (module
+        :mod:`estimators.gnb._log_linear`)."""
+        arcs = [tuple(a) for a in self.cluster_order_[:self.n_clusters_].tolist()]
+        return forest_families(arcs, {c: m for m, c in arcs} if self.rooted_ else None)
+
+    def _log_linear_factors(self, enc, codes: np.ndarray) -> list:
+        return family_factors(enc, codes, self.classes_.size, self._families(),
+                              self.var_smoothing)
+
+    def _refit_generative(self, enc, codes: np.ndarray):
+        log_prior, density, forest = self._fit_model(enc, codes)
+        factors = self._log_linear_factors(enc, codes)
+        m = self.n_clusters_
+        return factors, lambda table: log_prior + self._log_density(table, density, forest, m)
 
     def _fitted_copula(self, enc, codes: np.ndarray):
         """The fitted Gaussian copula on complete continuous data, whose pairwise mutual

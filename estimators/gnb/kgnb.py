@@ -6,16 +6,23 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators._joint import FEATURE_TYPES_CONSTRAINT, constant_by_class
 from estimators._model_selection import select_by_cv
 from estimators._warnings import user_fit
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_network
-from estimators.gnb._learn import fitted_copula_score, make_density, make_score
+from estimators.gnb._learn import (
+    fit_structure_score,
+    fitted_copula_score,
+    make_density,
+    make_score,
+)
 from estimators.gnb._mixed_scores import PERFECT, AvailableCaseCMI, MixedScore, SafeScore
-from estimators.search import BACKBONE_METHODS, SEARCHERS, check_k, search_structure
+from estimators.plugins import RegistryName
+from estimators.scores import score_names
+from estimators.search import BACKBONE_METHODS, check_k, search_structure, searcher_names
 from estimators.search.candidates import restrict_search
 from kgraph import AcyclicKTree
 
@@ -55,6 +62,13 @@ class KGNBClassifier(BaseGNB):
         For ``search="backbone-dp"``: a permutation of the features, or a method of
         :data:`estimators.search.BACKBONE_METHODS` applied to the CMI edge matrix; None is
         ``"mst-dfs"`` (and the exact spanning tree for ``order=3``).
+    structure_score : None, str or score object, default=None
+        The hyperedge score of the structure search. None: the CMI of ``dependence`` (the
+        fitted copula's own on complete continuous data). Else a name of
+        :data:`estimators.scores.SCORES` with a ``"gaussian"`` family (checked at ``fit``
+        against the registry, plug-ins included) or an object following the score protocol
+        of :mod:`estimators.scores`, fitted on the continuous columns; ``dependence`` still
+        chooses the cluster densities. Complete all-continuous tables only.
     var_smoothing : float, default=1e-9
         As in :class:`GNBClassifier`.
     feature_types : "auto" or mapping, default="auto"
@@ -65,6 +79,9 @@ class KGNBClassifier(BaseGNB):
         Sparse candidate parents for wide tables: each feature's parents must be among its
         top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
         scored (:func:`estimators.search.candidates.restrict_search`). None: no restriction.
+    random_state : int, RandomState or None, default=None
+        Seeds the folds of the inner cross-validation of ``order="auto"``; None: seed 0 (a
+        fit is reproducible by default).
     verbose : bool, default=False
         As in :class:`GNBClassifier`.
 
@@ -79,6 +96,11 @@ class KGNBClassifier(BaseGNB):
         ``fold_log_loss`` and ``n_folds``; None otherwise.
     weight_ : float
         The k-tree score sum_v I(X_v; X_pi(v) | Y) in nats.
+    edge_scores_ : ndarray of shape (q, q)
+        The pair scores the search used, over the modelled (non-constant) features in
+        column order: ``edge_scores_[i, j] = f(j, {i})`` (parent i, child j; symmetric,
+        I(X_i; X_j | Y), on all-continuous data), the ``weight`` of the parent edges in
+        :func:`estimators.structure_graph.structure_graph`.
     candidates_ : dict or None
         Each feature's candidate parents when ``candidates`` is set, else None.
     density_, classes_, class_log_prior_, n_features_in_, feature_names_in_
@@ -96,10 +118,12 @@ class KGNBClassifier(BaseGNB):
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "order": [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"],
         "dependence": [StrOptions({"gaussian", "gaussian-copula"})],
-        "search": [StrOptions(SEARCHERS.keys())],
+        "search": [RegistryName(searcher_names)],
+        "structure_score": [None, RegistryName(score_names), HasMethods(["fit", "score"])],
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "candidates": [None, Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
 
@@ -113,8 +137,12 @@ class KGNBClassifier(BaseGNB):
         var_smoothing: float = 1e-9,
         feature_types="auto",
         candidates: int | None = None,
+        structure_score=None,
+        random_state=None,
         verbose: bool = False,
     ) -> None:
+        self.random_state = random_state
+        self.structure_score = structure_score
         self.candidates = candidates
         self.order = order
         self.dependence = dependence
@@ -145,19 +173,32 @@ class KGNBClassifier(BaseGNB):
         search = self.search
         X = self._density_input(enc)
         density = None
-        if (self.dependence == "gaussian-copula" and not self.rooted_
+        if self.structure_score is not None:  # the researcher's score
+            if self.rooted_ or np.isnan(Xc).any():
+                raise ValueError(
+                    "KGNBClassifier(structure_score=...) scores complete continuous tables "
+                    "(the 'gaussian' family); this one has categorical columns or missing "
+                    "cells. Use structure_score=None (the dependence model's own score).")
+            with self._one_warning():
+                score = fit_structure_score(self.structure_score, Xc, unames, codes, k,
+                                            owner="KGNBClassifier")
+                W = self.edge_scores_ = score.edge_matrix()
+            if not np.allclose(W, W.T):  # directed: the arborescence is the exact k = 1 tree
+                search = "arborescence" if search == "spanning-tree" else search
+                W = np.maximum(W, W.T)
+        elif (self.dependence == "gaussian-copula" and not self.rooted_
                 and not np.isnan(X).any()):  # the fitted copula's own CMI (as GNBClassifier)
             density = make_density(self.dependence, "scott", self.var_smoothing, X)
             density.fit(X, codes, self.classes_.size)
             score = fitted_copula_score(
                 density.corr_, self.class_count_, self.classes_, used, unames,
                 constant_by_class(enc, used, codes, self.classes_.size))
-            W = score.edge_matrix()
+            W = self.edge_scores_ = score.edge_matrix()
         elif not self.rooted_ and not np.isnan(Xc).any():  # today's path, unchanged
             with self._one_warning():
                 score = make_score(self.dependence).fit(pd.DataFrame(Xc, columns=unames),
                                                         codes)
-            W = score.edge_matrix()
+            W = self.edge_scores_ = score.edge_matrix()
         else:
             inner = (MixedScore(enc, codes, self.classes_, used, self.dependence,
                                 var_smoothing=self.var_smoothing) if self.rooted_
@@ -169,6 +210,7 @@ class KGNBClassifier(BaseGNB):
 
             with self._one_warning():
                 W = inner.edge_matrix()
+            self.edge_scores_ = W
             if self.rooted_:  # a directed score: the arborescence is its exact k = 1 tree
                 search = "arborescence" if search == "spanning-tree" else search
                 W = np.maximum(W, W.T)  # backbone orders take symmetric pair weights

@@ -2,5 +2,6 @@
 
 from estimators.ktan._columns import FEATURE_FAMILIES
 from estimators.ktan.classifiers import KTANClassifier, TANClassifier
+from estimators.ktan.naive_bayes import NaiveBayesClassifier
 
-__all__ = ["FEATURE_FAMILIES", "KTANClassifier", "TANClassifier"]
+__all__ = ["FEATURE_FAMILIES", "KTANClassifier", "NaiveBayesClassifier", "TANClassifier"]

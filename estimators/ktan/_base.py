@@ -21,13 +21,17 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from estimators._dask import is_dask
-from estimators._joint import FEATURE_TYPES_CONSTRAINT, JointLogLikelihoodClassifier
+from estimators._joint import (
+    FEATURE_TYPES_CONSTRAINT,
+    PARAMETERS_CONSTRAINT,
+    JointLogLikelihoodClassifier,
+)
 from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.ktan._export import to_pgmpy
-from estimators.ktan._network import fit_network, floored_vertices, var_floor
+from estimators.ktan._network import fit_network, floored_vertices, refit_network, var_floor
 from estimators.ktan._structure import learn_structure
 from estimators.search import check_k
 
@@ -51,6 +55,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         "alpha": [Interval(Real, 0, None, closed="neither")],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "verbose": ["verbose"],
+        "parameters": PARAMETERS_CONSTRAINT,
     }
 
     # -- what a subclass decides ------------------------------------------------------------
@@ -58,8 +63,9 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     def _search_spec(self) -> tuple[int, str, object]:
         """``(k, search, backbone)`` of this estimator."""
 
-    def _score_name(self) -> str:
-        """Name of the structure score in :data:`estimators.scores.SCORES` (default CMI)."""
+    def _score_name(self):
+        """The structure score: a name of :data:`estimators.scores.SCORES` (default CMI) or
+        a score object."""
         return "cmi"
 
     def _select_features(self, enc: EncodedColumns, y_codes: np.ndarray, kept: list[int]) -> list[int]:
@@ -91,6 +97,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
             from estimators.distributed import fit_tan_dask
 
+            refuse_dask_discriminative(self)
             return fit_tan_dask(self, X, y)
         name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
@@ -139,7 +146,16 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                 "together with every parent set the k-tree allows them; their factors are "
                 "fitted on the rows there are (pooled) and the structure score is -inf.",
                 DegenerateFeatureWarning, stacklevel=2)
+        self._fit_parameters(enc, y_codes)
         return self
+
+    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
+        return list(self.network_.factors)
+
+    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
+        return refit_network(self.network_, enc, codes, self.classes_.size, alpha=self.alpha,
+                             ess=getattr(self, "ess", None), var_smoothing=self.var_smoothing,
+                             ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
 
     def _warn_degenerate(self, enc: EncodedColumns, floor: float | None = None) -> None:
         """One warning naming the small classes and the floored (constant or collinear
@@ -200,8 +216,14 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         ------
         ValueError
             For a model with continuous and categorical features: pgmpy has no
-            conditional Gaussian network.
+            conditional Gaussian network; for ``parameters="discriminative"``: pgmpy cannot
+            hold log-linear weights.
         """
+        if getattr(self, "discriminative_", None) is not None:
+            raise ValueError(
+                f"{type(self).__name__}(parameters='discriminative') cannot be exported to "
+                "pgmpy: its log-linear weights are no CPDs, and the generative CPDs would "
+                "not predict what it predicts; fit with parameters='generative' to export.")
         return to_pgmpy(self)
 
     def write_graphml(self, path: str | PathLike) -> None:
@@ -223,6 +245,14 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
         check_is_fitted(self)
         structure_graph(self).write_graphml(path)
+
+
+def refuse_dask_discriminative(clf) -> None:
+    """A ``ValueError`` for ``parameters="discriminative"`` on a Dask collection."""
+    if getattr(clf, "parameters", "generative") != "generative":
+        raise ValueError(f"{type(clf).__name__}(parameters='discriminative') needs the rows in "
+                         "memory (the CLL is maximised over all of them); compute a sample "
+                         "or use parameters='generative' on a Dask collection.")
 
 
 def _modelled(enc: EncodedColumns, kept: list[int], names: list[str]) -> EncodedColumns:

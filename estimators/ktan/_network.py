@@ -151,6 +151,17 @@ def fit_network(enc: EncodedColumns, y_codes: np.ndarray, n_classes: int, column
     return CGNetwork(columns, parents, factors)
 
 
+def refit_network(network: CGNetwork, enc: EncodedColumns, y_codes: np.ndarray,
+                  n_classes: int, **kwargs):
+    """``(factors, jll)``: ``network``'s structure refitted on ``(enc, y_codes)`` by
+    :func:`fit_network` (``kwargs``: its smoothing arguments), and the function
+    ``enc -> ln p(y, x_O)`` of the refitted network with the subset's class frequencies."""
+    net = fit_network(enc, y_codes, n_classes, network.columns, network.parents, **kwargs)
+    counts = np.bincount(y_codes, minlength=n_classes)
+    prior = np.log(np.maximum(counts, 1) / counts.sum())
+    return list(net.factors), lambda table: net.joint_log_likelihood(table, prior)
+
+
 def _pseudo_count(enc: EncodedColumns, v: int, parents, n_classes: int, alpha: float,
                   ess: float | None) -> float:
     """``alpha``, or the BDeu-style ``ess / (r_v * q_v * m)`` of :func:`fit_network`."""

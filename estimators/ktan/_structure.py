@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from estimators.columns import EncodedColumns
-from estimators.scores import SCORES, make_score
+from estimators.scores import SCORES, as_fitted_score, max_parents, unfitted_score
 from estimators.search import search_structure
 from estimators.search.candidates import restrict_search
 from kgraph import AcyclicKTree
@@ -126,24 +126,44 @@ def score_family(enc: EncodedColumns) -> str:
 
 
 def fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
-              var_smoothing: float, ridge: float, min_cell_rows: int, score: str = "cmi"):
+              var_smoothing: float, ridge: float, min_cell_rows: int, score="cmi",
+              owner: str = "The classifier"):
     """The fitted hyperedge score of ``enc`` (variables ``enc.names``), as in the module
     docstring; ``score`` names a score of :data:`estimators.scores.SCORES` ("cmi", "bic",
-    "bdeu"): on a mixed or incomplete table one registered for the ``"mixed"`` family
-    ("cmi": :class:`ConditionalGaussianScore`, "bic": its BIC with rows counted per
-    hyperedge)."""
+    "bdeu", or one registered later) or is an object following the score protocol of
+    :mod:`estimators.scores` (cloned, then fitted). On a mixed or incomplete table the score
+    must serve the ``"mixed"`` family ("cmi": :class:`ConditionalGaussianScore`, "bic": its
+    BIC with rows counted per hyperedge), fitted through ``fit_encoded``."""
     family = score_family(enc)
-    if family != "mixed":
-        data = enc.codes if family == "discrete" else enc.values
-        return make_score(score, family).fit(pd.DataFrame(data, columns=list(enc.names)), y_codes)
-    if "mixed" not in SCORES.get(score, {}):
+    if family == "mixed" and isinstance(score, str) and "mixed" not in SCORES.get(score, {"mixed": 0}):
         raise ValueError(
             f"The structure score {score!r} needs a complete table of one column type "
             "(all categorical or all continuous); this table is mixed or has missing cells, "
             f"where the conditional Gaussian scores {mixed_scores()} are available.")
-    cg = make_score(score, "mixed").set_params(var_smoothing=var_smoothing, ridge=ridge,
-                                               min_cell_rows=min_cell_rows)
-    return cg.fit_encoded(enc, y_codes, classes)
+    unfitted = unfitted_score(score, family, owner=owner)
+    if family != "mixed":
+        data = enc.codes if family == "discrete" else enc.values
+        fitted = unfitted.fit(pd.DataFrame(data, columns=list(enc.names)), y_codes)
+    elif not callable(getattr(unfitted, "fit_encoded", None)):
+        raise ValueError(
+            f"{owner}: the structure score {type(unfitted).__name__} has no fit_encoded, so it "
+            "cannot score a table that is mixed or has missing cells; the conditional Gaussian "
+            f"scores {mixed_scores()} can.")
+    else:
+        settings = {"var_smoothing": var_smoothing, "ridge": ridge, "min_cell_rows": min_cell_rows}
+        if hasattr(unfitted, "get_params"):
+            own = unfitted.get_params(deep=False)
+            unfitted.set_params(**{k: v for k, v in settings.items() if k in own})
+        fitted = unfitted.fit_encoded(enc, y_codes, classes)
+    return as_fitted_score(unfitted if fitted is None else fitted, list(enc.names))
+
+
+def check_score_width(score, k: int, *, owner: str) -> None:
+    """Refuse a width ``k`` above the score's ``max_parents`` (before any fitting)."""
+    largest = max_parents(score)
+    if largest is not None and k > largest:
+        raise ValueError(f"{owner}: the structure score {score!r} answers at most {largest} "
+                         f"parent(s) (its max_parents); got k={k}.")
 
 
 def mixed_scores() -> list[str]:
@@ -164,7 +184,7 @@ def learn_structure(
     ridge: float,
     min_cell_rows: int,
     candidates: int | None = None,
-    score: str = "cmi",
+    score="cmi",
 ) -> StructureFit:
     """Fit the score and search the k-tree as described in the module docstring.
 
@@ -188,15 +208,18 @@ def learn_structure(
         Settings of the conditional Gaussian score.
     candidates : int, optional
         Restrict parents to each feature's top-m partners (:class:`CandidateScore`).
-    score : str, default="cmi"
-        Name of the hyperedge score in :data:`estimators.scores.SCORES`.
+    score : str or score object, default="cmi"
+        Name of the hyperedge score in :data:`estimators.scores.SCORES`, or an object
+        following the score protocol of :mod:`estimators.scores`.
 
     Returns
     -------
     StructureFit
     """
+    if not isinstance(score, str):
+        check_score_width(score, k, owner=estimator)
     score = fit_score(enc, y_codes, classes, var_smoothing=var_smoothing, ridge=ridge,
-                      min_cell_rows=min_cell_rows, score=score)
+                      min_cell_rows=min_cell_rows, score=score, owner=estimator)
     return search_fitted(score, list(enc.names), k=k, search=search, backbone=backbone,
                          estimator=estimator, candidates=candidates)
 

@@ -7,16 +7,17 @@ from collections.abc import Sequence
 from numbers import Integral, Real
 
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators._dask import is_dask
-from estimators._model_selection import candidate_grid, select_by_cv
+from estimators._model_selection import candidate_grid, fixed_seed, select_by_cv
 from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
-from estimators.ktan._base import BaseKTAN
+from estimators.ktan._base import BaseKTAN, refuse_dask_discriminative
 from estimators.ktan._structure import score_family
-from estimators.scores import SCORES
-from estimators.search import BACKBONE_METHODS, SEARCHERS
+from estimators.plugins import RegistryName
+from estimators.scores import BUILTIN_SCORES, SCORES, score_names
+from estimators.search import BACKBONE_METHODS, searcher_names
 
 _DOC_ATTRIBUTES = """classes_ : ndarray
         Class labels.
@@ -35,6 +36,8 @@ _DOC_ATTRIBUTES = """classes_ : ndarray
         The fitted factors (:mod:`estimators.ktan._network`).
     class_log_prior_ : ndarray
         ``ln p(y)`` (relative frequencies).
+    discriminative_ : DiscriminativeParameters or None
+        The discriminative parameters (``parameters="discriminative"``), else None.
     n_features_in_ : int
         Number of features.
     feature_names_in_ : ndarray
@@ -58,8 +61,15 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         Fraction of the largest continuous-feature variance added to residual variances.
     verbose : bool, default=False
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
-        backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
-        (:func:`estimators.progress.show_progress`, off by default)."""
+        backbone DP, EM, the "auto" cross-validation, L-BFGS); ``False`` leaves the caller's
+        setting (:func:`estimators.progress.show_progress`, off by default).
+    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
+        ``"generative"``: the factors above. ``"discriminative"``: keep the structure and
+        refit its parameters by maximising the L2-penalised conditional log-likelihood
+        (log-linear cells of every factor, penalty centred on the generative parameters,
+        missing cells marginalised by the generative factors they touch; see
+        :mod:`estimators.discriminative`); ``discriminative_`` holds them and
+        ``to_pgmpy`` refuses such a model."""
 
 _DOC_COMMON = """
     Columns are continuous or categorical (types decided once, see ``feature_types``; a
@@ -140,13 +150,15 @@ class TANClassifier(BaseKTAN):
     }
 
     def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
-                 feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False):
+                 feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False,
+                 parameters="generative"):
         self.features = features
         self.alpha = alpha
         self.ess = ess
         self.feature_types = feature_types
         self.var_smoothing = var_smoothing
         self.verbose = verbose
+        self.parameters = parameters
 
     def _search_spec(self) -> tuple[int, str, object]:
         return 1, "backbone-dp", None
@@ -185,14 +197,18 @@ class KTANClassifier(BaseKTAN):
         Sparse candidate parents for wide tables: each feature's parents must be among its
         top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
         scored (:mod:`estimators.search.candidates`). None: no restriction.
-    structure_score : {{"cmi", "bic", "bdeu", "auto"}}, default="cmi"
-        The hyperedge score of the structure search (:data:`estimators.scores.SCORES`):
-        plug-in CMI, BIC/MDL or the BDeu marginal-likelihood gain (complete discrete
-        tables only). On mixed tables or with missing cells ``"cmi"`` is the conditional
+    structure_score : str or score object, default="cmi"
+        The hyperedge score of the structure search: a name of
+        :data:`estimators.scores.SCORES`, checked at ``fit`` against the registry (plug-ins
+        included): ``"cmi"`` (plug-in CMI), ``"bic"`` (BIC/MDL), ``"bdeu"`` (the BDeu
+        marginal-likelihood gain, complete discrete tables only) or one registered with
+        :func:`~estimators.scores.register_score` or an entry point; or an object following
+        the score protocol of :mod:`estimators.scores` (cloned, then fitted on the table).
+        On mixed tables or with missing cells ``"cmi"`` is the conditional
         Gaussian score and ``"bic"`` its BIC with rows counted per hyperedge
         (:class:`~estimators.scores.ConditionalGaussianBIC`).
-        ``"auto"`` (with ``k="auto"``) lets cross-validation choose among those defined for
-        the feature family.
+        ``"auto"`` (with ``k="auto"``) lets cross-validation choose among kgraph's own scores
+        defined for the feature family (:data:`~estimators.scores.BUILTIN_SCORES`).
     feature_selection : {{"auto", "markov-blanket"}} or None, default="auto"
         Which features the k-tree spans (:data:`estimators.feature_selection.FEATURE_SELECTORS`).
         None: all of them. ``"markov-blanket"``: the class's Markov blanket estimated from
@@ -202,6 +218,10 @@ class KTANClassifier(BaseKTAN):
         with ``k="auto"`` (or a list of k) cross-validation chooses between all features and
         the blanket (the blanket only on complete categorical tables); with an int ``k``,
         all features.
+    random_state : int, RandomState or None, default=None
+        Seeds the randomised steps: the folds of the inner cross-validation (``"auto"``)
+        and the permutations of the Markov-blanket tests. None: seed 0, so a fit is
+        reproducible by default.
     {parameters}
 
     Attributes
@@ -213,7 +233,7 @@ class KTANClassifier(BaseKTAN):
         The learned k-tree over the feature names.
     candidates_ : dict or None
         Each feature's candidate parents when ``candidates`` is set, else None.
-    structure_score_ : str
+    structure_score_ : str or score object
         The structure score used (the chosen one with ``structure_score="auto"``).
     selected_features_ : list
         The features the k-tree spans (all non-constant ones without feature selection).
@@ -251,12 +271,14 @@ class KTANClassifier(BaseKTAN):
     _parameter_constraints: dict = {
         **BaseKTAN._parameter_constraints,
         "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), "array-like"],
-        "structure_score": [StrOptions({*SCORES, "auto"})],
+        "structure_score": [RegistryName(score_names, extra=("auto",)),
+                            HasMethods(["fit", "score"])],
         "ess": [None, Interval(Real, 0, None, closed="neither")],
-        "search": [StrOptions(SEARCHERS.keys())],
+        "search": [RegistryName(searcher_names)],
         "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
         "candidates": [None, Interval(Integral, 1, None, closed="left")],
         "feature_selection": [None, StrOptions({*FEATURE_SELECTORS, "auto"})],
+        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -268,13 +290,17 @@ class KTANClassifier(BaseKTAN):
         features: str = "auto",
         alpha: float = 1.0,
         candidates: int | None = None,
-        structure_score: str = "cmi",
+        structure_score="cmi",
         ess: float | None = None,
         feature_selection: str | None = "auto",
         feature_types="auto",
         var_smoothing: float = 1e-9,
+        random_state=None,
         verbose: bool = False,
+        parameters="generative",
     ):
+        self.random_state = random_state
+        self.parameters = parameters
         self.feature_selection = feature_selection
         self.candidates = candidates
         self.k = k
@@ -291,7 +317,7 @@ class KTANClassifier(BaseKTAN):
     def _search_spec(self) -> tuple[int, str, object]:
         return self.k_, self.search, self.backbone
 
-    def _score_name(self) -> str:
+    def _score_name(self):
         return self.structure_score_
 
     def _select_features(self, enc, y_codes, kept: list[int]) -> list[int]:
@@ -304,7 +330,8 @@ class KTANClassifier(BaseKTAN):
                 f"KTANClassifier(feature_selection={method!r}) needs complete categorical "
                 f"columns; column(s) {bad} are continuous or have missing cells. Use "
                 "feature_selection=None (all features) on this table.")
-        chosen = FEATURE_SELECTORS[method](enc.codes[:, kept], y_codes, min_features=2)
+        chosen = FEATURE_SELECTORS[method](enc.codes[:, kept], y_codes, min_features=2,
+                                           random_state=fixed_seed(self.random_state))
         return [kept[i] for i in chosen]
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -332,13 +359,14 @@ class KTANClassifier(BaseKTAN):
                     "memory (its tests condition on the blanket's joint configurations); use "
                     "feature_selection=None on a Dask collection, or compute a sample.")
             self.feature_selection_ = None
+            refuse_dask_discriminative(self)
             return fit_tan_dask(self, X, y)  # a TypeError naming the models that can
         if isinstance(self.k, Integral):
             if self.structure_score == "auto":
                 raise ValueError(
                     "KTANClassifier(structure_score='auto') chooses the score by cross-validation "
                     f"together with k; use k='auto' (or a list of k), or name a score in "
-                    f"{sorted(SCORES)}. Got k={self.k}."
+                    f"{score_names()}. Got k={self.k}."
                 )
             self.k_, self.structure_score_ = int(self.k), self.structure_score
             self.feature_selection_ = None if self.feature_selection == "auto" else self.feature_selection
@@ -355,7 +383,7 @@ class KTANClassifier(BaseKTAN):
             probe = TANClassifier(features=self.features).fit(X, y)  # the score family and d
         enc = probe._check_X(X)
         family = score_family(enc)
-        names = [s for s, fams in SCORES.items() if family in fams]
+        names = [s for s in BUILTIN_SCORES if family in SCORES[s]]
         selections = [self.feature_selection]
         if self.feature_selection == "auto":
             complete = all(t != "continuous" for t in enc.types) and (enc.codes >= 0).all()

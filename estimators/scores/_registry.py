@@ -1,7 +1,8 @@
 """Hyperedge scores by name and model family, for classifiers and the command line.
 
 ``SCORES[name][family]`` is a factory of an unfitted score; a new score (or a new family of
-an existing score) is registered here, in one place.
+an existing score) is registered with :func:`register_score` -- here, at run time, or from
+another package through the ``kgraph.scores`` entry point (:mod:`estimators.plugins`).
 
 | name | discrete features | Gaussian features | mixed (or missing cells) |
 |---|---|---|---|
@@ -15,7 +16,9 @@ columns mix types or that has missing cells.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+
+from estimators.plugins import check_new_name, load_plugins
 
 from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore
@@ -23,7 +26,11 @@ from ._discrete import DiscreteCMI
 from ._gaussian import GaussianCMI
 from ._penalised import BIC, DiscreteBDeu
 
-__all__ = ["SCORES", "make_score"]
+__all__ = ["BUILTIN_SCORES", "FAMILIES", "SCORES", "make_score", "register_score",
+           "score_names"]
+
+#: the feature families a score may serve (see :func:`estimators.ktan._structure.score_family`)
+FAMILIES = ("discrete", "gaussian", "mixed")
 
 SCORES: dict[str, dict[str, Callable[[], object]]] = {
     "cmi": {"discrete": DiscreteCMI, "gaussian": GaussianCMI, "mixed": ConditionalGaussianScore},
@@ -31,6 +38,78 @@ SCORES: dict[str, dict[str, Callable[[], object]]] = {
             "mixed": ConditionalGaussianBIC},
     "bdeu": {"discrete": DiscreteBDeu},
 }
+#: kgraph's own scores: those ``structure_score="auto"`` chooses among
+BUILTIN_SCORES = tuple(SCORES)
+
+
+def register_score(name: str, factories: Mapping[str, Callable[[], object]] | Callable[[], object],
+                   *, replace: bool = False) -> dict[str, Callable[[], object]]:
+    """Register a hyperedge score under ``name``, for the feature families it serves.
+
+    Parameters
+    ----------
+    name : str
+        The name classifiers (``structure_score=name``) and ``kgraph learn
+        --structure-score name`` use.
+    factories : mapping or callable
+        ``{family: factory}`` with families among :data:`FAMILIES` and each factory a
+        zero-argument callable (a class, say) returning an unfitted score that follows the
+        protocol of :mod:`estimators.scores`; or one factory whose ``families`` attribute
+        lists its families.
+    replace : bool, default=False
+        Replace a score registered under ``name``.
+
+    Returns
+    -------
+    dict
+        The ``{family: factory}`` registered.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is taken (and ``replace`` is False), empty, or a family is unknown.
+    TypeError
+        If a factory is not callable.
+
+    Examples
+    --------
+    >>> from estimators.scores import DiscreteCMI, SCORES, register_score
+    >>> class Halved(DiscreteCMI):
+    ...     def score(self, v, parents):
+    ...         return super().score(v, parents) / 2
+    >>> register_score("halved", {"discrete": Halved})
+    {'discrete': <class 'estimators.scores._registry.Halved'>}
+    >>> register_score("halved", {"discrete": Halved})
+    Traceback (most recent call last):
+    ...
+    ValueError: A score named 'halved' is registered already; pass replace=True to replace it.
+    >>> del SCORES["halved"]
+    """
+    check_new_name("score", name, SCORES, replace=replace)
+    if not isinstance(factories, Mapping):
+        families = getattr(factories, "families", None)
+        if not callable(factories) or not families or isinstance(families, str):
+            raise TypeError(f"The score {name!r} must be registered as a mapping {{family: "
+                            f"factory}} or a factory with a 'families' attribute; got "
+                            f"{type(factories).__name__}.")
+        factories = dict.fromkeys(families, factories)
+    factories = dict(factories)
+    unknown = sorted(set(factories) - set(FAMILIES), key=str)
+    if unknown or not factories:
+        raise ValueError(f"The score {name!r} names the families {unknown or '{}'}; the "
+                         f"families are {list(FAMILIES)}.")
+    bad = [family for family, make in factories.items() if not callable(make)]
+    if bad:
+        raise TypeError(f"The factories of score {name!r} must be callable; not those of "
+                        f"{bad}.")
+    SCORES[name] = factories
+    return factories
+
+
+def score_names() -> list[str]:
+    """The registered score names, plug-ins included (sorted)."""
+    load_plugins()
+    return sorted(SCORES)
 
 
 def make_score(name: str, family: str):
@@ -50,6 +129,7 @@ def make_score(name: str, family: str):
     ...
     ValueError: Score 'bdeu' is defined for discrete features only; got gaussian features. Use one of ['bic', 'cmi'] for gaussian features.
     """
+    load_plugins()
     if name not in SCORES:
         raise ValueError(f"Unknown score {name!r}; the registered scores are {sorted(SCORES)}.")
     if family not in SCORES[name]:

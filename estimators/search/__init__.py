@@ -35,6 +35,7 @@ from estimators.search.registry import (
     reject_backbone,
     resolve_backbone,
     search_structure,
+    searcher_names,
 )
 from estimators.search.spanning_tree import SpanningTreeResult, maximum_spanning_tree
 
@@ -60,6 +61,7 @@ __all__ = [
     "reject_backbone",
     "resolve_backbone",
     "search_structure",
+    "searcher_names",
     "brute_force_spanning_tree",
     "enumerate_acyclic_ktrees",
     "greedy_ktree",

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from estimators.plugins import check_new_name, load_plugins
 from estimators.search._common import Score, check_backbone
 from estimators.search.arborescence import maximum_spanning_arborescence
 from estimators.search.backbone_dp import backbone_dp
@@ -33,7 +34,7 @@ from estimators.search.spanning_tree import maximum_spanning_tree, weight_matrix
 from kgraph.ktree import AcyclicKTree
 
 __all__ = ["SEARCHERS", "SearchResult", "Searcher", "get_searcher", "register_searcher",
-           "reject_backbone", "resolve_backbone", "search_structure"]
+           "reject_backbone", "resolve_backbone", "search_structure", "searcher_names"]
 
 
 @dataclass(frozen=True)
@@ -85,19 +86,21 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
     True
     >>> del SEARCHERS["demo-path"]
     """
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"A searcher name must be a non-empty str; got {name!r}.")
+    check_new_name("searcher", name, SEARCHERS, replace=replace)
     if not callable(searcher):
         raise TypeError(f"The searcher {name!r} must be callable; got {type(searcher).__name__}.")
-    if name in SEARCHERS and not replace:
-        raise ValueError(f"A searcher named {name!r} is registered already; pass replace=True "
-                         "to replace it.")
     SEARCHERS[name] = searcher
     return searcher
 
 
+def searcher_names() -> list[str]:
+    """The registered searcher names, plug-ins included (sorted)."""
+    load_plugins()
+    return sorted(SEARCHERS)
+
+
 def get_searcher(name: str) -> Searcher:
-    """The searcher registered under ``name``.
+    """The searcher registered under ``name`` (plug-ins included).
 
     Examples
     --------
@@ -106,6 +109,7 @@ def get_searcher(name: str) -> Searcher:
     ...
     ValueError: Unknown searcher 'bogus'; valid ones are ['arborescence', 'backbone-dp', 'greedy', 'spanning-tree'].
     """
+    load_plugins()
     try:
         return SEARCHERS[name]
     except (KeyError, TypeError):

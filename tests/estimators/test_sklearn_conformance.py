@@ -5,6 +5,7 @@ the same error by every family (the template :class:`estimators._joint.JointLogL
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -13,13 +14,44 @@ from estimators import (
     KGNBClassifier,
     KTANClassifier,
     LatentCNBClassifier,
+    NaiveBayesClassifier,
     TANClassifier,
 )
+from estimators.scores import ConditionalGaussianScore, make_score
 
-CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier]
+CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier,
+               NaiveBayesClassifier]
 
 
-@parametrize_with_checks([cls() for cls in CLASSIFIERS])
+class EveryFamily(BaseEstimator):
+    """A score object following the protocol of estimators.scores (no BaseCMI), serving
+    every family: the registered plug-in CMI on complete tables, the conditional Gaussian
+    score (fit_encoded) on mixed or incomplete ones."""
+
+    families = ("discrete", "gaussian", "mixed")
+
+    def __init__(self, var_smoothing=1e-9, ridge=1e-8, min_cell_rows=5):
+        self.var_smoothing, self.ridge, self.min_cell_rows = var_smoothing, ridge, min_cell_rows
+
+    def fit(self, X, y):
+        kind = "discrete" if all(np.issubdtype(t, np.integer) for t in X.dtypes) else "gaussian"
+        self.base_ = make_score("cmi", kind).fit(X, y)
+        return self
+
+    def fit_encoded(self, enc, y_codes, classes):
+        self.base_ = ConditionalGaussianScore(**self.get_params()).fit_encoded(enc, y_codes,
+                                                                               classes)
+        return self
+
+    def score(self, v, parents):
+        return self.base_.score(v, parents)
+
+
+@parametrize_with_checks([cls() for cls in CLASSIFIERS]
+                         + [NaiveBayesClassifier(parameters="discriminative"),
+                            TANClassifier(parameters="discriminative"),
+                            KTANClassifier(structure_score=EveryFamily()),
+                            KTANClassifier(structure_score="bic")])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 

@@ -41,12 +41,16 @@ def test_confidence_orders_width_or_opacity(encode):
         assert widths == sorted(widths, reverse=True) and widths[0] > widths[-1]
     if encode in ("alpha", "both"):
         assert alphas == sorted(alphas, reverse=True) and alphas[0] > alphas[-1]
-    legend = ax.get_legend()
-    assert legend.get_title().get_text() == "confidence"
-    assert [t.get_text() for t in legend.get_texts()] == ["0.25", "0.50", "0.75", "1.00"]
+    levels = ["0.25", "0.50", "0.75", "1.00"]
+    texts = [t.get_text() for t in ax.texts if (t.get_gid() or "").startswith("legend-text:")]
+    assert texts[-5:] == ["confidence:", *levels]
+    samples = {line.get_gid(): line for line in ax.lines}
+    widths = [samples[f"legend:{level}"].get_linewidth() for level in levels]
+    alphas = [samples[f"legend:{level}"].get_alpha() for level in levels]
     if encode == "width":
-        assert [h.get_linewidth() for h in legend.legend_handles] == sorted(
-            h.get_linewidth() for h in legend.legend_handles)
+        assert widths == sorted(widths) and widths[0] < widths[-1]
+    if encode == "alpha":
+        assert alphas == sorted(alphas) and alphas[0] < alphas[-1]
 
 
 def test_labels_arrows_and_class_vertex():

@@ -111,9 +111,9 @@ def test_every_choices_list_is_its_registry():
     from viz.cli.learn import MODELS
 
     expected = {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
-                "search": list(SEARCHERS), "features": list(FEATURE_FAMILIES),
+                "search": sorted(SEARCHERS), "features": list(FEATURE_FAMILIES),
                 "prior": list(PRIORS), "family": list(FAMILIES),
-                "structure_score": [*SCORES, "auto"], "engine": list(ENGINES)}
+                "structure_score": [*sorted(SCORES), "auto"], "engine": list(ENGINES)}
     found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
     assert found == expected
 

@@ -28,6 +28,35 @@ def run_datasets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plugins(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("plugins", help="list the registered scores and searchers",
+                       description="List the structure scores and searchers that 'kgraph learn' "
+                                   "accepts (--structure-score, --search), kgraph's own and "
+                                   "those of installed plug-ins (entry points kgraph.scores and "
+                                   "kgraph.searchers), with where each comes from; plug-ins "
+                                   "that could not be loaded are listed last.")
+    p.set_defaults(run=run_plugins)
+
+
+def run_plugins(args: argparse.Namespace) -> int:
+    from estimators.plugins import registered
+
+    rows = registered()
+    width = max(len(r.name) for r in rows)
+    for kind, title in (("score", "scores"), ("searcher", "searchers")):
+        print(f"{title}:")
+        for r in rows:
+            if r.kind == kind and r.loaded:
+                families = f"{', '.join(r.families):<26} " if kind == "score" else ""
+                print(f"  {r.name:<{width}}  {families}{r.origin}")
+    broken = [r for r in rows if not r.loaded]
+    if broken:
+        print("plug-ins that could not be loaded (skipped):")
+        for r in broken:
+            print(f"  {r.kind} {r.name:<{width}}  {r.origin}")
+    return 0
+
+
 def read_structure_or_fail(path: Path) -> kgraph.Structure:
     """Read a saved structure, turning every reading problem into a one-line CommandError."""
     if not path.is_file():
@@ -116,4 +145,4 @@ def _export(sub: argparse._SubParsersAction) -> None:
     register(sub)
 
 
-REGISTER = [_datasets, _export, _plot, _bench]
+REGISTER = [_datasets, _export, _plot, _bench, _plugins]

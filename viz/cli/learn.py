@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import sys
 import time
@@ -46,6 +47,8 @@ class ModelSpec:
         if "backbone" in kwargs and "search" in self.options and "search" not in kwargs:
             kwargs["search"] = "backbone-dp"  # a backbone is kept by the backbone DP
         kwargs["verbose"] = not getattr(args, "quiet", False)  # --quiet: no bars in fit
+        if "random_state" in inspect.signature(estimator).parameters:  # EM, inner CV, ...
+            kwargs["random_state"] = getattr(args, "random_state", 0)
         return estimator(**self.fixed, **kwargs)
 
 
@@ -53,7 +56,8 @@ MODELS = {
     "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters"),
                      "GNB classifier (paper 1)"),
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
-                      ("order", "dependence", "search", "backbone", "candidates"), "k-GNB classifier (paper 1)"),
+                      ("order", "dependence", "search", "backbone", "candidates",
+                       "structure_score"), "k-GNB classifier (paper 1)"),
     "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
@@ -93,13 +97,13 @@ def registries() -> dict[str, list[str]]:
     from estimators.gnb import DEPENDENCES
     from estimators.ktan import FEATURE_FAMILIES
     from estimators.latent import FAMILIES, PRIORS
-    from estimators.scores import SCORES
-    from estimators.search import BACKBONE_METHODS, SEARCHERS
+    from estimators.scores import score_names
+    from estimators.search import BACKBONE_METHODS, searcher_names
 
     return {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
-            "search": list(SEARCHERS), "backbone": list(BACKBONE_METHODS),
+            "search": searcher_names(), "backbone": list(BACKBONE_METHODS),
             "features": list(FEATURE_FAMILIES), "prior": list(PRIORS),
-            "family": list(FAMILIES), "score": list(SCORES)}
+            "family": list(FAMILIES), "score": score_names()}
 
 
 class RegistryChoices(Sequence):
@@ -155,7 +159,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     _choices(p.add_argument("--model", required=True, help="which model"), "model")
     p.add_argument("--out", type=Path, required=True, help="output folder")
     p.add_argument("--cv", type=int, default=5, help="stratified cross-validation folds (5)")
-    p.add_argument("--random-state", type=int, default=0, help="seed of the folds (0)")
+    p.add_argument("--random-state", type=int, default=0,
+                   help="seed of every random step: the folds, the model's own (EM starts, "
+                        "inner cross-validation, tests' permutations) and --bootstrap (0)")
     p.add_argument("--feature-types", type=report.feature_types_option,
                    metavar="COL=TYPE,...", help="column types that override the automatic "
                    "rule: continuous or categorical (every model)")
@@ -167,8 +173,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="kgnb: cluster order (3 = GNB) or 'auto' (chosen by inner CV log-loss)")
     g.add_argument("--k", type=_n_clusters,
                    help="ktan: the k of the k-tree or 'auto' (chosen by inner CV log-loss)")
-    _choices(g.add_argument("--structure-score", help="ktan: structure score ('auto' with --k "
-                            "auto: chosen by inner CV)"), "score", extra=("auto",))
+    _choices(g.add_argument("--structure-score", help="ktan, kgnb: structure score, plug-ins "
+                            "included ('kgraph plugins'); ktan: 'auto' with --k auto: chosen "
+                            "by inner CV"), "score", extra=("auto",))
     g.add_argument("--ess", type=float,
                    help="tan, ktan: equivalent sample size of a BDeu CPT prior (replaces --alpha)")
     _choices(g.add_argument("--search", help="kgnb, ktan: searcher"), "search")

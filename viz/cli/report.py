@@ -1,10 +1,11 @@
-"""The data side of ``kgraph learn``: ``--feature-types``, and the part of
+"""The data side of ``kgraph learn``: reading a table, ``--feature-types``, and the part of
 ``report.md`` that says what the model was given (column types, constant columns, missing
 cells, and how missing cells are handled)."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from viz.cli.commands import CommandError
@@ -12,7 +13,7 @@ from viz.cli.commands import CommandError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["check_feature_types", "data_lines", "feature_types_option"]
+__all__ = ["check_feature_types", "data_lines", "feature_types_option", "read_table"]
 
 _TYPES = ("continuous", "categorical")
 
@@ -41,6 +42,40 @@ def feature_types_option(text: str) -> dict[str, str]:
     if not out:
         raise argparse.ArgumentTypeError("expected COLUMN=TYPE[,COLUMN=TYPE...]")
     return out
+
+
+def read_table(path: Path) -> pd.DataFrame:
+    """A CSV file as a DataFrame: strings stay strings ("NA" is a category), empty cells
+    become NaN (missing), a column of whole numbers with empty cells stays integers
+    (pandas ``Int64``, not floats: its categories are ``0``, ``1`` as in the file, not
+    ``0.0``, ``1.0``); every reading problem is a one-line CommandError."""
+    import pandas as pd
+
+    options = {"keep_default_na": False, "na_values": [""]}
+    try:
+        return _integers_kept(pd.read_csv(path, **options), path, options)
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError,
+            pd.errors.EmptyDataError) as exc:
+        raise CommandError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from exc
+
+
+def _integers_kept(frame: pd.DataFrame, path: Path, options: dict) -> pd.DataFrame:
+    """The float columns that pandas made of integers because of empty cells, back as
+    ``Int64``: those whose every filled cell is written as an integer in the file (read
+    again as text, those columns only)."""
+    import numpy as np
+    import pandas as pd
+
+    floats = [c for c in frame.columns if frame[c].dtype == np.float64
+              and frame[c].isna().any() and frame[c].notna().any()]
+    whole = [c for c in floats if np.all(np.mod(frame[c].dropna().to_numpy(), 1) == 0)]
+    if not whole:
+        return frame
+    text = pd.read_csv(path, usecols=whole, dtype=str, **options)
+    for c in whole:
+        if text[c].dropna().str.strip().str.fullmatch(r"[+-]?\d+").all():
+            frame[c] = frame[c].astype("Int64")
+    return frame
 
 
 def check_feature_types(mapping: dict[str, str] | None, X: pd.DataFrame) -> None:

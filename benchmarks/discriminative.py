@@ -1,0 +1,183 @@
+"""Discriminative parameters on learned structures (issue 33): generative vs discriminative
+TAN, k-TAN and naive Bayes beside the LogisticRegression and HistGradientBoosting pipelines,
+each model on its own, the same folds for every model of a table.
+
+Models: ``nb``, ``tan``, ``ktan`` at their defaults (generative) and with
+``parameters="discriminative"`` (log-linear cells, λ and the penalty centre chosen by inner
+3-fold CV on the training fold, :mod:`estimators.discriminative`), and TAN with
+``Discriminative(form="weights")`` (WANBIA-C: one weight per generative log-factor and
+class, same inner CV). The goal row, fixed before the run, is :data:`GOAL` (the
+discriminative TAN); the discriminative k-TAN's counts are stated beside it.
+
+Tables: the 18 shared tables of ``real_tables.py`` (the four mixed real tables with their
+missing cells, which the kgraph models marginalise and the pipelines impute, and the
+fourteen UCI tables). Protocol: stratified 5-fold CV repeated ``--repeats`` times (seeds 0,
+1, ...; the first repeat is real_tables' first split), accuracy and log-loss (mean ± std
+over the folds), fit seconds summed over the folds; the fit-time goal compares each
+model's fits with the LR pipeline's fits on the same folds in the same run.
+
+Run: ``PYTHONPATH=$PWD nice -n 10 python benchmarks/discriminative.py --max-rows 500``
+(writes results/discriminative.md; ``--cache DIR`` lets parallel runs share tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import write  # noqa: E402
+from _tables import (  # noqa: E402
+    SKLEARN,
+    cached,
+    cell,
+    cross_validate,
+    drop_small_classes,
+    settings,
+    splits,
+    subsample,
+)
+from real_tables import REAL, UCI, commit  # noqa: E402
+
+from estimators import KTANClassifier, NaiveBayesClassifier, TANClassifier  # noqa: E402
+from estimators.datasets import load_dataset  # noqa: E402
+from estimators.discriminative import Discriminative  # noqa: E402
+
+FOLDS = 5
+LR = "sk: impute+onehot+scaled LR"
+HGB = "sk: HistGradientBoosting"
+MODELS = {
+    "nb": NaiveBayesClassifier(),
+    "nb (discriminative)": NaiveBayesClassifier(parameters="discriminative"),
+    "tan": TANClassifier(),
+    "tan (discriminative)": TANClassifier(parameters="discriminative"),
+    "tan (discriminative, weights)": TANClassifier(parameters=Discriminative(form="weights")),
+    "ktan": KTANClassifier(),
+    "ktan (discriminative)": KTANClassifier(parameters="discriminative"),
+    LR: SKLEARN[LR],
+    HGB: SKLEARN[HGB],
+}
+#: the goal row (issue 33: "the discriminative default model")
+GOAL = "tan (discriminative)"
+#: the fit-time goal: at most this many times the LR pipeline's fit time
+TIME_RATIO = 20.0
+
+
+def run_table(name: str, rows: int | None, repeats: int) -> tuple[dict, tuple]:
+    X, y = load_dataset(name)
+    X, y, _ = drop_small_classes(X, y, FOLDS)
+    if rows:
+        X, y = subsample(X, y, rows)
+    folds = splits(y, FOLDS, repeats=repeats)
+    results = {}
+    for label, model in MODELS.items():
+        results[label] = cross_validate(model, X, y, folds)
+        print(f"{name:<18} {label:<32} {results[label].get('acc', results[label].get('error'))}",
+              file=sys.stderr, flush=True)
+    return results, X.shape
+
+
+def counts(all_results: dict, label: str) -> dict:
+    """Tables where ``label`` is at/above LR's accuracy, at/below its log-loss, and within
+    :data:`TIME_RATIO` of its fit time; the fit-time ratios."""
+    acc = loss = fast = n = 0
+    ratios = []
+    for results in all_results.values():
+        mine, lr = results[label], results[LR]
+        if "error" in mine or "error" in lr:
+            continue
+        n += 1
+        acc += mine["acc"] >= lr["acc"]
+        loss += mine["loss"] <= lr["loss"]
+        ratio = mine["fit_seconds"] / lr["fit_seconds"]
+        ratios.append(ratio)
+        fast += ratio <= TIME_RATIO
+    return {"acc": acc, "loss": loss, "fast": fast, "n": n, "ratios": ratios}
+
+
+def summary(all_results: dict) -> list[str]:
+    lines = ["## Goal check", "",
+             f"Goal row: `{GOAL}` (fixed in the script before the run). Goal: accuracy at or "
+             "above the LR pipeline's on at least 12 of 18 tables, log-loss at or below it on "
+             f"at least 9 of 18, fit time within {TIME_RATIO:.0f}x the LR pipeline's.", "",
+             "| model | acc ≥ LR | log-loss ≤ LR | fit ≤ 20x LR | median fit ratio | max fit "
+             "ratio |", "|---|---:|---:|---:|---:|---:|"]
+    for label in MODELS:
+        if label == LR:
+            continue
+        c = counts(all_results, label)
+        r = np.asarray(c["ratios"]) if c["ratios"] else np.array([np.nan])
+        lines.append(f"| {label} | {c['acc']} of {c['n']} | {c['loss']} of {c['n']} | "
+                     f"{c['fast']} of {c['n']} | {np.median(r):.1f} | {np.max(r):.1f} |")
+    g = counts(all_results, GOAL)
+    met = g["acc"] >= 12 and g["loss"] >= 9 and g["fast"] == g["n"]
+    lines += ["", f"`{GOAL}`: accuracy at or above LR on {g['acc']} of {g['n']} tables, "
+              f"log-loss at or below LR on {g['loss']} of {g['n']}, fit within "
+              f"{TIME_RATIO:.0f}x of LR on {g['fast']} of {g['n']}: goal "
+              + ("met." if met else "NOT met."), "",
+              "| table | " + " | ".join(f"{k} acc | {k} log-loss" for k in (GOAL, LR)) + " |",
+              "|---|---:|---:|---:|---:|"]
+    for name, results in all_results.items():
+        mine, lr = results[GOAL], results[LR]
+        lines.append(f"| {name} | {mine.get('acc', float('nan')):.4f} | "
+                     f"{mine.get('loss', float('nan')):.4f} | {lr.get('acc', float('nan')):.4f}"
+                     f" | {lr.get('loss', float('nan')):.4f} |")
+    return lines + [""]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-rows", type=int, default=None,
+                        help="subsample larger tables (stratified) to this many rows")
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--cache", default=None,
+                        help="folder keeping each table's results (parallel runs share it)")
+    parser.add_argument("--tables", default=",".join(REAL + UCI))
+    args = parser.parse_args()
+    load_start = os.getloadavg()[0]
+    all_results, notes = {}, []
+    for name in args.tables.split(","):
+        results, shape = cached(args.cache, f"disc-{name}-{args.max_rows}-r{args.repeats}",
+                                lambda name=name: run_table(name, args.max_rows, args.repeats))
+        all_results[name] = results
+        notes.append(f"- {name}: {shape[0]} rows, {shape[1]} features")
+    lines = [
+        f"Code: commit {commit()}. Command: `PYTHONPATH=$PWD nice -n 10 python "
+        f"benchmarks/discriminative.py" + (f" --max-rows {args.max_rows}" if args.max_rows
+                                             else "")
+        + f" --repeats {args.repeats}`"
+        + (" (tables computed by runs sharing `--cache`, this file written by one run over "
+           "all tables reading it)" if args.cache else "") + ". "
+        f"Load average (1 min) at the start of this process {load_start:.1f}, at the end "
+        f"{os.getloadavg()[0]:.1f} (2 cores shared with other jobs: fit-time ratios are "
+        "measured on the same folds in the same process).", "",
+        f"Stratified {FOLDS}-fold CV x {args.repeats} (seeds 0..{args.repeats - 1}), the same "
+        "folds for every model of a table"
+        + (f"; tables above {args.max_rows} rows subsampled (stratified, seed 0)"
+           if args.max_rows else "") + ".", "",
+        "Models: " + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})"
+                               for k, m in MODELS.items() if not k.startswith("sk:"))
+        + ". Pipelines as in real_tables.md.", "",
+        "Tables:", "", *notes, "", *summary(all_results)]
+    for name, results in all_results.items():
+        lines += [f"## {name}", "", "| model | accuracy | log-loss | fit seconds | fit / LR fit |",
+                  "|---|---:|---:|---:|---:|"]
+        lr_fit = results[LR].get("fit_seconds", float("nan"))
+        for label, r in results.items():
+            if "error" in r:
+                lines.append(f"| {label} | error | {r['error']} | | |")
+                continue
+            lines.append(f"| {label} | {cell(r, 'acc')} | {cell(r, 'loss')} | "
+                         f"{r['fit_seconds']:.2f} | {r['fit_seconds'] / lr_fit:.1f} |")
+        lines.append("")
+    write("discriminative", "Discriminative parameters on learned structures (issue 33)", lines)
+
+
+if __name__ == "__main__":
+    main()

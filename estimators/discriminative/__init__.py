@@ -1,0 +1,32 @@
+"""Discriminative parameters on a learned structure (MATH.md §10; issue 33).
+
+A classifier built on the template (:mod:`estimators._joint`) with
+``parameters="discriminative"`` keeps its structure and generative factors and fits the
+log-linear scores of :mod:`._model` by maximising the L2-penalised conditional
+log-likelihood (:mod:`._cll`) over the structure's log-linear features (:mod:`._design`).
+"""
+
+from estimators.discriminative._cll import CLLProblem, maximise_cll
+from estimators.discriminative._design import Design, fit_design, generative_weights
+from estimators.discriminative._model import (
+    FORMS,
+    L2,
+    Discriminative,
+    DiscriminativeParameters,
+    fit_parameters,
+    resolve_parameters,
+)
+
+__all__ = [
+    "FORMS",
+    "L2",
+    "CLLProblem",
+    "Design",
+    "Discriminative",
+    "DiscriminativeParameters",
+    "fit_design",
+    "fit_parameters",
+    "generative_weights",
+    "maximise_cll",
+    "resolve_parameters",
+]

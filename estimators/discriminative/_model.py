@@ -1,0 +1,232 @@
+"""Discriminative parameters on a fixed structure (MATH.md §10, and where it goes beyond).
+
+A classifier fitted generatively has factors ``p_f = p(x_v | x_pa(v), y)`` and the joint
+``ln p(y, x_O)`` (missing cells marginalised exactly, MATH.md §8). With
+``parameters="discriminative"`` the template (:mod:`estimators._joint`) then fits the
+scores
+
+    s_y(x) = o_y(x) + b_y + Σ_{f active on x} w_{f,y}ᵀ φ_f(x)
+
+by maximising the L2-penalised conditional log-likelihood (:mod:`._cll`, L-BFGS), where a
+family is *active* on a row when its vertex and parents are observed (and its parent cell
+was seen in training). Two choices, fixed by :class:`Discriminative`:
+
+``form``
+    ``"cells"``: φ_f are the log-linear features of :mod:`._design` (CPT cells given parents
+    and class; degree <= 2 monomials of the continuous variables per categorical parent
+    cell) -- logistic regression over the structure's cells. ``"weights"``: φ_f is the
+    generative log-factor itself, ``ln p_f(x | y)``, one weight per family and class
+    (WANBIA-C).
+
+``centre`` (what the penalty ``(λ/2)‖w‖²`` shrinks towards, and the start of L-BFGS)
+    ``"zero"``: ``o_y(x) = ln p(y, x_O) - Σ_{f active} ln p_f(x | y)`` and ``w`` the full
+    log-linear weights, started at the generative ones (:func:`._design.generative_weights`
+    for cells, 1 for weights). On complete rows ``o`` is ``ln p(y)``, absorbed by the bias:
+    this is exactly MATH.md §10's CLL, and for naive Bayes it is scikit-learn's multinomial
+    ``LogisticRegression(C = 1/λ)`` on one-hot (categorical) or ``[z, z²]`` (continuous)
+    features. ``"generative"``: ``o_y(x) = ln p(y, x_O)``, the generative model itself, and
+    ``w`` the *correction* to it (0 at the start): the penalty shrinks towards the generative
+    parameters instead of towards zero, so the fitted CLL is never below the generative one
+    (``CLL(w*) >= CLL(0) + (λ/2)‖w*‖²``).
+
+**Missing cells and unseen parent cells** (the scheme; beyond §10, which names it for the
+weighted form only). Every family is discriminative where it is active and generative where
+it is not: ``o`` holds the exact generative marginal of the inactive families. For
+``centre="zero"``, ``ln p(y, x_O) - Σ_{active} ln p_f = ln p(y) + ln ∫ Π_{inactive} p_f dx_M``
+because no active family involves a missing variable: the inactive families are integrated
+out exactly as the generative model does (§8), the active ones take their discriminative
+terms. The same scores are used in training (rows with missing cells included) and at
+prediction, so the fit stays a concave maximisation and every row gets a prediction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import sparse
+
+from estimators.columns import EncodedColumns
+from estimators.discriminative._cll import CLLProblem, linear, maximise_cll
+from estimators.discriminative._design import Design, fit_design, generative_weights
+from estimators.discriminative._select import select_penalty
+
+__all__ = ["FORMS", "Discriminative", "DiscriminativeParameters", "fit_parameters",
+           "resolve_parameters"]
+
+FORMS = ("cells", "weights")
+CENTRES = ("generative", "zero", "auto")
+#: λ where inner cross-validation cannot split (a class with one row): scikit-learn's C = 1
+L2 = 1.0
+
+
+@dataclass(frozen=True)
+class Discriminative:
+    """How ``parameters="discriminative"`` fits (the string means ``Discriminative()``).
+
+    Parameters
+    ----------
+    form : {"cells", "weights"}, default="cells"
+        Log-linear cells of every factor, or one weight per generative log-factor and class
+        (module docstring).
+    l2 : float or "auto", default="auto"
+        λ of the penalty ``(λ/2)‖w‖²`` on the summed CLL (``1 / C`` of scikit-learn);
+        ``"auto"``: chosen from :data:`._select.L2_GRID` by inner cross-validated log-loss.
+    centre : {"generative", "zero", "auto"}, default="auto"
+        What the penalty shrinks towards (module docstring); ``"auto"``: chosen with λ.
+    max_iter : int, default=1000
+        L-BFGS iterations at most.
+    tol : float, default=1e-6
+        L-BFGS gradient tolerance (of the objective divided by n).
+
+    Examples
+    --------
+    >>> Discriminative(l2=0.5)
+    Discriminative(form='cells', l2=0.5, centre='auto', max_iter=1000, tol=1e-06)
+    """
+
+    form: str = "cells"
+    l2: float | str = "auto"
+    centre: str = "auto"
+    max_iter: int = 1000
+    tol: float = 1e-6
+
+    def __post_init__(self):
+        if self.form not in FORMS:
+            raise ValueError(f"Discriminative form must be one of {FORMS}; got {self.form!r}.")
+        if self.centre not in CENTRES:
+            raise ValueError(f"Discriminative centre must be one of {CENTRES}; got "
+                             f"{self.centre!r}.")
+        if self.l2 != "auto" and not (isinstance(self.l2, int | float) and np.isfinite(self.l2)
+                                      and self.l2 >= 0):
+            raise ValueError(f"Discriminative l2 must be a finite number >= 0 or 'auto'; got "
+                             f"{self.l2!r}.")
+
+
+def resolve_parameters(parameters) -> Discriminative | None:
+    """None for ``"generative"``, a :class:`Discriminative` otherwise.
+
+    Examples
+    --------
+    >>> resolve_parameters("generative") is None, resolve_parameters("discriminative").form
+    (True, 'cells')
+    """
+    if isinstance(parameters, Discriminative):
+        return parameters
+    if parameters == "generative":
+        return None
+    if parameters == "discriminative":
+        return Discriminative()
+    raise ValueError("parameters must be 'generative', 'discriminative' or a Discriminative; "
+                     f"got {parameters!r}.")
+
+
+@dataclass(eq=False)
+class DiscriminativeParameters:
+    """Fitted discriminative parameters: ``scores(enc, jll)`` replaces ``ln p(y, x)``.
+
+    Attributes
+    ----------
+    spec : Discriminative
+    design : Design
+        The log-linear layout (its factors are the generative ones).
+    coef : ndarray of shape (n_columns or n_families, n_classes)
+    intercept : ndarray of shape (n_classes,)
+    info : dict
+        L-BFGS's ``n_iter``, ``converged``, ``message`` and the training CLL at the start
+        (``cll_start``) and at the optimum (``cll``).
+    """
+
+    spec: Discriminative
+    design: Design
+    coef: np.ndarray
+    intercept: np.ndarray
+    info: dict = field(default_factory=dict)
+
+    def terms(self, enc: EncodedColumns, jll: np.ndarray):
+        """The offset ``o`` (n, m) and the design of ``enc`` (module docstring)."""
+        return _terms(self.spec, self.design, enc, jll)
+
+    def scores(self, enc: EncodedColumns, jll: np.ndarray) -> np.ndarray:
+        """The discriminative scores ``s_y(x)`` (n, m), given the generative
+        ``ln p(y, x_O)`` of the same rows."""
+        offset, design = self.terms(enc, jll)
+        return offset + self.intercept + linear(design, self.coef)
+
+
+def _terms(spec: Discriminative, design: Design, enc: EncodedColumns, jll: np.ndarray):
+    active = design.active(enc)
+    need_logs = spec.form == "weights" or spec.centre == "zero"
+    logs = None
+    if need_logs:  # ln p_f(x | y) on active rows, 0 elsewhere: (n, m, n_families)
+        logs = np.stack([np.where(active[:, [j]], np.nan_to_num(f.log_prob(enc)), 0.0)
+                         for j, f in enumerate(design.factors)], axis=2)
+    offset = jll - logs.sum(axis=2) if spec.centre == "zero" else np.asarray(jll, float)
+    if spec.form == "cells":
+        return offset, design.matrix(enc, active)
+    return offset, [sparse.csr_matrix(logs[:, y, :]) for y in range(logs.shape[1])]
+
+
+def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
+                   spec: Discriminative, refit=None) -> DiscriminativeParameters:
+    """Fit discriminative parameters on a structure's generative factors.
+
+    Parameters
+    ----------
+    factors : sequence
+        The fitted CG factors (one per modelled feature).
+    enc : EncodedColumns
+        The training table.
+    y : ndarray of int
+        Class codes.
+    jll : ndarray of shape (n, m)
+        The generative ``ln p(y, x_O)`` of the training rows.
+    spec : Discriminative
+    refit : callable, optional
+        ``refit(rows) -> (factors, jll)``: the family's generative factors refitted on the
+        given training rows and their ``ln p(y, x_O)`` function, for ``l2="auto"`` or
+        ``centre="auto"`` (:func:`._select.select_penalty`); the chosen values are in the
+        returned ``spec`` and the inner-CV table in ``info["cv"]``.
+
+    Returns
+    -------
+    DiscriminativeParameters
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.columns import MixedEncoder
+    >>> from estimators.scores import fit_cg_factor
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])
+    >>> enc = MixedEncoder({0: "categorical"}).fit_transform(X)
+    >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
+    >>> jll = np.log(np.bincount(y) / 300) + sum(f.log_prob(enc) for f in factors)
+    >>> fitted = fit_parameters(factors, enc, y, jll, Discriminative(l2=1.0, centre="generative"))
+    >>> bool(fitted.info["cll"] >= fitted.info["cll_start"])
+    True
+    """
+    m = jll.shape[1]
+    table = None
+    if "auto" in (spec.l2, spec.centre):
+        if refit is None:
+            raise ValueError("Discriminative(l2='auto' or centre='auto') needs the family's "
+                             "refit function (inner cross-validation).")
+        l2, centre, table = select_penalty(spec, enc, y, m, refit, _terms)
+        spec = Discriminative(form=spec.form, l2=l2, centre=centre, max_iter=spec.max_iter,
+                              tol=spec.tol)
+    design = fit_design(factors, enc)
+    offset, matrix = _terms(spec, design, enc, jll)
+    p = matrix.shape[1] if spec.form == "cells" else len(factors)
+    if spec.centre == "generative":
+        W0 = np.zeros((p, m))
+    elif spec.form == "cells":
+        W0 = generative_weights(design, m)
+    else:
+        W0 = np.ones((p, m))
+    problem = CLLProblem(matrix, offset, y, spec.l2)
+    W, b, info = maximise_cll(problem, W0, np.zeros(m), max_iter=spec.max_iter, tol=spec.tol)
+    if table is not None:
+        info["cv"] = table
+    return DiscriminativeParameters(spec, design, W, b, info)

@@ -1,0 +1,192 @@
+"""Discriminative parameters (issue 33, MATH.md §10): values against scikit-learn's
+LogisticRegression on the same convex problem, the CLL property, gradients against finite
+differences, the missing-cell scheme and the refusals."""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy import optimize, sparse
+from scipy.special import logsumexp
+from sklearn.linear_model import LogisticRegression
+from sklearn.utils._param_validation import InvalidParameterError
+
+from estimators.discriminative import CLLProblem, Discriminative
+from estimators.ktan import KTANClassifier, NaiveBayesClassifier, TANClassifier
+
+C = 0.7  # scikit-learn's C; our lambda is 1 / C (both leave the intercept unpenalised)
+ZERO = Discriminative(centre="zero", l2=1 / C, tol=1e-10)
+
+
+def _lr(F, y):
+    return LogisticRegression(C=C, tol=1e-12, max_iter=20000).fit(F, y)
+
+
+def _categorical(rng, n=400, m=3):
+    y = rng.integers(0, m, n)
+    X = np.column_stack([(rng.integers(0, 3, n) + y) % 4, rng.integers(0, 2, n),
+                         (y + rng.integers(0, 2, n)) % 3])
+    return X, y
+
+
+def _one_hot(X, levels):
+    """One column per category (all of them: the over-parameterised cells); NaN -> zeros."""
+    return np.column_stack([(X[:, j] == c).astype(float) for j, lev in enumerate(levels)
+                            for c in lev])
+
+
+def test_discrete_nb_equals_multinomial_lr_on_one_hot():
+    X, y = _categorical(np.random.default_rng(0))
+    types = dict.fromkeys(range(3), "categorical")
+    nb = NaiveBayesClassifier(feature_types=types, parameters=ZERO).fit(X, y)
+    F = _one_hot(X, [np.unique(X[:, j]) for j in range(3)])
+    lr = _lr(F, y)
+    assert nb.discriminative_.info["converged"]
+    np.testing.assert_allclose(nb.predict_proba(X), lr.predict_proba(F), atol=1e-6)
+
+
+def test_discrete_nb_with_missing_cells_equals_lr_with_zero_cells():
+    """The missing-cell scheme: a missing categorical leaf's factor is marginalised (it
+    drops), which is logistic regression with that feature's one-hot cells all zero."""
+    rng = np.random.default_rng(1)
+    X, y = _categorical(rng)
+    X = X.astype(float)
+    X[rng.random(X.shape) < 0.15] = np.nan
+    types = dict.fromkeys(range(3), "categorical")
+    nb = NaiveBayesClassifier(feature_types=types, parameters=ZERO).fit(X, y)
+    F = _one_hot(X, [np.unique(X[~np.isnan(X[:, j]), j]) for j in range(3)])
+    lr = _lr(F, y)
+    np.testing.assert_allclose(nb.predict_proba(X), lr.predict_proba(F), atol=1e-6)
+
+
+def test_gaussian_nb_equals_lr_on_standardised_x_and_x_squared():
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 3, 400)
+    X = rng.normal(0.5 * y[:, None], 1.0 + 0.3 * y[:, None], size=(400, 3))
+    nb = NaiveBayesClassifier(parameters=ZERO).fit(X, y)
+    z = (X - X.mean(axis=0)) / X.std(axis=0)  # the documented standardisation
+    F = np.hstack([z, z ** 2])
+    lr = _lr(F, y)
+    np.testing.assert_allclose(nb.predict_proba(X), lr.predict_proba(F), atol=1e-6)
+
+
+def _training_cll(clf, X, y) -> float:
+    codes = np.searchsorted(clf.classes_, y)
+    return float(clf.predict_log_proba(X)[np.arange(len(y)), codes].sum())
+
+
+@st.composite
+def _mixed_tables(draw):
+    seed = draw(st.integers(0, 2**31 - 1))
+    n = draw(st.integers(30, 120))
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, draw(st.integers(2, 3)), n)
+    df = pd.DataFrame({
+        "a": np.where(rng.random(n) < 0.3 + 0.2 * y, "u", "v"),
+        "b": rng.normal(y, 1.0),
+        "c": rng.integers(0, 3, n).astype(str),
+        "d": rng.normal(0.0, 1.0 + y),
+    })
+    frac = draw(st.sampled_from([0.0, 0.1]))
+    for col in df.columns:
+        df.loc[rng.random(n) < frac, col] = np.nan
+    return df, y, draw(st.sampled_from(["cells", "weights"]))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_mixed_tables())
+def test_cll_after_fitting_at_least_generative(table):
+    """Penalty centred on the generative parameters: CLL(w*) >= CLL(0) + (l2/2)|w*|^2."""
+    df, y, form = table
+    spec = Discriminative(form=form, l2=1.0, centre="generative")
+    for model in (NaiveBayesClassifier, TANClassifier):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            gen = model().fit(df, y)
+            dis = model(parameters=spec).fit(df, y)
+        assert _training_cll(dis, df, y) >= _training_cll(gen, df, y) - 1e-8
+        proba = dis.predict_proba(df)
+        assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_gradient_matches_finite_differences(shared):
+    rng = np.random.default_rng(3)
+    n, p, m = 60, 7, 3
+    dense = rng.normal(size=(n, p)) * (rng.random((n, p)) < 0.5)
+    design = sparse.csr_matrix(dense) if shared else [
+        sparse.csr_matrix(dense * rng.normal(size=(1, p))) for _ in range(m)]
+    problem = CLLProblem(design, rng.normal(size=(n, m)), rng.integers(0, m, n), l2=0.8)
+    theta = rng.normal(size=p * m + m)
+    err = optimize.check_grad(lambda t: problem.loss_grad(t)[0],
+                              lambda t: problem.loss_grad(t)[1], theta)
+    assert err < 1e-6 * np.linalg.norm(problem.loss_grad(theta)[1]) + 1e-7
+    # and the loss is the penalised negative CLL divided by n, computed directly
+    W, b = problem.unpack(theta)
+    s = problem.offset + b + np.column_stack(
+        [dense @ W[:, y] if shared else design[y] @ W[:, y] for y in range(m)])
+    cll = (s[np.arange(n), problem.y] - logsumexp(s, axis=1)).sum()
+    assert np.isclose(problem.loss_grad(theta)[0], (-cll + 0.4 * np.sum(W ** 2)) / n)
+
+
+def test_tan_start_is_the_generative_model_and_leaf_cells_add():
+    """centre="zero" starts from the generative weights: on complete categorical rows the
+    starting scores are ln p(y, x) (CLL at the start = generative CLL); a missing leaf's
+    cells leave the score, the rest stays."""
+    rng = np.random.default_rng(4)
+    X, y = _categorical(rng, n=300)
+    types = dict.fromkeys(range(3), "categorical")
+    gen = TANClassifier(feature_types=types).fit(X, y)
+    dis = TANClassifier(feature_types=types, parameters=ZERO).fit(X, y)
+    assert np.isclose(dis.discriminative_.info["cll_start"], _training_cll(gen, X, y))
+    leaf = next(v for v in dis.structure_.order
+                if not any(v in dis.structure_.parents(u) for u in dis.structure_.order))
+    j = int(leaf[1:])
+    row = X[:1].astype(float)
+    gone = row.copy()
+    gone[0, j] = np.nan
+    enc_full, enc_gone = dis._check_X(row), dis._check_X(gone)
+    diff = dis._scores(enc_full) - dis._scores(enc_gone)
+    design = dis.discriminative_.design
+    f = next(i for i, fac in enumerate(design.factors) if fac.v == j)
+    cols = design.matrix(enc_full)[:, design.offsets[f]:design.offsets[f + 1]]
+    np.testing.assert_allclose(diff[0], (cols @ dis.discriminative_.coef[
+        design.offsets[f]:design.offsets[f + 1]])[0], atol=1e-10)
+
+
+def test_ktan_discriminative_mixed_with_missing_predicts_every_row():
+    rng = np.random.default_rng(5)
+    n = 200
+    y = rng.integers(0, 2, n)
+    df = pd.DataFrame({"a": rng.normal(y, 1.0), "b": np.where(rng.random(n) < 0.3 + 0.4 * y,
+                                                              "p", "q"),
+                       "c": rng.normal(-y, 1.0), "d": rng.normal(0, 1, n)})
+    df.loc[rng.random(n) < 0.2, "a"] = np.nan
+    df.loc[rng.random(n) < 0.2, "b"] = None
+    clf = KTANClassifier(k=2, parameters=Discriminative(l2=1.0, centre="generative")).fit(df, y)
+    proba = clf.predict_proba(df)
+    assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
+    assert clf.discriminative_.info["cll"] >= clf.discriminative_.info["cll_start"]
+
+
+def test_bad_parameters_are_refused():
+    X, y = _categorical(np.random.default_rng(6), n=60)
+    with pytest.raises(InvalidParameterError, match="parameters"):
+        TANClassifier(parameters="logistic").fit(X, y)
+    with pytest.raises(ValueError, match="form must be one of"):
+        Discriminative(form="cell")
+    with pytest.raises(ValueError, match="centre must be one of"):
+        Discriminative(centre="uniform")
+    with pytest.raises(ValueError, match="l2 must be a finite number"):
+        Discriminative(l2=-1.0)
+
+
+def test_to_pgmpy_refuses_a_discriminative_model():
+    X, y = _categorical(np.random.default_rng(7), n=80)
+    clf = TANClassifier(feature_types=dict.fromkeys(range(3), "categorical"),
+                        parameters="discriminative").fit(X, y)
+    with pytest.raises(ValueError, match="cannot be exported to pgmpy"):
+        clf.to_pgmpy()
