@@ -184,9 +184,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "inner cross-validation, tests' permutations) and --bootstrap (0)")
     p.add_argument("--sep", help="CSV: the column separator (default: detected among , ; "
                    "tab |)")
-    p.add_argument("--decimal", choices=[".", ","],
-                   help="CSV: the decimal mark (default: detected; ',' only with a separator "
-                        "other than ',')")
+    p.add_argument("--decimal", type=table.decimal_option,
+                   help="CSV: the decimal mark, . or , (default: detected; ',' only with a "
+                        "separator other than ',')")
     p.add_argument("--feature-types", type=report.feature_types_option,
                    metavar="COL=TYPE,...", help="column types that override the automatic "
                    "rule: continuous or categorical (every model)")

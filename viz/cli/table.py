@@ -14,6 +14,7 @@ without a label, a table without features, identifier columns.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import re
 import sys
@@ -26,7 +27,7 @@ from viz.cli.commands import CommandError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["TableNotes", "detect_format", "prepare", "read_csv"]
+__all__ = ["TableNotes", "decimal_option", "detect_format", "prepare", "read_csv"]
 
 #: separators tried by the detection, in order of preference on a tie
 SEPARATORS = (",", ";", "\t", "|")
@@ -64,6 +65,23 @@ class TableNotes:
         else:
             lines.append("- identifier columns left out: none")
         return [*lines, ""]
+
+
+def decimal_option(text: str) -> str:
+    """``--decimal``: ``.`` or ``,``.
+
+    Examples
+    --------
+    >>> decimal_option(",")
+    ','
+    >>> decimal_option(";")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected . or , as the decimal mark, got ';'
+    """
+    if text not in (".", ","):
+        raise argparse.ArgumentTypeError(f"expected . or , as the decimal mark, got {text!r}")
+    return text
 
 
 def detect_format(sample: str) -> tuple[str, str]:
