@@ -102,6 +102,7 @@ def _learn_parser():
 
 
 def test_every_choices_list_is_its_registry():
+    from estimators.discriminative import PARAMETERS
     from estimators.gnb import DEPENDENCES
     from estimators.ktan import FEATURE_FAMILIES
     from estimators.latent import FAMILIES, PRIORS
@@ -113,7 +114,8 @@ def test_every_choices_list_is_its_registry():
     expected = {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
                 "search": sorted(SEARCHERS), "features": list(FEATURE_FAMILIES),
                 "prior": list(PRIORS), "family": list(FAMILIES),
-                "structure_score": [*sorted(SCORES), "auto"], "engine": list(ENGINES)}
+                "structure_score": [*sorted(SCORES), "auto"], "engine": list(ENGINES),
+                "parameters": list(PARAMETERS)}
     found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
     assert found == expected
 

@@ -53,16 +53,16 @@ class ModelSpec:
 
 
 MODELS = {
-    "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters"),
+    "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters", "parameters"),
                      "GNB classifier (paper 1)"),
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
                       ("order", "dependence", "search", "backbone", "candidates",
                        "structure_score"), "k-GNB classifier (paper 1)"),
-    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess"),
+    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess", "parameters"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
                       ("k", "search", "backbone", "features", "alpha", "candidates",
-                       "structure_score", "ess"),
+                       "structure_score", "ess", "parameters"),
                       "k-TAN classifier (paper 2)"),
     "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
                             ("n_components", "prior", "family"),
@@ -94,6 +94,7 @@ def _backbone(text: str) -> str | list[str]:
 
 def registries() -> dict[str, list[str]]:
     """The registry behind each option with a fixed set of values (its ``choices``)."""
+    from estimators.discriminative import PARAMETERS
     from estimators.gnb import DEPENDENCES
     from estimators.ktan import FEATURE_FAMILIES
     from estimators.latent import FAMILIES, PRIORS
@@ -103,7 +104,8 @@ def registries() -> dict[str, list[str]]:
     return {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
             "search": searcher_names(), "backbone": list(BACKBONE_METHODS),
             "features": list(FEATURE_FAMILIES), "prior": list(PRIORS),
-            "family": list(FAMILIES), "score": score_names()}
+            "family": list(FAMILIES), "score": score_names(),
+            "parameters": list(PARAMETERS)}
 
 
 class RegistryChoices(Sequence):
@@ -185,6 +187,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     backbone.methods = RegistryChoices("backbone")  # read only when the help is printed
     _choices(g.add_argument("--features", help="tan, ktan: feature model"), "features")
     g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
+    _choices(g.add_argument("--parameters",
+                   help="gnb, tan, ktan: fit the parameters of the learned structure by "
+                        "maximising the conditional log-likelihood (discriminative)"), "parameters")
     g.add_argument("--candidates", type=int,
                    help="kgnb, ktan: score only each feature's top-m partners (wide tables)")
     g.add_argument("--n-components", type=_n_clusters,

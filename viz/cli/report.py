@@ -46,14 +46,36 @@ def feature_types_option(text: str) -> dict[str, str]:
 
 def read_table(path: Path) -> pd.DataFrame:
     """A CSV file as a DataFrame: strings stay strings ("NA" is a category), empty cells
-    become NaN (missing); every reading problem is a one-line CommandError."""
+    become NaN (missing), a column of whole numbers with empty cells stays integers
+    (pandas ``Int64``, not floats: its categories are ``0``, ``1`` as in the file, not
+    ``0.0``, ``1.0``); every reading problem is a one-line CommandError."""
     import pandas as pd
 
+    options = {"keep_default_na": False, "na_values": [""]}
     try:
-        return pd.read_csv(path, keep_default_na=False, na_values=[""])
+        return _integers_kept(pd.read_csv(path, **options), path, options)
     except (OSError, UnicodeDecodeError, pd.errors.ParserError,
             pd.errors.EmptyDataError) as exc:
         raise CommandError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from exc
+
+
+def _integers_kept(frame: pd.DataFrame, path: Path, options: dict) -> pd.DataFrame:
+    """The float columns that pandas made of integers because of empty cells, back as
+    ``Int64``: those whose every filled cell is written as an integer in the file (read
+    again as text, those columns only)."""
+    import numpy as np
+    import pandas as pd
+
+    floats = [c for c in frame.columns if frame[c].dtype == np.float64
+              and frame[c].isna().any() and frame[c].notna().any()]
+    whole = [c for c in floats if np.all(np.mod(frame[c].dropna().to_numpy(), 1) == 0)]
+    if not whole:
+        return frame
+    text = pd.read_csv(path, usecols=whole, dtype=str, **options)
+    for c in whole:
+        if text[c].dropna().str.strip().str.fullmatch(r"[+-]?\d+").all():
+            frame[c] = frame[c].astype("Int64")
+    return frame
 
 
 def check_feature_types(mapping: dict[str, str] | None, X: pd.DataFrame) -> None:
