@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from viz.cli import confidence, engine, outputs, report, runs, table
+from viz.cli import confidence, engine, methods, outputs, report, runs, table
 from viz.cli.commands import CommandError
 
 if TYPE_CHECKING:
@@ -55,16 +55,16 @@ class ModelSpec:
 
 
 MODELS = {
-    "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters"),
+    "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters", "parameters"),
                      "GNB classifier (paper 1)"),
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
                       ("order", "dependence", "search", "backbone", "candidates",
                        "structure_score"), "k-GNB classifier (paper 1)"),
-    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess"),
+    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess", "parameters"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
                       ("k", "search", "backbone", "features", "alpha", "candidates",
-                       "structure_score", "ess"),
+                       "structure_score", "ess", "parameters"),
                       "k-TAN classifier (paper 2)"),
     "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
                             ("n_components", "prior", "family"),
@@ -114,6 +114,7 @@ def _backbone(text: str) -> str | list[str]:
 
 def registries() -> dict[str, list[str]]:
     """The registry behind each option with a fixed set of values (its ``choices``)."""
+    from estimators.discriminative import PARAMETERS
     from estimators.gnb import DEPENDENCES
     from estimators.ktan import FEATURE_FAMILIES
     from estimators.latent import FAMILIES, PRIORS
@@ -123,7 +124,8 @@ def registries() -> dict[str, list[str]]:
     return {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
             "search": searcher_names(), "backbone": list(BACKBONE_METHODS),
             "features": list(FEATURE_FAMILIES), "prior": list(PRIORS),
-            "family": list(FAMILIES), "score": score_names()}
+            "family": list(FAMILIES), "score": score_names(),
+            "parameters": list(PARAMETERS)}
 
 
 class RegistryChoices(Sequence):
@@ -212,6 +214,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     backbone.methods = RegistryChoices("backbone")  # read only when the help is printed
     _choices(g.add_argument("--features", help="tan, ktan: feature model"), "features")
     g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
+    _choices(g.add_argument("--parameters",
+                   help="gnb, tan, ktan: fit the parameters of the learned structure by "
+                        "maximising the conditional log-likelihood (discriminative)"), "parameters")
     g.add_argument("--candidates", type=int,
                    help="kgnb, ktan: score only each feature's top-m partners (wide tables)")
     g.add_argument("--n-components", type=_n_clusters,
@@ -222,6 +227,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     confidence.add_options(p)
     engine.add_options(p)
     outputs.add_options(p)
+    methods.add_options(p)
     p.set_defaults(run=run_learn)
 
 
@@ -250,6 +256,17 @@ def load_data(data: str, target: str, sep: str | None = None, decimal: str | Non
     return X, y, data, None
 
 
+def target_column(data: str, target: str) -> str:
+    """The name of the class column: ``--target`` for a CSV file, the data set's own class
+    column for a built-in data set."""
+    from estimators.datasets import dataset_target, list_datasets
+
+    path = Path(data)
+    if path.suffix.lower() == ".csv" or path.exists() or data not in list_datasets():
+        return target
+    return dataset_target(data)
+
+
 def learned_structure(model):
     """The kgraph structure of a fitted model."""
     for name in ("structure_", "plate_"):
@@ -265,7 +282,7 @@ def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
     from estimators.evaluation import fold_metrics, summarise
-    from viz.overview import LEGIBLE_VERTICES, overview_parts
+    from viz.overview import legible_vertices, overview_parts
 
     if engine.ENGINES[args.engine] is not None:  # e.g. dask: a Parquet/CSV glob on a cluster
         return engine.ENGINES[args.engine](args)
@@ -291,28 +308,37 @@ def run_learn(args: argparse.Namespace) -> int:
         seconds = time.perf_counter() - start
         with log.recording("bootstrap"):
             conf = confidence.bootstrap(args, model, X, y)
+        with log.recording("baseline"):
+            baseline = methods.baseline_summary(X, y, args.cv, args.random_state)
     structure = learned_structure(model)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    outputs.write_structure(model, conf, out)
+    graph = outputs.write_structure(model, conf, out, target_column(args.data, args.target))
     joblib.dump(model, out / "model.joblib")
     summary = summarise(folds)
     (out / "metrics.json").write_text(json.dumps(
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))
     folds.rename_axis("fold").to_csv(out / "metrics.csv")
-    n = len(overview_parts(structure)[0])
-    figure = ("the labelled structure" if n <= LEGIBLE_VERTICES else
+    n, legible = len(overview_parts(structure)[0]), legible_vertices(args.figure_width)
+    width = (f"{args.figure_width} width" if isinstance(args.figure_width, str)
+             else f"{args.figure_width:g} in wide")
+    figure = (f"the labelled structure ({width})" if n <= legible else
               f"an overview: the whole structure without labels ({n} vertices, more than the "
-              f"{LEGIBLE_VERTICES} drawn with labels)")
+              f"{legible} drawn with labels at {width})")
     text = _report(name, X, y, spec, model, structure, summary, args.cv, seconds)
-    tail = "\n".join(report.data_lines(X, model) + confidence.report_lines(conf)
+    lines, warned = methods.baseline_lines(summary, baseline, methods.majority_class(y))
+    text = text.replace("{baseline}", "\n".join(lines))
+    for warning in warned:
+        print(f"warning: {warning}", file=sys.stderr)
+    tail = "\n".join(methods.method_lines(model, graph) + report.data_lines(X, model)
+                     + confidence.report_lines(conf)
                      + (notes.report_lines(args.target) if notes else [])
                      + log.report_lines())
     (out / "report.md").write_text(text.replace("{figure}", figure) + tail)
     failure = _draw(model, structure, out, conf, args.threshold, args.dpi,
-                    overview=n > LEGIBLE_VERTICES)
+                    overview=n > legible, graph=graph, width=args.figure_width)
     if failure:
         (out / "report.md").write_text(text.replace("{figure}", f"not drawn ({failure})") + tail)
         print(f"warning: the figure was not drawn ({failure}); every other file is written",
@@ -325,15 +351,16 @@ def run_learn(args: argparse.Namespace) -> int:
 
 
 def _draw(model, structure, out: Path, conf, threshold: float, dpi: int, *,
-          overview: bool) -> str | None:
+          overview: bool, graph=None, width: str | float | None = "page") -> str | None:
     """Draw the figure into ``out``: the structure with its class node, the edge
     confidences after a bootstrap, or an overview of a structure too large to label; the
     first line of any error, else None (a figure must never cost the results)."""
     from viz.overview import plot_structure_or_overview
 
     try:
-        fig = (plot_structure_or_overview(structure)[0] if overview and conf is None
-               else outputs.structure_figure(model, structure, conf, threshold))
+        fig = (plot_structure_or_overview(structure, width=width)[0]
+               if overview and conf is None
+               else outputs.structure_figure(model, structure, conf, threshold, graph, width))
         outputs.save_figures(fig, out, dpi)
     except Exception as exc:  # noqa: BLE001 - a figure must never cost the results
         return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
@@ -362,6 +389,8 @@ def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
         "|---|---:|---:|",
         *(f"| {m} | {v['mean']:.4f} | {v['std']:.4f} |" for m, v in summary.items()),
         "",
+        "{baseline}",
+        "",
         "## Structure",
         "",
         "Figure: {figure}.",
@@ -369,10 +398,6 @@ def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
         "![structure](structure.png)",
         "",
     ]
-    edges = getattr(structure, "edges", None)
-    if edges:
-        lines += ["Edges (in the order the searcher chose them):", ""]
-        lines += [f"- {' - '.join(map(str, e))}" for e in edges]
     lines += ["", "Files: `structure.graphml`, `structure.json` (read with "
               "`kgraph.read_structure`), `model.joblib`, `metrics.json`, `metrics.csv`, "
               "`structure.pdf`.", ""]
