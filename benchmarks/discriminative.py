@@ -139,6 +139,8 @@ def main() -> None:
     parser.add_argument("--cache", default=None,
                         help="folder keeping each table's results (parallel runs share it)")
     parser.add_argument("--tables", default=",".join(REAL + UCI))
+    parser.add_argument("--note", default="",
+                        help="a sentence on how the run was made, written under the command")
     args = parser.parse_args()
     load_start = os.getloadavg()[0]
     all_results, notes = {}, []
@@ -156,7 +158,8 @@ def main() -> None:
            "all tables reading it)" if args.cache else "") + ". "
         f"Load average (1 min) at the start of this process {load_start:.1f}, at the end "
         f"{os.getloadavg()[0]:.1f} (2 cores shared with other jobs: fit-time ratios are "
-        "measured on the same folds in the same process).", "",
+        "measured on the same folds in the same process)." + (f" {args.note}" if args.note
+                                                               else ""), "",
         f"Stratified {FOLDS}-fold CV x {args.repeats} (seeds 0..{args.repeats - 1}), the same "
         "folds for every model of a table"
         + (f"; tables above {args.max_rows} rows subsampled (stratified, seed 0)"

@@ -45,14 +45,19 @@ from estimators._validation import DegenerateFeatureWarning, check_cells
 from estimators._warnings import warn_user
 from estimators.class_information import class_information
 from estimators.columns import EncodedColumns, MixedEncoder
-from estimators.discriminative import Discriminative, fit_parameters, resolve_parameters
+from estimators.discriminative import (
+    PARAMETERS,
+    Discriminative,
+    fit_parameters,
+    resolve_parameters,
+)
 
 __all__ = ["FEATURE_TYPES_CONSTRAINT", "JointLogLikelihoodClassifier", "PARAMETERS_CONSTRAINT"]
 
 #: the ``_parameter_constraints`` entry of every classifier's ``feature_types``
 FEATURE_TYPES_CONSTRAINT = [StrOptions({"auto"}), Mapping]
 #: ... and of ``parameters`` (the families with :meth:`_log_linear_factors`)
-PARAMETERS_CONSTRAINT = [StrOptions({"generative", "discriminative"}), Discriminative]
+PARAMETERS_CONSTRAINT = [StrOptions(set(PARAMETERS)), Discriminative]
 
 
 class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):

@@ -106,8 +106,18 @@ def _gnb(clf) -> GraphDB:
     for v, kind in _types(clf, clf.structure_.features, "continuous").items():
         g.set_node_attrs(v, feature_type=kind)
     g.attrs.update(model=type(clf).__name__, dependence=clf.dependence,
-                   n_clusters=int(in_use), weight=float(clf.weight_))
+                   n_clusters=int(in_use), weight=float(clf.weight_),
+                   parameters=_parameters_note(clf))
     return _class_weights(_with_states(g, clf, g.attrs["target"]), clf, g.attrs["target"])
+
+
+def _parameters_note(clf) -> str:
+    """What the exported parameters are: the model's own, or (``parameters=
+    "discriminative"``) the generative ones its log-linear weights start from."""
+    if getattr(clf, "discriminative_", None) is None:
+        return "generative"
+    return ("discriminative: the factor parameters written here are the generative ones; "
+            "predict uses the log-linear weights of discriminative_ (not exported)")
 
 
 def _ktree_of(clf, target, feature_type: str, names=None) -> GraphDB:
@@ -142,7 +152,8 @@ def _ktan(clf) -> GraphDB:
                   [v for v in clf.feature_names() if v in constant or v in index])
     g.attrs.update(model=type(clf).__name__, family=family, score=float(clf.score_),
                    backbone=",".join(map(str, clf.backbone_ or ())), search=clf.search_,
-                   constant_features=",".join(map(str, sorted(constant, key=str))))
+                   constant_features=",".join(map(str, sorted(constant, key=str))),
+                   parameters=_parameters_note(clf))
     factors = dict(zip(clf.network_.columns, clf.network_.factors, strict=True))
     all_names = clf.feature_names()
     for v in names:

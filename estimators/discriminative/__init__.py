@@ -11,6 +11,7 @@ from estimators.discriminative._design import Design, fit_design, generative_wei
 from estimators.discriminative._model import (
     FORMS,
     L2,
+    PARAMETERS,
     Discriminative,
     DiscriminativeParameters,
     fit_parameters,
@@ -20,6 +21,7 @@ from estimators.discriminative._model import (
 __all__ = [
     "FORMS",
     "L2",
+    "PARAMETERS",
     "CLLProblem",
     "Design",
     "Discriminative",

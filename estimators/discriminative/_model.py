@@ -51,9 +51,11 @@ from estimators.discriminative._cll import CLLProblem, linear, maximise_cll
 from estimators.discriminative._design import Design, fit_design, generative_weights
 from estimators.discriminative._select import select_penalty
 
-__all__ = ["FORMS", "Discriminative", "DiscriminativeParameters", "fit_parameters",
+__all__ = ["FORMS", "PARAMETERS", "Discriminative", "DiscriminativeParameters", "fit_parameters",
            "resolve_parameters"]
 
+#: the values of every classifier's ``parameters`` string
+PARAMETERS = ("generative", "discriminative")
 FORMS = ("cells", "weights")
 CENTRES = ("generative", "zero", "auto")
 #: λ where inner cross-validation cannot split (a class with one row): scikit-learn's C = 1
