@@ -24,7 +24,10 @@ _DOC_ATTRIBUTES = """classes_ : ndarray
     family_ : str
         ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
     feature_types_ : dict
-        Feature name -> ``"continuous" | "categorical" | "constant"``.
+        Feature name -> ``"continuous" | "categorical" | "constant"``, by the rule of
+        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
+        column with at most 3 distinct values is categorical whatever they are, as is
+        one of at most 10 integers.
     constant_features_ : list
         Constant columns, left out of the structure.
     encoder_ : MixedEncoder
@@ -52,7 +55,8 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
+        numeric column with at most 3 distinct values is categorical, whatever the values).
     var_smoothing : float, default=1e-9
         Fraction of the largest continuous-feature variance added to residual variances.
     verbose : bool, default=False
