@@ -162,7 +162,9 @@ def main() -> None:
     rows_ours = [*ours, NESTED]
     lines = [
         f"Code version (hash of the package sources and benchmark helpers) {code}: every "
-        "result below was computed by it (cached results of other versions are refused)."
+        "result below was computed by it, in this run or in an earlier run of the same "
+        "version sharing the cache (e.g. parallel runs given some tables with `--tables`); "
+        "cached results of other versions are refused."
         + (f" Tables with more than {rows} rows are subsampled to {rows} (stratified, seed 0)."
            if rows else "")
         + f" Stratified {FOLDS}-fold CV repeated {repeats} times (shuffled with seeds 0 to "
