@@ -4,12 +4,15 @@ import runpy
 from pathlib import Path
 
 import pytest
+from installed_plugins import require_js_cmi
 
 TUTORIALS = sorted((Path(__file__).resolve().parents[1] / "tutorials").glob("*.py"))
 
 
 @pytest.mark.parametrize("path", TUTORIALS, ids=lambda p: p.stem)
 def test_tutorial_runs(path, tmp_path, monkeypatch):
+    if path.stem == "e_plugin_score":
+        require_js_cmi()
     monkeypatch.setenv("KGRAPH_TUTORIAL_OUT", str(tmp_path))
     monkeypatch.setenv("KGRAPH_TUTORIAL_QUICK", "1")
     monkeypatch.chdir(tmp_path)

@@ -74,6 +74,7 @@ class LegendItem:
     width: float = 1.0
     alpha: float = 1.0
     color: str = "#1A1A1A"
+    keep_with_next: bool = False  # a heading: never the last item of a row
 
 
 class Sheet:
@@ -150,6 +151,14 @@ class Sheet:
 
     GLYPH = {"node": 0.2, "line": 0.28, "text": 0.0}
 
+    def _run_width(self, items: Sequence[LegendItem], i: int, points: float) -> float:
+        """Width of item i and the items it must stay on a row with."""
+        w = self._item_width(items[i], points)
+        while items[i].keep_with_next and i + 1 < len(items):
+            i += 1
+            w += 0.16 + self._item_width(items[i], points)
+        return w
+
     def _item_width(self, it: LegendItem, points: float) -> float:
         return (self.GLYPH[it.kind] + (0.05 if it.kind != "text" else 0.0)
                 + label_size(it.label, points)[0])
@@ -169,11 +178,11 @@ class Sheet:
         points = self.style.small_font_size
         row_h = max(line_height(points), 0.8 * node_height(self.style)) + 0.03
         rows, used = 1, 0.0
-        for it in items:
-            w = self._item_width(it, points)
+        for i, it in enumerate(items):
+            w = self._run_width(items, i, points)
             if used and used + 0.16 + w > self.inner:
                 rows, used = rows + 1, 0.0
-            used += (0.16 if used else 0.0) + w
+            used += (0.16 if used else 0.0) + self._item_width(it, points)
         return rows * row_h + 0.06
 
     def _flow(self, items: Sequence[LegendItem], top: float, points: float) -> float:
@@ -188,7 +197,7 @@ class Sheet:
         rows: list[list[int]] = [[]]
         used = 0.0
         for i, w in enumerate(widths):
-            if rows[-1] and used + 0.16 + w > self.inner:
+            if rows[-1] and used + 0.16 + self._run_width(items, i, points) > self.inner:
                 rows.append([])
                 used = 0.0
             used += (0.16 if rows[-1] else 0.0) + w

@@ -196,7 +196,9 @@ def draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None
     s = style
     natural = sum(node_size(t, s, v == spec.class_node)[0] for v, t in spec.labels.items())
     sheet = Sheet(s, ax, natural, title)
-    pitch = node_height(s) + 0.26
+    labelled = s.edge_labels and any(e.label is not None or e.label_members is not None
+                                     for e in spec.edges)
+    pitch = node_height(s) + (0.34 if labelled else 0.26)
     feature_count = len(spec.labels) - (spec.class_node is not None)
     draw_class_edges = spec.class_node is not None and feature_count <= CLASS_EDGES_UP_TO
     legend = list(spec.legend)
@@ -294,6 +296,11 @@ def feature_face(style: Style, feature_types: Mapping[Hashable, str] | None, v: 
     return default
 
 
+def _number(w: float, largest: float) -> str:
+    """A weight for the legend: 3 decimals when the largest is at least 0.01."""
+    return f"{w:.3f}" if abs(largest) >= 0.01 else f"{w:.2g}"
+
+
 def weight_widths(weights: Mapping, style: Style) -> tuple[dict, list[LegendItem]]:
     """Edge line widths from weights (linear from 0.5x to 3x the style's width over the
     range) and the legend samples (smallest, middle, largest)."""
@@ -306,7 +313,7 @@ def weight_widths(weights: Mapping, style: Style) -> tuple[dict, list[LegendItem
         return style.line_width * (0.5 + 2.5 * t)
 
     samples = sorted({lo, (lo + hi) / 2, hi}) if hi - lo >= 1e-12 else [lo]
-    legend = [LegendItem("edge weight:", kind="text")]
-    legend += [LegendItem(f"{w:.3g}", kind="line", width=width(w), color=style.edge_color)
-               for w in samples]
+    legend = [LegendItem("edge weight:", kind="text", keep_with_next=True)]
+    legend += [LegendItem(_number(w, hi), kind="line", width=width(w), color=style.edge_color,
+                          keep_with_next=i < len(samples) - 1) for i, w in enumerate(samples)]
     return {k: width(w) for k, w in weights.items()}, legend

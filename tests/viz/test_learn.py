@@ -106,15 +106,15 @@ def test_every_choices_list_is_its_registry():
     from estimators.gnb import DEPENDENCES
     from estimators.ktan import FEATURE_FAMILIES
     from estimators.latent import FAMILIES, PRIORS
-    from estimators.scores import SCORES
-    from estimators.search import SEARCHERS
+    from estimators.scores import score_names
+    from estimators.search import searcher_names
     from viz.cli.engine import ENGINES
     from viz.cli.learn import MODELS
 
     expected = {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
-                "search": sorted(SEARCHERS), "features": list(FEATURE_FAMILIES),
+                "search": searcher_names(), "features": list(FEATURE_FAMILIES),
                 "prior": list(PRIORS), "family": list(FAMILIES),
-                "structure_score": [*sorted(SCORES), "auto"], "engine": list(ENGINES),
+                "structure_score": [*score_names(), "auto"], "engine": list(ENGINES),
                 "parameters": list(PARAMETERS)}
     found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
     assert found == expected
