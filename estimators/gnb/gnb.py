@@ -78,7 +78,8 @@ class GNBClassifier(BaseGNB):
         Seeds the "auto" splits.
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
+        numeric column with at most 3 distinct values is categorical, whatever the values).
     verbose : bool, default=False
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
         backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting

@@ -24,7 +24,10 @@ _DOC_ATTRIBUTES = """classes_ : ndarray
     family_ : str
         ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
     feature_types_ : dict
-        Feature name -> ``"continuous" | "categorical" | "constant"``.
+        Feature name -> ``"continuous" | "categorical" | "constant"``, by the rule of
+        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
+        column with at most 3 distinct values is categorical whatever they are, as is
+        one of at most 10 integers.
     constant_features_ : list
         Constant columns, left out of the structure.
     encoder_ : MixedEncoder
@@ -52,7 +55,8 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
+        numeric column with at most 3 distinct values is categorical, whatever the values).
     var_smoothing : float, default=1e-9
         Fraction of the largest continuous-feature variance added to residual variances.
     verbose : bool, default=False
@@ -191,8 +195,10 @@ class KTANClassifier(BaseKTAN):
         Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
     candidates : int or None, default=None
         Sparse candidate parents for wide tables: each feature's parents must be among its
-        top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
-        scored (:mod:`estimators.search.candidates`). None: no restriction.
+        top-``candidates`` partners by pair score (symmetrised); with the backbone DP the
+        features at most k apart along the backbone are candidates of each other too, so a
+        structure always exists; other hyperedges are never scored
+        (:mod:`estimators.search.candidates`). None: no restriction.
     structure_score : str or score object, default="cmi"
         The hyperedge score of the structure search: a name of
         :data:`estimators.scores.SCORES`, checked at ``fit`` against the registry (plug-ins

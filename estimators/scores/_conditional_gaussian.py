@@ -117,7 +117,10 @@ class ConditionalGaussianScore(BaseCMI):
     variables_, classes_, class_prior_, n_features_in_, data_
         As in :class:`BaseCMI`.
     feature_types_ : dict
-        Column -> "continuous" | "categorical" | "constant".
+        Column -> ``"continuous" | "categorical" | "constant"``, by the rule of
+        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
+        column with at most 3 distinct values is categorical whatever they are, as is
+        one of at most 10 integers.
     encoder_ : MixedEncoder
 
     Examples

@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from viz.cli import confidence, engine, methods, outputs, report, runs
+from viz.cli import confidence, engine, methods, outputs, report, runs, table
 from viz.cli.commands import CommandError
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from viz.cli.table import TableNotes
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,24 @@ def _n_clusters(text: str) -> int | str:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an int or 'auto', got {text!r}") from None
+
+
+def _orders(text: str) -> int | str | list[int]:
+    """``--k`` / ``--order``: an int, ``auto``, or a comma-separated list of ints (the
+    candidates the model chooses among by inner cross-validation).
+
+    Examples
+    --------
+    >>> _orders("2"), _orders("auto"), _orders("1, 2")
+    (2, 'auto', [1, 2])
+    """
+    if "," not in text:
+        return _n_clusters(text)
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected an int, 'auto' or a comma-separated list of ints, got {text!r}") from None
 
 
 def _backbone(text: str) -> str | list[str]:
@@ -164,6 +184,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--random-state", type=int, default=0,
                    help="seed of every random step: the folds, the model's own (EM starts, "
                         "inner cross-validation, tests' permutations) and --bootstrap (0)")
+    p.add_argument("--sep", help="CSV: the column separator (default: detected among , ; "
+                   "tab |)")
+    p.add_argument("--decimal", type=table.decimal_option,
+                   help="CSV: the decimal mark, . or , (default: detected; ',' only with a "
+                        "separator other than ',')")
     p.add_argument("--feature-types", type=report.feature_types_option,
                    metavar="COL=TYPE,...", help="column types that override the automatic "
                    "rule: continuous or categorical (every model)")
@@ -171,10 +196,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     _choices(g.add_argument("--dependence", help="gnb, kgnb: the pair dependence model"),
              "dependence")
     g.add_argument("--n-clusters", type=_n_clusters, help="gnb: reduced model size or 'auto'")
-    g.add_argument("--order", type=_n_clusters,
-                   help="kgnb: cluster order (3 = GNB) or 'auto' (chosen by inner CV log-loss)")
-    g.add_argument("--k", type=_n_clusters,
-                   help="ktan: the k of the k-tree or 'auto' (chosen by inner CV log-loss)")
+    g.add_argument("--order", type=_orders,
+                   help="kgnb: cluster order (3 = GNB), 'auto' or a list such as 3,4 (chosen "
+                        "by inner CV log-loss)")
+    g.add_argument("--k", type=_orders,
+                   help="ktan: the k of the k-tree, 'auto' or a list such as 1,2 (chosen by "
+                        "inner CV log-loss)")
     _choices(g.add_argument("--structure-score", help="ktan, kgnb: structure score, plug-ins "
                             "included ('kgraph plugins'); ktan: 'auto' with --k auto: chosen "
                             "by inner CV"), "score", extra=("auto",))
@@ -204,19 +231,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run_learn)
 
 
-def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
-    """``(X, y, name)`` from a CSV path or a built-in name; every problem is a CommandError."""
+def load_data(data: str, target: str, sep: str | None = None, decimal: str | None = None,
+              keep: Sequence[str] = ()) -> tuple[pd.DataFrame, pd.Series, str, TableNotes | None]:
+    """``(X, y, name, notes)`` from a CSV path or a built-in name: a CSV is read with its
+    separator and decimal mark and prepared by :func:`viz.cli.table.prepare` (unlabelled
+    rows dropped, identifier columns not in ``keep`` left out; ``notes`` says what was
+    done; None for a built-in data set); every problem is a CommandError."""
     from estimators.datasets import dataset_target, list_datasets, load_dataset
 
     path = Path(data)
     if path.suffix.lower() == ".csv" or path.exists():
         if not path.is_file():
             raise CommandError(f"cannot read {data}: no such file")
-        frame = report.read_table(path)
-        if target not in frame.columns:
-            raise CommandError(f"{data} has no target column {target!r}; its columns are "
-                               f"{list(frame.columns)} (choose one with --target)")
-        return frame.drop(columns=[target]), frame[target], path.stem
+        frame, notes = table.read_csv(path, sep, decimal)
+        X, y, notes = table.prepare(frame, target, data, set(keep), notes)
+        return X, y, path.stem, notes
     if data not in list_datasets():
         raise CommandError(f"{data!r} is neither a CSV file nor a built-in data set "
                            f"({', '.join(list_datasets())})")
@@ -224,7 +253,7 @@ def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
         raise CommandError(f"the class of the built-in data set {data} is "
                            f"{dataset_target(data)!r}, not {target!r}")
     X, y = load_dataset(data)
-    return X, y, data
+    return X, y, data, None
 
 
 def target_column(data: str, target: str) -> str:
@@ -259,21 +288,28 @@ def run_learn(args: argparse.Namespace) -> int:
         return engine.ENGINES[args.engine](args)
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
-    X, y, name = load_data(args.data, args.target)
+    X, y, name, notes = load_data(args.data, args.target, args.sep, args.decimal,
+                                  keep=list(args.feature_types or {}))
     report.check_feature_types(args.feature_types, X)
     spec = MODELS[args.model]
     model = spec.build(args)
     start = time.perf_counter()
-    with outputs.run_context(args.quiet):
+    with outputs.run_context(args.quiet) as log:
         try:
-            folds = fold_metrics(model, X, y, n_splits=args.cv, random_state=args.random_state,
-                                 n_jobs=args.n_jobs, verbose=not args.quiet)
-            model.fit(X, y)
+            folds, caught = fold_metrics(model, X, y, n_splits=args.cv,
+                                         random_state=args.random_state, n_jobs=args.n_jobs,
+                                         verbose=not args.quiet, record_warnings=True)
+            for fold, records in enumerate(caught, start=1):
+                log.add(f"fold {fold}", records)
+            with log.recording("final fit"):
+                model.fit(X, y)
         except (ValueError, TypeError) as exc:
             raise CommandError(str(exc).splitlines()[0]) from exc
         seconds = time.perf_counter() - start
-        conf = confidence.bootstrap(args, model, X, y)
-        baseline = methods.baseline_summary(X, y, args.cv, args.random_state)
+        with log.recording("bootstrap"):
+            conf = confidence.bootstrap(args, model, X, y)
+        with log.recording("baseline"):
+            baseline = methods.baseline_summary(X, y, args.cv, args.random_state)
     structure = learned_structure(model)
 
     out: Path = args.out
@@ -297,7 +333,9 @@ def run_learn(args: argparse.Namespace) -> int:
     for warning in warned:
         print(f"warning: {warning}", file=sys.stderr)
     tail = "\n".join(methods.method_lines(model, graph) + report.data_lines(X, model)
-                     + confidence.report_lines(conf))
+                     + confidence.report_lines(conf)
+                     + (notes.report_lines(args.target) if notes else [])
+                     + log.report_lines())
     (out / "report.md").write_text(text.replace("{figure}", figure) + tail)
     failure = _draw(model, structure, out, conf, args.threshold, args.dpi,
                     overview=n > legible, graph=graph, width=args.figure_width)

@@ -12,12 +12,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import warnings
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB
+from viz.cli.warning_log import WarningLog
 
 FILES = ("structure.graphml", "structure.json")
 
@@ -48,20 +47,21 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def run_context(quiet: bool) -> Iterator[None]:
-    """Progress bars (unless ``quiet``) and every distinct warning printed once at the end,
-    after the bars, with how often it was raised (e.g. once per fold)."""
+def run_context(quiet: bool) -> Iterator[WarningLog]:
+    """Progress bars (unless ``quiet``) and a :class:`~viz.cli.warning_log.WarningLog` for
+    the run's warnings: the block records the folds, the final fit and the bootstrap in it
+    by source; any other warning is recorded as ``other``. At the end, after the bars, at
+    most one line per kind of warning goes to stderr."""
     from estimators.progress import show_progress
 
-    with warnings.catch_warnings(record=True) as caught, show_progress(not quiet):
-        warnings.simplefilter("always")
+    log = WarningLog()
+    with show_progress(not quiet):
         try:
-            yield
+            with log.recording("other"):
+                yield log
         finally:
-            counts = Counter((w.category.__name__, str(w.message)) for w in caught)
-            for (category, message), n in counts.items():
-                times = f" ({n} times)" if n > 1 else ""
-                print(f"warning: {category}: {message}{times}", file=sys.stderr)
+            for line in log.terminal_lines():
+                print(line, file=sys.stderr)
 
 
 def model_graph(model, conf=None) -> GraphDB:
