@@ -195,8 +195,10 @@ class KTANClassifier(BaseKTAN):
         Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
     candidates : int or None, default=None
         Sparse candidate parents for wide tables: each feature's parents must be among its
-        top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
-        scored (:mod:`estimators.search.candidates`). None: no restriction.
+        top-``candidates`` partners by pair score (symmetrised); with the backbone DP the
+        features at most k apart along the backbone are candidates of each other too, so a
+        structure always exists; other hyperedges are never scored
+        (:mod:`estimators.search.candidates`). None: no restriction.
     structure_score : str or score object, default="cmi"
         The hyperedge score of the structure search: a name of
         :data:`estimators.scores.SCORES`, checked at ``fit`` against the registry (plug-ins
