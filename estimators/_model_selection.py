@@ -5,7 +5,9 @@ Every candidate (a dict of parameters, e.g. ``{"k": 2, "structure_score": "bic",
 "feature_selection": "markov-blanket"}``) is fitted from scratch -- feature selection,
 structure and parameters -- on each
 training part of a stratified K-fold split of the *training* data and scored by its log-loss
-on the held-out part (scikit-learn's ``cross_val_score``). A class with fewer rows than folds
+on the held-out part (what scikit-learn's ``cross_val_score`` does, fold by fold with all
+candidates on a fold in turn, so that a k-TAN fitted inside
+:func:`estimators.ktan._structure.shared_scores` scores each training part once). A class with fewer rows than folds
 is missing from some training parts; its held-out rows there are left out of that fold's
 log-loss (the same rows for every candidate), so a rare class never stops the choice. The
 candidate with the smallest mean held-out log-loss wins; ties go to the earlier candidate
@@ -22,7 +24,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import clone
 from sklearn.metrics import log_loss
-from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 
 from estimators.progress import progress
@@ -65,6 +67,13 @@ def held_out_log_loss(estimator, X, y) -> float:
     seen = np.isin(y, estimator.classes_)
     proba = estimator.predict_proba(X)
     return -log_loss(y[seen], proba[seen], labels=estimator.classes_)
+
+
+def _rows_of(X):
+    """Row selection of a DataFrame or an array (as scikit-learn's ``_safe_indexing``)."""
+    from sklearn.utils import _safe_indexing
+
+    return lambda rows: _safe_indexing(X, rows)
 
 
 def fixed_seed(random_state) -> int:
@@ -123,13 +132,17 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None):
         splits = list(StratifiedKFold(n_splits=n_folds, shuffle=True,
                                       random_state=random_state).split(X, y))
     losses = np.empty((len(candidates), n_folds))
-    for i, params in enumerate(progress(candidates, "model selection (inner CV)")):
-        model = clone(estimator).set_params(**params)
+    X_rows, y = _rows_of(X), np.asarray(y)
+    fits = [(f, i) for f in range(n_folds) for i in range(len(candidates))]
+    # fold by fold, every candidate on it: fits sharing a training part follow each other
+    # (k-TAN shares its hyperedge scores between them, estimators.ktan.shared_scores)
+    for f, i in progress(fits, "model selection (inner CV): candidate fits left", unit="fit"):
+        train, test = splits[f]
+        model = clone(estimator).set_params(**candidates[i])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # per-fold constant-column notes
-            losses[i] = -cross_val_score(
-                model, X, y, cv=splits, scoring=held_out_log_loss, error_score="raise"
-            )
+            losses[i, f] = -held_out_log_loss(model.fit(X_rows(train), y[train]),
+                                              X_rows(test), y[test])
     mean = losses.mean(axis=1)
     best = int(np.argmin(mean))
     table = {

@@ -68,11 +68,23 @@ def inside_classifier_fit() -> bool:
     return _IN_FIT.get()
 
 
+def _reemit(caught: list[warnings.WarningMessage]) -> None:
+    """Each distinct (category, message) of ``caught`` once, at the user's call."""
+    seen: set[tuple[type, str]] = set()
+    for w in caught:
+        if (w.category, str(w.message)) not in seen:
+            seen.add((w.category, str(w.message)))
+            warn_user(str(w.message), w.category)
+
+
 def user_fit(fit: F) -> F:
     """Decorate a classifier's ``fit``: with ``verbose=True`` progress bars are drawn inside
     (:func:`estimators.progress.show_progress`; ``False`` leaves the caller's setting, off by
     default); every distinct warning raised inside is raised once, after the work, with the
-    ``stacklevel`` of the user's call.
+    ``stacklevel`` of the user's call. When ``fit`` raises, its exception goes through
+    unchanged: the warnings are shown first under the caller's filters with ``"error"``
+    read as ``"always"``, so that ``python -W error`` or ``warnings.simplefilter("error")``
+    reports the real error, not a warning that came before it.
 
     Examples
     --------
@@ -94,19 +106,24 @@ def user_fit(fit: F) -> F:
     @functools.wraps(fit)
     def wrapper(self, *args, **kwargs):
         token = _IN_FIT.set(True)
+        caught: list[warnings.WarningMessage] = []
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 if getattr(self, "verbose", False):
                     with show_progress(True):
-                        return fit(self, *args, **kwargs)
-                return fit(self, *args, **kwargs)
-        finally:
+                        result = fit(self, *args, **kwargs)
+                else:
+                    result = fit(self, *args, **kwargs)
+        except BaseException:
             _IN_FIT.reset(token)
-            seen: set[tuple[type, str]] = set()
-            for w in caught:
-                if (w.category, str(w.message)) not in seen:
-                    seen.add((w.category, str(w.message)))
-                    warn_user(str(w.message), w.category)
+            with warnings.catch_warnings():  # the fit's own error is the one to see
+                warnings.filters[:] = [("always" if f[0] == "error" else f[0], *f[1:])
+                                       for f in warnings.filters]
+                _reemit(caught)
+            raise
+        _IN_FIT.reset(token)
+        _reemit(caught)
+        return result
 
     return wrapper  # type: ignore[return-value]

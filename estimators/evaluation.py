@@ -8,7 +8,8 @@ and, for two classes, the binary precision / recall / F1 of a positive label.
 :func:`classification_metrics` scores predicted probabilities: accuracy, balanced accuracy,
 F1 (macro, weighted), log-loss, Brier score and one-vs-rest macro ROC AUC;
 :func:`fold_metrics` gives them per fold of a stratified k-fold, folds in parallel through
-scikit-learn's ``cross_validate``; :func:`summarise` their mean and standard deviation.
+scikit-learn's ``cross_validate`` (and, on request, the warnings each fold raised, also from
+parallel workers); :func:`summarise` their mean and standard deviation.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import warnings
 from collections.abc import Hashable
 
 import numpy as np
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.metrics import (
     accuracy_score,
     balanced_accuracy_score,
@@ -164,8 +165,33 @@ class _FoldScorer:
         return classification_metrics(y, proba, self.classes)
 
 
+class _Recording(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+    """``estimator`` fitted and asked for probabilities with every warning recorded in
+    ``warnings_`` (``(category, message)`` in the order raised), not shown: a fold's
+    warnings travel back with the fitted copy, also from a parallel worker."""
+
+    def __init__(self, estimator=None):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self.estimator_ = clone(self.estimator).fit(X, y)
+        self.warnings_ = [(w.category, str(w.message)) for w in caught]
+        self.classes_ = self.estimator_.classes_
+        return self
+
+    def predict_proba(self, X):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            proba = self.estimator_.predict_proba(X)
+        self.warnings_ += [(w.category, str(w.message)) for w in caught]
+        return proba
+
+
 def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0,
-                 n_jobs: int | None = None, verbose: bool = False):
+                 n_jobs: int | None = None, verbose: bool = False,
+                 record_warnings: bool = False):
     """:func:`classification_metrics` of each fold of a shuffled stratified k-fold.
 
     Parameters
@@ -182,11 +208,17 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
         A tqdm bar on stderr counting the folds handed to the workers. With folds in
         parallel (``n_jobs`` other than None or 1) a model's own ``verbose`` is switched off
         in the fold copies, whose bars would overwrite each other.
+    record_warnings : bool, default=False
+        Record the warnings each fold's fit and prediction raise instead of letting them
+        through (from parallel workers too, where they would otherwise be lost).
 
     Returns
     -------
     pandas.DataFrame
         One row per fold, one column per metric.
+    list of list of (type, str)
+        Only with ``record_warnings``: per fold, each warning raised (category, message),
+        in the order raised.
 
     Examples
     --------
@@ -196,6 +228,11 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
     >>> folds = fold_metrics(GaussianNB(), X, y, n_splits=3)
     >>> folds.shape, round(float(folds["accuracy"].mean()), 2)
     ((3, 7), 0.96)
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> _, caught = fold_metrics(LogisticRegression(max_iter=1), X, y, n_splits=3,
+    ...                          record_warnings=True)
+    >>> [sorted({category.__name__ for category, _ in fold}) for fold in caught]
+    [['ConvergenceWarning'], ['ConvergenceWarning'], ['ConvergenceWarning']]
     """
     import pandas as pd
     from tqdm.auto import tqdm
@@ -206,10 +243,14 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
         model = clone(model).set_params(verbose=False)
     splits = tqdm(list(splitter.split(X, y)), desc="cross-validation folds", unit="fold",
                   disable=not verbose, leave=False)
-    scores = cross_validate(model, X, y, cv=splits, scoring=_FoldScorer(classes),
-                            n_jobs=n_jobs, error_score="raise")
-    return pd.DataFrame({name[len("test_"):]: values for name, values in scores.items()
-                         if name.startswith("test_")})
+    scores = cross_validate(_Recording(model) if record_warnings else model, X, y, cv=splits,
+                            scoring=_FoldScorer(classes), n_jobs=n_jobs, error_score="raise",
+                            return_estimator=record_warnings)
+    frame = pd.DataFrame({name[len("test_"):]: values for name, values in scores.items()
+                          if name.startswith("test_")})
+    if record_warnings:
+        return frame, [fitted.warnings_ for fitted in scores["estimator"]]
+    return frame
 
 
 def summarise(folds) -> dict[str, dict[str, float]]:

@@ -8,8 +8,8 @@ edge and the model's name and target. Edge weights are nats: between features th
 edge score (class-conditional mutual information, per family below); on a class edge
 I(X_j; C) of its feature (``class_information_``, :mod:`estimators.class_information`:
 plug-in mutual information for a categorical column, the Gaussian (conditional Gaussian)
-one for a continuous column, on the rows where the column is observed; absent for a model
-fitted from Dask partitions). ``states`` lists the class labels on the class node and the
+one for a continuous column, on the rows where the column is observed; from the partition
+statistics for a model fitted from Dask). ``states`` lists the class labels on the class node and the
 training categories on each categorical (or constant) feature's node, in code order, each
 the user's own value of its own type (JSON keeps the type; GraphML shows ``str`` of each
 and keeps the type for kgraph's reader). Per family (one function each, chosen through
@@ -72,7 +72,7 @@ def _class_weights(graph: GraphDB, clf, target, node_of: Callable | None = None)
     """``weight`` = I(X_j; C) (``class_information_``, nats) on the class edge of every
     column ``j`` (to ``node_of(j)``, default its name) that has one."""
     info = getattr(clf, "class_information_", None)
-    if info is None:  # fitted from Dask partitions: no table to measure it on
+    if info is None:  # a model pickled before class_information_ existed
         return graph
     for j, name in enumerate(clf.feature_names()):
         node = name if node_of is None else node_of(j)

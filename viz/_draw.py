@@ -74,6 +74,7 @@ class LegendItem:
     width: float = 1.0
     alpha: float = 1.0
     color: str = "#1A1A1A"
+    keep_with_next: bool = False  # a heading: never the last item of a row
 
 
 class Sheet:
@@ -150,6 +151,14 @@ class Sheet:
 
     GLYPH = {"node": 0.2, "line": 0.28, "text": 0.0}
 
+    def _run_width(self, items: Sequence[LegendItem], i: int, points: float) -> float:
+        """Width of item i and the items it must stay on a row with."""
+        w = self._item_width(items[i], points)
+        while items[i].keep_with_next and i + 1 < len(items):
+            i += 1
+            w += 0.16 + self._item_width(items[i], points)
+        return w
+
     def _item_width(self, it: LegendItem, points: float) -> float:
         return (self.GLYPH[it.kind] + (0.05 if it.kind != "text" else 0.0)
                 + label_size(it.label, points)[0])
@@ -169,11 +178,11 @@ class Sheet:
         points = self.style.small_font_size
         row_h = max(line_height(points), 0.8 * node_height(self.style)) + 0.03
         rows, used = 1, 0.0
-        for it in items:
-            w = self._item_width(it, points)
+        for i, it in enumerate(items):
+            w = self._run_width(items, i, points)
             if used and used + 0.16 + w > self.inner:
                 rows, used = rows + 1, 0.0
-            used += (0.16 if used else 0.0) + w
+            used += (0.16 if used else 0.0) + self._item_width(it, points)
         return rows * row_h + 0.06
 
     def _flow(self, items: Sequence[LegendItem], top: float, points: float) -> float:
@@ -188,7 +197,7 @@ class Sheet:
         rows: list[list[int]] = [[]]
         used = 0.0
         for i, w in enumerate(widths):
-            if rows[-1] and used + 0.16 + w > self.inner:
+            if rows[-1] and used + 0.16 + self._run_width(items, i, points) > self.inner:
                 rows.append([])
                 used = 0.0
             used += (0.16 if rows[-1] else 0.0) + w
@@ -335,13 +344,16 @@ def _hits(r: Rect, others: Iterable[Rect]) -> bool:
 def edge_label(ax: Axes, p: Point, q: Point, label: str, style: Style, *, gid: str,
                occupied: list[Rect], rad: float = 0.0, color: str | None = None) -> bool:
     """A small label on the (possibly arc3-curved) edge p-q, on a white pad, at the first
-    place along it (middle first) that is free of ``occupied`` boxes; the box used is added
-    to ``occupied``. False (nothing drawn) when no place is free."""
+    place along it (middle first), else just beside it, that is free of ``occupied``
+    boxes; the box used is added to ``occupied``. False (nothing drawn) when no place is
+    free."""
     points = style.small_font_size
     w, h = label_size(label, points)
     curve = arc_points(p, q, rad, 21)
-    for i in (10, 7, 13, 5, 15, 3, 17):
-        x, y = curve[i]
+    places = [(i, dx) for dx in (0.0, w / 2 + 0.04, -w / 2 - 0.04)
+              for i in (10, 7, 13, 5, 15, 3, 17)]  # on the edge first, then beside it
+    for i, dx in places:
+        x, y = curve[i][0] + dx, curve[i][1]
         box = (x - w / 2 - 0.02, x + w / 2 + 0.02, y - h / 2 - 0.02, y + h / 2 + 0.02)
         if not _hits(box, occupied):
             occupied.append(box)

@@ -61,7 +61,8 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
     edges to the features it joins (for up to 12 features; the legend says so for more).
     Feature types stored on the nodes (``feature_type``) set their fills.
     Each edge with ``confidence >= threshold`` is drawn (an arrow when the graph is
-    directed) and, with ``style.edge_labels``, labelled with its confidence to 2 decimals.
+    directed) and, with ``style.edge_labels``, labelled with its confidence to 2 decimals
+    where there is room (the legend says how many labels are left out).
 
     Parameters
     ----------
@@ -121,7 +122,14 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
                                   width=look["linewidth"], alpha=look["alpha"],
                                   label=f"{conf[u, v]:.2f}", label_gid=f"confidence:{gid}"))
         cls = classes[0] if classes else None
+        tree = None
+        pairs = {frozenset(e) for e in shown}
+        if len(pairs) < len(variables) and _is_forest(variables, pairs):
+            from viz.layout import rooted_children
+
+            tree = rooted_children(variables, [tuple(p) for p in pairs])
         spec = GraphSpec(
+            tree=tree, optional_labels="confidence",
             labels={v: display(v) for v in [*variables, *classes[:1]]},
             gids={**{v: f"variable:{display(v)}" for v in variables},
                   **{c: f"class:{display(c)}" for c in classes[:1]}},
@@ -136,10 +144,31 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
         return draw_graph(spec, s, ax, title)
 
 
+def _is_forest(nodes: list, pairs: set) -> bool:
+    """No cycle among the undirected pairs (union-find)."""
+    root = {v: v for v in nodes}
+
+    def find(v):
+        while root[v] != v:
+            root[v] = root[root[v]]
+            v = root[v]
+        return v
+
+    for pair in pairs:
+        if len(pair) != 2:
+            return False
+        a, b = (find(v) for v in pair)
+        if a == b:
+            return False
+        root[a] = b
+    return True
+
+
 def _legend(style: Style, encode: str) -> list[LegendItem]:
-    items = [LegendItem("confidence:", kind="text")]
-    for level in LEGEND_LEVELS:
+    items = [LegendItem("confidence:", kind="text", keep_with_next=True)]
+    for i, level in enumerate(LEGEND_LEVELS):
         look = ENCODINGS[encode](level, style)
         items.append(LegendItem(f"{level:.2f}", kind="line", width=look["linewidth"],
-                                alpha=look["alpha"], color=style.edge_color))
+                                alpha=look["alpha"], color=style.edge_color,
+                                keep_with_next=i < len(LEGEND_LEVELS) - 1))
     return items

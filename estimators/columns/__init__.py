@@ -4,12 +4,19 @@ Examples
 --------
 >>> import pandas as pd
 >>> from estimators.columns import infer_feature_types
->>> infer_feature_types(pd.DataFrame({"a": ["x", "y"], "b": [0.5, 1.25]}))
-{'a': 'categorical', 'b': 'continuous'}
+>>> infer_feature_types(pd.DataFrame({"a": ["x", "y", "x", "y"], "b": [0.5, 1.25, 2.0, 0.75],
+...                                   "c": [0.5, 1.0, 0.5, 0.5]}))
+{'a': 'categorical', 'b': 'continuous', 'c': 'categorical'}
 """
 
 from estimators.columns._encoder import EncodedColumns, MixedEncoder
-from estimators.columns._types import FEATURE_TYPES, MAX_INTEGER_LEVELS, infer_feature_types
+from estimators.columns._types import (
+    FEATURE_TYPES,
+    MAX_INTEGER_LEVELS,
+    MAX_NUMERIC_LEVELS,
+    auto_column_type,
+    infer_feature_types,
+)
 
-__all__ = ["FEATURE_TYPES", "MAX_INTEGER_LEVELS", "EncodedColumns", "MixedEncoder",
-           "infer_feature_types"]
+__all__ = ["FEATURE_TYPES", "MAX_INTEGER_LEVELS", "MAX_NUMERIC_LEVELS", "EncodedColumns",
+           "MixedEncoder", "auto_column_type", "infer_feature_types"]

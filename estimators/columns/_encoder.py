@@ -143,7 +143,10 @@ class MixedEncoder(BaseEstimator):
     Attributes
     ----------
     feature_types_ : dict
-        Column -> ``"continuous" | "categorical" | "constant"``.
+        Column -> ``"continuous" | "categorical" | "constant"``, by the rule of
+        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
+        column with at most 3 distinct values is categorical whatever they are, as is
+        one of at most 10 integers.
     categories_ : dict
         Column -> ndarray of its training categories (code ``c`` is ``categories_[col][c]``)
         for categorical and constant columns, each the value the user gave, of its type:
@@ -163,7 +166,8 @@ class MixedEncoder(BaseEstimator):
     Examples
     --------
     >>> import numpy as np, pandas as pd
-    >>> train = pd.DataFrame({"sex": ["m", "f", "f", ""], "mass": [3.5, np.nan, 4.0, 3.75]})
+    >>> train = pd.DataFrame({"sex": ["m", "f", "f", "", "m"],
+    ...                       "mass": [3.5, np.nan, 4.0, 3.75, 4.25]})
     >>> enc = MixedEncoder().fit(train)
     >>> enc.feature_types_
     {'sex': 'categorical', 'mass': 'continuous'}

@@ -15,9 +15,11 @@ is closed form in the pass-2 statistics (:func:`~estimators.distributed._cg_pair
 Column types of a Dask ``X`` follow the in-memory rule (:func:`estimators.columns.
 infer_feature_types`), unless a ``feature_types`` mapping says otherwise: strings, bools and
 other non-numeric dtypes are categorical; a numeric column is categorical when it holds at
-most :data:`~estimators.columns.MAX_INTEGER_LEVELS` distinct values, all whole numbers, and
-continuous otherwise. That needs the values: one extra map-reduce over the numeric columns
-the mapping does not name, each partition reporting its distinct values up to the limit.
+most :data:`~estimators.columns.MAX_NUMERIC_LEVELS` distinct values, or at most
+:data:`~estimators.columns.MAX_INTEGER_LEVELS` all whole numbers, and continuous otherwise
+(:func:`~estimators.columns.auto_column_type`). That needs the values: one extra map-reduce
+over the numeric columns the mapping does not name, each partition reporting its distinct
+values up to the limit.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from estimators.columns import MAX_INTEGER_LEVELS
+from estimators.columns import MAX_INTEGER_LEVELS, MAX_NUMERIC_LEVELS, auto_column_type
 from estimators.distributed._cg_pairs import (
     StatsTable,
     factor_from_stats,
@@ -56,19 +58,30 @@ def column_kinds(data, feature_types, owner: str) -> np.ndarray:
     numeric = [c for c in data.names if c not in given
                and pd.api.types.is_numeric_dtype(dtypes[c])
                and not pd.api.types.is_bool_dtype(dtypes[c])]
-    levels = data.map_reduce(_few_whole_levels, _merge_levels, numeric) if numeric else {}
+    levels = data.map_reduce(_few_levels, _merge_levels, numeric) if numeric else {}
     return np.array([given[c] == "continuous" if c in given
-                     else c in levels and levels[c] is None for c in data.names])
+                     else c in levels and _continuous_levels(levels[c]) for c in data.names])
 
 
-def _few_whole_levels(x: pd.DataFrame, y, columns: list) -> dict:
-    """Per column: its distinct observed values when they are at most
-    ``MAX_INTEGER_LEVELS`` whole numbers (a categorical column), else None."""
+#: a numeric column with more distinct values than this is continuous by either rule
+_MAX_LEVELS = max(MAX_INTEGER_LEVELS, MAX_NUMERIC_LEVELS)
+
+
+def _continuous_levels(levels: np.ndarray | None) -> bool:
+    """Whether a numeric column with these distinct values (None: too many) is continuous."""
+    if levels is None:
+        return True
+    whole = bool(np.all(levels == np.round(levels)))
+    return auto_column_type(True, levels.size, whole) == "continuous"
+
+
+def _few_levels(x: pd.DataFrame, y, columns: list) -> dict:
+    """Per column: its distinct observed values when there are at most ``_MAX_LEVELS``,
+    else None."""
     out = {}
     for c in columns:
         values = pd.unique(x[c].dropna().to_numpy(dtype=float))
-        whole = values.size <= MAX_INTEGER_LEVELS and np.all(values == np.round(values))
-        out[c] = np.sort(values) if whole else None
+        out[c] = np.sort(values) if values.size <= _MAX_LEVELS else None
     return out
 
 
@@ -76,7 +89,7 @@ def _merge_levels(a: dict, b: dict) -> dict:
     out = {}
     for c, levels in a.items():
         both = None if levels is None or b[c] is None else np.union1d(levels, b[c])
-        out[c] = both if both is not None and both.size <= MAX_INTEGER_LEVELS else None
+        out[c] = both if both is not None and both.size <= _MAX_LEVELS else None
     return out
 
 

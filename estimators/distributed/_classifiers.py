@@ -51,7 +51,12 @@ from estimators.distributed._scores import (
     gaussian_score_from_moments,
 )
 from estimators.distributed._stats import ClassMoments
-from estimators.distributed._tan_mixed import PairScore, finish_tan, fit_tan_mixed
+from estimators.distributed._tan_mixed import (
+    PairScore,
+    class_information_of,
+    finish_tan,
+    fit_tan_mixed,
+)
 from estimators.search import maximum_spanning_tree
 from kgraph import GNBJunctionTree
 
@@ -143,6 +148,8 @@ def fit_gnb_dask(clf, X, y):
         [(names[i], names[j]) for i, j in edges], target=clf._target_name(),
         features=[names[u] for u in used])
     clf.n_clusters_ = used.size - 1 if clf.n_clusters is None else int(clf.n_clusters)
+    clf.class_information_ = class_information_of(single_type_table(enc, mo.classes,
+                                                                    moments=mo))
     return clf
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from estimators.class_information import discrete_information, gaussian_information
 from estimators.distributed._cg_pairs import StatsTable, factor_from_stats
 from estimators.distributed._cg_score import mixed_table, pair_gains
 from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _without_constant
@@ -92,6 +93,22 @@ def _kept(clf, enc) -> list:
     return kept
 
 
+def class_information_of(table: StatsTable) -> np.ndarray:
+    """I(X_j; C) in nats of every column from the reduced statistics, as the in-memory
+    ``class_information_`` (:mod:`estimators.class_information`): the diagonal of the pair
+    counts for a categorical column, the class moments for a continuous one."""
+    mo, counts = table.stats.moments, table.stats.counts
+    out = np.zeros(len(table.continuous))
+    for j, continuous in enumerate(table.continuous):  # per column, from (m, ...) arrays
+        q = table.position[j]
+        if continuous:
+            out[j] = gaussian_information(mo.n, mo.mean[:, q],
+                                          mo.M[:, q, q] / np.maximum(mo.n, 1))
+        elif table.n_levels[j] > 1:  # a constant column carries 0 (and may have no counts)
+            out[j] = discrete_information(np.diagonal(counts.table(q, q), axis1=1, axis2=2))
+    return out
+
+
 def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     """Search the k-tree on the fitted ``score`` (over the non-constant columns ``kept``) as
     :func:`~estimators.ktan._structure.learn_structure` does, and fit the network from the
@@ -117,6 +134,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     clf.candidates_, clf.structure_, clf.backbone_ = fit.candidates, fit.structure, fit.backbone
     clf.certificate_, clf.score_, clf.search_ = fit.certificate, fit.score, fit.search
     clf.edge_scores_ = fit.edge_matrix
+    clf.class_information_ = class_information_of(table)
     clf.hyperedge_scores_ = {v: float(score(v, clf.structure_.parents(v)))
                              for v in clf.structure_.order}
     index = {names[j]: j for j in kept}

@@ -78,7 +78,8 @@ class GNBClassifier(BaseGNB):
         Seeds the "auto" splits.
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
+        numeric column with at most 3 distinct values is categorical, whatever the values).
     verbose : bool, default=False
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
         backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
@@ -218,6 +219,7 @@ class GNBClassifier(BaseGNB):
             if self.parameters != "generative":
                 raise ValueError("GNBClassifier(parameters='discriminative') needs the rows "
                                  "in memory; compute a sample or use parameters='generative'.")
+            self.discriminative_ = None
             return fit_gnb_dask(self, X, y)
         enc, codes = self._validate_training(X, y)
         used = self._structure_columns(enc)

@@ -29,7 +29,10 @@ It runs the searcher registered under ``search`` in :data:`estimators.search.SEA
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,9 +128,69 @@ def score_family(enc: EncodedColumns) -> str:
     return "mixed"
 
 
+#: fitted scores shared by the fits inside :func:`shared_scores` (None: no sharing)
+_SHARED: ContextVar[dict | None] = ContextVar("kgraph_shared_scores", default=None)
+
+
+@contextmanager
+def shared_scores() -> Iterator[None]:
+    """Within this block, fits on the same encoded training table with the same score and
+    settings share one fitted hyperedge score -- its statistics and the hyperedges already
+    scored: ``k="auto"`` scores a training part once for k = 1, 2, 3 (the hyperedges of
+    k = 1 and 2 are among those of k = 3). A score is a pure function of the table, so
+    sharing changes no value. Nested blocks share the outer one's scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.columns import MixedEncoder
+    >>> rng = np.random.default_rng(0)
+    >>> enc = MixedEncoder().fit_transform(rng.normal(size=(50, 3)))
+    >>> y = rng.integers(0, 2, 50)
+    >>> args = dict(var_smoothing=1e-9, ridge=1e-8, min_cell_rows=5)
+    >>> with shared_scores():
+    ...     a = fit_score(enc, y, np.arange(2), **args)
+    ...     b = fit_score(enc, y, np.arange(2), **args)
+    >>> a is b, fit_score(enc, y, np.arange(2), **args) is a
+    (True, False)
+    """
+    token = _SHARED.set({}) if _SHARED.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _SHARED.reset(token)
+
+
+def _fingerprint(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray) -> str:
+    """A digest of everything a score reads from the table."""
+    h = hashlib.blake2b(digest_size=20)
+    for a in (enc.values, enc.codes, enc.n_levels, np.asarray(y_codes)):
+        h.update(np.ascontiguousarray(a).tobytes())
+    h.update(repr((enc.types, enc.names, np.asarray(classes).tolist())).encode())
+    return h.hexdigest()
+
+
 def fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
               var_smoothing: float, ridge: float, min_cell_rows: int, score="cmi",
               owner: str = "The classifier"):
+    """The fitted hyperedge score of ``enc``, shared inside :func:`shared_scores` when
+    ``score`` is a registered name (a score object is fitted afresh); see
+    :func:`_fit_score`."""
+    shared = _SHARED.get()
+    settings = dict(var_smoothing=var_smoothing, ridge=ridge, min_cell_rows=min_cell_rows,
+                    score=score, owner=owner)
+    if shared is None or not isinstance(score, str):
+        return _fit_score(enc, y_codes, classes, **settings)
+    key = (score, var_smoothing, ridge, min_cell_rows, _fingerprint(enc, y_codes, classes))
+    if key not in shared:
+        shared[key] = _fit_score(enc, y_codes, classes, **settings)
+    return shared[key]
+
+
+def _fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
+               var_smoothing: float, ridge: float, min_cell_rows: int, score="cmi",
+               owner: str = "The classifier"):
     """The fitted hyperedge score of ``enc`` (variables ``enc.names``), as in the module
     docstring; ``score`` names a score of :data:`estimators.scores.SCORES` ("cmi", "bic",
     "bdeu", or one registered later) or is an object following the score protocol of

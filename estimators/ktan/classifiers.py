@@ -14,7 +14,7 @@ from estimators._model_selection import candidate_grid, fixed_seed, select_by_cv
 from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
 from estimators.ktan._base import BaseKTAN, refuse_dask_discriminative
-from estimators.ktan._structure import score_family
+from estimators.ktan._structure import score_family, shared_scores
 from estimators.plugins import RegistryName
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.search import BACKBONE_METHODS, searcher_names
@@ -24,7 +24,10 @@ _DOC_ATTRIBUTES = """classes_ : ndarray
     family_ : str
         ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
     feature_types_ : dict
-        Feature name -> ``"continuous" | "categorical" | "constant"``.
+        Feature name -> ``"continuous" | "categorical" | "constant"``, by the rule of
+        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
+        column with at most 3 distinct values is categorical whatever they are, as is
+        one of at most 10 integers.
     constant_features_ : list
         Constant columns, left out of the structure.
     encoder_ : MixedEncoder
@@ -52,7 +55,8 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_``.
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
+        numeric column with at most 3 distinct values is categorical, whatever the values).
     var_smoothing : float, default=1e-9
         Fraction of the largest continuous-feature variance added to residual variances.
     verbose : bool, default=False
@@ -191,8 +195,10 @@ class KTANClassifier(BaseKTAN):
         Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
     candidates : int or None, default=None
         Sparse candidate parents for wide tables: each feature's parents must be among its
-        top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
-        scored (:mod:`estimators.search.candidates`). None: no restriction.
+        top-``candidates`` partners by pair score (symmetrised); with the backbone DP the
+        features at most k apart along the backbone are candidates of each other too, so a
+        structure always exists; other hyperedges are never scored
+        (:mod:`estimators.search.candidates`). None: no restriction.
     structure_score : str or score object, default="cmi"
         The hyperedge score of the structure search: a name of
         :data:`estimators.scores.SCORES`, checked at ``fit`` against the registry (plug-ins
@@ -374,21 +380,23 @@ class KTANClassifier(BaseKTAN):
                 f"The 'k' parameter of KTANClassifier must be an int >= 1, 'auto' or a non-empty "
                 f"list of ints >= 1. Got {self.k!r} instead."
             )
-        with warnings.catch_warnings():  # its notes come again from the final fit below
-            warnings.simplefilter("ignore")
-            probe = TANClassifier(features=self.features).fit(X, y)  # the score family and d
-        enc = probe._check_X(X)
-        family = score_family(enc)
-        names = [s for s in BUILTIN_SCORES if family in SCORES[s]]
-        selections = [self.feature_selection]
-        if self.feature_selection == "auto":
-            complete = all(t != "continuous" for t in enc.types) and (enc.codes >= 0).all()
-            selections = [None, *FEATURE_SELECTORS] if complete else [None]
-        grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_, selections)
-        best, table = select_by_cv(self, X, y, grid)
-        self.k_, self.structure_score_ = best["k"], best["structure_score"]
-        self.feature_selection_ = best["feature_selection"]
-        super().fit(X, y)
+        with shared_scores():  # each training part scored once for all candidates
+            with warnings.catch_warnings():  # its notes come again from the final fit below
+                warnings.simplefilter("ignore")
+                probe = TANClassifier(features=self.features).fit(X, y)  # score family, d
+            enc = probe._check_X(X)
+            family = score_family(enc)
+            names = [s for s in BUILTIN_SCORES if family in SCORES[s]]
+            selections = [self.feature_selection]
+            if self.feature_selection == "auto":
+                complete = all(t != "continuous" for t in enc.types) and (enc.codes >= 0).all()
+                selections = [None, *FEATURE_SELECTORS] if complete else [None]
+            grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_,
+                                  selections)
+            best, table = select_by_cv(self, X, y, grid)
+            self.k_, self.structure_score_ = best["k"], best["structure_score"]
+            self.feature_selection_ = best["feature_selection"]
+            super().fit(X, y)
         self.cv_results_ = table
         return self
 

@@ -53,7 +53,7 @@ class MixedFamily(Family):
     >>> from estimators.columns import MixedEncoder
     >>> X = pd.DataFrame({"sex": ["m", "f", "f", None], "mass": [3.5, 4.0, np.nan, 3.0],
     ...                   "site": [1, 1, 1, 1]})
-    >>> enc = MixedEncoder().fit_transform(X)
+    >>> enc = MixedEncoder({"mass": "continuous"}).fit_transform(X)  # 3 values: else categorical
     >>> fam = MixedFamily()
     >>> data, mask = fam.encode(enc, fit=True)
     >>> fam.kinds_, mask.tolist()

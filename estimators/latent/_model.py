@@ -42,10 +42,10 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
 
     Column types are decided once at ``fit`` (:class:`estimators.columns.MixedEncoder`,
     recorded in ``feature_types_``): with ``family="auto"`` a continuous column gets a
-    Gaussian and a categorical one (strings, bools, integer codes with at most 10 values,
-    such as 0/1 indicators) a categorical distribution, in one model; constant columns are
-    left out. A category never seen in training is coded as missing, so it is an
-    unobserved feature (marginalised), never an error.
+    Gaussian and a categorical one (strings, bools, numbers with at most 3 distinct values,
+    integer codes with at most 10 values) a categorical distribution, in one model; constant
+    columns are left out. A category never seen in training is coded as missing, so it is
+    an unobserved feature (marginalised), never an error.
 
     Parameters
     ----------
@@ -102,7 +102,10 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
     encoder_ : MixedEncoder
         Column types and categories.
     feature_types_ : dict
-        Column -> ``"continuous" | "categorical" | "constant"``.
+        Column -> ``"continuous" | "categorical" | "constant"``, by the rule of
+        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
+        column with at most 3 distinct values is categorical whatever they are, as is
+        one of at most 10 integers.
     params_ : dict
         Component parameters: ``means`` and ``variances`` (K, d_continuous) of the
         continuous columns; ``probabilities`` (a list of (K, r_j + 1) arrays, last column

@@ -31,7 +31,12 @@ from math import prod
 
 import numpy as np
 
-from estimators.scores._conditional_gaussian import CGData, ConditionalGaussianScore, cg_gain
+from estimators.scores._conditional_gaussian import (
+    CGData,
+    ConditionalGaussianScore,
+    cg_gain,
+    cg_gains_and_rows,
+)
 from estimators.scores._parallel import run_chunked
 
 __all__ = ["ConditionalGaussianBIC", "cg_extra_parameters"]
@@ -58,9 +63,20 @@ def cg_bic_gain(data: CGData, v: int, parents: tuple) -> float:
     return n * gain - 0.5 * np.log(n) * cg_extra_parameters(data, v, parents)
 
 
-def cg_bic_block(data: CGData, items) -> np.ndarray:
-    """``f_BIC(v, P)`` for each ``(v, P)`` item (P a sorted tuple)."""
+def cg_bic_block_rows(data: CGData, items) -> np.ndarray:
+    """``f_BIC(v, P)`` for each ``(v, P)`` item on the row path (the tests' oracle)."""
     return np.array([cg_bic_gain(data, int(v), tuple(int(p) for p in ps)) for v, ps in items])
+
+
+def cg_bic_block(data: CGData, items) -> np.ndarray:
+    """``f_BIC(v, P)`` for each ``(v, P)`` item (P a sorted tuple), from the batched gains."""
+    items = list(items)
+    gain, n = cg_gains_and_rows(data, items)
+    dims = np.array([cg_extra_parameters(data, int(v), tuple(int(p) for p in ps))
+                     for v, ps in items], dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = n * gain - 0.5 * np.log(np.maximum(n, 1.0)) * dims
+    return np.where(np.isfinite(gain), out, gain)
 
 
 class ConditionalGaussianBIC(ConditionalGaussianScore):

@@ -216,7 +216,8 @@ def _column_variance(x: np.ndarray) -> np.ndarray:
 
 
 def _regression(mo: Moments, ridge: float, scale: np.ndarray, floor: float, additive: bool):
-    """Intercept, slopes and ML residual variance from the moments of [x_C, x_v], the
+    """Intercept, slopes and ML residual variance from the moments of [x_C, x_v] (``scale``
+    (|C|,) or one row per group, ``floor`` a number or one per group), the
     variance floored at ``floor`` (or ``floor`` added to it when ``additive``). With
     ``ridge = 0`` the slopes are the minimum-norm least-squares solution (pseudo-inverse),
     as ``numpy.linalg.lstsq`` gives for collinear parents."""
@@ -226,7 +227,7 @@ def _regression(mo: Moments, ridge: float, scale: np.ndarray, floor: float, addi
     if not p:
         b = np.zeros((n.size, 0))
     elif ridge > 0:
-        A = Mcc + (ridge * n)[:, None, None] * np.diag(scale)[None]
+        A = Mcc + (ridge * n)[:, None, None] * (scale[..., :, None] * np.eye(p))  # per group
         b = np.linalg.solve(A, Mcv[..., None])[..., 0]
     else:
         b = np.einsum("gij,gj->gi", np.linalg.pinv(Mcc, hermitian=True), Mcv)

@@ -17,7 +17,7 @@ continuous parents) f(v, P) = -inf: the searchers then never choose that parent 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
@@ -28,6 +28,7 @@ from estimators._dask import is_dask
 from estimators._validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.scores._base import BaseCMI
+from estimators.scores._cg_batch import CGTables, cg_gains
 from estimators.scores._cg_factors import fit_cg_factor
 from estimators.scores._parallel import run_chunked
 
@@ -44,6 +45,16 @@ class CGData:
     var_smoothing: float
     ridge: float
     min_cell_rows: int
+    #: cell statistics, built on first use (:class:`CGTables`)
+    tables_: CGTables | None = field(default=None, repr=False)
+    #: hyperedges scored on the row path because their cells are degenerate
+    row_path_count: int = 0
+
+    def tables(self) -> CGTables:
+        """The cell statistics of the table (computed once, lazily per categorical tuple)."""
+        if self.tables_ is None:
+            self.tables_ = CGTables(self.enc, self.y, self.m)
+        return self.tables_
 
 
 def cg_gain(data: CGData, v: int, parents: tuple) -> float:
@@ -61,9 +72,24 @@ def cg_gain(data: CGData, v: int, parents: tuple) -> float:
     return float(np.mean(full - base))
 
 
-def cg_block(data: CGData, items) -> np.ndarray:
-    """``f(v, P)`` for each ``(v, P)`` item (P a sorted tuple)."""
+def cg_block_rows(data: CGData, items) -> np.ndarray:
+    """``f(v, P)`` for each ``(v, P)`` item on the row path (the independent computation
+    the tests compare :func:`cg_block` with)."""
     return np.array([cg_gain(data, int(v), tuple(int(p) for p in ps)) for v, ps in items])
+
+
+def cg_gains_and_rows(data: CGData, items) -> tuple[np.ndarray, np.ndarray]:
+    """``f(v, P)`` and the complete-row counts of the items, from the cell statistics
+    (:mod:`estimators.scores._cg_batch`; degenerate hyperedges on the batched row path)."""
+    gain, n, row_path = cg_gains(data.tables(), items, min_cell_rows=data.min_cell_rows,
+                                 var_smoothing=data.var_smoothing, ridge=data.ridge)
+    data.row_path_count += int(row_path.sum())
+    return gain, n
+
+
+def cg_block(data: CGData, items) -> np.ndarray:
+    """``f(v, P)`` for each ``(v, P)`` item (P a sorted tuple), batched."""
+    return cg_gains_and_rows(data, list(items))[0]
 
 
 class ConditionalGaussianScore(BaseCMI):
@@ -91,7 +117,10 @@ class ConditionalGaussianScore(BaseCMI):
     variables_, classes_, class_prior_, n_features_in_, data_
         As in :class:`BaseCMI`.
     feature_types_ : dict
-        Column -> "continuous" | "categorical" | "constant".
+        Column -> ``"continuous" | "categorical" | "constant"``, by the rule of
+        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
+        column with at most 3 distinct values is categorical whatever they are, as is
+        one of at most 10 integers.
     encoder_ : MixedEncoder
 
     Examples

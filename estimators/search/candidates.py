@@ -111,8 +111,12 @@ def restrict_search(f: Score, W: np.ndarray, m: int | None, variables: Sequence[
 
     ``m=None``, and the dense exact spanning tree (k = 1 without a backbone, any searcher
     but greedy), leave ``f`` and ``backbone`` unchanged (``candidates`` None). For the
-    backbone DP the backbone is resolved first (None is ``"mst-dfs"``) and its edges join
-    the candidate pairs, since the DP must keep them.
+    backbone DP the backbone is resolved first (None is ``"mst-dfs"``) and every pair at
+    most ``k`` apart along it joins the candidate pairs: the DP must keep the backbone
+    edges, and with them the k-th power of the path (each vertex's parents its ``k``
+    predecessors on the backbone) is an allowed k-tree, so the DP always has a feasible
+    structure (with the backbone edges alone, a k >= 2 tree may need a parent pair that
+    no vertex's candidates contain: "no feasible structure" on helpmiss and oj at m = 5).
 
     Examples
     --------
@@ -121,8 +125,8 @@ def restrict_search(f: Score, W: np.ndarray, m: int | None, variables: Sequence[
     >>> f = lambda v, ps: float(sum(W[v, p] for p in ps))
     >>> g, order, cands = restrict_search(f, W, 1, range(4), k=2, search="backbone-dp",
     ...                                   backbone="given")
-    >>> order, sorted(cands[1]), g(0, frozenset({2, 3}))
-    ((0, 1, 2, 3), [0, 2], -inf)
+    >>> order, sorted(cands[1]), sorted(cands[0]), g(0, frozenset({1, 3}))
+    ((0, 1, 2, 3), [0, 2, 3], [1, 2], -inf)
     """
     if m is None or (k == 1 and backbone is None and search != "greedy"):
         return f, backbone, None
@@ -133,7 +137,7 @@ def restrict_search(f: Score, W: np.ndarray, m: int | None, variables: Sequence[
     if search == "backbone-dp":
         backbone = resolve_backbone("mst-dfs" if backbone is None else backbone, variables,
                                     W=W, f=f, k=k, owner=owner)
-        required = zip(backbone, backbone[1:], strict=False)
+        required = [(a, b) for i, a in enumerate(backbone) for b in backbone[i + 1:i + 1 + k]]
     restricted = CandidateScore(f, top_candidates(W, m, variables, required))
     return restricted, backbone, restricted.candidates_
 

@@ -1,8 +1,12 @@
 """Sparse candidate parents: forbidden hyperedges are never scored, and the candidate greedy
 equals the dense greedy on the restricted score."""
 
+import warnings
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from estimators.ktan import KTANClassifier
 from estimators.scores import GaussianCMI
@@ -131,3 +135,41 @@ def test_kgnb_candidates_parameter_restricts_parents_and_matches_restricted_sear
     ref = search_structure(search, f, list(X.columns), 2, backbone=backbone, W=W)
     assert cands == clf.candidates_ and ref.structure == clf.structure_
     assert KGNBClassifier(order=4, search=search).fit(X, y).candidates_ is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(5, 9), st.integers(1, 3), st.integers(2, 3))
+def test_backbone_dp_under_candidates_is_always_feasible(seed, d, m, k):
+    """With the backbone pairs at most k apart among the candidates, the k-th power of the
+    backbone path is allowed, so the DP finds a structure whatever m (it failed with
+    "no feasible structure" when only the backbone edges were added)."""
+    from estimators.search.candidates import restrict_search
+
+    rng = np.random.default_rng(seed)
+    W = rng.random((d, d))
+    W = W + W.T
+    names = list(range(d))
+    f = lambda v, ps: float(sum(W[v, p] for p in ps))  # noqa: E731
+    g, order, cands = restrict_search(f, W, m, names, k=k, search="backbone-dp",
+                                      backbone="mst-dfs")
+    for i, v in enumerate(order):  # the path power: each vertex with its k predecessors
+        assert frozenset(order[max(0, i - k):i]) <= cands[v]
+    res = backbone_dp(g, order, k)
+    assert np.isfinite(res.score)
+    assert all(res.structure.parents(v) <= cands[v] for v in order)
+
+
+def test_candidates_with_the_backbone_dp_fit_helpmiss():
+    """The table where ``--candidates 5`` stopped the DP ("Every backbone k-tree scores
+    -inf"): it now fits, and every parent set is within the candidates."""
+    from estimators.datasets import load_dataset
+    from estimators.ktan import KTANClassifier
+
+    X, y = load_dataset("helpmiss")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = KTANClassifier(k=3, candidates=5).fit(X, y)
+    assert np.isfinite(clf.score_)
+    s = clf.structure_
+    assert all(frozenset(s.parents(v)) <= clf.candidates_[v] for v in s.order)
+    np.testing.assert_allclose(clf.predict_proba(X.iloc[:20]).sum(axis=1), 1.0)

@@ -46,6 +46,20 @@ def test_types_recorded_and_constant_column_named_once(cls, table):
 
 
 @pytest.mark.parametrize("cls", CLASSIFIERS)
+def test_two_valued_numeric_column_recorded_categorical(cls, table):
+    """A column taking 0.48 and 1.0 (UCI ecoli's ``lip``) is categorical in every family,
+    its two values are its categories, and a mapping can still make it continuous."""
+    X, y = table
+    X = X.drop(columns="k").assign(dose=np.where(np.arange(80) % 3 == 0, 0.48, 1.0))
+    clf = cls().fit(X, y)
+    assert clf.feature_types_["dose"] == "categorical"
+    assert clf.encoder_.categories_["dose"].tolist() == [0.48, 1.0]
+    assert np.isfinite(clf.predict_proba(X)).all()
+    forced = cls(feature_types={"dose": "continuous"}).fit(X, y)
+    assert forced.feature_types_["dose"] == "continuous"
+
+
+@pytest.mark.parametrize("cls", CLASSIFIERS)
 def test_feature_types_mapping_by_default_names_on_arrays(cls, table):
     X, y = table
     arr = X[["a", "b", "c"]].to_numpy().copy()

@@ -32,6 +32,38 @@ def test_warnings_are_attributed_to_the_callers_line():
         "'cultivar 2', 'cultivar 3'] within max_iter=1; increase max_iter or tol."]
 
 
+def _constant_column_table():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=40), "b": rng.normal(size=40), "k": 1.0})
+    return X, np.repeat([0, 1], 20)
+
+
+def test_fit_error_is_not_replaced_by_a_warning_under_error_filters():
+    """A fit that warns (constant column 'k') and then raises (n_clusters out of range):
+    with warnings as errors the ValueError comes through, not the DegenerateFeatureWarning;
+    the warning is still shown once (error read as always) and the filters are restored."""
+    X, y = _constant_column_table()
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="n_clusters=5 is out of range"):
+            GNBClassifier(n_clusters=5).fit(X, y)
+        assert warnings.filters[0][0] == "error"
+        with pytest.raises(DegenerateFeatureWarning, match=r"\['k'\]"):
+            GNBClassifier().fit(X, y)  # a fit that returns still raises its warning
+    assert [w.category for w in shown] == [DegenerateFeatureWarning]
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError, match="out of range"):
+            GNBClassifier(n_clusters=5).fit(X, y)
+    assert [w.filename for w in shown] == [__file__]  # still at the user's call
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", category=DegenerateFeatureWarning)
+        with pytest.raises(ValueError, match="out of range"):
+            GNBClassifier(n_clusters=5).fit(X, y)
+    assert shown == []  # the caller's ignore filter is kept
+
+
 def test_progress_bars_only_when_switched_on(capsys):
     assert not progress_enabled()
     items = np.arange(PROGRESS_MIN_ITEMS)

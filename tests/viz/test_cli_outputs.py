@@ -113,7 +113,10 @@ def test_each_warning_once_after_the_bars(tmp_path, capsys):
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.startswith("warning: ")]
     assert lines and len(lines) == len(set(lines))
-    assert any("DegenerateFeatureWarning" in line and "times)" in line for line in lines)
+    assert any(line.startswith("warning: DegenerateFeatureWarning (")
+               and "3 times: folds 1, 2, final fit)" in line for line in lines)
+    kinds = [line.split(":", 2)[1] for line in lines]  # one line per kind: ' Category (count'
+    assert len(kinds) == len(set(kinds))
 
 
 def test_per_feature_types_of_mixed_models_are_used():
@@ -168,7 +171,7 @@ def test_quiet_builds_the_model_with_verbose_off_and_draws_no_bars(tmp_path, cap
     assert "cross-validation folds" in err and "backbone DP levels" in err  # inside fit
     quiet = learn(tmp_path / "quiet", "car", "--model", "ktan", "--quiet")
     err = capsys.readouterr().err
-    assert "folds" not in err and "levels" not in err
+    assert "cross-validation folds" not in err and "levels" not in err  # no bar
     params = [json.loads((out / "metrics.json").read_text())["params"] for out in (loud, quiet)]
     assert params[0]["verbose"] is True and params[1]["verbose"] is False
     assert joblib.load(quiet / "model.joblib").verbose is False

@@ -160,7 +160,7 @@ def test_weights_are_line_widths_with_a_legend():
     ordered = [edges[f"edge:parent:{p}->{v}"] for p, v in kt.edges]
     assert ordered == sorted(ordered) and ordered[0] < ordered[-1]
     legend = [t.get_text() for t in ax.texts if (t.get_gid() or "").startswith("legend-text:")]
-    assert "edge weight:" in legend and "1" in legend and "7" in legend
+    assert "edge weight:" in legend and "1.000" in legend and "7.000" in legend
 
 
 def test_feature_types_colour_the_nodes_with_a_legend():

@@ -73,7 +73,16 @@ def _plot(sub: argparse._SubParsersAction) -> None:
                                    "figure made for its kind; the suffix of --out picks the format.")
     p.add_argument("file", type=Path, help="a .graphml or .json file written by kgraph")
     p.add_argument("--out", type=Path, required=True, help="FIG.pdf, FIG.svg or FIG.png")
+    p.add_argument("--width", type=_width, default="page", metavar="WIDTH",
+                   help="figure width: 'column' (3.5 in), 'page' (7.0 in, the default) or "
+                        "inches; text is 7 pt at that size")
     p.set_defaults(run=run_plot)
+
+
+def _width(text: str):
+    from viz.cli.methods import figure_width
+
+    return figure_width(text)
 
 
 def saved_target(path: Path):
@@ -84,15 +93,24 @@ def saved_target(path: Path):
 
 
 def run_plot(args: argparse.Namespace) -> int:
-    from viz.structure import plot_structure
+    from viz._model import graph_extras
+    from viz.overview import plot_structure_or_overview
     from viz.style import save_figure
 
     if args.out.suffix.lower() not in (".pdf", ".svg", ".png"):
         raise CommandError(f"--out must end in .pdf, .svg or .png; got {args.out}")
     structure = read_structure_or_fail(args.file)
+    reader = (kgraph.GraphDB.read_graphml if args.file.suffix.lower() == ".graphml"
+              else kgraph.GraphDB.read_json)
+    weights, types = graph_extras(reader(args.file))
+    extra = {}
+    if isinstance(structure, kgraph.AcyclicKTree | kgraph.GNBJunctionTree):
+        extra = {"weights": weights or None, "feature_types": types or None}
     target = saved_target(args.file) if isinstance(structure, kgraph.AcyclicKTree) else None
+    if target is not None:
+        extra["target"] = target
     try:
-        fig = plot_structure(structure, **({"target": target} if target is not None else {}))
+        fig, _ = plot_structure_or_overview(structure, width=args.width, **extra)
     except TypeError as exc:
         raise CommandError(str(exc)) from exc
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from viz.cli import confidence, engine, outputs, report, runs
+from viz.cli import confidence, engine, methods, outputs, report, runs, table
 from viz.cli.commands import CommandError
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from viz.cli.table import TableNotes
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,24 @@ def _n_clusters(text: str) -> int | str:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an int or 'auto', got {text!r}") from None
+
+
+def _orders(text: str) -> int | str | list[int]:
+    """``--k`` / ``--order``: an int, ``auto``, or a comma-separated list of ints (the
+    candidates the model chooses among by inner cross-validation).
+
+    Examples
+    --------
+    >>> _orders("2"), _orders("auto"), _orders("1, 2")
+    (2, 'auto', [1, 2])
+    """
+    if "," not in text:
+        return _n_clusters(text)
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected an int, 'auto' or a comma-separated list of ints, got {text!r}") from None
 
 
 def _backbone(text: str) -> str | list[str]:
@@ -164,6 +184,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--random-state", type=int, default=0,
                    help="seed of every random step: the folds, the model's own (EM starts, "
                         "inner cross-validation, tests' permutations) and --bootstrap (0)")
+    p.add_argument("--sep", type=table.sep_option,
+                   help="CSV: the column separator, one character or 'tab' (default: detected "
+                        "among , ; tab |)")
+    p.add_argument("--decimal", type=table.decimal_option,
+                   help="CSV: the decimal mark, . or , (default: detected; ',' only with a "
+                        "separator other than ',')")
     p.add_argument("--feature-types", type=report.feature_types_option,
                    metavar="COL=TYPE,...", help="column types that override the automatic "
                    "rule: continuous or categorical (every model)")
@@ -171,10 +197,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     _choices(g.add_argument("--dependence", help="gnb, kgnb: the pair dependence model"),
              "dependence")
     g.add_argument("--n-clusters", type=_n_clusters, help="gnb: reduced model size or 'auto'")
-    g.add_argument("--order", type=_n_clusters,
-                   help="kgnb: cluster order (3 = GNB) or 'auto' (chosen by inner CV log-loss)")
-    g.add_argument("--k", type=_n_clusters,
-                   help="ktan: the k of the k-tree or 'auto' (chosen by inner CV log-loss)")
+    g.add_argument("--order", type=_orders,
+                   help="kgnb: cluster order (3 = GNB), 'auto' or a list such as 3,4 (chosen "
+                        "by inner CV log-loss)")
+    g.add_argument("--k", type=_orders,
+                   help="ktan: the k of the k-tree, 'auto' or a list such as 1,2 (chosen by "
+                        "inner CV log-loss)")
     _choices(g.add_argument("--structure-score", help="ktan, kgnb: structure score, plug-ins "
                             "included ('kgraph plugins'); ktan: 'auto' with --k auto: chosen "
                             "by inner CV"), "score", extra=("auto",))
@@ -200,22 +228,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     confidence.add_options(p)
     engine.add_options(p)
     outputs.add_options(p)
+    methods.add_options(p)
     p.set_defaults(run=run_learn)
 
 
-def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
-    """``(X, y, name)`` from a CSV path or a built-in name; every problem is a CommandError."""
+def load_data(data: str, target: str, sep: str | None = None, decimal: str | None = None,
+              keep: Sequence[str] = ()) -> tuple[pd.DataFrame, pd.Series, str, TableNotes | None]:
+    """``(X, y, name, notes)`` from a CSV path or a built-in name: a CSV is read with its
+    separator and decimal mark and prepared by :func:`viz.cli.table.prepare` (unlabelled
+    rows dropped, identifier columns not in ``keep`` left out; ``notes`` says what was
+    done; None for a built-in data set); every problem is a CommandError."""
     from estimators.datasets import dataset_target, list_datasets, load_dataset
 
     path = Path(data)
     if path.suffix.lower() == ".csv" or path.exists():
         if not path.is_file():
             raise CommandError(f"cannot read {data}: no such file")
-        frame = report.read_table(path)
-        if target not in frame.columns:
-            raise CommandError(f"{data} has no target column {target!r}; its columns are "
-                               f"{list(frame.columns)} (choose one with --target)")
-        return frame.drop(columns=[target]), frame[target], path.stem
+        frame, notes = table.read_csv(path, sep, decimal)
+        X, y, notes = table.prepare(frame, target, data, set(keep), notes)
+        return X, y, path.stem, notes
     if data not in list_datasets():
         raise CommandError(f"{data!r} is neither a CSV file nor a built-in data set "
                            f"({', '.join(list_datasets())})")
@@ -223,7 +254,18 @@ def load_data(data: str, target: str) -> tuple[pd.DataFrame, pd.Series, str]:
         raise CommandError(f"the class of the built-in data set {data} is "
                            f"{dataset_target(data)!r}, not {target!r}")
     X, y = load_dataset(data)
-    return X, y, data
+    return X, y, data, None
+
+
+def target_column(data: str, target: str) -> str:
+    """The name of the class column: ``--target`` for a CSV file, the data set's own class
+    column for a built-in data set."""
+    from estimators.datasets import dataset_target, list_datasets
+
+    path = Path(data)
+    if path.suffix.lower() == ".csv" or path.exists() or data not in list_datasets():
+        return target
+    return dataset_target(data)
 
 
 def learned_structure(model):
@@ -241,46 +283,63 @@ def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
     from estimators.evaluation import fold_metrics, summarise
-    from viz.overview import LEGIBLE_VERTICES, overview_parts
+    from viz.overview import legible_vertices, overview_parts
 
     if engine.ENGINES[args.engine] is not None:  # e.g. dask: a Parquet/CSV glob on a cluster
         return engine.ENGINES[args.engine](args)
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
-    X, y, name = load_data(args.data, args.target)
+    X, y, name, notes = load_data(args.data, args.target, args.sep, args.decimal,
+                                  keep=list(args.feature_types or {}))
     report.check_feature_types(args.feature_types, X)
     spec = MODELS[args.model]
     model = spec.build(args)
     start = time.perf_counter()
-    with outputs.run_context(args.quiet):
+    with outputs.run_context(args.quiet) as log:
         try:
-            folds = fold_metrics(model, X, y, n_splits=args.cv, random_state=args.random_state,
-                                 n_jobs=args.n_jobs, verbose=not args.quiet)
-            model.fit(X, y)
+            folds, caught = fold_metrics(model, X, y, n_splits=args.cv,
+                                         random_state=args.random_state, n_jobs=args.n_jobs,
+                                         verbose=not args.quiet, record_warnings=True)
+            for fold, records in enumerate(caught, start=1):
+                log.add(f"fold {fold}", records)
+            with log.recording("final fit"):
+                model.fit(X, y)
         except (ValueError, TypeError) as exc:
             raise CommandError(str(exc).splitlines()[0]) from exc
         seconds = time.perf_counter() - start
-        conf = confidence.bootstrap(args, model, X, y)
+        with log.recording("bootstrap"):
+            conf = confidence.bootstrap(args, model, X, y)
+        with log.recording("baseline"):
+            baseline = methods.baseline_summary(X, y, args.cv, args.random_state)
     structure = learned_structure(model)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    outputs.write_structure(model, conf, out)
+    graph = outputs.write_structure(model, conf, out, target_column(args.data, args.target))
     joblib.dump(model, out / "model.joblib")
     summary = summarise(folds)
     (out / "metrics.json").write_text(json.dumps(
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
          "metrics": summary}, indent=2))
     folds.rename_axis("fold").to_csv(out / "metrics.csv")
-    n = len(overview_parts(structure)[0])
-    figure = ("the labelled structure" if n <= LEGIBLE_VERTICES else
+    n, legible = len(overview_parts(structure)[0]), legible_vertices(args.figure_width)
+    width = (f"{args.figure_width} width" if isinstance(args.figure_width, str)
+             else f"{args.figure_width:g} in wide")
+    figure = (f"the labelled structure ({width})" if n <= legible else
               f"an overview: the whole structure without labels ({n} vertices, more than the "
-              f"{LEGIBLE_VERTICES} drawn with labels)")
+              f"{legible} drawn with labels at {width})")
     text = _report(name, X, y, spec, model, structure, summary, args.cv, seconds)
-    tail = "\n".join(report.data_lines(X, model) + confidence.report_lines(conf))
+    lines, warned = methods.baseline_lines(summary, baseline, methods.majority_class(y))
+    text = text.replace("{baseline}", "\n".join(lines))
+    for warning in warned:
+        print(f"warning: {warning}", file=sys.stderr)
+    tail = "\n".join(methods.method_lines(model, graph) + report.data_lines(X, model)
+                     + confidence.report_lines(conf)
+                     + (notes.report_lines(args.target) if notes else [])
+                     + log.report_lines())
     (out / "report.md").write_text(text.replace("{figure}", figure) + tail)
     failure = _draw(model, structure, out, conf, args.threshold, args.dpi,
-                    overview=n > LEGIBLE_VERTICES)
+                    overview=n > legible, graph=graph, width=args.figure_width)
     if failure:
         (out / "report.md").write_text(text.replace("{figure}", f"not drawn ({failure})") + tail)
         print(f"warning: the figure was not drawn ({failure}); every other file is written",
@@ -293,15 +352,16 @@ def run_learn(args: argparse.Namespace) -> int:
 
 
 def _draw(model, structure, out: Path, conf, threshold: float, dpi: int, *,
-          overview: bool) -> str | None:
+          overview: bool, graph=None, width: str | float | None = "page") -> str | None:
     """Draw the figure into ``out``: the structure with its class node, the edge
     confidences after a bootstrap, or an overview of a structure too large to label; the
     first line of any error, else None (a figure must never cost the results)."""
     from viz.overview import plot_structure_or_overview
 
     try:
-        fig = (plot_structure_or_overview(structure)[0] if overview and conf is None
-               else outputs.structure_figure(model, structure, conf, threshold))
+        fig = (plot_structure_or_overview(structure, width=width)[0]
+               if overview and conf is None
+               else outputs.structure_figure(model, structure, conf, threshold, graph, width))
         outputs.save_figures(fig, out, dpi)
     except Exception as exc:  # noqa: BLE001 - a figure must never cost the results
         return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
@@ -330,6 +390,8 @@ def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
         "|---|---:|---:|",
         *(f"| {m} | {v['mean']:.4f} | {v['std']:.4f} |" for m, v in summary.items()),
         "",
+        "{baseline}",
+        "",
         "## Structure",
         "",
         "Figure: {figure}.",
@@ -337,10 +399,6 @@ def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
         "![structure](structure.png)",
         "",
     ]
-    edges = getattr(structure, "edges", None)
-    if edges:
-        lines += ["Edges (in the order the searcher chose them):", ""]
-        lines += [f"- {' - '.join(map(str, e))}" for e in edges]
     lines += ["", "Files: `structure.graphml`, `structure.json` (read with "
               "`kgraph.read_structure`), `model.joblib`, `metrics.json`, `metrics.csv`, "
               "`structure.pdf`.", ""]

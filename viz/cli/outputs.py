@@ -12,12 +12,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import warnings
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB
+from viz.cli.warning_log import WarningLog
 
 FILES = ("structure.graphml", "structure.json")
 
@@ -48,20 +47,21 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def run_context(quiet: bool) -> Iterator[None]:
-    """Progress bars (unless ``quiet``) and every distinct warning printed once at the end,
-    after the bars, with how often it was raised (e.g. once per fold)."""
+def run_context(quiet: bool) -> Iterator[WarningLog]:
+    """Progress bars (unless ``quiet``) and a :class:`~viz.cli.warning_log.WarningLog` for
+    the run's warnings: the block records the folds, the final fit and the bootstrap in it
+    by source; any other warning is recorded as ``other``. At the end, after the bars, at
+    most one line per kind of warning goes to stderr."""
     from estimators.progress import show_progress
 
-    with warnings.catch_warnings(record=True) as caught, show_progress(not quiet):
-        warnings.simplefilter("always")
+    log = WarningLog()
+    with show_progress(not quiet):
         try:
-            yield
+            with log.recording("other"):
+                yield log
         finally:
-            counts = Counter((w.category.__name__, str(w.message)) for w in caught)
-            for (category, message), n in counts.items():
-                times = f" ({n} times)" if n > 1 else ""
-                print(f"warning: {category}: {message}{times}", file=sys.stderr)
+            for line in log.terminal_lines():
+                print(line, file=sys.stderr)
 
 
 def model_graph(model, conf=None) -> GraphDB:
@@ -72,39 +72,57 @@ def model_graph(model, conf=None) -> GraphDB:
     return graph if conf is None else conf.annotate(graph)
 
 
-def write_structure(model, conf, out: Path) -> GraphDB:
-    """Write ``structure.graphml`` and ``structure.json`` to ``out``; returns the graph."""
+def write_structure(model, conf, out: Path, target=None) -> GraphDB:
+    """Write ``structure.graphml`` and ``structure.json`` to ``out``, the class node named
+    ``target`` (the target column) when given; returns the graph."""
     graph = model_graph(model, conf)
+    if target is not None:
+        from viz.cli.methods import rename_class
+
+        graph = rename_class(graph, target)
     graph.write_graphml(out / FILES[0])
     graph.write_json(out / FILES[1])
     return graph
 
 
-def structure_figure(model, structure, conf, threshold: float):
-    """The structure figure with the class node (the confidence figure after a bootstrap)."""
-    if conf is not None:
-        from viz.cli.confidence import figure
-
-        return figure(structure, conf, threshold)
+def structure_figure(model, structure, conf, threshold: float, graph: GraphDB | None = None,
+                     width: str | float | None = "page"):
+    """The structure figure with the class node (the confidence figure after a bootstrap),
+    ``width`` wide; ``graph`` (what :func:`write_structure` wrote) names the class node and
+    gives edge weights and feature types."""
+    from kgraph.structure import structure_from_graph
+    from viz._model import graph_extras
     from viz.structure import plot_structure
 
-    if isinstance(structure, AcyclicKTree):
-        return plot_structure(structure, target=model_graph(model).attrs["target"])
-    if isinstance(structure, GNBJunctionTree) and model.n_clusters_ < len(structure.edges):
-        from viz.gnb import plot_gnb_forest
+    graph = graph if graph is not None else model_graph(model, conf)
+    if conf is not None:
+        from viz.confidence import plot_confidence
 
-        return plot_gnb_forest(model.forest_, title=(
-            f"reduced GNB: {model.n_clusters_} of {len(structure.edges)} clusters in use"))
-    return plot_structure(structure)
+        return plot_confidence(graph, threshold=threshold, width=width,
+                               title=f"edge confidence, {len(conf.structures_)} bootstrap "
+                                     "resamples")
+    weights, types = graph_extras(graph)
+    target = graph.attrs.get("target")
+    if isinstance(structure, AcyclicKTree):
+        return plot_structure(structure, target=target, width=width, weights=weights,
+                              feature_types=types)
+    if isinstance(structure, GNBJunctionTree):
+        named = structure_from_graph(graph)
+        if model.n_clusters_ < len(structure.edges):
+            from viz.gnb import plot_gnb_forest
+
+            return plot_gnb_forest(named.prefix(model.n_clusters_), width=width,
+                                   weights=weights, feature_types=types, title=(
+                f"reduced GNB: {model.n_clusters_} of {len(structure.edges)} clusters in use"))
+        return plot_structure(named, width=width, weights=weights, feature_types=types)
+    return plot_structure(structure, width=width)
 
 
 def save_figures(fig, out: Path, dpi: int) -> list[str]:
     """``structure.pdf`` and ``structure.png`` (at ``dpi``); returns the file names."""
-    from dataclasses import replace
-
     from viz.style import Style, save_figure
 
-    style = replace(Style(), dpi=dpi)
+    style = Style(dpi=dpi)
     names = ["structure.pdf", "structure.png"]
     for name in names:
         save_figure(fig, out / name, style=style)

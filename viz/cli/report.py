@@ -45,37 +45,12 @@ def feature_types_option(text: str) -> dict[str, str]:
 
 
 def read_table(path: Path) -> pd.DataFrame:
-    """A CSV file as a DataFrame: strings stay strings ("NA" is a category), empty cells
-    become NaN (missing), a column of whole numbers with empty cells stays integers
-    (pandas ``Int64``, not floats: its categories are ``0``, ``1`` as in the file, not
-    ``0.0``, ``1.0``); every reading problem is a one-line CommandError."""
-    import pandas as pd
+    """A CSV file as a DataFrame, read as ``kgraph learn`` reads it
+    (:func:`viz.cli.table.read_csv`: separator and decimal mark detected, strings stay
+    strings, empty cells are missing, whole numbers with empty cells stay integers)."""
+    from viz.cli.table import read_csv
 
-    options = {"keep_default_na": False, "na_values": [""]}
-    try:
-        return _integers_kept(pd.read_csv(path, **options), path, options)
-    except (OSError, UnicodeDecodeError, pd.errors.ParserError,
-            pd.errors.EmptyDataError) as exc:
-        raise CommandError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from exc
-
-
-def _integers_kept(frame: pd.DataFrame, path: Path, options: dict) -> pd.DataFrame:
-    """The float columns that pandas made of integers because of empty cells, back as
-    ``Int64``: those whose every filled cell is written as an integer in the file (read
-    again as text, those columns only)."""
-    import numpy as np
-    import pandas as pd
-
-    floats = [c for c in frame.columns if frame[c].dtype == np.float64
-              and frame[c].isna().any() and frame[c].notna().any()]
-    whole = [c for c in floats if np.all(np.mod(frame[c].dropna().to_numpy(), 1) == 0)]
-    if not whole:
-        return frame
-    text = pd.read_csv(path, usecols=whole, dtype=str, **options)
-    for c in whole:
-        if text[c].dropna().str.strip().str.fullmatch(r"[+-]?\d+").all():
-            frame[c] = frame[c].astype("Int64")
-    return frame
+    return read_csv(path)[0]
 
 
 def check_feature_types(mapping: dict[str, str] | None, X: pd.DataFrame) -> None:
@@ -94,8 +69,8 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
     >>> import numpy as np
     >>> import pandas as pd
     >>> from estimators.latent import LatentCNB
-    >>> X = pd.DataFrame({"sex": ["f", "m", None, "f"], "mass": [3.5, np.nan, 4.0, 3.75],
-    ...                   "site": 1})
+    >>> X = pd.DataFrame({"sex": ["f", "m", None, "f", "m"],
+    ...                   "mass": [3.5, np.nan, 4.0, 3.75, 4.25], "site": 1})
     >>> print("\\n".join(data_lines(X, LatentCNB(1).fit(X))[5:10]))
     | column | type | missing cells |
     |---|---|---:|
@@ -114,8 +89,9 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
         "",
         "## Data",
         "",
-        "Column types (decided once on the training data: strings, bools and integer columns "
-        "with at most 10 values are categorical; `--feature-types` overrides): "
+        "Column types (decided once on the training data: strings, bools, numeric columns "
+        "with at most 3 distinct values and integer columns with at most 10 values are "
+        "categorical; `--feature-types` overrides): "
         + ", ".join(f"{n} {t}" for t, n in counts.items()) + ".",
         "",
         "| column | type | missing cells |",

@@ -48,6 +48,8 @@ def _assert_same_fit(clf, df, npartitions):
     for name, cats in ref.encoder_.categories_.items():
         np.testing.assert_array_equal(got.encoder_.categories_[name], cats)
     np.testing.assert_array_equal(got.classes_, ref.classes_)
+    np.testing.assert_allclose(got.class_information_, ref.class_information_, rtol=1e-9,
+                               atol=1e-12)  # the class-edge weights of the structure graph
     np.testing.assert_allclose(proba, ref.predict_proba(df[FEATURES]), rtol=0, atol=1e-9)
     np.testing.assert_array_equal(pred, ref.predict(df[FEATURES]))
     return got, ref

@@ -176,3 +176,24 @@ def test_mixed_tan_settings_and_a_constant_column(params):
     frame["k"] = "same"
     with pytest.warns(UserWarning, match=r"\['k'\]"):
         _assert_same_tan(TANClassifier(**params), frame, y, 3)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), cuts=cuts)
+def test_dask_typing_rule_equals_in_memory(seed, cuts):
+    """The Dask path types few-valued numeric columns as in memory, partitions apart: two or
+    three values of any kind are categorical (issue 25), four non-integer values are not,
+    up to 10 integers are."""
+    frame, y = _frame(seed)
+    rng = np.random.default_rng(seed)
+    n = len(frame)
+    frame = frame.assign(dose=np.where(rng.random(n) < 0.3 + 0.4 * (y == "pos"), 0.48, 1.0),
+                         tri=rng.choice([0.0, 0.5, 0.83], n),
+                         quad=rng.choice([0.0, 0.5, 0.83, 1.25], n))
+    X, Y = split(frame, y, cuts)
+    with dask.config.set(scheduler="sync"):
+        got = ConditionalGaussianScore().fit(X, Y)
+    ref = ConditionalGaussianScore().fit(frame, y)
+    assert got.feature_types_ == ref.feature_types_
+    assert [ref.feature_types_[c] for c in ("age", "code", "dose", "tri", "quad")] == [
+        "continuous", "categorical", "categorical", "categorical", "continuous"]

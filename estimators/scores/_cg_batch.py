@@ -1,0 +1,391 @@
+"""The conditional Gaussian score of many hyperedges at once, from cell statistics.
+
+:func:`cg_gains` gives the same ``f(v, P)`` as the row path
+(:func:`~estimators.scores._conditional_gaussian.cg_gain`, which fits the two factors of
+each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedge:
+
+* :class:`CGTables` computes, once per fitted score and lazily per tuple ``D'`` of
+  categorical columns, the :class:`~estimators.scores._cell_stats.CellStats` of all the
+  continuous columns in every cell (missingness pattern, configuration of ``D'``, class).
+* The hyperedges are grouped by (categorical members, number of continuous members, role
+  of v); a group's cell statistics are index gathers into that block and a sum over the
+  missingness patterns in which its continuous members are observed. Everything after is
+  array arithmetic over the whole group: pooling of small cells, ridge regressions and
+  their residual sums from sub-blocks (Schur complements) for a continuous v, contingency
+  tables for a categorical v without continuous parents, and the Bayes-rule factor of a
+  categorical v with continuous parents -- whose normaliser ``log sum_c`` is not a function
+  of moments, so it is evaluated on the rows, still batched over the group.
+
+**Missing cells (available cases, MATH.md §8).** A row enters a hyperedge's statistics when
+v, every parent and the class are observed: rows with a missing categorical member are in
+no cell of that ``D'`` (code -1), and rows with a missing continuous member are excluded by
+summing only the missingness patterns (of the continuous columns) in which all continuous
+members are observed. Empty cells (no complete row) contribute nothing, as on the row path.
+
+**Precision.** The moments are differences of raw sums of columns shifted by their means,
+not two-pass centred sums, so a cell whose variance (or regression residual) is below
+``1e-5`` of its raw second moment -- a constant or collinear cell, whose variance the floor
+replaces -- would lose the digits the row path keeps. Such hyperedges are flagged and
+scored on the row path instead (``cg_gains`` returns the mask; the score counts them).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from math import prod
+
+import numpy as np
+from scipy.special import xlogy
+
+from estimators.columns import EncodedColumns
+from estimators.scores._cell_stats import CellStats, merge_axes
+from estimators.scores._cg_rows_batch import gains_on_rows
+
+__all__ = ["CGTables", "cg_gains"]
+
+_LOG_2PI = float(np.log(2.0 * np.pi))
+#: relative size below which a variance or residual is recomputed on the row path
+TINY = 1e-5
+#: gathered floats per chunk of hyperedges (bounds memory)
+_BUDGET = 1 << 22
+
+
+def _mixed_radix(codes: np.ndarray, levels) -> np.ndarray:
+    """Row-major code of each row's configuration; -1 where a member is missing."""
+    out = np.zeros(codes.shape[0], dtype=np.int64)
+    for j, lv in enumerate(levels):
+        out = out * int(lv) + codes[:, j]
+    return np.where((codes < 0).any(axis=1), -1, out)
+
+
+class CGTables:
+    """Cell statistics of an encoded table for the CG score (module docstring).
+
+    Parameters
+    ----------
+    enc : EncodedColumns
+    y : ndarray of int, shape (n,)
+    n_classes : int
+    """
+
+    def __init__(self, enc: EncodedColumns, y: np.ndarray, n_classes: int):
+        self.enc, self.y, self.m = enc, np.asarray(y, dtype=np.int64), int(n_classes)
+        cont = np.flatnonzero(enc.continuous)
+        self.pos = np.full(len(enc.types), -1)
+        self.pos[cont] = np.arange(cont.size)
+        X = enc.values[:, cont]
+        obs = ~np.isnan(X)
+        shift = np.where(obs, X, 0.0).sum(axis=0) / np.maximum(obs.sum(axis=0), 1)
+        self.X = np.where(obs, X - shift, 0.0)
+        self.obs = obs
+        patterns, pid = np.unique(~obs, axis=0, return_inverse=True)
+        self.pattern_observed = ~patterns  # (r, p): continuous columns observed per pattern
+        self.pid = np.asarray(pid).reshape(-1)
+        self._blocks: dict[tuple, CellStats] = {}
+
+    @property
+    def n_patterns(self) -> int:
+        return int(self.pattern_observed.shape[0])
+
+    def cells(self, cats: tuple) -> tuple[np.ndarray, int]:
+        """Each row's cell (configuration of ``cats``, class; -1 when one is missing) and
+        the number of cells."""
+        levels = self.enc.n_levels[list(cats)]
+        code = _mixed_radix(self.enc.codes[:, list(cats)], levels)
+        G = int(prod(int(v) for v in levels)) * self.m
+        return np.where(code >= 0, code * self.m + self.y, -1), G
+
+    def block(self, cats: tuple, cross: bool) -> tuple:
+        """Statistics per (pattern, configuration of ``cats``, class) -- ``r * G`` cells
+        -- computed once per tuple, with each cell's reference point (its mean over the
+        rows where a column is observed, any pattern) and the raw sums about it that make
+        merging patterns a weighted sum."""
+        have = self._blocks.get(cats)
+        if have is not None and (have[0].cross or not cross):
+            return have
+        cell, G = self.cells(cats)
+        key = np.where(cell >= 0, self.pid * G + cell, -1)
+        r, p = self.n_patterns, self.X.shape[1]
+        st = CellStats.from_arrays(self.X, key, r * G, cross=cross)
+        n, mean = st.n.reshape(r, G), st.mean.reshape(r, G, p)
+        w = n[:, :, None] * self.pattern_observed[:, None, :]  # rows with column j observed
+        ref = (w * mean).sum(axis=0) / np.maximum(w.sum(axis=0), 1.0)  # (G, p)
+        d = mean - ref
+        R1 = n[:, :, None] * d
+        M = st.M.reshape(r, G, *st.M.shape[1:])
+        R2 = M + n[:, :, None, None] * d[..., :, None] * d[..., None, :] if cross else \
+            M + n[:, :, None] * d * d
+        self._blocks[cats] = have = (st, ref, R1, R2)
+        return have
+
+    def gather(self, cats: tuple, spos: np.ndarray) -> CellStats:
+        """Statistics of the continuous columns ``spos`` (H, s) in the cells (H, G) of
+        ``cats``, over the rows where those columns are observed: the sums about each
+        cell's reference point over the patterns in which they are, centred at the end
+        (a constant cell stays exactly constant)."""
+        H, s = spos.shape
+        st, ref, R1, R2 = self.block(cats, cross=s >= 2)
+        r = self.n_patterns
+        G = st.n.size // r
+        comp = self.pattern_observed[:, spos].all(axis=-1).T.astype(float)  # (H, r)
+        n = comp @ st.n.reshape(r, G)  # (H, G)
+        if s == 0:
+            return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
+        S1, S2 = np.zeros((H, G, s)), np.zeros((H, G, s, s))
+        # pattern by pattern, in order, only those some hyperedge here uses: a hyperedge's
+        # sums (its unused patterns add exact zeros) do not depend on its batch
+        for q in np.flatnonzero(comp.any(axis=0)):
+            w = comp[:, q, None, None]
+            S1 = S1 + w * np.moveaxis(R1[q][:, spos], 1, 0)
+            blk = (R2[q][:, spos[:, :, None], spos[:, None, :]] if R2.ndim == 4
+                   else R2[q][:, spos][..., None])
+            S2 = S2 + w[..., None] * np.moveaxis(blk, 1, 0)
+        n1 = np.maximum(n, 1.0)[..., None]
+        d = S1 / n1
+        mean = np.moveaxis(ref[:, spos], 1, 0) + d
+        M = S2 - n[..., None, None] * d[..., :, None] * d[..., None, :]
+        return CellStats(n, mean, M)
+
+
+def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
+    """Per finest cell, the statistics of the first level with ``n >= th`` (else the last);
+    each level broadcasts against the finest shape (the row path's pooling)."""
+    out = levels[-1]
+    n, mean, M = out.n, out.mean, out.M
+    for lv in reversed(levels[:-1]):
+        ok = lv.n >= th
+        n = np.where(ok, lv.n, n)
+        mean = np.where(ok[..., None], lv.mean, mean)
+        M = np.where(ok[..., None, None], lv.M, M)
+    return CellStats(n, mean, M)
+
+
+def _diag(M):
+    return np.diagonal(M, axis1=-2, axis2=-1)
+
+
+def _dot(a, b):
+    return np.einsum("...c,...c->...", a, b)
+
+
+def _quad(b, M):
+    return np.einsum("...i,...ij,...j->...", b, M, b)
+
+
+def _scale(glob: CellStats):
+    """Column variances over the hyperedge's rows (1 where 0, as the row path), and a flag
+    where a variance is tiny but not 0 against the squared (shifted) mean: a column
+    constant over those rows, whose rounding-level variance the two paths round
+    differently."""
+    var = _diag(glob.M) / np.maximum(glob.n, 1.0)[..., None]
+    flag = ((var != 0) & (var < TINY * (var + glob.mean**2))).any(axis=-1)
+    return np.where(var > 0, var, 1.0), flag
+
+
+def _gain_continuous(st: CellStats, m, mcr, vs, ridge):
+    """f(v, C u D) for a continuous v (last coordinate), cells (H, U*m)."""
+    H, S = st.n.shape[0], st.mean.shape[-1]
+    c = S - 1
+    cell = CellStats(st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, S),
+                     st.M.reshape(H, -1, m, S, S))
+    cls = merge_axes(cell, 1)
+    glob = merge_axes(cls, 2)
+    pool = _levels_pool([cell, cls, glob], max(mcr, c + 2))
+    scale, flag = _scale(glob)
+    flag = flag.reshape(H)
+    floor = vs * scale[..., -1]  # (H, 1, 1)
+    n1 = np.maximum(pool.n, 1.0)
+    pM = pool.M
+    Mcc, Mcv, Mvv = pM[..., :c, :c], pM[..., :c, c], pM[..., c, c]
+    if c == 0:
+        b = np.zeros(Mcv.shape)
+    elif ridge > 0:
+        A = Mcc + (ridge * n1)[..., None, None] * (scale[..., :c, None] * np.eye(c))
+        b = np.linalg.solve(A, Mcv[..., None])[..., 0]
+    else:
+        b = np.einsum("...ij,...j->...i", np.linalg.pinv(Mcc, hermitian=True), Mcv)
+    a = pool.mean[..., c] - _dot(b, pool.mean[..., :c])
+    rss = Mvv - 2.0 * _dot(b, Mcv) + _quad(b, Mcc)
+    s2 = np.maximum(np.maximum(rss / n1, 0.0), floor)
+    has = cell.n > 0
+    flag |= (has & (rss < TINY * (Mvv + _dot(b * b, _diag(Mcc))))).any(axis=(1, 2))
+    M = cell.M
+    d = cell.mean[..., c] - a - _dot(b, cell.mean[..., :c])
+    R = M[..., c, c] - 2.0 * _dot(b, M[..., :c, c]) + _quad(b, M[..., :c, :c]) + cell.n * d * d
+    full = -0.5 * np.where(has, cell.n * (_LOG_2PI + np.log(s2)) + R / s2, 0.0).sum(axis=(1, 2))
+    # the P = {} factor: one Gaussian per class (pooled when small), on the same rows
+    cn, cmean, cM = cls.n, cls.mean[..., c], cls.M[..., c, c]
+    small = cn < max(mcr, 2)
+    qn = np.where(small, glob.n, cn)
+    qmean = np.where(small, glob.mean[..., c], cmean)
+    qM = np.where(small, glob.M[..., c, c], cM)
+    s20 = np.maximum(np.maximum(qM / np.maximum(qn, 1.0), 0.0), floor)
+    R0 = cM + cn * (cmean - qmean) ** 2
+    base = -0.5 * np.where(cn > 0, cn * (_LOG_2PI + np.log(s20)) + R0 / s20, 0.0).sum(axis=(1, 2))
+    ntot = glob.n.reshape(H)
+    return (full - base) / np.maximum(ntot, 1.0), ntot, flag
+
+
+def _gain_categorical(n, L, m, j):
+    """f(v, D) for a categorical v (axis j of the layout ``L``) without continuous parents:
+    the plug-in CMI ``sum N ln(N N_y / (N_vy N_Dy)) / n`` from counts (H, *L, m), summed in
+    the layout of the sorted categorical members, so that ``f(a, {b})`` and ``f(b, {a})``
+    are the same number (as the symmetric discrete score)."""
+    H = n.shape[0]
+    N = n.reshape(H, *L, m)
+    axes_v = tuple(1 + i for i in range(len(L)) if i != j)  # sum over D: N_vy
+    Ny = N.sum(axis=tuple(range(1, len(L) + 1)), keepdims=True)
+    Nvy = N.sum(axis=axes_v, keepdims=True) if axes_v else N
+    NDy = N.sum(axis=1 + j, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(N > 0, N * (np.log(N) + np.log(Ny) - (np.log(Nvy) + np.log(NDy))), 0.0)
+    ntot = N.sum(axis=tuple(range(1, len(L) + 2)))
+    return terms.sum(axis=tuple(range(1, len(L) + 2))) / np.maximum(ntot, 1.0), ntot
+
+
+def _class_table_ll(N):
+    """sum_{c,y} N_cy ln p(c | y): the P = {} factor of a categorical v."""
+    Ncy = N.sum(axis=2)
+    Ny = Ncy.sum(axis=1, keepdims=True)
+    return xlogy(Ncy, Ncy / np.where(Ny > 0, Ny, 1.0)).sum(axis=(1, 2))
+
+
+def _bayes_parameters(cell: CellStats, mcr, vs, ridge):
+    """Pooled Gaussians of the Bayes-rule factor: cells (H, K, U, m) over C; (mean,
+    precision, log-determinant, flag)."""
+    c = cell.mean.shape[-1]
+    cy = merge_axes(cell, 2)
+    cc = merge_axes(cy, 3)
+    glob = merge_axes(cc, 1)
+    pool = _levels_pool([cell, cy, cc, glob], max(mcr, c + 2))
+    scale, flag = _scale(glob)
+    flag = flag.reshape(cell.n.shape[0])
+    n1 = np.maximum(pool.n, 1.0)[..., None, None]
+    cov = pool.M / n1 + max(ridge, vs) * (scale[..., :, None] * np.eye(c))
+    if c > 1:  # nearly collinear continuous parents within a cell: the floor decides
+        sd = np.sqrt(np.maximum(_diag(pool.M), 1e-300))
+        corr = np.linalg.slogdet(pool.M / (sd[..., :, None] * sd[..., None, :]))[1]
+        flag |= ((cell.n > 0) & (corr < np.log(TINY))).any(axis=(1, 2, 3))
+    return pool.mean, np.linalg.inv(cov), np.linalg.slogdet(cov)[1], flag
+
+
+def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
+    """f(v, C u D) for a categorical v (axis j of ``cats``) with continuous parents C."""
+    m, enc = tables.m, tables.enc
+    st = tables.gather(cats, spos)
+    H, c = spos.shape
+    L = [int(x) for x in enc.n_levels[list(cats)]]
+    K = L[j]
+
+    def arrange(a, extra):
+        a = a.reshape(H, *L, m, *extra)
+        return np.moveaxis(a, 1 + j, 1).reshape(H, K, -1, m, *extra)
+
+    cell = CellStats(arrange(st.n, ()), arrange(st.mean, (c,)), arrange(st.M, (c, c)))
+    mean, prec, logdet, flag = _bayes_parameters(cell, mcr, vs, ridge)
+    N = cell.n
+    Nuy = N.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore"):
+        lcpt = np.log(N / np.where(Nuy > 0, Nuy, 1.0))
+    const = lcpt - 0.5 * (c * _LOG_2PI + logdet)  # (H, K, U, m)
+    # the rows with v and D observed, sorted by their cell (u, y): each cell's K Gaussians
+    # then apply to a contiguous slice of rows (no per-row copies of the parameters)
+    D = tuple(x for x in cats if x != v)
+    u = _mixed_radix(enc.codes[:, list(D)], enc.n_levels[list(D)])
+    cv = enc.codes[:, v]
+    cidx = u * m + tables.y
+    rows = np.flatnonzero((u >= 0) & (cv >= 0))
+    rows = rows[np.argsort(cidx[rows], kind="stable")]
+    cidx, cv = cidx[rows], cv[rows]
+    starts = np.searchsorted(cidx, np.arange(cidx[-1] + 2)) if rows.size else np.zeros(1, int)
+    const = np.moveaxis(const.reshape(H, K, -1), 1, 2)  # (H, U*m, K)
+    mean = np.moveaxis(mean.reshape(H, K, -1, c), 1, 2)
+    prec = np.moveaxis(prec.reshape(H, K, -1, c, c), 1, 2)
+    X = tables.X[rows][:, spos]  # (n', H, c)
+    mask = tables.obs[rows][:, spos].all(axis=-1)  # (n', H)
+    full = np.zeros(H)
+    pairs = [(i, k) for i in range(c) for k in range(i, c)]
+    for g in np.flatnonzero(np.diff(starts)):
+        sl = slice(starts[g], starts[g + 1])
+        x = X[sl]  # (n_g, H, c)
+        r = [x[:, :, None, i] - mean[None, :, g, :, i] for i in range(c)]  # (n_g, H, K)
+        P = prec[:, g]
+        quad = sum((1.0 if i == k else 2.0) * P[None, :, :, i, k] * r[i] * r[k] for i, k in pairs)
+        lj = const[None, :, g] - 0.5 * quad
+        if K == 2:  # ln p(c | x) = -ln(1 + exp(l_other - l_c))
+            delta = (lj[..., 1] - lj[..., 0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
+            with np.errstate(invalid="ignore"):
+                chosen, lse = -np.logaddexp(0.0, delta), 0.0
+        else:
+            top = lj.max(axis=2, keepdims=True)
+            with np.errstate(invalid="ignore", over="ignore"):
+                lse = (top + np.log(np.exp(lj - top).sum(axis=2, keepdims=True)))[..., 0]
+            chosen = lj[np.arange(lj.shape[0]), :, cv[sl]]
+        # rows contiguous per hyperedge: the same (pairwise) sum whatever the batch size
+        full += np.ascontiguousarray(np.where(mask[sl], chosen - lse, 0.0).T).sum(axis=1)
+    ntot = N.sum(axis=(1, 2, 3))
+    return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
+
+
+def _group_key(cont: np.ndarray, v: int, parents: tuple):
+    cats = tuple(sorted(p for p in (v, *parents) if not cont[p]))
+    C = tuple(p for p in parents if cont[p])
+    if cont[v]:
+        return ("continuous", cats, len(C), -1), (*C, v)
+    return ("categorical" if C else "table", cats, len(C), cats.index(v)), C
+
+
+def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: float,
+             ridge: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``f(v, P)`` of each item ``(v, sorted parent tuple)`` from the cell statistics.
+
+    Returns
+    -------
+    gain : ndarray
+        -inf where fewer than ``max(min_cell_rows, |C| + 2)`` complete rows.
+    n_rows : ndarray
+        Complete rows of each hyperedge.
+    row_path : ndarray of bool
+        Hyperedges whose statistics are too degenerate for the moments (module docstring,
+        "Precision"); their ``gain`` comes from the batched row path
+        (:mod:`estimators.scores._cg_rows_batch`).
+    """
+    enc, m = tables.enc, tables.m
+    cont = enc.continuous
+    groups: dict[tuple, list] = defaultdict(list)
+    for i, (v, ps) in enumerate(items):
+        key, S = _group_key(cont, int(v), tuple(int(p) for p in ps))
+        groups[key].append((i, S, int(v)))
+    gain, nrows = np.empty(len(items)), np.empty(len(items))
+    flags = np.zeros(len(items), dtype=bool)
+    for (kind, cats, c, j), members in groups.items():
+        idx = np.array([i for i, _, _ in members], dtype=np.int64)
+        spos = tables.pos[np.array([S for _, S, _ in members], dtype=np.int64).reshape(len(members), -1)]
+        s = spos.shape[1]
+        L = [int(x) for x in enc.n_levels[list(cats)]]
+        G = int(prod(L)) * m
+        if G == 0:  # a categorical member without any level (all missing): no rows
+            gain[idx], nrows[idx] = -np.inf, 0.0
+            continue
+        step = max(1, _BUDGET // max(1, tables.n_patterns * G * max(s, 1) ** 2))
+        for a in range(0, idx.size, step):
+            sl = slice(a, a + step)
+            if kind == "continuous":
+                g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
+                                             var_smoothing, ridge)
+            elif kind == "table":
+                g, nt = _gain_categorical(tables.gather(cats, spos[sl]).n, L, m, j)
+                fl = np.zeros(g.size, dtype=bool)
+            else:  # (cats, j) names v: one vertex per group
+                g, nt, fl = _gain_bayes(tables, members[a][2], cats, j, spos[sl], min_cell_rows,
+                                        var_smoothing, ridge)
+            gain[idx[sl]], nrows[idx[sl]], flags[idx[sl]] = g, nt, fl
+        small = nrows[idx] < max(min_cell_rows, c + 2)
+        gain[idx[small]] = -np.inf
+        flags[idx[small]] = False
+        redo = idx[flags[idx]]
+        if redo.size:
+            gain[redo] = gains_on_rows(enc, tables.y, m, [items[i] for i in redo],
+                                       min_cell_rows=min_cell_rows,
+                                       var_smoothing=var_smoothing, ridge=ridge)
+    return gain, nrows, flags

@@ -1,0 +1,119 @@
+"""The row path of the conditional Gaussian score, batched over hyperedges.
+
+For the hyperedges whose cells are too degenerate for moments combined from cell statistics
+(:mod:`estimators.scores._cg_batch`, "Precision": exactly collinear or constant cells,
+where the variance floor decides and the rounding of the moments shows at 1e-8), this
+repeats what :func:`~estimators.scores._conditional_gaussian.cg_gain` does -- two-pass
+moments by ``np.bincount`` over each hyperedge's complete rows in row order, the same
+pooling (:func:`~estimators.scores._cg_moments.pooled`), regressions and per-row log
+densities -- for many hyperedges in one pass: the rows of hyperedge h go to bins of their
+own, so every per-bin sum adds the same numbers in the same order as the row path does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import logsumexp
+
+from estimators.scores._cg_factors import _cpt, _regression
+from estimators.scores._cg_moments import grouped_moments, pooled
+
+__all__ = ["gains_on_rows"]
+
+_LOG_2PI = float(np.log(2.0 * np.pi))
+
+
+def _scale(Z: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
+    """Each hyperedge's column variances over its rows, 1 where 0 (shape (H, p))."""
+    mo = grouped_moments(Z, hh, H)
+    var = np.diagonal(mo.M, axis1=1, axis2=2) / np.maximum(mo.n, 1.0)[:, None]
+    return np.where(var > 0, var, 1.0)
+
+
+def _mean_per(values: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
+    """``np.mean`` of each hyperedge's rows (pairwise sums, as the row path)."""
+    cuts = np.searchsorted(hh, np.arange(1, H))
+    return np.array([part.mean() if part.size else np.nan for part in np.split(values, cuts)])
+
+
+def _gaussian_ll(Z, bins, nb, up_class, up_glob, th, ridge, scale, floor, first):
+    """Per-row ln N(x_v; a + b^T x_C, s2) of the pooled cell regressions (v last in Z)."""
+    cells = [(grouped_moments(Z, bins[0], nb[0]), np.arange(nb[0])),
+             (grouped_moments(Z, bins[1], nb[1]), up_class),
+             (grouped_moments(Z, bins[2], nb[2]), up_glob)]
+    a, b, s2 = _regression(pooled(cells[first:], th), ridge, scale, floor, False)
+    g = bins[0]
+    r = Z[:, -1] - (a[g] + np.einsum("tc,tc->t", b[g], Z[:, :-1]))
+    return -0.5 * (_LOG_2PI + np.log(s2[g]) + r * r / s2[g])
+
+
+def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> np.ndarray:
+    """``f(v, P)`` of items ``(v, P)`` sharing the categorical members and the role of v
+    (one group of :func:`~estimators.scores._cg_batch.cg_gains`), on their rows."""
+    H = len(items)
+    cont = enc.continuous
+    v0 = items[0][0]
+    cats = [p for p in (v0, *items[0][1]) if not cont[p]]
+    D = [p for p in items[0][1] if not cont[p]]
+    C = np.array([[p for p in ps if cont[p]] for _, ps in items], dtype=np.int64).reshape(H, -1)
+    vs = np.array([v for v, _ in items], dtype=np.int64)
+    cols = np.column_stack([C, vs]) if cont[v0] else C
+    obs = enc.observed[:, cats].all(axis=1)[None, :] & enc.observed[:, cols].all(axis=2).T
+    if not cont[v0]:
+        obs &= enc.observed[:, v0][None, :]
+    hh, ii = np.nonzero(obs)  # rows of each hyperedge, in row order
+    yy = y[ii]
+    levels = enc.n_levels[D]
+    u = np.zeros(ii.size, dtype=np.int64)
+    for j, lv in zip(D, levels, strict=True):
+        u = u * int(lv) + enc.codes[ii, j]
+    U = int(np.prod(levels)) if len(D) else 1
+    Z = enc.values[ii[:, None], cols[hh]]  # (T, s)
+    scale = _scale(Z, hh, H)
+    c = C.shape[1]
+    th = max(min_cell_rows, c + 2)
+    first = 0 if D else 1
+    if cont[v0]:
+        floor = var_smoothing * scale[:, -1]
+        G = U * m
+        cell = hh * G + u * m + yy
+        up_class = (np.arange(H * G) // G) * m + np.arange(H * G) % m
+        up_glob = np.arange(H * G) // G
+        full = _gaussian_ll(Z, (cell, hh * m + yy, hh), (H * G, H * m, H), up_class,
+                            up_glob, th, ridge, scale[:, :-1].repeat(G, 0),
+                            floor.repeat(G), first)
+        base = _gaussian_ll(Z[:, -1:], (hh * m + yy, hh * m + yy, hh), (H * m, H * m, H),
+                            np.arange(H * m), np.arange(H * m) // m, max(min_cell_rows, 2),
+                            ridge, scale[:, :0].repeat(m, 0), floor.repeat(m), 1)
+    else:
+        K = int(enc.n_levels[v0])
+        cv = enc.codes[ii, v0]
+        fine = ((hh * U + u) * m + yy) * K + cv  # (c, u, y) within h
+        n_fine = H * U * m * K
+        ids = np.arange(n_fine)
+        h_of, k_of, y_of = ids // (U * m * K), ids % K, (ids // K) % m
+        up = [ids, (h_of * m + y_of) * K + k_of, h_of * K + k_of, h_of]
+        sizes = [n_fine, H * m * K, H * K, H]
+        bins = [fine, (hh * m + yy) * K + cv, hh * K + cv, hh]
+        mo = pooled([(grouped_moments(Z, b, nb), mp) for b, nb, mp in zip(bins, sizes, up, strict=True)
+                     ][first:], th)
+        floor = max(ridge, var_smoothing) * scale  # (H, c)
+        cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + \
+            floor[h_of][:, :, None] * np.eye(c)
+        _, logdet = np.linalg.slogdet(cov)
+        prec = np.linalg.inv(cov)
+        counts = np.bincount(fine, minlength=n_fine).astype(float)
+        log_cpt = np.concatenate([_cpt(counts.reshape(H, U, m, K)[h], 0.0)
+                                  for h in range(H)])  # (H*U, m, K): per hyperedge's table
+        row = (hh * U + u) * m + yy  # (h, u, y) cell of each row
+        mean = mo.mean.reshape(-1, K, c)[row]
+        r = Z[:, None, :] - mean
+        quad = np.einsum("tki,tkij,tkj->tk", r, prec.reshape(-1, K, c, c)[row], r)
+        lj = log_cpt.reshape(-1, K)[row] - 0.5 * (c * _LOG_2PI + logdet.reshape(-1, K)[row]
+                                                  + quad)
+        with np.errstate(invalid="ignore"):
+            full = lj[np.arange(ii.size), cv] - logsumexp(lj, axis=1)
+        ycount = np.bincount((hh * m + yy) * K + cv, minlength=H * m * K).astype(float)
+        base_cpt = np.concatenate([_cpt(ycount.reshape(H, 1, m, K)[h], 0.0) for h in range(H)])
+        base = base_cpt.reshape(H, m, K)[hh, yy, cv]
+    return _mean_per(full - base, hh, H)

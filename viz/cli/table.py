@@ -1,0 +1,246 @@
+"""A researcher's CSV as ``kgraph learn`` reads it: separator and decimal mark, rows
+without a label, a table without features, identifier columns.
+
+- The separator is ``--sep`` or detected from the first lines (``,``, ``;``, tab, ``|``);
+  with a separator other than ``,``, cells such as ``3,25`` (and none such as ``3.25``)
+  mean a decimal comma. ``--decimal`` overrides. The report says which were used.
+- Rows whose target cell is empty cannot be learned from: they are dropped (one line says
+  how many) before the folds are made.
+- A table with no column besides the target is an error saying so.
+- A string column holding a distinct value in every row is an identifier, not a feature:
+  one category per row can only overfit. It is left out with one warning naming it,
+  unless ``--feature-types`` names it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from viz.cli.commands import CommandError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["TableNotes", "decimal_option", "detect_format", "prepare", "read_csv",
+           "sep_option"]
+
+#: separators tried by the detection, in order of preference on a tie
+SEPARATORS = (",", ";", "\t", "|")
+_COMMA_NUMBER = re.compile(r"^\s*[+-]?\d+,\d+\s*$")
+_POINT_NUMBER = re.compile(r"^\s*[+-]?\d*\.\d+\s*$")
+_NAMES = {",": "','", ";": "';'", "\t": "tab", "|": "'|'"}
+
+
+@dataclass
+class TableNotes:
+    """What reading and preparing the table did, for the terminal and ``report.md``."""
+
+    sep: str | None = None
+    sep_detected: bool = False
+    decimal: str = "."
+    decimal_detected: bool = False
+    unlabelled: int = 0
+    identifiers: list[str] = field(default_factory=list)
+
+    def report_lines(self, target: str) -> list[str]:
+        """The ``## Reading the table`` section of ``report.md``."""
+        lines = ["", "## Reading the table", ""]
+        if self.sep is not None:
+            how = "detected" if self.sep_detected else "given with --sep"
+            mark = "detected" if self.decimal_detected else (
+                "default" if self.decimal == "." else "given with --decimal")
+            lines.append(f"- separator {_NAMES.get(self.sep, repr(self.sep))} ({how}), decimal "
+                         f"mark {self.decimal!r} ({mark})")
+        lines.append(f"- rows without a value in the target column {target!r}: "
+                     f"{self.unlabelled} (dropped before the folds)")
+        if self.identifiers:
+            lines.append(f"- identifier columns left out (a distinct string in every row; "
+                         f"keep one with --feature-types NAME=categorical): "
+                         f"{', '.join(self.identifiers)}")
+        else:
+            lines.append("- identifier columns left out: none")
+        return [*lines, ""]
+
+
+def sep_option(text: str) -> str:
+    r"""``--sep``: one character; ``tab`` or ``\t`` for a tab.
+
+    Examples
+    --------
+    >>> sep_option(";"), sep_option("tab"), sep_option(r"\t")
+    (';', '\t', '\t')
+    >>> sep_option(";;")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected one character (or tab) as the separator, got ';;'
+    """
+    if text in ("tab", "\\t"):
+        return "\t"
+    if len(text) != 1:
+        raise argparse.ArgumentTypeError(
+            f"expected one character (or tab) as the separator, got {text!r}")
+    return text
+
+
+def decimal_option(text: str) -> str:
+    """``--decimal``: ``.`` or ``,``.
+
+    Examples
+    --------
+    >>> decimal_option(",")
+    ','
+    >>> decimal_option(";")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected . or , as the decimal mark, got ';'
+    """
+    if text not in (".", ","):
+        raise argparse.ArgumentTypeError(f"expected . or , as the decimal mark, got {text!r}")
+    return text
+
+
+def detect_format(sample: str) -> tuple[str, str]:
+    """``(separator, decimal mark)`` of the CSV text ``sample`` (its first lines).
+
+    The separator splits the header and the next lines into the same number (more than
+    one) of fields most often; ``,`` when none does. With another separator a decimal
+    comma is read when some cells look like ``3,25`` and none like ``3.25``.
+
+    Examples
+    --------
+    >>> detect_format("a;b;class\\n1,5;2;x\\n2,25;3;y\\n")
+    (';', ',')
+    >>> detect_format("a,b,class\\n1.5,2,x\\n")
+    (',', '.')
+    """
+    lines = [line for line in sample.splitlines() if line.strip()][:50]
+    best, best_score = ",", 0
+    for sep in SEPARATORS:
+        rows = list(csv.reader(lines, delimiter=sep))
+        if not rows or len(rows[0]) < 2:
+            continue
+        score = sum(len(row) == len(rows[0]) for row in rows)
+        if score > best_score:
+            best, best_score = sep, score
+    return best, _decimal_for(sample, best)
+
+
+def read_csv(path: Path, sep: str | None = None, decimal: str | None = None
+             ) -> tuple[pd.DataFrame, TableNotes]:
+    """A CSV file as a DataFrame with its separator and decimal mark given or detected:
+    strings stay strings ("NA" is a category), empty cells become NaN (missing), a column
+    of whole numbers with empty cells stays integers (pandas ``Int64``, not floats: its
+    categories are ``0``, ``1`` as in the file, not ``0.0``, ``1.0``); every reading
+    problem is a one-line CommandError."""
+    import pandas as pd
+
+    notes = TableNotes()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            sample = handle.read(64 * 1024)
+        notes.sep, notes.sep_detected = (sep, False) if sep else (detect_format(sample)[0], True)
+        if decimal:
+            notes.decimal = decimal
+        else:
+            notes.decimal = _decimal_for(sample, notes.sep)
+            notes.decimal_detected = notes.decimal != "."
+        options = {"sep": notes.sep, "decimal": notes.decimal, "keep_default_na": False,
+                   "na_values": [""]}
+        frame = _integers_kept(pd.read_csv(path, **options), path, options)
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError,
+            pd.errors.EmptyDataError) as exc:
+        raise CommandError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from exc
+    return frame, notes
+
+
+def _integers_kept(frame: pd.DataFrame, path: Path, options: dict) -> pd.DataFrame:
+    """The float columns that pandas made of integers because of empty cells, back as
+    ``Int64``: those whose every filled cell is written as an integer in the file (read
+    again as text, those columns only)."""
+    import numpy as np
+    import pandas as pd
+
+    floats = [c for c in frame.columns if frame[c].dtype == np.float64
+              and frame[c].isna().any() and frame[c].notna().any()]
+    whole = [c for c in floats if np.all(np.mod(frame[c].dropna().to_numpy(), 1) == 0)]
+    if not whole:
+        return frame
+    text = pd.read_csv(path, usecols=whole, dtype=str, **options)
+    for c in whole:
+        if text[c].dropna().str.strip().str.fullmatch(r"[+-]?\d+").all():
+            frame[c] = frame[c].astype("Int64")
+    return frame
+
+
+def _decimal_for(sample: str, sep: str) -> str:
+    """The decimal mark of ``sample`` read with the separator ``sep``: ``,`` when the
+    separator is not ``,`` and some cells look like ``3,25`` and none like ``3.25``."""
+    if sep == ",":
+        return "."
+    lines = [line for line in sample.splitlines() if line.strip()][1:50]
+    cells = [cell for row in csv.reader(lines, delimiter=sep) for cell in row]
+    comma = any(_COMMA_NUMBER.match(c) for c in cells)
+    return "," if comma and not any(_POINT_NUMBER.match(c) for c in cells) else "."
+
+
+def prepare(frame: pd.DataFrame, target: str, source: str, keep: set[str],
+            notes: TableNotes | None = None) -> tuple[pd.DataFrame, pd.Series, TableNotes]:
+    """``(X, y, notes)`` of a table: the target split off, unlabelled rows dropped and
+    identifier columns left out (unless named in ``keep``); one stderr line for each.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"id": ["a1", "b2", "c3", "d4"], "x": [1.0, 2.0, 3.0, 4.0],
+    ...                       "class": ["u", None, "v", "u"]})
+    >>> X, y, notes = prepare(frame, "class", "t.csv", keep=set())
+    >>> list(X.columns), y.tolist(), notes.unlabelled, notes.identifiers
+    (['x'], ['u', 'v', 'u'], 1, ['id'])
+    """
+    notes = notes or TableNotes()
+    if target not in frame.columns:
+        raise CommandError(f"{source} has no target column {target!r}; its columns are "
+                           f"{list(frame.columns)} (choose one with --target)")
+    if frame.shape[1] < 2:
+        raise CommandError(f"{source} has no feature column besides the target {target!r}: "
+                           "a classifier needs at least one feature")
+    y = frame[target]
+    blank = y.isna() | (y.map(lambda v: isinstance(v, str) and not v.strip())).astype(bool)
+    notes.unlabelled = int(blank.sum())
+    if notes.unlabelled:
+        print(f"  dropped {notes.unlabelled} of {len(frame)} rows: no value in the target "
+              f"column {target!r}", file=sys.stderr)
+        frame = frame[~blank].reset_index(drop=True)
+        y = frame[target]
+    X = frame.drop(columns=[target])
+    notes.identifiers = [c for c in X.columns if c not in keep and _identifier(X[c])]
+    if notes.identifiers:
+        names = ", ".join(repr(c) for c in notes.identifiers)
+        print(f"warning: left out {names}: a distinct string in every row is an identifier, "
+              f"not a feature (keep it with --feature-types {notes.identifiers[0]}=categorical)",
+              file=sys.stderr)
+        X = X.drop(columns=notes.identifiers)
+        if X.shape[1] == 0:
+            raise CommandError(f"{source} has no feature column besides the target {target!r} "
+                               f"and the identifier column(s) {names}; keep one with "
+                               "--feature-types NAME=categorical")
+    return X, y, notes
+
+
+def _identifier(column: pd.Series) -> bool:
+    """A string column with a distinct non-empty value in every row (at least 3 rows)."""
+    import pandas as pd
+
+    if len(column) < 3 or pd.api.types.is_numeric_dtype(column.dtype) \
+            or pd.api.types.is_bool_dtype(column.dtype) or column.isna().any():
+        return False
+    values = column.to_numpy(dtype=object)
+    if not all(isinstance(v, str) and v.strip() for v in values):
+        return False
+    return column.nunique() == len(column)
