@@ -18,6 +18,8 @@ curves and prior table in N processes, same numbers).
 
 from __future__ import annotations
 
+import ast
+import json
 import sys
 import time
 import warnings
@@ -164,9 +166,12 @@ def models(d: int) -> dict:
     return out
 
 
-def evaluate(fit, model, target, train, ytr, test, yte, labels):
-    """(log-loss, accuracy, fit+predict seconds, chosen k/score/selection, modelled features)
-    on the test rows."""
+def evaluate(fit, model, target, train, ytr, test, yte, labels, bo_rows=None):
+    """(log-loss, accuracy, fit+predict seconds, chosen k/score/selection, modelled features,
+    standard error of the gap) on the test rows. The gap is the mean over the test rows of
+    ``-ln p(y | x) - (-ln p_BO(y | x))`` (``bo_rows``: the Bayes-optimal per-row losses); its
+    standard error is the std of those differences / sqrt(test rows): the test-sample noise
+    of the gap."""
     t0 = time.perf_counter()
     predict = fit(model, target, train, ytr)
     classes, proba = predict(test)
@@ -176,8 +181,11 @@ def evaluate(fit, model, target, train, ytr, test, yte, labels):
     full = np.clip(full, 1e-15, None)
     full /= full.sum(axis=1, keepdims=True)
     seconds = time.perf_counter() - t0
+    rows = -np.log(full[np.arange(len(yte)), [pos[str(c)] for c in yte]])
+    se = (float(np.std(rows - bo_rows, ddof=1) / np.sqrt(len(rows))) if bo_rows is not None
+          else np.nan)
     return (log_loss(yte, full, labels=labels), accuracy_score(yte, np.array(labels)[full.argmax(1)]),
-            seconds, getattr(predict, "chosen", ""), getattr(predict, "selected", None))
+            seconds, getattr(predict, "chosen", ""), getattr(predict, "selected", None), se)
 
 
 def split(model, target, n, seed):
@@ -186,8 +194,11 @@ def split(model, target, n, seed):
     labels = sorted(states)
     post = post[:, [states.index(s) for s in labels]]
     ytr, yte = train.pop(target).to_numpy(), test.pop(target).to_numpy()
+    clipped = np.clip(post, 1e-15, None)
+    clipped /= clipped.sum(axis=1, keepdims=True)
+    bo_rows = -np.log(clipped[np.arange(len(yte)), [labels.index(str(c)) for c in yte]])
     bayes = (log_loss(yte, np.clip(post, 1e-15, None), labels=labels),
-             accuracy_score(yte, np.array(labels)[post.argmax(1)]))
+             accuracy_score(yte, np.array(labels)[post.argmax(1)]), bo_rows)
     return train, ytr, test, yte, labels, bayes
 
 
@@ -199,14 +210,16 @@ def main_rows(net: str, target: str, rep: int) -> list[dict]:
     train, ytr, test, yte, labels, bayes = split(model, target, N_MAIN, rep)
     rows = [{"target": f"{net}/{target}", "d": d, "rep": rep, "model": "Bayes-optimal",
              "log_loss": bayes[0], "accuracy": bayes[1], "seconds": 0.0,
-             "k_chosen": "", "selected": sorted(model.get_markov_blanket(target))}]
+             "k_chosen": "", "selected": sorted(model.get_markov_blanket(target)),
+             "gap_se": 0.0}]
     for name, fit in models(d).items():
         if name not in REPEATED and rep > 0:
             continue
-        ll, acc, sec, chosen, selected = evaluate(fit, model, target, train, ytr, test, yte, labels)
+        ll, acc, sec, chosen, selected, se = evaluate(fit, model, target, train, ytr, test, yte,
+                                                      labels, bayes[2])
         rows.append({"target": f"{net}/{target}", "d": d, "rep": rep, "model": name,
                      "log_loss": ll, "accuracy": acc, "seconds": sec, "k_chosen": chosen,
-                     "selected": selected})
+                     "selected": selected, "gap_se": se})
     print(f"{net}/{target} rep {rep} done", flush=True)
     return rows
 
@@ -259,9 +272,8 @@ def run_all(jobs: int) -> tuple[list[dict], list[dict], pd.DataFrame]:
 
 def report(main: pd.DataFrame, curve: pd.DataFrame, ess: pd.DataFrame, minutes: float,
            jobs: int) -> list[str]:
-    option = f" --jobs {jobs}" if jobs > 1 else ""
     lines = [
-        f"Command: `PYTHONPATH=. python benchmarks/bayes_optimal.py{option}` (total {minutes:.1f} "
+        f"Total {minutes:.1f} "
         f"min{f'; {jobs} processes, so the seconds below are inflated further' if jobs > 1 else ''}; "
         "the numbers other than seconds do not depend on --jobs).",
         "",
@@ -303,12 +315,22 @@ def report(main: pd.DataFrame, curve: pd.DataFrame, ess: pd.DataFrame, minutes: 
     mean = mean.loc[ll0.index]
     # acceptance: auto vs TAN per sample, and the gap reduction at n = 5,000
     per = main.pivot_table(index=["target", "rep"], columns="model", values="log_loss")
+    # test-sample standard errors of the gaps: first sample, and of the mean over samples
+    se0 = first.pivot_table(index="target", columns="model", values="gap_se")
+    mean_se = main.assign(sq=main["gap_se"] ** 2).pivot_table(
+        index="target", columns="model", values="sq", aggfunc=lambda v: np.sqrt(v.sum()) / len(v))
     lines += ["", "## Acceptance", "",
               "Noise: the difference auto - TAN is taken per sample (same train/test rows); its "
               "standard error is std / sqrt(samples). 'Worse beyond noise' = mean difference > "
               "2 standard errors and > 0.002 nats. Gap reduction = 1 - (auto - BO) / (TAN - BO) "
               "on the log-losses averaged over the samples; the goal is >= 30 %. 'auto+score' columns: "
-              "first sample only (against that sample's TAN and Bayes-optimal).", "",
+              "first sample only (against that sample's TAN and Bayes-optimal). Each gap is given "
+              "± its test-sample standard error (std of the per-row log-loss differences to the "
+              "Bayes-optimal posterior / sqrt(test rows); for the means over samples, the root "
+              "of the summed squares / samples); where a model's gap is within 2 standard errors "
+              "of 0 the reduction is printed as 'noise' with that gap: the model is as good as "
+              "the Bayes-optimal posterior on that test sample, a reduction above 100 % would be "
+              "test-sample noise, not a model better than Bayes-optimal.", "",
               "| target | auto - TAN | s.e. | worse beyond noise | gap TAN | gap auto | gap reduction "
               "| auto+score - TAN | auto+score gap reduction | TAN on MB gap reduction "
               "| true structure gap reduction | TAN on est. MB gap reduction | k/score/features chosen (auto) |",
@@ -324,23 +346,26 @@ def report(main: pd.DataFrame, curve: pd.DataFrame, ess: pd.DataFrame, minutes: 
         gap_tan = mean.loc[target, "TAN"] - mean.loc[target, "Bayes-optimal"]
         gap_auto = mean.loc[target, "auto"] - mean.loc[target, "Bayes-optimal"]
         red = 1 - gap_auto / gap_tan
-        red_mb = 1 - (mean.loc[target, "TAN on est. MB"] - mean.loc[target, "Bayes-optimal"]) / gap_tan
         met += red >= 0.3
+        se_tan, se_auto, se_mb = (mean_se.loc[target, m] for m in ("TAN", "auto", "TAN on est. MB"))
         cells2 = "| |"
         if len(diff2):
             gap0 = ll0.loc[target, "TAN"] - ll0.loc[target, "Bayes-optimal"]
-            red2 = 1 - (ll0.loc[target, "auto+score"] - ll0.loc[target, "Bayes-optimal"]) / gap0
+            gap2 = ll0.loc[target, "auto+score"] - ll0.loc[target, "Bayes-optimal"]
+            red2 = 1 - gap2 / gap0
             met_score += red2 >= 0.3
-            cells2 = f"{diff2.mean():+.4f} | {red2:+.0%} |"
+            cells2 = f"{diff2.mean():+.4f} | {_reduction(gap2, se0.loc[target, 'auto+score'], gap0)} |"
         else:
             met_score += red >= 0.3
         ks = main[(main["target"] == target) & (main["model"] == "auto")]["k_chosen"].tolist()
         gap0 = ll0.loc[target, "TAN"] - ll0.loc[target, "Bayes-optimal"]
-        oracle, truth = (1 - (ll0.loc[target, f"{o} (oracle)"] - ll0.loc[target, "Bayes-optimal"])
-                         / gap0 for o in ("TAN on MB", "true structure"))
+        oracle, truth = (_reduction(ll0.loc[target, f"{o} (oracle)"] - ll0.loc[target, "Bayes-optimal"],
+                                    se0.loc[target, f"{o} (oracle)"], gap0)
+                         for o in ("TAN on MB", "true structure"))
         lines.append(f"| {target} | {diff.mean():+.4f} | {se:.4f} | {'yes' if bad else 'no'} | "
-                     f"{gap_tan:.4f} | {gap_auto:.4f} | {red:+.0%} | {cells2} {oracle:+.0%} | {truth:+.0%} | "
-                     f"{red_mb:+.0%} | {', '.join(ks)} |")
+                     f"{gap_tan:.4f} ± {se_tan:.4f} | {gap_auto:.4f} ± {se_auto:.4f} | "
+                     f"{_reduction(gap_auto, se_auto, gap_tan)} | {cells2} {oracle} | {truth} | "
+                     f"{_reduction(mean.loc[target, 'TAN on est. MB'] - mean.loc[target, 'Bayes-optimal'], se_mb, gap_tan)} | {', '.join(ks)} |")
     n_t = len(mean.index)
     lines += ["", f"auto worse than TAN beyond noise on {worse} of {n_t} targets; gap to the "
               f"Bayes-optimal log-loss at least 30 % smaller than TAN's on {met} of {n_t} targets "
@@ -358,6 +383,17 @@ def report(main: pd.DataFrame, curve: pd.DataFrame, ess: pd.DataFrame, minutes: 
     secs = secs[[c for c in order if c in secs.columns and c != "Bayes-optimal"]].loc[ll0.index]
     lines += ["## Fit + predict seconds (first sample)", ""] + table(secs, "{:.1f}")
     return lines
+
+
+def _reduction(gap: float, se: float, reference: float) -> str:
+    """``1 - gap / reference`` as a percentage, or 'noise' with the gap ± its standard error
+    when the gap is within 2 standard errors of 0 (as good as Bayes-optimal on this test
+    sample: a reduction of 100 % or more would be test-sample noise)."""
+    if pd.isna(gap) or pd.isna(reference):
+        return ""
+    if abs(gap) <= 2 * se:
+        return f"noise (gap {gap:+.4f} ± {se:.4f})"
+    return f"{1 - gap / reference:+.0%}"
 
 
 def blanket_table(main: pd.DataFrame) -> list[str]:
@@ -420,17 +456,26 @@ def main() -> None:
         name = "bayes_optimal_quick"
     jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else 1
     t0 = time.perf_counter()
-    saved = Path(f"/tmp/{name}_rows.pkl")  # --report-only: the report of the last run's rows
-    if "--report-only" in sys.argv:
-        rows, curve, ess, minutes = pd.read_pickle(saved)
+    paths = [RESULTS / f"{name}{part}.csv" for part in ("", "_curves", "_prior")]
+    if "--report-only" in sys.argv:  # the report of the stored CSVs of the last run
+        main = pd.read_csv(paths[0], keep_default_na=False, na_values=[""])
+        main["selected"] = [ast.literal_eval(v) if isinstance(v, str) else v
+                            for v in main["selected"]]
+        curve = pd.read_csv(paths[1])
+        ess = pd.read_csv(paths[2]).set_index("target / k")
+        run = json.loads((RESULTS / f"{name}_run.json").read_text())
+        minutes, jobs = run["minutes"], run["jobs"]
     else:
         rows, curve, ess = run_all(jobs)
         minutes = (time.perf_counter() - t0) / 60
-        pd.to_pickle((rows, curve, ess, minutes), saved)
-    main = pd.DataFrame(rows)
-    main.to_csv(RESULTS / f"{name}.csv", index=False)
+        main, curve = pd.DataFrame(rows), pd.DataFrame(curve)
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        main.to_csv(paths[0], index=False)
+        curve.to_csv(paths[1], index=False)
+        ess.to_csv(paths[2])
+        (RESULTS / f"{name}_run.json").write_text(json.dumps({"minutes": minutes, "jobs": jobs}))
     write(name, "k-TAN model selection against the Bayes-optimal classifier (issue 19)",
-          report(main, pd.DataFrame(curve), ess, minutes, jobs))
+          report(main, curve, ess, minutes, jobs))
 
 
 if __name__ == "__main__":

@@ -93,7 +93,11 @@ def main() -> None:
                         help="write the report from the stderr logs of earlier runs")
     parser.add_argument("--no-csv", action="store_true",
                         help="built-in names only (no CSV runs of the real tables)")
+    parser.add_argument("--quick", action="store_true",
+                        help="iris and penguins (built-in and CSV), the gnb model")
     args = parser.parse_args()
+    if args.quick:
+        args.data, args.models = args.data or "iris,penguins", "gnb"
     names = args.data.split(",") if args.data else REAL + [
         n for n in list_datasets() if n not in REAL]
     grid = []
@@ -134,7 +138,7 @@ def main() -> None:
                                 f" {result['status']}")
         table.append("| " + " | ".join(row) + " |")
     n_pass = sum(cell.startswith("pass") for line in table for cell in line.split(" | "))
-    lines = [f"Command: `PYTHONPATH=$PWD python benchmarks/cli_trial.py`; each run is "
+    lines = [f"Each run is "
              f"`python -m viz.cli learn DATA --model M --out DIR` (5-fold CV, defaults). "
              f"CSV files from `{args.csv_dir.relative_to(ROOT) if args.csv_dir.is_relative_to(ROOT) else args.csv_dir}`.",
              "", f"{n_pass} of {n_run} runs pass ({len(grid) * len(models) - n_run} of the "

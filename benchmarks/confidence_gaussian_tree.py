@@ -19,14 +19,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import write  # noqa: E402
+from _common import QUICK, write  # noqa: E402
 
 from estimators import GNBClassifier, TANClassifier  # noqa: E402
 from estimators.confidence import StructureConfidence  # noqa: E402
 from estimators.datasets import make_gaussian_tree  # noqa: E402
 
-B = 200
-SETTINGS = [(2000, (0.4, 0.8)), (2000, (0.1, 0.3)), (300, (0.1, 0.3))]
+B = 20 if QUICK else 200
+SETTINGS = [(2000, (0.4, 0.8)), (2000, (0.1, 0.3)), (300, (0.1, 0.3))][:1 if QUICK else 3]
+SEEDS = 1 if QUICK else 3
 LEARNERS = {"GNB (gaussian)": GNBClassifier, "TAN": TANClassifier}
 
 
@@ -45,7 +46,7 @@ def main() -> None:
              "true >= 0.9 | others: max | others: mean | others <= 0.3 |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for n, rho in SETTINGS:
-        for seed in range(3):
+        for seed in range(SEEDS):
             X, y, edges = make_gaussian_tree(n, 10, rho=rho, random_state=seed)
             true = {frozenset(e) for e in edges}
             for label, learner in LEARNERS.items():

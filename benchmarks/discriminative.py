@@ -32,18 +32,19 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import write  # noqa: E402
+from _common import commit, write  # noqa: E402
 from _tables import (  # noqa: E402
     SKLEARN,
     cached,
     cell,
     cross_validate,
     drop_small_classes,
+    one_version,
     settings,
     splits,
     subsample,
 )
-from real_tables import REAL, UCI, commit  # noqa: E402
+from real_tables import REAL, UCI  # noqa: E402
 
 from estimators import KTANClassifier, NaiveBayesClassifier, TANClassifier  # noqa: E402
 from estimators.datasets import load_dataset  # noqa: E402
@@ -139,16 +140,23 @@ def main() -> None:
     parser.add_argument("--cache", default=None,
                         help="folder keeping each table's results (parallel runs share it)")
     parser.add_argument("--tables", default=",".join(REAL + UCI))
+    parser.add_argument("--quick", action="store_true",
+                        help="penguins, car and wine at 150 rows (discriminative_quick.md)")
     parser.add_argument("--note", default="",
                         help="a sentence on how the run was made, written under the command")
     args = parser.parse_args()
+    if args.quick:
+        args.tables, args.max_rows = "penguins,car,wine", 150
     load_start = os.getloadavg()[0]
-    all_results, notes = {}, []
+    all_results, notes, entries = {}, [], []
     for name in args.tables.split(","):
-        results, shape = cached(args.cache, f"disc-{name}-{args.max_rows}-r{args.repeats}",
-                                lambda name=name: run_table(name, args.max_rows, args.repeats))
+        entry = cached(args.cache, f"disc-{name}-{args.max_rows}-r{args.repeats}",
+                       lambda name=name: run_table(name, args.max_rows, args.repeats))
+        entries.append(entry)
+        results, shape = entry["result"]
         all_results[name] = results
         notes.append(f"- {name}: {shape[0]} rows, {shape[1]} features")
+    one_version(entries)
     lines = [
         f"Code: commit {commit()}. Command: `PYTHONPATH=$PWD nice -n 10 python "
         f"benchmarks/discriminative.py" + (f" --max-rows {args.max_rows}" if args.max_rows

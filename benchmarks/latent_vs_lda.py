@@ -173,13 +173,15 @@ def main(argv=None):
     ap.add_argument("--sizes", type=int, nargs="+", default=[20_000, 100_000])
     ap.add_argument("--iterations", type=int, nargs="+", default=[3, 3],
                     help="T per size: EM iterations timed (a fit with max_iter=T)")
+    ap.add_argument("--quick", action="store_true",
+                    help="n = 2,000, T = 2 (a smoke run; *_quick.md)")
     ap.add_argument("--no-lda", action="store_true",
                     help="our model only (the sweep columns and the tolerance table), written "
                          "to latent_active_set.md")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.sizes, args.iterations = [2000], [2]
     load_start = os.getloadavg()[0]
-    command = " ".join(["python benchmarks/latent_vs_lda.py",
-                        *(sys.argv[1:] if argv is None else argv)])
     times, sweep_rows, what_if, seen = [], [], [], []
     for n, T in zip(args.sizes, args.iterations, strict=True):
         time_row, sweep_row, info = run(n, T, peer_too=not args.no_lda)
@@ -190,7 +192,7 @@ def main(argv=None):
         if not what_if:
             what_if = looser_rules(info["call"], n)
     lines = [
-        f"Command: `{command}` (issue 15, point 2; OPENBLAS_NUM_THREADS="
+        f"Issue 15, point 2 (OPENBLAS_NUM_THREADS="
         f"{os.environ['OPENBLAS_NUM_THREADS']}). d = 20 features with 4 values, K = 5; both "
         "fits with tol = 0 and random_state = 0. 1-minute load average "
         f"{load_start:.1f} at the start and {os.getloadavg()[0]:.1f} at the end on "

@@ -9,7 +9,7 @@ NaN) is the reference. Protocol: stratified 5-fold CV (shuffled, seed 0), the sa
 the same missing cells for every method; accuracy and log-loss, mean over the folds.
 
 Run: ``PYTHONPATH=$PWD python benchmarks/missing.py`` (writes results/missing.md);
-``--quick`` subsamples every table to 300 rows and runs the 20 % rate only
+``--quick`` runs wine and car subsampled to 150 rows at the 20 % rate only
 (results/missing_quick.md). ``--models discriminative`` runs TAN and k-TAN generative and
 with ``parameters="discriminative"`` instead of the five defaults (issue 33; writes
 results/missing_discriminative.md).
@@ -26,13 +26,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from _baselines import BASELINES, BOOSTING  # noqa: E402
 from _common import write  # noqa: E402
+from _models import default_classifiers  # noqa: E402
 from _tables import (  # noqa: E402
-    KGRAPH,
-    SKLEARN,
+    CACHE,
     cached,
     cross_validate,
     imputed,
+    one_version,
     settings,
     splits,
     subsample,
@@ -45,7 +47,11 @@ from estimators.datasets import dataset_info, load_dataset  # noqa: E402
 TABLES = ["wine", "heart_failure", "car", "votes", "oj"]
 RATES = [0.1, 0.2, 0.4]
 FOLDS = 5
-HGB = "sk: HistGradientBoosting"
+HGB = BOOSTING
+QUICK = ["wine", "car"]
+#: the five kgraph models of issue 12, at their defaults
+KGRAPH = {k: m for k, m in default_classifiers().items()
+          if k in ("gnb", "kgnb", "tan", "ktan", "latent-cnb")}
 #: the model sets of ``--models``
 MODEL_SETS = {
     "default": KGRAPH,
@@ -73,7 +79,7 @@ def run_table(t: int, name: str, X: pd.DataFrame, y: pd.Series, rates: list,
     rows = []
     for r, rate in enumerate(rates):
         Xm = remove_at_random(X, rate, seed=1000 * t + r)
-        hgb = cross_validate(SKLEARN[HGB], Xm, y, folds)
+        hgb = cross_validate(BASELINES[HGB], Xm, y, folds)
         for label, model in models.items():
             marg = cross_validate(model, Xm, y, folds)
             imp = cross_validate(imputed(model), Xm, y, folds)
@@ -85,31 +91,35 @@ def run_table(t: int, name: str, X: pd.DataFrame, y: pd.Series, rates: list,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="300 rows, the 20 %% rate only")
-    parser.add_argument("--tables", default=",".join(TABLES))
+    parser.add_argument("--quick", action="store_true",
+                        help="wine and car at 150 rows, the 20 %% rate only")
+    parser.add_argument("--tables", default=None, help="comma-separated (default: all)")
     parser.add_argument("--max-rows", type=int, default=None,
                         help="subsample larger tables (stratified) to this many rows")
-    parser.add_argument("--cache", default=None,
-                        help="folder keeping each table's results (parallel runs share it)")
+    parser.add_argument("--cache", default=str(CACHE),
+                        help="folder keeping each table's results per code version (parallel "
+                             "runs share it)")
     parser.add_argument("--models", default="default", choices=sorted(MODEL_SETS),
                         help="the kgraph models: the five defaults, or TAN / k-TAN generative "
                              "and discriminative")
-    parser.add_argument("--note", default="",
-                        help="a sentence on how the run was made, written under the command")
     args = parser.parse_args()
     rates = [0.2] if args.quick else RATES
     rows: list[dict] = []
-    notes = []
-    for name in args.tables.split(","):
+    notes, entries = [], []
+    tables = args.tables.split(",") if args.tables else QUICK if args.quick else TABLES
+    for name in tables:
         t = TABLES.index(name) if name in TABLES else len(TABLES)
         X, y = load_dataset(name)
         if args.quick or args.max_rows:
-            X, y = subsample(X, y, args.max_rows or 300)
+            X, y = subsample(X, y, args.max_rows or 150)
         notes.append(f"- {name}: {X.shape[0]} rows, {X.shape[1]} features "
                      f"({dataset_info(name)[0]}), complete")
         key = f"{name}-{len(y)}-{rates}" + ("" if args.models == "default" else f"-{args.models}")
-        rows += cached(args.cache, key, lambda t=t, name=name, X=X, y=y: run_table(
+        entry = cached(args.cache, f"missing-{key}", lambda t=t, name=name, X=X, y=y: run_table(
             t, name, X, y, rates, MODEL_SETS[args.models]))
+        entries.append(entry)
+        rows += entry["result"]
+    one_version(entries)
     suffix = "" if args.models == "default" else f"_{args.models}"
     write(("missing_quick" if args.quick else "missing") + suffix,
           "Missing values: marginalisation vs imputation (issue 12"
@@ -126,13 +136,9 @@ def report(rows: list[dict], notes: list[str], args) -> list[str]:
     wins = sum(r["marg"]["loss"] <= r["imp"]["loss"] for r in ok)
     acc_wins = sum(r["marg"]["acc"] >= r["imp"]["acc"] for r in ok)
     lines = [
-        "Command: `PYTHONPATH=$PWD python benchmarks/missing.py"
-        + (" --quick" if args.quick else f" --max-rows {args.max_rows}" if args.max_rows
-           else "") + (f" --models {args.models}" if args.models != "default" else "")
-        + "`. "
         f"Stratified {FOLDS}-fold CV (shuffled, seed 0); cells removed completely at random "
         "with seed 1000 x table index + rate index; the same folds and missing cells for "
-        "every method of a table and rate." + (f" {args.note}" if args.note else ""), "",
+        "every method of a table and rate.", "",
         "kgraph models: " + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})"
                                       for k, m in MODEL_SETS[args.models].items()) + ".", "",
         "Tables:", "", *notes, "",

@@ -59,7 +59,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="another checkout to measure too")
     parser.add_argument("--repeat", type=int, default=7, help="rounds (best is kept)")
+    parser.add_argument("--quick", action="store_true", help="two rounds")
     args = parser.parse_args()
+    if args.quick:
+        args.repeat = 2
     roots = {"this branch": ROOT, **({"before": args.before} if args.before else {})}
     cases = [(label, where, code, root) for label, code in COMMANDS.items()
              for where, root in roots.items() if "peer" not in label or where == "this branch"]

@@ -40,9 +40,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import write  # noqa: E402
+from _common import (
+    commit,  # noqa: E402
+    write,  # noqa: E402
+)
 from _tables import SKLEARN, cell, cross_validate, drop_small_classes, splits  # noqa: E402
-from real_tables import commit  # noqa: E402
 
 from estimators import GNBClassifier, KTANClassifier, TANClassifier  # noqa: E402
 from estimators.columns import MAX_NUMERIC_LEVELS, infer_feature_types  # noqa: E402
@@ -119,7 +121,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", default=",".join(list_datasets()),
                         help="comma-separated table names (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="yeast, one repeat (typing_rule_quick.md)")
     args = parser.parse_args()
+    repeats = 1 if args.quick else REPEATS
+    if args.quick:
+        args.tables = "yeast"
     load_start = os.getloadavg()[0]
     started = pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%d %H:%M UTC")
     tables = args.tables.split(",")
@@ -127,7 +134,7 @@ def main() -> None:
     for name in tables:
         X, y = load_dataset(name)
         X, y, dropped = drop_small_classes(X, y, FOLDS)
-        folds = splits(y, FOLDS, repeats=REPEATS)
+        folds = splits(y, FOLDS, repeats=repeats)
         types = fold_types(X, folds)
         changed = changed_columns(types)
         if not any(changed.values()):

@@ -10,6 +10,7 @@ from scipy.stats import multivariate_normal
 from kgraph import AcyclicKTree, GNBJunctionTree
 from kgraph.pbkt import PBKT
 from kgraph.plate import LatentCNBPlate
+from viz.critical_difference import plot_critical_difference
 from viz.curves import plot_reduction_curve, plot_relative_f1
 from viz.diagnostics import PairData, plot_pair_diagnostics
 from viz.gallery import BACKBONE, FOREST_EDGES, KTREE, PAPER1_EDGES
@@ -106,6 +107,7 @@ CASES = {
     "perplexity": lambda **kw: plot_perplexity(perplexity_results(), **kw),
     "ktan_25": lambda **kw: plot_ktree(ktree_25(), target="class", **kw),
     "plate_long_names": lambda **kw: plot_plate(LatentCNBPlate(LONG_NAMES, 3), **kw),
+    "critical_difference": lambda **kw: plot_critical_difference(f1_table(), **kw),
 }
 
 #: Figures with their own size (wide layouts), each compared with its own baseline PNG.

@@ -1,0 +1,161 @@
+"""Regenerate the results files: ``python -m benchmarks all [--quick]``.
+
+Every file in ``benchmarks/results`` is written whole by one script of :data:`STEPS`; this
+command runs them one after the other, each in its own process, with the arguments that
+produced the committed files (``--quick``: each script's small smoke mode, whose files are
+named ``*_quick``), and checks that each step wrote the files it claims. Results go to
+``benchmarks/results`` or ``$KGRAPH_BENCH_RESULTS``.
+
+    python -m benchmarks list                  # the steps, their files and arguments
+    python -m benchmarks all --quick           # every quick mode (under 15 min on 2 cores)
+    python -m benchmarks all                   # every full run (hours on 2 cores)
+    python -m benchmarks real_tables leaderboard --quick   # some steps
+
+Run from the repository root (the scripts import the working tree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One results-writing run: ``benchmarks/SCRIPT.py ARGS`` and the files it writes."""
+
+    name: str
+    script: str
+    outputs: tuple[str, ...]
+    args: tuple[str, ...] = ()
+    quick_args: tuple[str, ...] = ("--quick",)
+    quick_outputs: tuple[str, ...] = ()
+
+    def command(self, quick: bool) -> list[str]:
+        return [sys.executable, f"benchmarks/{self.script}.py",
+                *(self.quick_args if quick else self.args)]
+
+    def files(self, quick: bool) -> list[str]:
+        """The files written: ``outputs``, or under ``--quick`` ``quick_outputs`` (default:
+        each output with ``_quick`` before its extension)."""
+        if not quick:
+            return list(self.outputs)
+        return list(self.quick_outputs or (
+            f"{Path(n).stem}_quick{Path(n).suffix}" for n in self.outputs))
+
+
+#: every step, in the order ``all`` runs them (real_tables before the leaderboard, which
+#: reads its cached table results)
+STEPS = [
+    Step("startup", "startup", ("startup.md",)),
+    Step("backbone_dp", "backbone_dp", ("backbone_dp.md",)),
+    Step("tan_vs_pgmpy", "tan_vs_pgmpy", ("tan_vs_pgmpy.md",)),
+    Step("gaussian_edge_matrix", "gaussian_edge_matrix", ("gaussian_edge_matrix.md",)),
+    Step("kde_copula_scaling", "kde_copula_scaling", ("kde_copula_scaling.md",)),
+    Step("marginal_patterns", "marginal_patterns", ("marginal_patterns.md",)),
+    Step("confidence_gaussian_tree", "confidence_gaussian_tree",
+         ("confidence_gaussian_tree.md",)),
+    Step("copula_structure", "copula_structure", ("copula_structure.md",)),
+    Step("latent_binary", "latent_binary", ("latent_binary.md",)),
+    Step("latent_vs_lda", "latent_vs_lda", ("latent_vs_lda.md",)),
+    Step("latent_active_set", "latent_vs_lda", ("latent_active_set.md",), ("--no-lda",),
+         ("--quick", "--no-lda")),
+    Step("gnb_speed", "gnb_speed", ("gnb_speed.md",)),
+    Step("wide", "wide", ("wide.md",)),
+    Step("ktan_vs_pgmpy", "ktan_vs_pgmpy", ("ktan_vs_pgmpy.md",)),
+    Step("dask_scale", "dask_scale", ("dask_scale.md", "dask_scale.csv"), ("--rows", "1e7")),
+    Step("missing", "missing", ("missing.md",), ("--max-rows", "500")),
+    Step("real_tables", "real_tables", ("real_tables.md",), ("--max-rows", "500")),
+    Step("leaderboard", "leaderboard",
+         ("leaderboard.md", "leaderboard_accuracy.png", "leaderboard_accuracy.pdf",
+          "leaderboard_log_loss.png", "leaderboard_log_loss.pdf"), ("--max-rows", "500"),
+         quick_outputs=("leaderboard_quick.md", "leaderboard_quick_accuracy.png",
+                        "leaderboard_quick_log_loss.png")),
+    Step("typing_rule", "typing_rule", ("typing_rule.md",)),
+    Step("discriminative", "discriminative", ("discriminative.md",), ("--max-rows", "500")),
+    Step("paper1", "paper1", ("paper1.md", "paper1.csv", "paper1_splits.csv",
+                              "paper1_curves.csv"),
+         quick_outputs=("paper1_quick.md", "paper1_quick.csv", "paper1_quick_splits.csv",
+                        "paper1_quick_curves.csv")),
+    Step("paper1_sonar", "paper1_sonar", ("paper1_sonar.md", "paper1_sonar.csv")),
+    Step("paper2", "paper2", ("paper2.md",)),
+    Step("paper2_recurrence", "paper2_recurrence", ("paper2_recurrence.md",)),
+    Step("paper3", "paper3", ("paper3.md",)),
+    Step("bayes_optimal", "bayes_optimal",
+         ("bayes_optimal.md", "bayes_optimal.csv", "bayes_optimal_curves.csv",
+          "bayes_optimal_prior.csv", "bayes_optimal_run.json"),
+         quick_outputs=("bayes_optimal_quick.md", "bayes_optimal_quick.csv",
+                        "bayes_optimal_quick_curves.csv", "bayes_optimal_quick_prior.csv",
+                        "bayes_optimal_quick_run.json")),
+    Step("cli_trial", "cli_trial", ("cli_trial.md",)),
+]
+
+#: scripts of benchmarks/ that are not steps, and why
+NOT_STEPS = {
+    "ktan_same_numbers": "compares the structures of two code versions (dump with each, then "
+                         "compare; see its docstring): not a regeneration of one version",
+    "paper1_checks": "module of paper1_report",
+    "paper1_reduction": "module of paper1",
+    "paper1_reference": "the paper's published numbers",
+    "paper1_report": "module of paper1 (paper1.py --report-only rewrites paper1.md)",
+    "paper3_readings": "module of paper3",
+}
+
+
+def results_folder() -> Path:
+    return Path(os.environ.get("KGRAPH_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
+
+
+def run(step: Step, quick: bool, parent: str) -> tuple[bool, float, list[str]]:
+    """Run one step; (every claimed file written during the run, seconds, missing files)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg",
+           "KGRAPH_BENCH_PARENT": parent}
+    start = time.time()
+    done = subprocess.run(step.command(quick), cwd=ROOT, env=env)
+    seconds = time.time() - start
+    folder = results_folder()
+    missing = [f for f in step.files(quick)
+               if not (folder / f).is_file() or (folder / f).stat().st_mtime < start - 1]
+    return done.returncode == 0 and not missing, seconds, missing
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    ap.add_argument("steps", nargs="+", help="'all', 'list' or step names")
+    ap.add_argument("--quick", action="store_true", help="each script's quick mode")
+    args = ap.parse_args(argv)
+    by_name = {s.name: s for s in STEPS}
+    if args.steps == ["list"]:
+        for s in STEPS:
+            print(f"{s.name}: python {' '.join(s.command(args.quick)[1:])} -> "
+                  f"{', '.join(s.files(args.quick))}")
+        for name, why in NOT_STEPS.items():
+            print(f"(not a step) {name}: {why}")
+        return 0
+    unknown = [n for n in args.steps if n != "all" and n not in by_name]
+    if unknown:
+        ap.error(f"unknown steps {unknown}; valid ones: all, list, {', '.join(by_name)}")
+    chosen = STEPS if "all" in args.steps else [by_name[n] for n in args.steps]
+    parent = "python -m benchmarks " + " ".join(args.steps) + (" --quick" if args.quick else "")
+    report, failed, t0 = [], [], time.time()
+    for step in chosen:
+        print(f"== {step.name}: {' '.join(step.command(args.quick)[1:])}", flush=True)
+        ok, seconds, missing = run(step, args.quick, parent)
+        report.append(f"{step.name:<26} {'ok' if ok else 'FAILED':<7} {seconds:7.1f} s"
+                      + (f"  not written: {', '.join(missing)}" if missing else ""))
+        if not ok:
+            failed.append(step.name)
+    print("\n".join(["", *report, f"total {time.time() - t0:.0f} s; "
+                     f"{len(chosen) - len(failed)} of {len(chosen)} steps ok"]))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

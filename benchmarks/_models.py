@@ -1,0 +1,124 @@
+"""The kgraph classifiers the table benchmarks and the leaderboard run, from a registry,
+and the nested-CV "best kgraph model" meta-estimator.
+
+:func:`kgraph_classifiers` takes every model of the command line's registry
+(``viz.cli.learn.MODELS``: what ``kgraph learn --model NAME`` fits) at its defaults, seeded
+where the model has a ``random_state``, then the benchmark variants of :data:`VARIANTS`. A
+classifier added to either registry joins real_tables.md and the leaderboard on their next
+run; nothing else needs editing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.model_selection import StratifiedKFold
+from sklearn.utils.validation import check_is_fitted
+
+#: benchmark rows beyond the command line's models at their defaults: label -> factory
+#: (a documented option a user runs; add a line here to benchmark another setting)
+VARIANTS: dict[str, Callable[[], BaseEstimator]] = {}
+
+
+def register_variant(label: str, factory: Callable[[], BaseEstimator]) -> None:
+    """Add a benchmark row ``label`` built by ``factory()`` (a kgraph classifier setting)."""
+    if label in VARIANTS:
+        raise ValueError(f"benchmark variant {label!r} is already registered")
+    VARIANTS[label] = factory
+
+
+def _latent_auto():
+    from estimators.latent import LatentCNBClassifier
+
+    return LatentCNBClassifier(n_components="auto", random_state=0)
+
+
+register_variant("latent-cnb (auto)", _latent_auto)
+
+
+def default_classifiers() -> dict[str, BaseEstimator]:
+    """Every classifier :mod:`estimators` exports, at its defaults (``random_state=0`` where
+    the model has one): first those of the command line (by its names, in its order), then
+    the others (by class name)."""
+    from sklearn.base import ClassifierMixin
+
+    import estimators
+    from viz.cli.learn import MODELS
+
+    classes = [getattr(estimators, name) for name in estimators.__all__]
+    classes = [c for c in classes if isinstance(c, type) and issubclass(c, ClassifierMixin)]
+    named = {(spec.module, spec.cls): name for name, spec in MODELS.items()}
+    cli = {getattr(importlib.import_module(m), c): name for (m, c), name in named.items()}
+    ordered = [c for c in cli if c in classes] + [c for c in classes if c not in cli]
+    out = {}
+    for cls in ordered:
+        params = {"random_state": 0} if "random_state" in cls().get_params() else {}
+        out[cli.get(cls, cls.__name__)] = cls(**params)
+    return out
+
+
+def kgraph_classifiers() -> dict[str, BaseEstimator]:
+    """:func:`default_classifiers`, then the registered :data:`VARIANTS`."""
+    return {**default_classifiers(), **{k: f() for k, f in VARIANTS.items()}}
+
+
+class NestedBest(ClassifierMixin, BaseEstimator):
+    """The candidate with the best inner cross-validated accuracy on the training data,
+    refitted on all of it: the "best model" of a table chosen without its test fold.
+
+    ``fit`` runs stratified ``inner_folds``-fold CV (shuffled, ``random_state``) on the
+    training rows only; a candidate that raises scores minus infinity; ties go to the
+    earlier candidate. ``chosen_`` is the label picked, ``inner_scores_`` the inner mean
+    accuracy of each candidate.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> X, y = load_iris(return_X_y=True)
+    >>> best = NestedBest({"dummy": DummyClassifier(), "nb": GaussianNB()}).fit(X, y)
+    >>> best.chosen_
+    'nb'
+    """
+
+    def __init__(self, candidates: dict, inner_folds: int = 3, random_state: int = 0):
+        self.candidates = candidates
+        self.inner_folds = inner_folds
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        import pandas as pd
+
+        X = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)
+        y = pd.Series(np.asarray(y), index=X.index)
+        inner = StratifiedKFold(self.inner_folds, shuffle=True, random_state=self.random_state)
+        folds = list(inner.split(np.zeros(len(y)), y))
+        self.inner_scores_ = {}
+        for label, model in self.candidates.items():
+            scores = []
+            try:
+                for train, test in folds:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        fitted = clone(model).fit(X.iloc[train], y.iloc[train])
+                        scores.append(np.mean(fitted.predict(X.iloc[test]) == y.iloc[test]))
+            except Exception:  # noqa: BLE001 - a failing candidate is not chosen
+                scores = [-np.inf]
+            self.inner_scores_[label] = float(np.mean(scores))
+        self.chosen_ = max(self.inner_scores_, key=self.inner_scores_.get)
+        self.best_estimator_ = clone(self.candidates[self.chosen_]).fit(X, y)
+        self.classes_ = self.best_estimator_.classes_
+        return self
+
+    def predict_proba(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict_proba(X)
+
+    def predict(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
