@@ -344,13 +344,16 @@ def _hits(r: Rect, others: Iterable[Rect]) -> bool:
 def edge_label(ax: Axes, p: Point, q: Point, label: str, style: Style, *, gid: str,
                occupied: list[Rect], rad: float = 0.0, color: str | None = None) -> bool:
     """A small label on the (possibly arc3-curved) edge p-q, on a white pad, at the first
-    place along it (middle first) that is free of ``occupied`` boxes; the box used is added
-    to ``occupied``. False (nothing drawn) when no place is free."""
+    place along it (middle first), else just beside it, that is free of ``occupied``
+    boxes; the box used is added to ``occupied``. False (nothing drawn) when no place is
+    free."""
     points = style.small_font_size
     w, h = label_size(label, points)
     curve = arc_points(p, q, rad, 21)
-    for i in (10, 7, 13, 5, 15, 3, 17):
-        x, y = curve[i]
+    places = [(i, dx) for dx in (0.0, w / 2 + 0.04, -w / 2 - 0.04)
+              for i in (10, 7, 13, 5, 15, 3, 17)]  # on the edge first, then beside it
+    for i, dx in places:
+        x, y = curve[i][0] + dx, curve[i][1]
         box = (x - w / 2 - 0.02, x + w / 2 + 0.02, y - h / 2 - 0.02, y + h / 2 + 0.02)
         if not _hits(box, occupied):
             occupied.append(box)

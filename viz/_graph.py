@@ -33,6 +33,7 @@ from viz._draw import (
     route,
 )
 from viz._fit import (
+    GAP_X,
     MARGIN,
     abbreviate,
     bfs_levels,
@@ -101,6 +102,7 @@ class GraphSpec:
     abbreviate: bool = True  # False: labels are drawn as given
     key: list[tuple[str, str]] = field(default_factory=list)
     members: dict[Hashable, tuple] = field(default_factory=dict)  # set-labelled nodes
+    optional_labels: str | None = None  # edge labels the line widths repeat: may be left out
     badge_members: dict[Hashable, tuple[str, Hashable]] = field(default_factory=dict)
 
 
@@ -133,16 +135,23 @@ def label_limits(width: float) -> list[float]:
 
 
 def _layout(spec: GraphSpec, sizes: dict, inner: float, height: float, pitch: float,
-            grid: bool):
+            grid: bool, gap: float = GAP_X):
     """Positions (top at y = 0, centred in ``inner``) and the layout's name, or
     ``(None, None)`` when none fits."""
     nodes = [v for v in spec.labels if v != spec.class_node]
     pos, kind = None, None
     if spec.tree is not None:
-        pos, kind = tidy_fit(*spec.tree, sizes, pitch), "tidy"
-        x0, x1, y0, y1 = extent(pos, sizes)
-        if x1 - x0 > inner or y1 - y0 > height:
+        for g in dict.fromkeys((gap, GAP_X)):  # roomy columns for edge labels, else tight
+            pos, kind = tidy_fit(*spec.tree, sizes, pitch, g), "tidy"
+            x0, x1, y0, y1 = extent(pos, sizes)
+            if x1 - x0 <= inner and y1 - y0 <= height:
+                break
             pos = None
+        if pos is not None:  # room to spare: spread the columns (edges and their labels get room)
+            span = max(x for x, _ in pos.values()) - min(x for x, _ in pos.values())
+            spare = inner - (x1 - x0)
+            factor = min(1.0 + spare / span if span else 1.0, 2.2 if gap > GAP_X else 1.6)
+            pos = {v: (x * factor, y) for v, (x, y) in pos.items()}
     layout_edges = [(e.u, e.v) for e in spec.edges if e.u in sizes and e.v in sizes]
     if pos is None and not grid and spec.tree is not None:
         pos = _layered(spec, nodes, layout_edges, sizes, inner, height, pitch)
@@ -164,7 +173,7 @@ def _layout(spec: GraphSpec, sizes: dict, inner: float, height: float, pitch: fl
 
 
 def _layered(spec: GraphSpec, nodes: list, edges: list, sizes: dict, inner: float,
-             height: float, pitch: float) -> dict | None:
+             height: float, pitch: float, gap: float = GAP_X) -> dict | None:
     """The folded layered layout (levels from the tree's roots, or breadth first from the
     first node), with rows drawn closer together until it fits the height; None if not."""
     if spec.tree is not None:
@@ -184,7 +193,7 @@ def _layered(spec: GraphSpec, nodes: list, edges: list, sizes: dict, inner: floa
         levels, up = bfs_levels(nodes, edges)
     for squeeze in (1.0, 0.8, 0.65):
         pos = layered_fit(levels, up, sizes, inner, squeeze * pitch,
-                          squeeze * (pitch - 0.08))
+                          squeeze * (pitch - 0.08), gap)
         x0, x1, y0, y1 = extent(pos, sizes)
         if y1 - y0 <= height:
             return pos
@@ -192,12 +201,29 @@ def _layered(spec: GraphSpec, nodes: list, edges: list, sizes: dict, inner: floa
 
 
 def draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None) -> Figure:
-    """Lay out and draw a graph figure (see the module docstring)."""
+    """Lay out and draw a graph figure (see the module docstring). A new figure that comes
+    out taller than the style allows (edge labels without room, listed below it) is drawn
+    again with that much less height for the layout."""
+    cut = 0.0
+    for _ in range(3):
+        fig = _draw_graph(spec, style, ax, title, cut)
+        if ax is not None or style.inches is None:
+            return fig
+        w, h = fig.get_size_inches()
+        over = h - style.max_aspect * w
+        if over <= 1e-9:
+            return fig
+        cut += over + 0.05
+    return fig
+
+
+def _draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None,
+                cut: float) -> Figure:
     s = style
     natural = sum(node_size(t, s, v == spec.class_node)[0] for v, t in spec.labels.items())
     sheet = Sheet(s, ax, natural, title)
-    labelled = s.edge_labels and any(e.label is not None or e.label_members is not None
-                                     for e in spec.edges)
+    labelled = s.edge_labels and not spec.optional_labels and any(
+        e.label is not None or e.label_members is not None for e in spec.edges)
     pitch = node_height(s) + (0.34 if labelled else 0.26)
     feature_count = len(spec.labels) - (spec.class_node is not None)
     draw_class_edges = spec.class_node is not None and feature_count <= CLASS_EDGES_UP_TO
@@ -218,8 +244,9 @@ def draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None
         sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node)
                  for v in spec.labels}
         below = sheet.flow_height(legend) + sheet.flow_height(sheet.key_items(key + spec.key))
-        height = sheet.max_height - below - top_row
-        pos, kind = _layout(spec, sizes, sheet.inner, height, pitch, grid)
+        height = sheet.max_height - below - top_row - cut
+        pos, kind = _layout(spec, sizes, sheet.inner, height, pitch, grid,
+                            0.22 if labelled else GAP_X)
         if kind is not None:
             break
     if pos is None:  # nothing fits the height: the last grid, taller than allowed
@@ -244,6 +271,7 @@ def draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None
     bounds = (MARGIN / 2, sheet.width - MARGIN / 2, y0 - 0.3, y1 + 0.05)
     occupied = list(rects.values())
     edges = list(spec.edges) + (spec.class_edges if draw_class_edges else [])
+    unplaced: list[str] = []
     for e in edges:
         if e.u not in pos or e.v not in pos:
             continue
@@ -257,9 +285,19 @@ def draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None
         text = e.label
         if e.label_members is not None:
             text = ",".join(short.get(m, str(m)) for m in e.label_members)
-        if text is not None and s.edge_labels:
-            edge_label(ax, pos[e.u], pos[e.v], text, s, gid=e.label_gid or e.gid,
-                       occupied=occupied, rad=rad, color=e.label_color)
+        if text is not None and s.edge_labels and not edge_label(
+                ax, pos[e.u], pos[e.v], text, s, gid=e.label_gid or e.gid, occupied=occupied,
+                rad=rad, color=e.label_color):
+            unplaced.append(f"{shown[e.u]}–{shown[e.v]}: {text}")
+    if unplaced and spec.optional_labels:  # the line widths show them
+        total = sum(e.label is not None or e.label_members is not None for e in edges)
+        legend.append(LegendItem(f"{len(unplaced)} of {total} {spec.optional_labels} labels "
+                                 "left out for lack of room (line widths show them)",
+                                 kind="text"))
+    elif unplaced:  # said below the figure rather than dropped
+        legend.append(LegendItem("edge labels without room on their edge:", kind="text",
+                                 keep_with_next=True))
+        legend += [LegendItem(t, kind="text") for t in unplaced]
     fig = sheet.finish(list(occupied), legend, key + spec.key)
     fig._kgraph_layout = kind or "grid (taller than allowed)"
     return fig

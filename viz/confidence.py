@@ -61,7 +61,8 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
     edges to the features it joins (for up to 12 features; the legend says so for more).
     Feature types stored on the nodes (``feature_type``) set their fills.
     Each edge with ``confidence >= threshold`` is drawn (an arrow when the graph is
-    directed) and, with ``style.edge_labels``, labelled with its confidence to 2 decimals.
+    directed) and, with ``style.edge_labels``, labelled with its confidence to 2 decimals
+    where there is room (the legend says how many labels are left out).
 
     Parameters
     ----------
@@ -128,7 +129,7 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
 
             tree = rooted_children(variables, [tuple(p) for p in pairs])
         spec = GraphSpec(
-            tree=tree,
+            tree=tree, optional_labels="confidence",
             labels={v: display(v) for v in [*variables, *classes[:1]]},
             gids={**{v: f"variable:{display(v)}" for v in variables},
                   **{c: f"class:{display(c)}" for c in classes[:1]}},

@@ -1,7 +1,9 @@
 """A small gallery of kgraph's figures for the README, drawn from built-in small structures.
 
 Run ``python -m viz.gallery OUTDIR`` (or call :func:`make_gallery`) to (re)write the PNG
-files; the same code always writes the same images.
+files; the same code always writes the same images. Every figure is drawn one journal
+column wide (3.5 in, 7 pt text) and must pass :func:`viz.check.check_figure` before it is
+written.
 """
 
 from __future__ import annotations
@@ -14,10 +16,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kgraph.gnb import GNBJunctionTree
+from kgraph.graphdb import GraphDB
 from kgraph.ktree import AcyclicKTree
 from kgraph.pbkt import PBKT
+from kgraph.plate import LatentCNBPlate
+from viz.check import check_figure
+from viz.confidence import plot_confidence
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
 from viz.ktree import plot_ktree, plot_pbkt, plot_tree_representation
+from viz.plate import plot_plate
 from viz.style import Style, save_figure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,10 +39,24 @@ FOREST_EDGES = [(1, 2), (4, 5), (2, 3), (5, 6), (3, 4)]
 #: A 2-tree on six vertices and a backbone (Hamiltonian path) it contains.
 KTREE = AcyclicKTree(2, [3, 4, 5, 2, 6, 1], {5: [3, 4], 2: [3, 4], 6: [4, 5], 1: [2, 3]})
 BACKBONE = [1, 2, 3, 4, 5, 6]
+#: Bootstrap confidences of the paper 1 example's edges (illustrative values).
+CONFIDENCE = {(1, 2): 1.0, (2, 3): 0.55, (1, 4): 0.85, (1, 5): 0.3}
+#: The penguins columns, for the plate of latent CNB.
+PENGUINS = ["island", "bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g",
+            "sex", "year"]
+
+
+def _confidence_graph() -> GraphDB:
+    graph = GNBJunctionTree.from_tree(PAPER1_EDGES, target=0).to_graph()
+    for (u, v), c in CONFIDENCE.items():
+        graph.set_edge_attrs(u, v, confidence=c)
+    return graph
 
 
 def gallery_figures(style: Style | None = None) -> dict[str, Callable[[], Figure]]:
-    """File stem -> a function drawing that gallery figure."""
+    """File stem -> a function drawing that gallery figure (one column wide unless
+    ``style`` says otherwise)."""
+    style = style or Style(width="column")
     gnb = GNBJunctionTree.from_tree(PAPER1_EDGES, target=0)
     forest = GNBJunctionTree.from_tree(FOREST_EDGES, target=0).prefix(3)
     pbkt = PBKT.from_ktree(KTREE, BACKBONE)
@@ -51,15 +72,24 @@ def gallery_figures(style: Style | None = None) -> dict[str, Callable[[], Figure
         "tree_representation": lambda: plot_tree_representation(
             KTREE, style=style, title="tree-representation"),
         "pbkt": lambda: plot_pbkt(pbkt, style=style, title="backbone 2-tree (pbkt)"),
+        "plate": lambda: plot_plate(LatentCNBPlate(PENGUINS, 3), style=style),
+        "confidence": lambda: plot_confidence(_confidence_graph(), style=style,
+                                              title="edge confidence (bootstrap)"),
     }
 
 
 def make_gallery(outdir: str | PathLike, style: Style | None = None) -> list[Path]:
-    """Write every gallery figure as ``OUTDIR/<name>.png``; return the paths written."""
+    """Write every gallery figure as ``OUTDIR/<name>.png`` after checking it with
+    :func:`~viz.check.check_figure` (a ``FigureProblems`` error names what fails); return
+    the paths written."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    return [save_figure(draw(), outdir / f"{name}.png", style)
-            for name, draw in gallery_figures(style).items()]
+    paths = []
+    for name, draw in gallery_figures(style).items():
+        fig = draw()
+        check_figure(fig, strict=True)
+        paths.append(save_figure(fig, outdir / f"{name}.png", style))
+    return paths
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -123,9 +123,10 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
             class_edges=[EdgeSpec(target, v, f"class:{target}->{v}", color=s.light_color,
                                   width=0.6 * s.line_width) for v in order]
             if target is not None else [])
-        first = LegendItem(f"initial {kt.k}-clique", face=s.soft_highlight_color)
+        what = "root (first vertex)" if kt.k == 1 else f"initial {kt.k}-clique"
+        first = LegendItem(what, face=s.soft_highlight_color)
         if feature_types:
-            first = LegendItem(f"initial {kt.k}-clique (orange outline)", face="#FFFFFF",
+            first = LegendItem(f"{what}, orange outline", face="#FFFFFF",
                                edge=s.highlight_color)
         extra = [first, LegendItem("numbers: creation order", kind="text")]
         spec.legend = node_kinds_legend(

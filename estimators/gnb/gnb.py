@@ -219,6 +219,7 @@ class GNBClassifier(BaseGNB):
             if self.parameters != "generative":
                 raise ValueError("GNBClassifier(parameters='discriminative') needs the rows "
                                  "in memory; compute a sample or use parameters='generative'.")
+            self.discriminative_ = None
             return fit_gnb_dask(self, X, y)
         enc, codes = self._validate_training(X, y)
         used = self._structure_columns(enc)

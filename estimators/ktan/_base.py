@@ -248,11 +248,13 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
 
 def refuse_dask_discriminative(clf) -> None:
-    """A ``ValueError`` for ``parameters="discriminative"`` on a Dask collection."""
+    """A ``ValueError`` for ``parameters="discriminative"`` on a Dask collection; else
+    ``discriminative_ = None`` (a Dask fit is generative)."""
     if getattr(clf, "parameters", "generative") != "generative":
         raise ValueError(f"{type(clf).__name__}(parameters='discriminative') needs the rows in "
                          "memory (the CLL is maximised over all of them); compute a sample "
                          "or use parameters='generative' on a Dask collection.")
+    clf.discriminative_ = None
 
 
 def _modelled(enc: EncodedColumns, kept: list[int], names: list[str]) -> EncodedColumns:

@@ -10,6 +10,14 @@ all-continuous data it is :class:`GaussianCMI` (ML moments: per class
 ``1/2 ln(s2_y / s2_{res,y})``), on all-categorical data the plug-in :class:`DiscreteCMI`
 (alpha = 0).
 
+**Computation.** Hyperedges are scored in batches from cell statistics computed once per
+fit (:mod:`estimators.scores._cg_batch`: counts, means and cross products of the continuous
+columns per missingness pattern, categorical configuration and class; a row with a missing
+member of the hyperedge is in none of its cells), equal to the per-hyperedge row path
+(:func:`cg_gain`, kept as the tests' oracle) to 1e-10; hyperedges with exactly constant or
+collinear cells, where the variance floor decides, are scored by the row path, batched
+(:mod:`estimators.scores._cg_rows_batch`).
+
 **Eligibility.** With fewer than ``max(min_cell_rows, |C| + 2)`` complete rows (C the
 continuous parents) f(v, P) = -inf: the searchers then never choose that parent set.
 """

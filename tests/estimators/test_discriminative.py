@@ -232,3 +232,13 @@ def test_gnb_discriminative_refuses_non_gaussian_dependence_and_fits_mixed():
     dis = GNBClassifier(parameters=spec).fit(df, y)
     assert _training_cll(dis, df, y) >= _training_cll(gen, df, y) - 1e-8
     assert np.allclose(dis.predict_proba(df).sum(axis=1), 1.0)
+
+
+def test_dask_collection_is_refused_for_discriminative_parameters():
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(10)
+    df = pd.DataFrame(rng.normal(size=(60, 3)), columns=list("abc"))
+    y = pd.Series(rng.integers(0, 2, 60), name="y")
+    X, Y = dd.from_pandas(df, npartitions=2), dd.from_pandas(y, npartitions=2)
+    with pytest.raises(ValueError, match="needs the rows in memory"):
+        TANClassifier(parameters="discriminative").fit(X, Y)

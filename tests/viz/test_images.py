@@ -91,6 +91,19 @@ def test_gallery_writes_every_figure(tmp_path, capsys):
     assert len(capsys.readouterr().out.splitlines()) == len(written)
 
 
+def test_every_gallery_figure_is_one_column_wide_and_passes_the_checker():
+    from viz.check import check_figure
+
+    figures = gallery_figures()
+    kinds = {"gnb_graph", "junction_tree", "gnb_forest", "ktree", "ktan",
+             "tree_representation", "pbkt", "plate", "confidence"}
+    assert kinds <= set(figures)  # one per structure type
+    for name, draw in figures.items():
+        fig = draw()
+        assert fig.get_size_inches()[0] == pytest.approx(3.5), name
+        assert check_figure(fig) == [], name
+
+
 def test_importing_viz_does_not_import_matplotlib():
     code = ("import sys; import viz, viz.style, viz.layout, viz.gnb, viz.ktree, viz.curves, "
             "viz.diagnostics, viz.latent, viz.gallery; "

@@ -138,3 +138,16 @@ def test_identifier_column_left_out_with_one_warning_unless_typed(tmp_path, caps
     model = joblib.load(out / "model.joblib")
     assert model.feature_types_["name"] == "categorical"
     assert "identifier columns left out: none" in (out / "report.md").read_text()
+
+
+def test_tab_separator_given_by_name_and_bad_separator_refused(tmp_path, capsys, passengers):
+    passengers.to_csv(tmp_path / "t.tsv.csv", sep="\t", index=False)
+    code, out = learn(tmp_path, tmp_path / "t.tsv.csv", "--sep", "tab")
+    assert code == 0
+    assert "separator tab (given with --sep), decimal mark '.' (default)" in \
+        (out / "report.md").read_text()
+    with pytest.raises(SystemExit) as exc:
+        learn(tmp_path, tmp_path / "t.tsv.csv", "--sep", ";;")
+    assert exc.value.code == 2
+    assert "expected one character (or tab) as the separator, got ';;'" in \
+        capsys.readouterr().err

@@ -184,8 +184,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--random-state", type=int, default=0,
                    help="seed of every random step: the folds, the model's own (EM starts, "
                         "inner cross-validation, tests' permutations) and --bootstrap (0)")
-    p.add_argument("--sep", help="CSV: the column separator (default: detected among , ; "
-                   "tab |)")
+    p.add_argument("--sep", type=table.sep_option,
+                   help="CSV: the column separator, one character or 'tab' (default: detected "
+                        "among , ; tab |)")
     p.add_argument("--decimal", type=table.decimal_option,
                    help="CSV: the decimal mark, . or , (default: detected; ',' only with a "
                         "separator other than ',')")

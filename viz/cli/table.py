@@ -27,7 +27,8 @@ from viz.cli.commands import CommandError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["TableNotes", "decimal_option", "detect_format", "prepare", "read_csv"]
+__all__ = ["TableNotes", "decimal_option", "detect_format", "prepare", "read_csv",
+           "sep_option"]
 
 #: separators tried by the detection, in order of preference on a tie
 SEPARATORS = (",", ";", "\t", "|")
@@ -65,6 +66,26 @@ class TableNotes:
         else:
             lines.append("- identifier columns left out: none")
         return [*lines, ""]
+
+
+def sep_option(text: str) -> str:
+    r"""``--sep``: one character; ``tab`` or ``\t`` for a tab.
+
+    Examples
+    --------
+    >>> sep_option(";"), sep_option("tab"), sep_option(r"\t")
+    (';', '\t', '\t')
+    >>> sep_option(";;")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected one character (or tab) as the separator, got ';;'
+    """
+    if text in ("tab", "\\t"):
+        return "\t"
+    if len(text) != 1:
+        raise argparse.ArgumentTypeError(
+            f"expected one character (or tab) as the separator, got {text!r}")
+    return text
 
 
 def decimal_option(text: str) -> str:
