@@ -81,6 +81,7 @@ STEPS = [
           "leaderboard_log_loss.png", "leaderboard_log_loss.pdf"), ("--max-rows", "500"),
          quick_outputs=("leaderboard_quick.md", "leaderboard_quick_accuracy.png",
                         "leaderboard_quick_log_loss.png")),
+    Step("ktan_speed", "ktan_speed", ("ktan_speed.md",)),
     Step("typing_rule", "typing_rule", ("typing_rule.md",)),
     Step("discriminative", "discriminative", ("discriminative.md",), ("--max-rows", "500")),
     Step("paper1", "paper1", ("paper1.md", "paper1.csv", "paper1_splits.csv",

@@ -31,7 +31,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import RESULTS  # noqa: E402
+from benchmarks._common import RESULTS, header  # noqa: E402
 from estimators.columns import MixedEncoder  # noqa: E402
 from estimators.datasets import load_dataset  # noqa: E402
 from estimators.ktan import KTANClassifier  # noqa: E402
@@ -119,7 +119,12 @@ def main(argv=None) -> Path:
     parser.add_argument("--fit-only", default="generated",
                         help="tables measured by the k=3 fit and the ratio only (no k='auto', "
                              "no CLI)")
+    parser.add_argument("--quick", action="store_true",
+                        help="the generated table, k=3 fit and ratio only, once, 100 items "
+                             "(ktan_speed_quick.md)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.tables, args.fit_only, args.repeat, args.items = "generated", "generated", 1, 100
     warnings.simplefilter("ignore")
     load_start = os.getloadavg()
     started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -157,7 +162,7 @@ def main(argv=None) -> Path:
         return "not run" if t is None else format(t, fmt)
 
     lines = [
-        "# k-TAN speed on mixed tables (issue 28)", "",
+        *header("k-TAN speed on mixed tables (issue 28)"),
         f"Commit {commit}; command `python benchmarks/ktan_speed.py "
         f"{' '.join(argv if argv is not None else sys.argv[1:])}`; {started}; "
         f"load average at the start {load_start[0]:.1f}, at the end {load_end[0]:.1f} on "
@@ -178,7 +183,7 @@ def main(argv=None) -> Path:
                      f"{mark(cc, GOALS['CLI --k auto'])} |")
     text = "\n".join(lines) + "\n"
     RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / "ktan_speed.md"
+    path = RESULTS / ("ktan_speed_quick.md" if args.quick else "ktan_speed.md")
     path.write_text(text)
     print(text)
     return path

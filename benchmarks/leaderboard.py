@@ -94,7 +94,8 @@ def main() -> None:
     stem = "leaderboard_quick" if args.quick else "leaderboard"
     RESULTS.mkdir(parents=True, exist_ok=True)
     lines = [
-        f"Code version {code} (every result below from it). {len(all_results)} tables: "
+        f"Code version {code} (every result below from it, computed in this run or read "
+        "from the cache shared with real_tables.py and parallel runs of the same version). {len(all_results)} tables: "
         + ", ".join(all_results) + "."
         + (f" Tables with more than {rows} rows subsampled to {rows} (stratified, seed 0)."
            if rows else "")

@@ -23,6 +23,7 @@ results/real_tables.md); ``--quick``: four small tables, 150 rows, one repeat
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -35,7 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baselines import BASELINES, BOOSTING, DESCRIPTION, GAUSSIAN_NB, LOGISTIC, MIXED_NB, SHORT  # noqa: E402
 from _common import write  # noqa: E402
 from _models import NestedBest, default_classifiers, kgraph_classifiers  # noqa: E402
-from _tables import CACHE, cell, one_version, settings, table_results  # noqa: E402
+from _tables import (  # noqa: E402
+    CACHE,
+    cell,
+    model_key,
+    one_version,
+    settings,
+    table_results,
+    version,
+)
 
 from estimators.columns import infer_feature_types  # noqa: E402
 from estimators.datasets import list_datasets, load_dataset  # noqa: E402
@@ -53,6 +62,16 @@ HISTORY = (
     "(18 of 18) were added after those misses, and that best was picked on the test folds; "
     "since issue 26 each model counts on its own and the only 'best' row is chosen by "
     "nested CV on the training folds, against four baselines.")
+
+
+NOT_COMPUTED = "not computed: the run was stopped before it (--cache-only)"
+
+
+def is_cached(cache: str, name: str, label: str, model, rows, repeats: int) -> bool:
+    """Whether ``table_results`` would read this model's result from the cache (its key)."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
+    key = f"{name}-{rows}-f{FOLDS}-r{repeats}-{slug}-{model_key(model)}@{version()}.json"
+    return (Path(cache) / key).is_file()
 
 
 def repeat_means(result: dict, key: str = "acc_folds") -> np.ndarray:
@@ -109,7 +128,7 @@ def goal_line(all_results: dict, rows: list[str]) -> str:
     for label in rows:
         got = [compare(r[label], r[GAUSSIAN_NB]) for r in all_results.values()]
         got = [g for g in got if g is not None]
-        n = len(all_results)
+        n = sum(r[label].get("error") != NOT_COMPUTED for r in all_results.values())
         parts.append(f"{label} {sum(g[0] for g in got)} of {n}")
     return ("Goal of issue 11 (at or above the GaussianNB pipeline on every table), each row on "
             "its own (a failed fit counts as not at or above): " + "; ".join(parts) + ".")
@@ -132,6 +151,9 @@ def parse_arguments(description: str, all_tables: list[str]) -> argparse.Namespa
                              "--quick 1)")
     parser.add_argument("--tables", default=None,
                         help="comma-separated table names (default: all)")
+    parser.add_argument("--cache-only", action="store_true",
+                        help="report only results already in the cache (of this code "
+                             "version); a model without one is reported as not computed")
     args = parser.parse_args()
     args.rows = QUICK_ROWS if args.quick else args.max_rows
     args.repeats = args.repeats or (1 if args.quick else 3)
@@ -148,9 +170,11 @@ def main() -> None:
     models = {**ours, NESTED: NestedBest(candidates), **BASELINES}
     all_results, notes, entries = {}, [], []
     for name in tables:
-        results, got, dropped, shape = table_results(name, models, folds=FOLDS, rows=rows,
+        run = {k: m for k, m in models.items()
+               if not args.cache_only or is_cached(args.cache, name, k, m, rows, repeats)}
+        results, got, dropped, shape = table_results(name, run, folds=FOLDS, rows=rows,
                                                      repeats=repeats, cache=args.cache)
-        all_results[name] = results
+        all_results[name] = {k: results.get(k, {"error": NOT_COMPUTED}) for k in models}
         entries += got
         types = Counter(infer_feature_types(load_dataset(name)[0]).values())
         kind = ", ".join(f"{n} {t}" for t, n in sorted(types.items()))
@@ -160,9 +184,13 @@ def main() -> None:
                         if dropped else ""))
     code = one_version(entries)
     rows_ours = [*ours, NESTED]
+    missing = [f"{k} on {name}" for name, res in all_results.items() for k, r in res.items()
+               if r.get("error") == NOT_COMPUTED]
     lines = [
         f"Code version (hash of the package sources and benchmark helpers) {code}: every "
-        "result below was computed by it (cached results of other versions are refused)."
+        "result below was computed by it, in this run or in an earlier run of the same "
+        "version sharing the cache (e.g. parallel runs given some tables with `--tables`); "
+        "cached results of other versions are refused."
         + (f" Tables with more than {rows} rows are subsampled to {rows} (stratified, seed 0)."
            if rows else "")
         + f" Stratified {FOLDS}-fold CV repeated {repeats} times (shuffled with seeds 0 to "
@@ -189,6 +217,8 @@ def main() -> None:
         f"`{GAUSSIAN_NB}`, mixed NB = `{MIXED_NB}`, LR pipeline = `{LOGISTIC}`, HGB = "
         f"`{BOOSTING}`. Last column: accuracy within 0.02 of the LR pipeline or above.", "",
         *counts_table(all_results, rows_ours), "",
+        *([f"Not computed (the run was stopped at the deadline; `--cache-only` reports what "
+           f"was computed): {', '.join(missing)}.", ""] if missing else []),
         goal_line(all_results, rows_ours), "",
         f"## {NESTED}", "",
         *nested_table(all_results), "",
