@@ -31,7 +31,7 @@ def test_lazy_attributes_resolve_and_unknown_ones_raise():
 
     assert estimators.GNBClassifier.__name__ == "GNBClassifier"
     assert set(estimators.__all__) <= set(dir(estimators))
-    assert all(callable(getattr(viz, name)) or name in ("OKABE_ITO", "PALETTE")
+    assert all(callable(getattr(viz, name)) or name in ("OKABE_ITO", "PALETTE", "PAPER_WIDTHS")
                for name in viz.__all__)
     with pytest.raises(AttributeError, match="module 'estimators' has no attribute 'nothing'"):
         estimators.nothing  # noqa: B018
