@@ -95,7 +95,8 @@ def main() -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     lines = [
         f"Code version {code} (every result below from it, computed in this run or read "
-        "from the cache shared with real_tables.py and parallel runs of the same version). {len(all_results)} tables: "
+        "from the cache shared with real_tables.py and parallel runs of the same version). "
+        f"{len(all_results)} tables: "
         + ", ".join(all_results) + "."
         + (f" Tables with more than {rows} rows subsampled to {rows} (stratified, seed 0)."
            if rows else "")
