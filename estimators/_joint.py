@@ -41,6 +41,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators._dask import is_dask
+from estimators._model_selection import fixed_seed
 from estimators._validation import DegenerateFeatureWarning, check_cells
 from estimators._warnings import warn_user
 from estimators.class_information import class_information
@@ -241,7 +242,8 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         jll = self._joint_log_likelihood(enc)
         self.discriminative_ = fit_parameters(
             self._log_linear_factors(enc, codes), enc, codes, jll, spec,
-            refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]))
+            refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]),
+            random_state=fixed_seed(getattr(self, "random_state", None)))
         if not self.discriminative_.info["converged"]:
             warn_user(f"{type(self).__name__}: the discriminative fit stopped before "
                       f"converging ({self.discriminative_.info['message']}).", UserWarning)

@@ -191,7 +191,8 @@ def _terms(spec: Discriminative, design: Design, enc: EncodedColumns, jll: np.nd
 
 
 def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
-                   spec: Discriminative, refit=None) -> DiscriminativeParameters:
+                   spec: Discriminative, refit=None,
+                   random_state: int = 0) -> DiscriminativeParameters:
     """Fit discriminative parameters on a structure's generative factors.
 
     Parameters
@@ -210,6 +211,8 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
         given training rows and their ``ln p(y, x_O)`` function, for ``l2="auto"`` or
         ``centre="auto"`` (:func:`._select.select_penalty`); the chosen values are in the
         returned ``spec`` and the inner-CV table in ``info["cv"]``.
+    random_state : int, default=0
+        Seed of that inner cross-validation's folds.
 
     Returns
     -------
@@ -236,7 +239,8 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
         if refit is None:
             raise ValueError("Discriminative(l2='auto' or centre='auto') needs the family's "
                              "refit function (inner cross-validation).")
-        l2, centre, table = select_penalty(spec, enc, y, m, refit, _terms)
+        l2, centre, table = select_penalty(spec, enc, y, m, refit, _terms,
+                                             random_state=random_state)
         spec = Discriminative(form=spec.form, l2=l2, centre=centre, max_iter=spec.max_iter,
                               tol=spec.tol)
     design = fit_design(factors, enc)

@@ -2,7 +2,7 @@
 
 ``Discriminative(l2="auto")`` and/or ``centre="auto"`` try every pair of
 :data:`L2_GRID` x centres on stratified :data:`INNER_FOLDS`-fold splits of the training rows
-(seed 0): per fold the family refits its *generative* factors on the inner training rows
+(seeded by ``random_state``, the estimator's, 0 when it has none): per fold the family refits its *generative* factors on the inner training rows
 (the structure is kept), the discriminative weights are fitted along the λ path from the
 largest λ down (each fit warm-started from the previous one) and scored by the log-loss of
 the held-out rows. The pair with the smallest mean held-out log-loss wins (ties: the larger
@@ -32,7 +32,8 @@ _INNER_TOL = 1e-4
 
 
 def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
-                   refit: Callable, terms: Callable) -> tuple[float, str, dict]:
+                   refit: Callable, terms: Callable,
+                   random_state: int = 0) -> tuple[float, str, dict]:
     """``(l2, centre, table)``: the penalty with the best inner-CV log-loss.
 
     Parameters
@@ -46,6 +47,8 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
         and a function giving their ``ln p(y, x_O)`` of an encoded table.
     terms : callable
         ``terms(spec, design, enc, jll) -> (offset, design matrix)`` (:mod:`._model`).
+    random_state : int, default=0
+        Seed of the inner stratified folds.
 
     Returns
     -------
@@ -62,7 +65,7 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
         return (1.0 if spec.l2 == "auto" else float(spec.l2),
                 "generative" if spec.centre == "auto" else spec.centre, {})
     losses = {(c, lam): [] for c in centres for lam in grid}
-    split = StratifiedKFold(folds, shuffle=True, random_state=0)
+    split = StratifiedKFold(folds, shuffle=True, random_state=random_state)
     for train, test in split.split(np.zeros(y.size), y):
         factors, jll = refit(train)
         tr, te = enc.take(_mask(train, y.size)), enc.take(_mask(test, y.size))

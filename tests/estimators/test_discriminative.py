@@ -242,3 +242,24 @@ def test_dask_collection_is_refused_for_discriminative_parameters():
     X, Y = dd.from_pandas(df, npartitions=2), dd.from_pandas(y, npartitions=2)
     with pytest.raises(ValueError, match="needs the rows in memory"):
         TANClassifier(parameters="discriminative").fit(X, Y)
+
+
+def test_inner_cv_folds_follow_the_estimators_random_state():
+    """The penalty's inner cross-validation is seeded by ``random_state`` (None means 0):
+    the same seed gives the same inner-CV table, and it equals the table of seed 0 when
+    no seed is given; another seed splits the rows otherwise."""
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = _categorical(np.random.default_rng(3), n=150)
+    spec = Discriminative(l2="auto", centre="generative")
+
+    def table(seed):
+        clf = KTANClassifier(k=1, parameters=spec, random_state=seed).fit(X, y)
+        return clf.discriminative_.info["cv"]
+
+    assert table(None) == table(0)
+    assert table(4) == table(4)
+    assert table(4) != table(0)
+    first = [test for _, test in StratifiedKFold(3, shuffle=True, random_state=4).split(X, y)]
+    other = [test for _, test in StratifiedKFold(3, shuffle=True, random_state=0).split(X, y)]
+    assert any(not np.array_equal(a, b) for a, b in zip(first, other, strict=True))
