@@ -23,7 +23,6 @@ Run: ``PYTHONPATH=$PWD nice -n 10 python benchmarks/discriminative.py --max-rows
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -32,22 +31,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import commit, write  # noqa: E402
-from _tables import (  # noqa: E402
-    SKLEARN,
-    cached,
-    cell,
-    cross_validate,
-    drop_small_classes,
-    one_version,
-    settings,
-    splits,
-    subsample,
-)
+from _common import write  # noqa: E402
+from _tables import SKLEARN, cell, one_version, settings, table_results  # noqa: E402
 from real_tables import REAL, UCI  # noqa: E402
 
 from estimators import KTANClassifier, NaiveBayesClassifier, TANClassifier  # noqa: E402
-from estimators.datasets import load_dataset  # noqa: E402
 from estimators.discriminative import Discriminative  # noqa: E402
 
 FOLDS = 5
@@ -68,20 +56,6 @@ MODELS = {
 GOAL = "tan (discriminative)"
 #: the fit-time goal: at most this many times the LR pipeline's fit time
 TIME_RATIO = 20.0
-
-
-def run_table(name: str, rows: int | None, repeats: int) -> tuple[dict, tuple]:
-    X, y = load_dataset(name)
-    X, y, _ = drop_small_classes(X, y, FOLDS)
-    if rows:
-        X, y = subsample(X, y, rows)
-    folds = splits(y, FOLDS, repeats=repeats)
-    results = {}
-    for label, model in MODELS.items():
-        results[label] = cross_validate(model, X, y, folds)
-        print(f"{name:<18} {label:<32} {results[label].get('acc', results[label].get('error'))}",
-              file=sys.stderr, flush=True)
-    return results, X.shape
 
 
 def counts(all_results: dict, label: str) -> dict:
@@ -147,27 +121,19 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.tables, args.max_rows = "penguins,car,wine", 150
-    load_start = os.getloadavg()[0]
     all_results, notes, entries = {}, [], []
     for name in args.tables.split(","):
-        entry = cached(args.cache, f"disc-{name}-{args.max_rows}-r{args.repeats}",
-                       lambda name=name: run_table(name, args.max_rows, args.repeats))
-        entries.append(entry)
-        results, shape = entry["result"]
+        results, got, _, shape = table_results(name, MODELS, folds=FOLDS, rows=args.max_rows,
+                                               repeats=args.repeats, cache=args.cache)
+        entries += got
         all_results[name] = results
         notes.append(f"- {name}: {shape[0]} rows, {shape[1]} features")
     one_version(entries)
     lines = [
-        f"Code: commit {commit()}. Command: `PYTHONPATH=$PWD nice -n 10 python "
-        f"benchmarks/discriminative.py" + (f" --max-rows {args.max_rows}" if args.max_rows
-                                             else "")
-        + f" --repeats {args.repeats}`"
-        + (" (tables computed by runs sharing `--cache`, this file written by one run over "
-           "all tables reading it)" if args.cache else "") + ". "
-        f"Load average (1 min) at the start of this process {load_start:.1f}, at the end "
-        f"{os.getloadavg()[0]:.1f} (2 cores shared with other jobs: fit-time ratios are "
-        "measured on the same folds in the same process)." + (f" {args.note}" if args.note
-                                                               else ""), "",
+        ("Tables computed by runs sharing `--cache`, this file written by one run over all "
+         "tables reading it. " if args.cache else "")
+        + "Fit-time ratios are measured on the same folds in the same process."
+        + (f" {args.note}" if args.note else ""), "",
         f"Stratified {FOLDS}-fold CV x {args.repeats} (seeds 0..{args.repeats - 1}), the same "
         "folds for every model of a table"
         + (f"; tables above {args.max_rows} rows subsampled (stratified, seed 0)"
