@@ -22,7 +22,6 @@ import sys
 import tempfile
 import time
 import warnings
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +30,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import RESULTS, header  # noqa: E402
+from benchmarks._common import write  # noqa: E402
 from estimators.columns import MixedEncoder  # noqa: E402
 from estimators.datasets import load_dataset  # noqa: E402
 from estimators.ktan import KTANClassifier  # noqa: E402
@@ -126,10 +125,6 @@ def main(argv=None) -> Path:
     if args.quick:
         args.tables, args.fit_only, args.repeat, args.items = "generated", "generated", 1, 100
     warnings.simplefilter("ignore")
-    load_start = os.getloadavg()
-    started = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.tables.split(","):
@@ -151,7 +146,6 @@ def main(argv=None) -> Path:
             wc, cc = cli(data, target)
             rows.append((name, X.shape, t_rows / t_stats, w3, c3, wa, ca, clf.k_, wc, cc))
             print(rows[-1], flush=True)
-    load_end = os.getloadavg()
 
     def mark(t, goal):
         if t is None:
@@ -162,11 +156,7 @@ def main(argv=None) -> Path:
         return "not run" if t is None else format(t, fmt)
 
     lines = [
-        *header("k-TAN speed on mixed tables (issue 28)"),
-        f"Commit {commit}; command `python benchmarks/ktan_speed.py "
-        f"{' '.join(argv if argv is not None else sys.argv[1:])}`; {started}; "
-        f"load average at the start {load_start[0]:.1f}, at the end {load_end[0]:.1f} on "
-        f"{os.cpu_count()} cores. Goals (idle machine): k=3 fit <= 3 s, k=\"auto\" <= 15 s, "
+        "Goals (idle machine): k=3 fit <= 3 s, k=\"auto\" <= 15 s, "
         "`kgraph learn ... --model ktan --k auto` (5 folds) <= 60 s. The goal marks use the "
         "CPU time: the wall time on a loaded machine includes waiting for a core. Tables in "
         f"`--fit-only` ({args.fit_only}) get the k=3 fit and the ratio only.", "",
@@ -181,12 +171,7 @@ def main(argv=None) -> Path:
                      f"{mark(c3, GOALS['k=3 fit'])} | {num(wa)} | "
                      f"{mark(ca, GOALS['k=auto fit'])} | {num(k, 'd')} | {num(wc)} | "
                      f"{mark(cc, GOALS['CLI --k auto'])} |")
-    text = "\n".join(lines) + "\n"
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / ("ktan_speed_quick.md" if args.quick else "ktan_speed.md")
-    path.write_text(text)
-    print(text)
-    return path
+    return write("ktan_speed", "k-TAN speed on mixed tables (issue 28)", lines)
 
 
 if __name__ == "__main__":
