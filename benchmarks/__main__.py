@@ -94,7 +94,7 @@ STEPS = [
     Step("paper3", "paper3", ("paper3.md",)),
     Step("bayes_optimal", "bayes_optimal",
          ("bayes_optimal.md", "bayes_optimal.csv", "bayes_optimal_curves.csv",
-          "bayes_optimal_prior.csv", "bayes_optimal_run.json"),
+          "bayes_optimal_prior.csv", "bayes_optimal_run.json"), ("--jobs", "2"),
          quick_outputs=("bayes_optimal_quick.md", "bayes_optimal_quick.csv",
                         "bayes_optimal_quick_curves.csv", "bayes_optimal_quick_prior.csv",
                         "bayes_optimal_quick_run.json")),
