@@ -2,7 +2,7 @@
 
 k-TAN classification (MATH.md §4, §7–§8): ``ln p(y, x) = ln p(y) + sum_v ln p(x_v | y,
 x_pa(v))`` over the parent sets of a learned acyclic k-tree, with conditional Gaussian
-factors (:mod:`estimators.ktan._network`): smoothed CPTs, class-conditional linear-Gaussian
+factors (:mod:`estimators.network.model`): smoothed CPTs, class-conditional linear-Gaussian
 regressions, and Bayes' rule on the CG joint for a categorical feature with continuous
 parents. Continuous and categorical columns mix freely; missing cells are learned around
 (available cases) and marginalised at prediction.
@@ -31,8 +31,8 @@ from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.ktan._export import to_pgmpy
-from estimators.ktan._network import fit_network, floored_vertices, refit_network, var_floor
 from estimators.ktan._structure import learn_structure
+from estimators.network.model import fit_network, floored_vertices, refit_network, var_floor
 from estimators.search import check_k
 
 CLASS_NODE = "class"

@@ -30,12 +30,9 @@ from functools import cached_property
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.marginal import (
-    cg_log_marginal,
-    discrete_log_marginal_evidence,
-    factors_from_network,
-)
-from estimators.scores._cg_factors import LinearGaussianFactor, fit_cg_factor
+from estimators.marginal import cg_log_marginal, discrete_log_marginal_evidence
+from estimators.network.factors import LinearGaussianFactor
+from estimators.network.fitting import fit_cg_factor
 
 #: an all-categorical network with more missing patterns than this uses the evidence engine
 EVIDENCE_MIN_PATTERNS = 16
@@ -86,10 +83,23 @@ class CGNetwork:
 
     @cached_property
     def marginal_factors(self) -> list:
-        """The factors in the layout of the marginalisation engine
-        (:func:`estimators.marginal.factors_from_network`), vertex ``i`` the ``i``-th
-        modelled column in column order."""
-        return factors_from_network(self)
+        """The factors as vertices of the marginalisation engine
+        (:func:`estimators.marginal.cg_log_marginal`): vertex ``i`` the ``i``-th modelled
+        column in column order (``sorted(columns)``), the engine's X that table's columns.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from estimators.ktan import TANClassifier
+        >>> rng = np.random.default_rng(0)
+        >>> X = np.column_stack([rng.integers(0, 2, 40), rng.integers(0, 3, 40)])
+        >>> clf = TANClassifier().fit(X, rng.integers(0, 2, 40))
+        >>> [(f.vertex, f.n_states) for f in clf.network_.marginal_factors]
+        [(0, 2), (1, 3)]
+        """
+        vertex = {v: i for i, v in enumerate(sorted(self.columns))}
+        out = sorted((f.relabel(vertex) for f in self.factors), key=lambda f: f.vertex)
+        return list(out)
 
     def log_marginal(self, enc: EncodedColumns, class_log_prior: np.ndarray) -> np.ndarray:
         """``ln p(y, x_O)`` of every row and class, the missing (or unseen) cells of the
@@ -143,7 +153,7 @@ def fit_network(enc: EncodedColumns, y_codes: np.ndarray, n_classes: int, column
     floor = var_floor(enc, columns, var_smoothing)
     factors = tuple(
         fit_cg_factor(enc, y_codes, n_classes, v, pa,
-                      alpha=_pseudo_count(enc, v, pa, n_classes, alpha, ess),
+                      alpha=pseudo_count(enc, v, pa, n_classes, alpha, ess),
                       var_smoothing=var_smoothing, ridge=ridge, min_cell_rows=min_cell_rows,
                       var_floor=floor,
                       shrink=not enc.observed[:, [v, *pa]].all())
@@ -162,7 +172,7 @@ def refit_network(network: CGNetwork, enc: EncodedColumns, y_codes: np.ndarray,
     return list(net.factors), lambda table: net.joint_log_likelihood(table, prior)
 
 
-def _pseudo_count(enc: EncodedColumns, v: int, parents, n_classes: int, alpha: float,
+def pseudo_count(enc: EncodedColumns, v: int, parents, n_classes: int, alpha: float,
                   ess: float | None) -> float:
     """``alpha``, or the BDeu-style ``ess / (r_v * q_v * m)`` of :func:`fit_network`."""
     if ess is None or enc.continuous[v]:
