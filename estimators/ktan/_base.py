@@ -30,8 +30,8 @@ from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._export import to_pgmpy
 from estimators.ktan._structure import learn_structure
+from estimators.network.export import to_pgmpy
 from estimators.network.model import fit_network, floored_vertices, refit_network, var_floor
 from estimators.search import check_k
 
@@ -204,7 +204,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     # -- export -----------------------------------------------------------------------------
     def to_pgmpy(self):
-        """The fitted model in pgmpy (see :func:`estimators.ktan._export.to_pgmpy`).
+        """The fitted model in pgmpy (see :func:`estimators.network.export.to_pgmpy`).
 
         Returns
         -------
@@ -219,11 +219,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             conditional Gaussian network; for ``parameters="discriminative"``: pgmpy cannot
             hold log-linear weights.
         """
-        if getattr(self, "discriminative_", None) is not None:
-            raise ValueError(
-                f"{type(self).__name__}(parameters='discriminative') cannot be exported to "
-                "pgmpy: its log-linear weights are no CPDs, and the generative CPDs would "
-                "not predict what it predicts; fit with parameters='generative' to export.")
         return to_pgmpy(self)
 
     def write_graphml(self, path: str | PathLike) -> None:

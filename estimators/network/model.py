@@ -1,4 +1,11 @@
-"""The fitted conditional Gaussian factors of a k-TAN on its k-tree (MATH.md §7–§8).
+"""The parent-set network: the one model of every structured classifier (MATH.md §7–§9).
+
+:class:`CGNetwork` holds the fitted factors (:mod:`estimators.network.factors`) of the
+modelled features on ANY DAG over them with the class a parent of every feature -- an
+acyclic k-tree (TAN, k-TAN), a kDB or BAN :class:`kgraph.ParentSetDAG` -- and gives the
+joint log-likelihood, the exact marginalisation of empty cells, its structure graph
+(:meth:`CGNetwork.to_graph`) and the pgmpy DAG (:meth:`CGNetwork.to_pgmpy`; the CPDs of a
+fitted classifier: :func:`estimators.network.export.to_pgmpy`).
 
 Every modelled feature v gets ``p(x_v | x_pa(v), y)`` from
 :func:`estimators.scores.fit_cg_factor` on the rows where v, its parents and y are observed
@@ -33,6 +40,7 @@ from estimators.columns import EncodedColumns
 from estimators.marginal import cg_log_marginal, discrete_log_marginal_evidence
 from estimators.network.factors import LinearGaussianFactor
 from estimators.network.fitting import fit_cg_factor
+from kgraph import ParentSetDAG
 
 #: an all-categorical network with more missing patterns than this uses the evidence engine
 EVIDENCE_MIN_PATTERNS = 16
@@ -80,6 +88,32 @@ class CGNetwork:
             out[incomplete] = self.log_marginal(enc.take(incomplete), class_log_prior)
         return out
 
+
+    def to_graph(self, names, target="class") -> ParentSetDAG:
+        """The structure as a :class:`kgraph.ParentSetDAG` over the feature ``names``
+        (``names[j]`` of encoded column ``j``), features in the network's order, the class
+        vertex ``target``.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> from estimators.columns import MixedEncoder
+        >>> rng = np.random.default_rng(0)
+        >>> X = pd.DataFrame({"a": rng.normal(size=50), "b": rng.normal(size=50)})
+        >>> y = rng.integers(0, 2, 50)
+        >>> net = fit_network(MixedEncoder().fit_transform(X), y, 2, (0, 1), ((), (0,)),
+        ...                   alpha=1.0, var_smoothing=1e-9, ridge=0.0, min_cell_rows=5)
+        >>> net.to_graph(["a", "b"], "y").edges
+        [('a', 'b')]
+        """
+        return ParentSetDAG({names[v]: [names[p] for p in pa]
+                             for v, pa in zip(self.columns, self.parents, strict=True)},
+                            target=target)
+
+    def to_pgmpy(self, names, target="class"):
+        """The pgmpy ``DiscreteBayesianNetwork`` of :meth:`to_graph` (structure only; a
+        fitted classifier's CPDs: :func:`estimators.network.export.to_pgmpy`)."""
+        return self.to_graph(names, target).to_pgmpy()
 
     @cached_property
     def marginal_factors(self) -> list:
