@@ -27,6 +27,10 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
   the JSON); k-GNB parent edges carry ``weight`` = f(child, {parent}) from its
   ``edge_scores_`` and the graph its total ``weight``. ``KTANClassifier.write_graphml``
   writes this graph.
+* AODE/AnDE (:class:`~estimators.bnc.AnDEClassifier`): the
+  :class:`~kgraph.superparent.SuperParentEnsemble` graph, the union of the SPODEs' arcs;
+  each ``super-parent`` edge ``s -> v`` carries ``spodes`` and ``weight`` = the model's
+  ``edge_scores_[(s, v)]`` (the CG score f(v, S) averaged over the SPODEs with the arc).
 * latent CNB: the plate graph, with the class node as the parent of the mixing weights and
   of every feature's parameters (each class has its own); the class -> parameters edge of
   feature j carries I(X_j; C), the plate's notation edges (prior, mixing, selects,
@@ -200,6 +204,20 @@ def _latent(clf) -> GraphDB:
     return _class_weights(g, clf, target, lambda j: ("theta", columns[j]))
 
 
+def _ande(clf) -> GraphDB:
+    g = clf.structure_.to_graph()
+    target = clf.class_node_
+    names = list(clf.structure_.features)
+    for v, kind in _types(clf, names, "mixed").items():
+        g.set_node_attrs(v, feature_type=kind)
+    for u, v in g.edges(kind="super-parent"):
+        g.set_edge_attrs(u, v, weight=clf.edge_scores_.get((u, v), 0.0))
+    g.attrs.update(model=type(clf).__name__, frequency_limit=int(clf.frequency_limit),
+                   alpha=float(clf.alpha), parameters="generative",
+                   constant_features=",".join(map(str, clf.constant_features_)))
+    return _class_weights(_with_states(g, clf, target), clf, target)
+
+
 #: fitted-model class -> structure-graph function, added by :func:`register_structure_graph`
 _REGISTERED: dict[type, Callable[[object], GraphDB]] = {}
 
@@ -223,12 +241,13 @@ def register_structure_graph(kind: type, build: Callable[[object], GraphDB]) -> 
 def STRUCTURE_GRAPHS() -> dict[type, Callable[[object], GraphDB]]:  # noqa: N802
     """The registry: fitted-model class -> its structure-graph function (the built-in ones
     imported lazily, then those of :func:`register_structure_graph`)."""
+    from estimators.bnc import AnDEClassifier
     from estimators.gnb import GNBClassifier, KGNBClassifier
     from estimators.ktan._base import BaseKTAN
     from estimators.latent import LatentCNBClassifier
 
     return {GNBClassifier: _gnb, KGNBClassifier: _kgnb, BaseKTAN: _ktan,
-            LatentCNBClassifier: _latent, **_REGISTERED}
+            LatentCNBClassifier: _latent, AnDEClassifier: _ande, **_REGISTERED}
 
 
 def _is_network(model) -> bool:

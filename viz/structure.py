@@ -13,9 +13,11 @@ from kgraph import (
     ParentSetDAG,
 )
 from kgraph.plate import LatentCNBPlate
+from kgraph.superparent import SuperParentEnsemble
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
 from viz.ktree import plot_ktree, plot_pbkt
 from viz.plate import plot_plate
+from viz.superparent import plot_superparent
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -30,6 +32,7 @@ _PLOTTERS = {
     ParentSetDAG: plot_ktree,
     PBKT: plot_pbkt,
     LatentCNBPlate: plot_plate,
+    SuperParentEnsemble: plot_superparent,
 }
 
 
