@@ -17,7 +17,7 @@ from estimators.densities import ClassGaussian
 from estimators.gnb._learn import fitted_copula_tree
 from estimators.network.partitions import Partitions, fit_encoder, moments_of
 from estimators.network.statistics import ClassMoments
-from estimators.scores.cg_statistics import single_type_table
+from estimators.network.stats_factors import single_type_table
 from estimators.scores.partitions import gaussian_statistics
 from kgraph import GNBJunctionTree
 

@@ -7,11 +7,11 @@ categories (one pass), then the class x K_i x K_j contingency tables of all pair
 plug-in CMI matrix and the CPTs; Gaussian features, the class moments -> the Gaussian CMI
 of any parent set and each linear Gaussian factor; continuous and categorical features
 together, as in memory (:mod:`estimators.ktan._structure`): the directed conditional
-Gaussian pair scores (:func:`~estimators.scores.cg_partitions.pair_gains`, three passes),
+Gaussian pair scores (:func:`~estimators.network.cg_pairs.pair_gains`, three passes),
 the maximum spanning arborescence over them. The network's factors
-(:func:`~estimators.ktan._network.fit_network`'s settings: pseudo-count ``alpha``/``ess``,
+(:func:`~estimators.network.model.fit_network`'s settings: pseudo-count ``alpha``/``ess``,
 least squares, ``var_smoothing`` times the largest variance added) come from the same
-statistics (:func:`~estimators.scores.cg_statistics.factor_from_stats`). A Gaussian table's
+statistics (:func:`~estimators.network.stats_factors.factor_from_stats`). A Gaussian table's
 score answers any parent set, so a ``KTANClassifier`` with ``k >= 2`` fits from partitions on
 continuous features. The fit ends with the attributes of an in-memory fit, so prediction is
 the ordinary code; inputs must be complete (no missing cells).
@@ -24,8 +24,9 @@ from numbers import Integral
 import numpy as np
 
 from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _without_constant
-from estimators.ktan._network import CGNetwork, _pseudo_count
 from estimators.ktan._structure import search_fitted
+from estimators.network.cg_pairs import mixed_table, pair_gains
+from estimators.network.model import CGNetwork, pseudo_count
 from estimators.network.partitions import (
     Partitions,
     categories_of,
@@ -34,9 +35,8 @@ from estimators.network.partitions import (
     fit_encoder,
     moments_of,
 )
+from estimators.network.stats_factors import StatsTable, factor_from_stats, single_type_table
 from estimators.scores import GaussianCMI
-from estimators.scores.cg_partitions import mixed_table, pair_gains
-from estimators.scores.cg_statistics import StatsTable, factor_from_stats, single_type_table
 from estimators.scores.partitions import discrete_edge_matrix, gaussian_statistics
 from estimators.search import check_k
 
@@ -69,11 +69,11 @@ class PairScore:
 
 def network_from_stats(enc, table: StatsTable, columns, parents, *, alpha, ess, var_smoothing,
                        floor) -> CGNetwork:
-    """:func:`~estimators.ktan._network.fit_network` (k = 1, complete rows) from the
+    """:func:`~estimators.network.model.fit_network` (k = 1, complete rows) from the
     statistics: ``enc`` the encoded table of no rows (types and levels)."""
     m = table.n_classes
     factors = tuple(
-        factor_from_stats(table, v, pa, alpha=_pseudo_count(enc, v, pa, m, alpha, ess),
+        factor_from_stats(table, v, pa, alpha=pseudo_count(enc, v, pa, m, alpha, ess),
                           var_smoothing=var_smoothing, ridge=0.0, min_cell_rows=MIN_CELL_ROWS,
                           var_floor=floor)[0]
         for v, pa in zip(columns, parents, strict=True))

@@ -34,11 +34,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from estimators._validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
+from estimators.network.cg_pairs import cg_pair_statistics
+from estimators.network.fitting import fit_cg_factor
 from estimators.network.partitions import Partitions
 from estimators.scores._base import BaseCMI
 from estimators.scores._cg_batch import CGTables, cg_gains
-from estimators.scores._cg_factors import fit_cg_factor
-from estimators.scores.cg_partitions import cg_pair_statistics
 from estimators.scores._parallel import run_chunked
 
 __all__ = ["ConditionalGaussianScore"]
@@ -180,7 +180,7 @@ class ConditionalGaussianScore(BaseCMI):
             :class:`~estimators.network.partitions.Partitions` (``y`` None), e.g.
             ``estimators.distributed.collect(X, y)`` of a Dask DataFrame (complete rows):
             reduced to statistics, it answers the pair scores (one parent) only
-            (:mod:`estimators.scores.cg_partitions`).
+            (:mod:`estimators.network.cg_pairs`).
         y : array-like of shape (n_samples,)
 
         Returns
@@ -197,7 +197,7 @@ class ConditionalGaussianScore(BaseCMI):
 
     def _fit_partitions(self, data: Partitions) -> ConditionalGaussianScore:
         """The pair scores (one parent at most) from the partitions' statistics
-        (:func:`~estimators.scores.cg_partitions.cg_pair_statistics`)."""
+        (:func:`~estimators.network.cg_pairs.cg_pair_statistics`)."""
         encoder, enc, table, classes, W = cg_pair_statistics(
             data, self.feature_types, var_smoothing=float(self.var_smoothing),
             ridge=float(self.ridge), min_cell_rows=int(self.min_cell_rows))

@@ -9,7 +9,7 @@
   sets would need the joint tables of the parent configurations, which these statistics do
   not hold, so such a score answers pairs only (``ValueError`` otherwise).
 
-The conditional Gaussian score's statistics are in :mod:`estimators.scores.cg_partitions`.
+The conditional Gaussian score's statistics are in :mod:`estimators.network.cg_pairs`.
 """
 
 from __future__ import annotations

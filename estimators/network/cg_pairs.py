@@ -11,7 +11,7 @@ Three passes over the partitions, each a map and a tree reduction:
    categories is not a function of moments), evaluated by the in-memory factor code.
 
 Every other pair score ``f(v, {p}) = (1/n) sum_rows [ln p(x_v | x_p, y) - ln p(x_v | y)]``
-is closed form in the pass-2 statistics (:func:`~estimators.scores.cg_statistics.log_likelihood_from_stats`).
+is closed form in the pass-2 statistics (:func:`~estimators.network.stats_factors.log_likelihood_from_stats`).
 
 Column types of a Dask ``X`` follow the in-memory rule (:func:`estimators.columns.
 infer_feature_types`), unless a ``feature_types`` mapping says otherwise: strings, bools and
@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from estimators.network.factors import LOG_2PI as _LOG_2PI
 from estimators.network.mixed_statistics import MixedStats, mixed_stats
 from estimators.network.partitions import (
     categories_of,
@@ -37,8 +38,7 @@ from estimators.network.partitions import (
     fit_encoder,
 )
 from estimators.network.statistics import encode
-from estimators.scores._cg_factors import _LOG_2PI
-from estimators.scores.cg_statistics import (
+from estimators.network.stats_factors import (
     StatsTable,
     factor_from_stats,
     log_likelihood_from_stats,

@@ -24,17 +24,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from estimators.class_information import discrete_information, gaussian_information
-from estimators.network.mixed_statistics import LevelMoments, MixedStats
-from estimators.network.statistics import CellStats, ClassMoments, PairCounts
-from estimators.scores._cg_factors import (
-    _LOG_2PI,
+from estimators.network.factors import LOG_2PI as _LOG_2PI
+from estimators.network.factors import (
     BayesCategoricalFactor,
     CategoricalFactor,
     LinearGaussianFactor,
-    _cpt,
-    _regression,
 )
-from estimators.scores._cg_moments import Moments, pooled
+from estimators.network.fitting import cell_regression as _regression
+from estimators.network.fitting import log_cpt_table as _cpt
+from estimators.network.mixed_statistics import LevelMoments, MixedStats
+from estimators.network.moments import Moments, pooled
+from estimators.network.statistics import CellStats, ClassMoments, PairCounts
 
 __all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats", "single_type_table"]
 
