@@ -23,7 +23,7 @@ from numbers import Integral
 
 import numpy as np
 
-from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _without_constant
+from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _factor_kinds, _without_constant
 from estimators.ktan._structure import search_fitted
 from estimators.network.cg_pairs import mixed_table, pair_gains
 from estimators.network.model import CGNetwork, pseudo_count
@@ -125,6 +125,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
                                       ess=getattr(clf, "ess", None),
                                       var_smoothing=clf.var_smoothing, floor=floor)
+    clf.factor_kinds_ = _factor_kinds(clf.network_, names)
     clf._warn_degenerate(enc, floor)
     return clf
 
