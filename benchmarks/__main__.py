@@ -106,6 +106,7 @@ STEPS = [
                         "bayes_optimal_quick_curves.csv", "bayes_optimal_quick_prior.csv",
                         "bayes_optimal_quick_run.json")),
     Step("cli_trial", "cli_trial", ("cli_trial.md",)),
+    Step("ban_optimality", "ban_optimality", ("ban_optimality.md",)),
 ]
 
 #: scripts of benchmarks/ that are not steps, and why
