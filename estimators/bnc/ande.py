@@ -71,8 +71,8 @@ from estimators._joint import (
     JointLogLikelihoodClassifier,
 )
 from estimators._warnings import user_fit
-from estimators.columns import EncodedColumns
 from estimators.bnc._counts import categorical_factor
+from estimators.columns import EncodedColumns
 from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network
 from estimators.progress import progress
 from kgraph.superparent import SuperParentEnsemble
