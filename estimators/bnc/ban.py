@@ -35,7 +35,7 @@ from estimators.columns import EncodedColumns
 from estimators.ktan._base import CLASS_NODE, MIN_CELL_ROWS, RIDGE
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.ktan._structure import fit_score
-from estimators.network.model import fit_network, refit_network
+from estimators.network.model import fit_network, modelled_columns, refit_network
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import hill_climb_dag
@@ -197,7 +197,7 @@ class BANClassifier(JointLogLikelihoodClassifier):
             raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
                              f"constant ({self.constant_features_}).")
         kept = self._select_features(enc, y_codes, kept)
-        model = _modelled(enc, kept, [names[j] for j in kept])
+        model = modelled_columns(enc, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
@@ -297,10 +297,3 @@ class _SingularAsIneligible:
 
     def __call__(self, v, parents) -> float:
         return float(self.score_many([(v, frozenset(parents))])[0])
-
-
-def _modelled(enc: EncodedColumns, kept: list[int], names: list[str]) -> EncodedColumns:
-    """The modelled columns of ``enc``, named by the feature names."""
-    return EncodedColumns(enc.values[:, kept], enc.codes[:, kept],
-                          tuple(enc.types[j] for j in kept), enc.n_levels[kept],
-                          tuple(names), enc.n_unseen[kept])
