@@ -17,7 +17,11 @@ p = 1 + |C| the dimension:
 
 Floors (see also :mod:`._margins`): every diagonal entry of H is raised to at least
 ``(bw_floor sd_j)^2``, sd_j the column's standard deviation over all training rows (the
-difference is added to the diagonal, so H stays positive definite), and the density is the
+difference is added to the diagonal, so H stays positive definite); then the conditional
+kernel variance ``H_vv - H_vC H_CC^-1 H_Cv`` is raised to at least ``(bw_floor sd_v)^2`` by
+adding the difference to H_vv (H_CC, hence f(x_C), unchanged): without it a child that
+copies its parent (helpmiss' ``hospitalizations`` and ``d1``) had a ridge-thin conditional
+kernel in every class and cost the true class 10.8 nats per row on average; and the density is the
 defensive mixture ``(1 - tail) p_CKDE + tail g(x_v)``, g the KDE of x_v on every training
 row (the same for every class). ``bw_floor = tail = 0`` is the plain CKDE (the PyBNesian
 comparison, tests/estimators/semiparametric/test_pybnesian.py).
@@ -76,6 +80,9 @@ class KernelCell:
         H = factor * cov
         diag = np.diag(H).copy()
         H = H + np.diag(np.maximum(floor ** 2 - diag, 0.0))
+        if p > 1 and floor[0] > 0:  # the conditional kernel of x_v given x_C, floored too
+            cond = H[0, 0] - H[0, 1:] @ np.linalg.pinv(H[1:, 1:]) @ H[1:, 0]
+            H[0, 0] += max(floor[0] ** 2 - cond, 0.0)
         chol = _cholesky(H)
         return KernelCell(data, chol, _cholesky(H[1:, 1:]) if p > 1 else None)
 

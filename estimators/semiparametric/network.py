@@ -36,14 +36,15 @@ an all-copula network marginalises exactly in z-space (Gaussian algebra per clas
 Gauss–Hermite rule of :mod:`estimators.marginal.mixed` only where a missing continuous cell
 has a categorical descendant, as for ``"gaussian"``); any other mix uses the grid engine
 :func:`estimators.marginal.grid.grid_log_marginal`: the trapezoid rule on a regular grid
-over ``[min - 8 s, max + 8 s]`` of the training values with spacing ``s / 4``, s the
-smallest scale on which v's factors vary (kernel bandwidths, the Gaussian residual sd, at
-most sd(x_v) / 5), at most 128 nodes. Error bound: for an integrand that is a mixture of
-Gaussians of sd >= s, the trapezoid rule with spacing s / 4 has relative error
-``<= 2 exp(-2 pi^2 16) ~ 1e-137`` (the Poisson-summation bound) and the truncation at 8 s
-beyond the data ``<= erfc(8 / sqrt 2) ~ 1.2e-15``; the 128-node cap coarsens the spacing
-for a column spanning more than ~24 of its smallest scales, and the bound then grows as
-``exp(-2 pi^2 (s / spacing)^2)``. The measured error against brute-force quadrature is in
+over ``[min - 8 S, max + 8 S]`` of the training values with spacing ``s / 4``, s the
+smallest and S the largest scale on which v's factors vary (kernel bandwidths, the
+Gaussian residual sd, sd(x_v) / 5), at most 256 nodes. Error bound: for an integrand that
+is a mixture of Gaussians of sd in [s, S] centred within the data's range, the trapezoid
+rule with spacing s / 4 has relative error ``<= 2 exp(-2 pi^2 16) ~ 1e-137`` (the
+Poisson-summation bound) and the truncation 8 S beyond the data ``<= erfc(8 / sqrt 2) ~
+1.2e-15``; the 256-node cap coarsens the spacing for a column spanning more than ~64 of its
+smallest scales, and the bound then grows as ``exp(-2 pi^2 (s / spacing)^2)``; a
+copula factor is such a mixture only approximately (the normal-score transform bends it). The measured error against brute-force quadrature is in
 tests/estimators/semiparametric/test_marginal.py and benchmarks/results/semiparametric.md.
 """
 
@@ -56,13 +57,15 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.marginal import cg_log_marginal, factors_from_network
-from estimators.marginal.grid import grid_log_marginal, integration_grids
+from estimators.marginal.grid import grid_log_marginal
 from estimators.scores import LinearGaussianFactor, fit_cg_factor
 from estimators.semiparametric._margins import ClassMargins
 from estimators.semiparametric.ckde import BANDWIDTHS, CKDEFactor, fit_ckde_factor
 from estimators.semiparametric.copula import CopulaFactor, fit_copula_factor
 
 KINDS = ("gaussian", "copula", "ckde", "auto")
+#: the grid engine's rule: spacing (in smallest scales), reach (in largest scales), nodes
+SPACING, REACH, MAX_NODES = 0.25, 8.0, 256
 
 
 @dataclass(frozen=True)
@@ -74,10 +77,10 @@ class Semiparametric:
     kind : {"gaussian", "copula", "ckde", "auto"}, default="auto"
     bandwidth : {"normal_reference", "scott", "cv"}, default="normal_reference"
         The CKDE bandwidth rule (:mod:`estimators.semiparametric.ckde`).
-    bw_floor : float, default=0.1
-        Kernel bandwidths at least this times the column's sd; z-space residual variances
-        get its square added.
-    tail : float, default=0.01
+    bw_floor : float, default=0.5
+        Kernel bandwidths (and the CKDE's conditional kernel) at least this times the
+        column's sd; residual variances get ``(bw_floor sd)^2`` added (z-space: sd 1).
+    tail : float, default=0.1
         Weight of the class-independent pooled KDE in every kernel margin and CKDE factor.
     folds : int, default=5
         Folds of the ``"auto"`` choice.
@@ -94,8 +97,8 @@ class Semiparametric:
 
     kind: str = "auto"
     bandwidth: str = "normal_reference"
-    bw_floor: float = 0.1
-    tail: float = 0.01
+    bw_floor: float = 0.5
+    tail: float = 0.1
     folds: int = 5
 
     def __post_init__(self) -> None:
@@ -279,8 +282,28 @@ def fit_semiparametric_network(enc: EncodedColumns, y: np.ndarray, n_classes: in
     z_train = margins.training_scores(enc, y) if margins is not None else None
     factors = tuple(fitter.fit(kind, v, pa, margins=margins, z_train=z_train)
                     for kind, v, pa in zip(kinds, columns, parents, strict=True))
-    grids = integration_grids(enc, None, cont, _scales(factors, margins, cont))
+    grids = _grids(enc, _scales(factors, margins, cont))
     return SemiparametricNetwork(columns, parents, factors, tuple(kinds), margins, grids)
+
+
+def _grids(enc: EncodedColumns, scales: dict) -> dict:
+    """Nodes and log trapezoid weights of each continuous vertex: spacing a quarter of its
+    smallest scale (at most sd / 5), reach 8 of its largest scales beyond the training
+    values, at most :data:`MAX_NODES` nodes (module docstring)."""
+    grids = {}
+    for v, ss in scales.items():
+        x = enc.values[:, v]
+        x = x[np.isfinite(x)]
+        sd = float(np.std(x)) if x.size else 1.0
+        sd = sd if sd > 0 else 1.0
+        small, large = min([sd / 5.0, *ss]), max([sd / 5.0, *ss])
+        lo, hi = x.min() - REACH * large, x.max() + REACH * large
+        size = int(min(np.ceil((hi - lo) / (SPACING * small)) + 1, MAX_NODES))
+        nodes = np.linspace(lo, hi, size)
+        w = np.full(size, (hi - lo) / (size - 1))
+        w[[0, -1]] *= 0.5
+        grids[int(v)] = (nodes, np.log(w))
+    return grids
 
 
 def _scales(factors, margins, cont) -> dict:
