@@ -27,7 +27,7 @@ from estimators.densities import PairDensity
 from estimators.gnb._marginalise import encoded_matrix, marginal_factor, placeholder_factor
 from estimators.gnb._rooted import DensityFactor
 from estimators.marginal.grid import grid_log_marginal, integration_grids
-from estimators.scores._cg_factors import fit_cg_factor
+from estimators.network.fitting import fit_cg_factor
 
 __all__ = ["RootedForest", "fit_rooted_forest"]
 

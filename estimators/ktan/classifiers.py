@@ -33,7 +33,7 @@ _DOC_ATTRIBUTES = """classes_ : ndarray
     encoder_ : MixedEncoder
         The fitted column encoder.
     network_ : CGNetwork
-        The fitted factors (:mod:`estimators.ktan._network`).
+        The fitted factors (:mod:`estimators.network.model`).
     class_log_prior_ : ndarray
         ``ln p(y)`` (relative frequencies).
     discriminative_ : DiscriminativeParameters or None
@@ -52,7 +52,7 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         Pseudo-count of the CPTs (> 0), categorical features only.
     ess : float or None, default=None
         When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
-        size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
+        size instead of ``alpha`` (see :func:`estimators.network.model.fit_network`).
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
         ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a

@@ -4,7 +4,7 @@
 :func:`fit_semiparametric_network`) is a :class:`Semiparametric` spec or its ``kind``:
 
 * ``"gaussian"``: the conditional Gaussian network of MATH.md §7 (the default; fitted by
-  :func:`estimators.ktan._network.fit_network`, not here);
+  :func:`estimators.network.model.fit_network`, not here);
 * ``"copula"``: every factor is a :class:`~estimators.semiparametric.copula.CopulaFactor`
   (the CG network in class-conditional normal scores, kernel margins);
 * ``"ckde"``: continuous vertices get :class:`~estimators.semiparametric.ckde.CKDEFactor`,
@@ -51,13 +51,13 @@ tests/estimators/semiparametric/test_marginal.py and benchmarks/results/semipara
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import SimpleNamespace
 
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.marginal import cg_log_marginal, factors_from_network
+from estimators.marginal import cg_log_marginal
 from estimators.marginal.grid import grid_log_marginal
+from estimators.network.model import CGNetwork, fit_network
 from estimators.scores import LinearGaussianFactor, fit_cg_factor
 from estimators.semiparametric._margins import ClassMargins
 from estimators.semiparametric.ckde import BANDWIDTHS, CKDEFactor, fit_ckde_factor
@@ -127,7 +127,7 @@ def as_spec(continuous) -> Semiparametric:
 @dataclass(frozen=True, eq=False)
 class SemiparametricNetwork:
     """The factors of the modelled features (the layout of
-    :class:`estimators.ktan._network.CGNetwork`) and each one's ``kinds[i]``."""
+    :class:`estimators.network.model.CGNetwork`) and each one's ``kinds[i]``."""
 
     columns: tuple
     parents: tuple
@@ -158,8 +158,8 @@ class SemiparametricNetwork:
         docstring: z-space algebra for an all-copula network, else the grid engine)."""
         prior = np.asarray(class_log_prior, dtype=float)
         if all(k == "copula" for k in self.kinds):
-            inner = factors_from_network(SimpleNamespace(
-                columns=self.columns, factors=tuple(f.inner for f in self.factors)))
+            inner = CGNetwork(self.columns, self.parents,
+                              tuple(f.inner for f in self.factors)).marginal_factors
             cols = sorted(self.columns)
             missing = ~enc.observed[:, cols]
             out = np.empty((enc.codes.shape[0], prior.size))
@@ -320,3 +320,45 @@ def _scales(factors, margins, cont) -> dict:
             for u in (f.v, *f.continuous_parents) if f.continuous else f.continuous_parents:
                 scales[u] += [m.h for m in margins.margins[u]]
     return {v: [s for s in ss if s > 0] for v, ss in scales.items()}
+
+
+def normal_score_table(enc: EncodedColumns, y: np.ndarray, n_classes: int, columns,
+                       continuous, *, owner: str, parameters="generative"):
+    """``(spec, margins, table)`` for a classifier's ``continuous=``: with ``"gaussian"``
+    ``(spec, None, enc)``; otherwise the class margins of the continuous ``columns`` and the
+    training table in normal scores, on which the structure score is the copula's CMI
+    (module docstring). A ``ValueError`` for ``parameters`` other than generative with a
+    non-Gaussian kind (the discriminative cells are those of MATH.md §10)."""
+    spec = as_spec(continuous)
+    if spec.kind == "gaussian":
+        return spec, None, enc
+    if parameters != "generative":
+        raise ValueError(f"{owner}(continuous={spec.kind!r}) is generative only: "
+                         "parameters='discriminative' refits conditional Gaussian cells "
+                         "(MATH.md §10); use continuous='gaussian' with it.")
+    margins = ClassMargins(enc, y, n_classes, [j for j in columns if enc.continuous[j]],
+                           bw_floor=spec.bw_floor, tail=spec.tail)
+    return spec, margins, margins.training_scores(enc, y)
+
+
+def fit_continuous_network(enc: EncodedColumns, y: np.ndarray, n_classes: int, columns,
+                           parents, continuous, *, alpha: float, var_smoothing: float,
+                           min_cell_rows: int, ess: float | None = None,
+                           margins: ClassMargins | None = None):
+    """The factors of a Bayesian-network classifier on its structure, the shared fitting
+    path of ``continuous=``: :func:`estimators.network.model.fit_network` (conditional
+    Gaussian, ``ess`` its BDeu-style pseudo-counts) for ``"gaussian"``, else
+    :func:`fit_semiparametric_network` (``margins`` from :func:`normal_score_table`)."""
+    spec = as_spec(continuous)
+    if spec.kind == "gaussian":
+        return fit_network(enc, y, n_classes, columns, parents, alpha=alpha, ess=ess,
+                           var_smoothing=var_smoothing, ridge=0.0, min_cell_rows=min_cell_rows)
+    return fit_semiparametric_network(enc, y, n_classes, columns, parents, spec, alpha=alpha,
+                                      var_smoothing=var_smoothing,
+                                      min_cell_rows=min_cell_rows, margins=margins)
+
+
+def factor_kinds(network, names) -> dict:
+    """Feature name -> the kind of its factor ("gaussian", "copula" or "ckde")."""
+    kinds = getattr(network, "kinds", None) or ("gaussian",) * len(network.columns)
+    return {names[v]: k for v, k in zip(network.columns, kinds, strict=True)}
