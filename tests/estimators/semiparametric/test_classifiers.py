@@ -121,3 +121,11 @@ def test_cli_learn_continuous_option(tmp_path):
     main(["learn", str(tmp_path / "t.csv"), "--target", "label", "--model", "tan",
           "--continuous", "copula", "--cv", "2", "--out", str(tmp_path / "out"), "--quiet"])
     assert "continuous='copula'" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_dask_collection_is_refused_for_non_gaussian_kinds():
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = _mixed()
+    ddf = dd.from_pandas(X.assign(label=y), npartitions=2)
+    with pytest.raises(ValueError, match="needs the rows in memory"):
+        TANClassifier(continuous="copula").fit(ddf.drop(columns="label"), ddf["label"])
