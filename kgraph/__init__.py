@@ -5,6 +5,7 @@ structure objects learned by the searchers in :mod:`estimators`. It knows graphs
 statistics, and imports neither :mod:`estimators` nor :mod:`viz`.
 """
 
+from kgraph.dag import ParentSetDAG, ParentSets
 from kgraph.gnb import GNBForest, GNBJunctionTree
 from kgraph.graphdb import GraphDB
 from kgraph.junction import CherryJunctionTree
@@ -13,6 +14,7 @@ from kgraph.pbkt import PBKT
 from kgraph.plate import LatentCNBPlate
 from kgraph.store import StructureStore
 from kgraph.structure import Structure, read_structure
+from kgraph.superparent import SuperParentEnsemble
 
 __version__ = "0.1.0"
 
@@ -24,8 +26,11 @@ __all__ = [
     "GraphDB",
     "LatentCNBPlate",
     "PBKT",
+    "ParentSetDAG",
+    "ParentSets",
     "Structure",
     "StructureStore",
+    "SuperParentEnsemble",
     "read_structure",
     "__version__",
 ]

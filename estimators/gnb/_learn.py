@@ -111,7 +111,8 @@ def fitted_copula_tree(
     ([(0, 1), (1, 2)], True)
     """
     used = np.asarray(used, dtype=int)
-    R = corr[:, used[:, None], used[None, :]]
+    full = used.size == corr.shape[1] and np.array_equal(used, np.arange(used.size))
+    R = corr if full else corr[:, used[:, None], used[None, :]]  # no (m, d, d) copy
     W = gaussian_pair_matrix(CorrelationData(R, np.asarray(prior, dtype=float)))
     local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
     weights = np.array([W[i, j] for i, j in local])

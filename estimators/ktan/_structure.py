@@ -43,7 +43,7 @@ from estimators.columns import EncodedColumns
 from estimators.scores import SCORES, as_fitted_score, max_parents, unfitted_score
 from estimators.search import search_structure
 from estimators.search.candidates import restrict_search
-from kgraph import AcyclicKTree
+from kgraph import ParentSets
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class StructureFit:
 
     Attributes
     ----------
-    structure : AcyclicKTree
+    structure : kgraph.ParentSets
         The learned k-tree over the modelled feature names.
     backbone : tuple or None
         The backbone the DP kept (feature names), None for the trees and greedy.
@@ -71,7 +71,7 @@ class StructureFit:
         Each feature's candidate parents when the search was restricted to them.
     """
 
-    structure: AcyclicKTree
+    structure: ParentSets
     backbone: tuple | None
     score: float
     score_fn: Any
