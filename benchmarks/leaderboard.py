@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _baselines import BASELINES, DESCRIPTION  # noqa: E402
 from _common import RESULTS, write  # noqa: E402
-from _models import kgraph_classifiers  # noqa: E402
+from _models import SAME_AS, kgraph_classifiers  # noqa: E402
 from _tables import one_version, settings, table_results  # noqa: E402
 from real_tables import FOLDS, NOT_COMPUTED, REAL, is_cached, parse_arguments  # noqa: E402
 
@@ -110,7 +110,8 @@ def main() -> None:
         "on its own: no best-of row.", "",
         "kgraph classifiers (registry of `benchmarks/_models.py`): "
         + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})" for k, m in ours.items())
-        + ".", "", DESCRIPTION, "",
+        + "." + "".join(f" Left out: `{k}` ({why})." for k, why in SAME_AS.items()),
+        "", DESCRIPTION, "",
         *([f"Not computed (the run was stopped at the deadline; `--cache-only` reports what "
            f"was computed; a table where a model has no result is left out of the ranks): "
            f"{', '.join(missing)}.", ""] if missing else []),
