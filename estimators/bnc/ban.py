@@ -74,8 +74,6 @@ class BANClassifier(JointLogLikelihoodClassifier):
         Column types (:func:`estimators.columns.infer_feature_types`).
     var_smoothing : float, default=1e-9
         Fraction of the largest continuous-feature variance added to residual variances.
-    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        Which features are modelled (:func:`estimators.feature_selection.select_features`).
     tabu_length : int, default=10
         Recently visited DAGs the search may not return to.
     patience : int, default=10
@@ -88,6 +86,9 @@ class BANClassifier(JointLogLikelihoodClassifier):
         search is otherwise deterministic (ties broken by move kind, then column order).
     parameters : {"generative", "discriminative"} or Discriminative, default="generative"
         As in :class:`~estimators.ktan.KTANClassifier`.
+    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
+        Which features the DAG spans (:func:`estimators.feature_selection.select_features`,
+        the template's selection); None: all non-constant ones.
     verbose : bool, default=False
         Progress bars inside ``fit`` (the search's moves, score grids).
     continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
@@ -262,12 +263,6 @@ class BANClassifier(JointLogLikelihoodClassifier):
             node += "_"
         return node
 
-    @property
-    def selected_features_(self) -> list:
-        """The modelled features, in column order."""
-        names = self.feature_names()
-        return [names[j] for j in sorted(self.network_.columns)]
-
     def to_pgmpy(self):
         """The fitted model in pgmpy (:func:`estimators.network.export.to_pgmpy`): the
         discrete Bayesian network with its CPDs, or ``{class label:
@@ -294,6 +289,13 @@ class BANClassifier(JointLogLikelihoodClassifier):
     def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
         return refit_network(self.network_, enc, codes, self.classes_.size,
                              **self._smoothing())
+
+    @property
+    def selected_features_(self) -> list:
+        """The modelled features, in column order (all non-constant ones without feature
+        selection)."""
+        names = self.feature_names()
+        return [names[j] for j in sorted(self.network_.columns)]
 
     def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
         """``ln p(y, x_O)`` per row and class, empty cells marginalised exactly."""
