@@ -24,6 +24,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators._joint import (
+    FEATURE_SELECTION_CONSTRAINT,
     FEATURE_TYPES_CONSTRAINT,
     PARAMETERS_CONSTRAINT,
     JointLogLikelihoodClassifier,
@@ -84,6 +85,9 @@ class BANClassifier(JointLogLikelihoodClassifier):
         search is otherwise deterministic (ties broken by move kind, then column order).
     parameters : {"generative", "discriminative"} or Discriminative, default="generative"
         As in :class:`~estimators.ktan.KTANClassifier`.
+    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
+        Which features the DAG spans (:func:`estimators.feature_selection.select_features`,
+        the template's selection); None: all non-constant ones.
     verbose : bool, default=False
         Progress bars inside ``fit`` (the search's moves, score grids).
     continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
@@ -144,13 +148,16 @@ class BANClassifier(JointLogLikelihoodClassifier):
         "parameters": PARAMETERS_CONSTRAINT,
         "verbose": ["verbose"],
         "continuous": [StrOptions(set(KINDS)), Semiparametric],
+        "feature_selection": FEATURE_SELECTION_CONSTRAINT,
     }
 
     def __init__(self, *, max_parents: int = 2, structure_score="bic", features: str = "auto",
                  alpha: float = 1.0, ess: float | None = None, feature_types="auto",
                  var_smoothing: float = 1e-9, tabu_length: int = 10, patience: int = 10,
                  restarts: int = 0, random_state=None, parameters="generative",
-                 verbose: bool = False, continuous="gaussian"):
+                 verbose: bool = False, continuous="gaussian",
+                 feature_selection: str | None = None):
+        self.feature_selection = feature_selection
         self.continuous = continuous
         self.max_parents = max_parents
         self.structure_score = structure_score
@@ -193,6 +200,7 @@ class BANClassifier(JointLogLikelihoodClassifier):
         if not kept:
             raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
                              f"constant ({self.constant_features_}).")
+        kept = self._select_features(enc, y_codes, kept)
         spec, margins, scored = normal_score_table(
             enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
             parameters=self.parameters)
@@ -240,6 +248,13 @@ class BANClassifier(JointLogLikelihoodClassifier):
     def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
         return refit_network(self.network_, enc, codes, self.classes_.size,
                              **self._smoothing())
+
+    @property
+    def selected_features_(self) -> list:
+        """The modelled features, in column order (all non-constant ones without feature
+        selection)."""
+        names = self.feature_names()
+        return [names[j] for j in sorted(self.network_.columns)]
 
     def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
         """``ln p(y, x_O)`` per row and class, empty cells marginalised exactly."""
