@@ -23,22 +23,16 @@ from numbers import Integral
 
 import numpy as np
 
-from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _factor_kinds, _without_constant
+from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _without_constant
 from estimators.ktan._structure import search_fitted
-from estimators.network.cg_pairs import mixed_table, pair_gains
+from estimators.network.cg_pairs import pair_gains, statistics_table
 from estimators.network.model import CGNetwork, pseudo_count
-from estimators.network.partitions import (
-    Partitions,
-    categories_of,
-    counts_of,
-    encoder_order,
-    fit_encoder,
-    moments_of,
-)
-from estimators.network.stats_factors import StatsTable, factor_from_stats, single_type_table
+from estimators.network.partitions import Partitions
+from estimators.network.stats_factors import StatsTable, factor_from_stats
 from estimators.scores import GaussianCMI
 from estimators.scores.partitions import discrete_edge_matrix, gaussian_statistics
 from estimators.search import check_k
+from estimators.semiparametric import factor_kinds
 
 __all__ = ["PairScore", "fit_tan_partitions", "network_from_stats"]
 
@@ -125,7 +119,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
                                       ess=getattr(clf, "ess", None),
                                       var_smoothing=clf.var_smoothing, floor=floor)
-    clf.factor_kinds_ = _factor_kinds(clf.network_, names)
+    clf.factor_kinds_ = factor_kinds(clf.network_, names)
     clf._warn_degenerate(enc, floor)
     return clf
 
@@ -154,39 +148,22 @@ def fit_tan_partitions(clf, data: Partitions):
                          "feature_selection=None on a Dask collection, or compute a sample.")
     clf.feature_selection_ = None
     continuous = clf._continuous_columns(data)
-    d = len(data.names)
+    encoder, table, classes = statistics_table(data, continuous)
+    clf._set_classes_from_statistics(classes, table.class_counts, data, 2)
+    enc = clf._set_encoder_from_statistics(encoder)
+    names = clf.feature_names()
     if continuous.any() and not continuous.all():  # mixed: the conditional Gaussian pairs
-        encoder, _, table, classes = mixed_table(data, continuous)
-        clf._set_classes_from_statistics(classes, table.class_counts, data, 2)
-        enc = clf._set_encoder_from_statistics(encoder)
         kept = _kept(clf, enc)
         W = pair_gains(data, table, classes, kept, var_smoothing=float(clf.var_smoothing),
                        ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS)
-        names = clf.feature_names()
         return finish_tan(clf, enc, table, PairScore(W, [names[j] for j in kept]), kept)
-    if continuous.all():
-        mo = moments_of(data)
-        clf._set_classes_from_statistics(mo.classes, mo.n, data, 2)
-        encoder = fit_encoder(data, continuous, [None] * d, mo.lo.min(axis=0),
-                              mo.hi.max(axis=0))
-    else:
-        categories, classes = categories_of(data)
-        encoder = fit_encoder(data, continuous, categories, None, None)
-        counts = counts_of(data, encoder_order(encoder, categories), classes)
-        clf._set_classes_from_statistics(classes, counts.class_counts(), data, 2)
-    enc = clf._set_encoder_from_statistics(encoder)
-    names = clf.feature_names()
     kept = [j for j, t in enumerate(enc.types) if t != "constant"]
     kept_names = [names[j] for j in kept]
-    if continuous.all():
-        table = single_type_table(enc, mo.classes, moments=mo)
-        score = None
-        if len(kept) >= 2:
-            sub = mo.subset(kept)
-            constant, R = gaussian_statistics(sub, kept_names, owner, allow_constant=True)
-            score = GaussianCMI().fit_correlations(kept_names, sub.classes, sub.n, constant, R)
-    else:
-        table = single_type_table(enc, classes, counts=counts)
-        score = None if len(kept) < 2 else PairScore(
-            discrete_edge_matrix(counts.subset(kept)), kept_names)
+    score = None
+    if len(kept) >= 2 and continuous.all():
+        sub = table.stats.moments.subset(kept)
+        constant, R = gaussian_statistics(sub, kept_names, owner, allow_constant=True)
+        score = GaussianCMI().fit_correlations(kept_names, sub.classes, sub.n, constant, R)
+    elif len(kept) >= 2:
+        score = PairScore(discrete_edge_matrix(table.stats.counts.subset(kept)), kept_names)
     return finish_tan(clf, enc, table, score)

@@ -33,18 +33,21 @@ from estimators.network.mixed_statistics import MixedStats, mixed_stats
 from estimators.network.partitions import (
     categories_of,
     column_kinds,
+    counts_of,
     empty_encoded,
     encoder_order,
     fit_encoder,
+    moments_of,
 )
 from estimators.network.statistics import encode
 from estimators.network.stats_factors import (
     StatsTable,
     factor_from_stats,
     log_likelihood_from_stats,
+    single_type_table,
 )
 
-__all__ = ["cg_pair_statistics", "mixed_table", "pair_gains"]
+__all__ = ["cg_pair_statistics", "mixed_table", "pair_gains", "statistics_table"]
 
 
 def mixed_table(data, continuous: np.ndarray):
@@ -71,6 +74,26 @@ def mixed_table(data, continuous: np.ndarray):
     levels = {j: ordered[j] for j in range(d) if not continuous[j]}
     return encoder, enc, StatsTable(stats, enc.continuous, enc.n_levels, position, levels), \
         classes
+
+
+def statistics_table(data, continuous: np.ndarray) -> tuple:
+    """``(encoder, StatsTable, classes)`` of a table in partitions, for families with at most
+    one feature parent (or only continuous ones): the class moments (all continuous), the
+    pair counts after the categories (all categorical), or both and the level moments
+    (:func:`mixed_table`)."""
+    d = len(data.names)
+    if continuous.any() and not continuous.all():
+        encoder, _, table, classes = mixed_table(data, continuous)
+        return encoder, table, classes
+    if continuous.all():
+        mo = moments_of(data)
+        encoder = fit_encoder(data, continuous, [None] * d, mo.lo.min(axis=0), mo.hi.max(axis=0))
+        return encoder, single_type_table(empty_encoded(encoder), mo.classes, moments=mo), \
+            mo.classes
+    categories, classes = categories_of(data)
+    encoder = fit_encoder(data, continuous, categories, None, None)
+    counts = counts_of(data, encoder_order(encoder, categories), classes)
+    return encoder, single_type_table(empty_encoded(encoder), classes, counts=counts), classes
 
 
 def _bayes_part(x, y, classes, specs) -> np.ndarray:
