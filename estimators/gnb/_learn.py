@@ -113,8 +113,16 @@ def fitted_copula_tree(
     used = np.asarray(used, dtype=int)
     full = used.size == corr.shape[1] and np.array_equal(used, np.arange(used.size))
     R = corr if full else corr[:, used[:, None], used[None, :]]  # no (m, d, d) copy
-    W = gaussian_pair_matrix(CorrelationData(R, np.asarray(prior, dtype=float)))
-    # W is exactly symmetric and NaN-free by construction: no input checks
+    return spanning_tree_of(gaussian_pair_matrix(CorrelationData(R, np.asarray(prior,
+                                                                                dtype=float))),
+                            used)
+
+
+def spanning_tree_of(W: np.ndarray, used: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """Kruskal's tree of a pair-information matrix ``W`` over the columns ``used`` (its rows):
+    the column-index pairs in selection order and their weights. ``W`` is a closed-form
+    matrix, exactly symmetric and NaN-free by construction: no input checks."""
+    used = np.asarray(used, dtype=int)
     local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W, check=False).edges]
     weights = np.array([W[i, j] for i, j in local])
     return [(int(used[i]), int(used[j])) for i, j in local], weights
