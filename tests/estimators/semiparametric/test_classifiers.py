@@ -128,6 +128,8 @@ def test_cli_learn_continuous_option(tmp_path):
 def test_dask_collection_is_refused_for_non_gaussian_kinds():
     dd = pytest.importorskip("dask.dataframe")
     X, y = _mixed()
+    from estimators.distributed import collect
+
     ddf = dd.from_pandas(X.assign(label=y), npartitions=2)
     with pytest.raises(ValueError, match="needs the rows in memory"):
-        TANClassifier(continuous="copula").fit(ddf.drop(columns="label"), ddf["label"])
+        TANClassifier(continuous="copula").fit(collect(ddf.drop(columns="label"), ddf["label"]))
