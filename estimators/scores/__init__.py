@@ -78,7 +78,15 @@ from ._protocol import (
     max_parents,
     unfitted_score,
 )
-from ._registry import BUILTIN_SCORES, FAMILIES, SCORES, make_score, register_score, score_names
+from ._registry import (
+    BUILTIN_SCORES,
+    FAMILIES,
+    SCORES,
+    load_score_plugins,
+    make_score,
+    register_score,
+    score_names,
+)
 
 __all__ = [
     "BIC",
@@ -102,6 +110,7 @@ __all__ = [
     "LinearGaussianFactor",
     "copula_mi_normal_scores",
     "fit_cg_factor",
+    "load_score_plugins",
     "make_score",
     "max_parents",
     "register_score",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from estimators.plugins import check_new_name, load_plugins
+from estimators._entry_points import check_new_name, load_group
 
 from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore
@@ -26,8 +26,8 @@ from ._discrete import DiscreteCMI
 from ._gaussian import GaussianCMI
 from ._penalised import BIC, DiscreteBDeu
 
-__all__ = ["BUILTIN_SCORES", "FAMILIES", "SCORES", "make_score", "register_score",
-           "score_names"]
+__all__ = ["BUILTIN_SCORES", "FAMILIES", "SCORES", "load_score_plugins", "make_score",
+           "register_score", "score_names"]
 
 #: the feature families a score may serve (see :func:`estimators.ktan._structure.score_family`)
 FAMILIES = ("discrete", "gaussian", "mixed")
@@ -106,9 +106,15 @@ def register_score(name: str, factories: Mapping[str, Callable[[], object]] | Ca
     return factories
 
 
+def load_score_plugins(*, reload: bool = False) -> None:
+    """Register the scores of the ``kgraph.scores`` entry points (once per process;
+    ``reload=True`` reads them again); see :mod:`estimators.plugins`."""
+    load_group("kgraph.scores", register_score, reload=reload)
+
+
 def score_names() -> list[str]:
     """The registered score names, plug-ins included (sorted)."""
-    load_plugins()
+    load_score_plugins()
     return sorted(SCORES)
 
 
@@ -129,7 +135,7 @@ def make_score(name: str, family: str):
     ...
     ValueError: Score 'bdeu' is defined for discrete features only; got gaussian features. Use one of ['bic', 'cmi'] for gaussian features.
     """
-    load_plugins()
+    load_score_plugins()
     if name not in SCORES:
         raise ValueError(f"Unknown score {name!r}; the registered scores are {sorted(SCORES)}.")
     if family not in SCORES[name]:
