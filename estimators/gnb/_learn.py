@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from estimators._validation import DegenerateFeatureWarning
+from estimators._warnings import warn_user
 from estimators.densities import DENSITIES, PairDensity
 from estimators.densities.kde_pair import KERNELS
+from estimators.network.learn import INELIGIBLE, Constraints, learn_structure
 from estimators.scores import (
     GaussianCMI,
     GaussianCopulaCMI,
@@ -18,8 +21,6 @@ from estimators.scores import (
     max_parents,
     unfitted_score,
 )
-from estimators.scores._gaussian import CorrelationData, gaussian_pair_matrix
-from estimators.search import maximum_spanning_tree
 
 #: the CMI score matching each dependence model (MATH.md §1)
 SCORES = {
@@ -30,7 +31,7 @@ SCORES = {
 #: the dependence models of GNBClassifier (the registry the command line offers)
 DEPENDENCES = tuple(SCORES)
 __all__ = ["DEPENDENCES", "KERNELS", "SCORES", "fit_structure_score", "fitted_copula_score",
-           "fitted_copula_tree", "make_density", "make_score"]
+           "fitted_copula_tree", "make_density", "make_score", "search_tree"]
 
 
 def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | None = None):
@@ -72,26 +73,62 @@ def fit_structure_score(score, X: np.ndarray, names: list, codes: np.ndarray, k:
     return as_fitted_score(unfitted if fitted is None else fitted, names)
 
 
+def search_tree(score, used: np.ndarray, *, directed: bool
+                ) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The GNB tree of a fitted score over the positions ``0 .. len(used)-1``: edges as
+    column-index pairs (``used``) in selection order and their weights (nats, as searched:
+    see :mod:`estimators.network.learn`).
+
+    Learned by :func:`estimators.network.learn.learn_structure` with the registered
+    searchers. ``directed=False``: ``"spanning-tree"``, Kruskal's maximum spanning tree of
+    a symmetric score, edges in Kruskal's selection order (paper 1 Algorithm 1; decreasing
+    weight, ties by pair in variable order). ``directed=True``: ``"arborescence"``, the
+    maximum spanning arborescence (Chu–Liu/Edmonds) of ``W[i, j] = f(j, {i})``; the edges
+    are the arcs (mother, child) in decreasing order of weight (ties: creation order).
+    Arcs without enough complete rows are used (at
+    :data:`~estimators.network.learn.INELIGIBLE`) only when no tree avoids them, with one
+    warning.
+    """
+    q = len(used)
+    fit = learn_structure(score, "arborescence" if directed else "spanning-tree",
+                          Constraints(k=1, owner="GNBClassifier"), variables=range(q))
+    W, tree = fit.searched_edge_matrix, fit.structure
+    arcs = [(next(iter(tree.parents(v))), v) for v in tree.order[1:]]
+    if directed:  # stable: ties keep creation order
+        local = sorted(arcs, key=lambda a: -W[a[0], a[1]])
+    else:  # Kruskal's selection order: weight descending, then pair (i, j), i < j
+        pairs = sorted((min(a), max(a)) for a in arcs)
+        local = sorted(pairs, key=lambda e: (-W[e[0], e[1]], e[0] * q + e[1]))
+    if fit.ineligible:
+        warn_user(f"Too few rows observed together for every pair of some column: arcs "
+                  f"without enough complete rows (score -inf) were used at weight "
+                  f"{INELIGIBLE:g}, so the tree still spans every column.",
+                  DegenerateFeatureWarning)
+    weights = np.array([W[i, j] for i, j in local])
+    return [(int(used[i]), int(used[j])) for i, j in local], weights
+
+
 def fitted_copula_tree(
-    corr: np.ndarray, prior: np.ndarray, used: np.ndarray
+    corr: np.ndarray, counts: np.ndarray, used: np.ndarray
 ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """Chow–Liu tree of a fitted class-conditional Gaussian copula.
 
     The pair (i, j) of the fitted model ``c_rho(F_i, F_j) f_i f_j`` in class y has mutual
     information ``-1/2 ln(1 - rho_y^2)`` whatever its marginals, so the model's
     ``I(X_i; X_j | Y) = -1/2 sum_y p(y) ln(1 - rho_{ij|y}^2)`` (MATH.md §1, the Gaussian
-    closed form on the model's own normal scores). Its maximum spanning tree (Kruskal) is
-    the best GNB of the fitted model in the sense of MATH.md §2 (eq. 7–8). The training
-    log-likelihood of a tree's copula terms equals this weight only when each class's
-    normal scores have mean 0 and mean square 1, which kernel-CDF scores do not quite have
-    (see ``benchmarks/results/copula_structure.md``).
+    closed form on the model's own normal scores: :func:`fitted_copula_score`). Its maximum
+    spanning tree (Kruskal, :func:`search_tree`) is the best GNB of the fitted model in the
+    sense of MATH.md §2 (eq. 7–8). The training log-likelihood of a tree's copula terms
+    equals this weight only when each class's normal scores have mean 0 and mean square 1,
+    which kernel-CDF scores do not quite have (see
+    ``benchmarks/results/copula_structure.md``).
 
     Parameters
     ----------
     corr : ndarray of shape (m, d, d)
         The fitted copula correlations per class (``ClassGaussianCopula.corr_``).
-    prior : ndarray of shape (m,)
-        Class frequencies p(y).
+    counts : ndarray of shape (m,)
+        Training rows per class (p(y) is their share).
     used : ndarray of int
         The columns that enter the structure.
 
@@ -106,16 +143,15 @@ def fitted_copula_tree(
     --------
     >>> import numpy as np
     >>> corr = np.array([[[1.0, 0.6, 0.1], [0.6, 1.0, 0.3], [0.1, 0.3, 1.0]]])
-    >>> edges, w = fitted_copula_tree(corr, np.array([1.0]), np.array([0, 1, 2]))
+    >>> edges, w = fitted_copula_tree(corr, np.array([10]), np.array([0, 1, 2]))
     >>> edges, bool(np.isclose(w[0], -0.5 * np.log(1 - 0.36)))
     ([(0, 1), (1, 2)], True)
     """
     used = np.asarray(used, dtype=int)
-    R = corr[:, used[:, None], used[None, :]]
-    W = gaussian_pair_matrix(CorrelationData(R, np.asarray(prior, dtype=float)))
-    local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
-    weights = np.array([W[i, j] for i, j in local])
-    return [(int(used[i]), int(used[j])) for i, j in local], weights
+    m = len(counts)
+    score = fitted_copula_score(corr, counts, np.arange(m), used, list(range(used.size)),
+                                np.zeros((m, used.size), dtype=bool))
+    return search_tree(score, used, directed=False)
 
 
 def fitted_copula_score(
@@ -128,7 +164,7 @@ def fitted_copula_score(
     its correlations, so its ``I(X_v; X_P | Y)`` is the Gaussian closed form of MATH.md §1 on
     those correlations: a :class:`~estimators.scores.GaussianCMI` carrying them (as the
     larger-than-memory path builds one from class moments), any parent-set size. On pairs
-    it equals :func:`fitted_copula_tree`'s weights.
+    it gives :func:`fitted_copula_tree`'s weights.
 
     Parameters
     ----------

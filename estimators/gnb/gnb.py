@@ -14,7 +14,7 @@ from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
 from estimators.gnb._learn import DEPENDENCES, KERNELS, fitted_copula_tree, make_density
 from estimators.gnb._log_linear import family_factors, forest_families
-from estimators.gnb._mixed_scores import learn_structure
+from estimators.gnb._mixed_scores import learn_gnb_tree
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from kgraph import GNBJunctionTree
 
@@ -236,10 +236,9 @@ class GNBClassifier(BaseGNB):
         with self._one_warning():
             if copula is not None:  # Chow-Liu on the fitted copula: one set of normal scores
                 edges, self.edge_weights_ = fitted_copula_tree(
-                    copula.corr_, np.bincount(codes, minlength=self.classes_.size) / codes.size,
-                    used)
+                    copula.corr_, np.bincount(codes, minlength=self.classes_.size), used)
             else:
-                edges, self.edge_weights_ = learn_structure(
+                edges, self.edge_weights_ = learn_gnb_tree(
                     enc, codes, self.classes_, used, self.dependence, self.bandwidth,
                     self.var_smoothing, self.n_jobs, directed=self.rooted_,
                 )
@@ -282,7 +281,7 @@ class GNBClassifier(BaseGNB):
         """The fitted Gaussian copula on complete continuous data, whose pairwise mutual
         informations are then the edge weights (the density fit needs no edges); None
         otherwise (other dependences; mixed tables and missing cells keep the scores of
-        :func:`~estimators.gnb._mixed_scores.learn_structure`, MATH.md §7–8)."""
+        :func:`~estimators.gnb._mixed_scores.learn_gnb_tree`, MATH.md §7–8)."""
         if self.dependence != "gaussian-copula" or self.rooted_:
             return None
         X = self._density_input(enc)

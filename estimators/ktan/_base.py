@@ -32,7 +32,8 @@ from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.ktan._export import to_pgmpy
 from estimators.ktan._network import fit_network, floored_vertices, refit_network, var_floor
-from estimators.ktan._structure import learn_structure
+from estimators.ktan._structure import check_score_width, fit_score
+from estimators.network.learn import Constraints, learn_structure
 from estimators.search import check_k
 
 CLASS_NODE = "class"
@@ -115,12 +116,13 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         self.k_ = k = check_k(k, len(kept), owner=name)
         if backbone is not None and not isinstance(backbone, str):
             backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
-        fit = learn_structure(
-            model, y_codes, self.classes_, k=k, search=search, backbone=backbone,
-            estimator=name, var_smoothing=self.var_smoothing, ridge=RIDGE,
-            min_cell_rows=MIN_CELL_ROWS,
-            candidates=getattr(self, "candidates", None), score=self._score_name(),
-        )
+        score = self._score_name()
+        if not isinstance(score, str):
+            check_score_width(score, k, owner=name)
+        score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
+                          ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score=score, owner=name)
+        fit = learn_structure(score, search, Constraints(
+            k, backbone, getattr(self, "candidates", None), name), variables=model.names)
         self.candidates_ = fit.candidates
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone
