@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from estimators._warnings import inside_classifier_fit, warn_user
-from estimators.columns._types import column_values, missing_mask, numeric_values
+from estimators.columns import column_values, missing_mask, numeric_values
 
 __all__ = [
     "DegenerateFeatureWarning",
