@@ -18,6 +18,11 @@ same input gets the same treatment in every family:
   missing cell and marginalised);
 - training needs at least two rows and at least two classes; ``y`` must match X's rows;
 - prediction checks the model is fitted and that X has the training features;
+- ``feature_selection=`` (families with that parameter call
+  :meth:`~JointLogLikelihoodClassifier._select_features` on their non-constant columns):
+  the class's Markov blanket or selective naive Bayes's forward selection
+  (:mod:`estimators.feature_selection`) chooses the modelled columns, the others are
+  ignored at prediction;
 - ``parameters="discriminative"`` (families that expose their factors through
   :meth:`~JointLogLikelihoodClassifier._log_linear_factors`) refits the parameters on the
   learned structure by maximising the conditional log-likelihood
@@ -52,13 +57,18 @@ from estimators.discriminative import (
     fit_parameters,
     resolve_parameters,
 )
+from estimators.feature_selection import FEATURE_SELECTORS, select_features
 
-__all__ = ["FEATURE_TYPES_CONSTRAINT", "JointLogLikelihoodClassifier", "PARAMETERS_CONSTRAINT"]
+__all__ = ["FEATURE_SELECTION_CONSTRAINT", "FEATURE_TYPES_CONSTRAINT",
+           "JointLogLikelihoodClassifier", "PARAMETERS_CONSTRAINT"]
 
 #: the ``_parameter_constraints`` entry of every classifier's ``feature_types``
 FEATURE_TYPES_CONSTRAINT = [StrOptions({"auto"}), Mapping]
 #: ... and of ``parameters`` (the families with :meth:`_log_linear_factors`)
 PARAMETERS_CONSTRAINT = [StrOptions(set(PARAMETERS)), Discriminative]
+#: ... and of ``feature_selection`` (a name of
+#: :data:`estimators.feature_selection.FEATURE_SELECTORS`, or None: all features)
+FEATURE_SELECTION_CONSTRAINT = [None, StrOptions(set(FEATURE_SELECTORS))]
 
 
 class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
@@ -210,6 +220,24 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             col[seen] = levels[enc.codes[seen, j]]
             out[:, j] = col
         return out
+
+    # -- feature selection, for every family with a ``feature_selection`` parameter --------
+    def _feature_selection_method(self) -> str | None:
+        """The feature selection this fit uses: the ``feature_selection`` parameter (None
+        when the family has none); a family that resolves it (e.g. ``"auto"``) overrides."""
+        return getattr(self, "feature_selection", None)
+
+    def _select_features(self, enc: EncodedColumns, codes: np.ndarray, kept: list[int]
+                         ) -> list[int]:
+        """The columns of ``kept`` (indices into ``enc``) the family models: those the
+        feature selection chooses (:func:`estimators.feature_selection.select_features`,
+        at least ``_min_features``), all of them without one. Sets
+        ``feature_selection_``."""
+        method = self._feature_selection_method()
+        self.feature_selection_ = method
+        return select_features(method, enc, codes, kept, min_features=self._min_features,
+                               random_state=fixed_seed(getattr(self, "random_state", None)),
+                               owner=type(self).__name__, names=self.feature_names())
 
     # -- what a family writes ---------------------------------------------------------------
     @abstractmethod

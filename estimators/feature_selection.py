@@ -40,7 +40,8 @@ from functools import partial
 import numpy as np
 from scipy.stats import chi2
 
-__all__ = ["CI_TESTS", "FEATURE_SELECTORS", "g_test", "markov_blanket", "sp_g_test"]
+__all__ = ["CI_TESTS", "FEATURE_SELECTORS", "g_test", "markov_blanket", "select_features",
+           "sp_g_test"]
 
 #: permutations of the semiparametric test (its degrees of freedom are their mean G)
 N_PERMUTATIONS = 50
@@ -212,9 +213,63 @@ def markov_blanket(X: np.ndarray, y: np.ndarray, *, alpha: float = 0.05, test: s
 #: conditional-independence tests of :func:`markov_blanket` by name
 CI_TESTS = {"sp-g": sp_g_test, "g": g_test}
 
-#: feature selectors by name: ``(codes (n, d), class codes, min_features, random_state) ->
-#: column indices``
+def _markov_blanket_columns(enc, y, columns, min_features: int, random_state: int,
+                            owner: str = "markov_blanket", names=None) -> list[int]:
+    """:func:`markov_blanket` on the categorical ``columns`` of an encoded table (complete
+    categorical columns only: a ``ValueError`` naming the others)."""
+    names = names if names is not None else [str(j) for j in range(len(enc.types))]
+    bad = [names[j] for j in columns if enc.types[j] != "categorical" or (enc.codes[:, j] < 0).any()]
+    if bad:
+        raise ValueError(
+            f"{owner}(feature_selection='markov-blanket') needs complete categorical "
+            f"columns; column(s) {bad} are continuous or have missing cells. Use "
+            "feature_selection='selective-nb' or None (all features) on this table.")
+    chosen = markov_blanket(enc.codes[:, columns], y, min_features=min_features,
+                            random_state=random_state)
+    return [columns[i] for i in chosen]
+
+
+def _selective_nb_columns(enc, y, columns, min_features: int, random_state: int,
+                          owner: str = "", names=None) -> list[int]:
+    from estimators.selective_nb import selective_nb
+
+    return selective_nb(enc, y, columns, min_features=min_features, random_state=random_state)
+
+
+#: feature selectors by name: ``(enc, class codes, columns, min_features, random_state,
+#: owner, names) -> the chosen columns`` (``enc`` an :class:`~estimators.columns.EncodedColumns`,
+#: ``columns`` the candidate indices into it, ``owner`` and ``names`` for messages)
 FEATURE_SELECTORS = {
-    "markov-blanket": lambda X, y, min_features, random_state=0: markov_blanket(
-        X, y, min_features=min_features, random_state=random_state),
+    "markov-blanket": _markov_blanket_columns,
+    "selective-nb": _selective_nb_columns,
 }
+
+
+def select_features(method: str | None, enc, y, columns, *, min_features: int = 1,
+                    random_state: int = 0, owner: str = "", names=None) -> list[int]:
+    """The columns of ``columns`` that ``method`` (a name of :data:`FEATURE_SELECTORS`)
+    keeps; all of them for None.
+
+    ``"markov-blanket"``: the class's Markov blanket by IAMB with semiparametric G-tests
+    (:func:`markov_blanket`; complete categorical columns only). ``"selective-nb"``: forward
+    selection of a naive Bayes's features by cross-validated log-loss
+    (:func:`estimators.selective_nb.selective_nb`; any column types, missing cells
+    allowed). At least ``min_features`` columns are kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.columns import MixedEncoder
+    >>> rng = np.random.default_rng(1)
+    >>> y = rng.integers(0, 2, 500)
+    >>> X = np.column_stack([np.where(rng.random(500) < 0.8, y, 1 - y),
+    ...                      rng.integers(0, 3, 500)])
+    >>> enc = MixedEncoder().fit_transform(X)
+    >>> [select_features(m, enc, y, [0, 1]) for m in ("markov-blanket", "selective-nb", None)]
+    [[0], [0], [0, 1]]
+    """
+    columns = list(columns)
+    if method is None:
+        return columns
+    return FEATURE_SELECTORS[method](enc, np.asarray(y), columns, min_features, random_state,
+                                     owner=owner, names=names)

@@ -69,10 +69,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         a score object."""
         return "cmi"
 
-    def _select_features(self, enc: EncodedColumns, y_codes: np.ndarray, kept: list[int]) -> list[int]:
-        """The columns of ``kept`` (indices into ``enc``) to model; all of them by default."""
-        return kept
-
     def _feature_types_by_column(self, raw):
         return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
                                 self.feature_names(), type(self).__name__)

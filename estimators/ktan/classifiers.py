@@ -10,7 +10,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators._dask import is_dask
-from estimators._model_selection import candidate_grid, fixed_seed, select_by_cv
+from estimators._model_selection import candidate_grid, select_by_cv
 from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
 from estimators.ktan._base import BaseKTAN, refuse_dask_discriminative
@@ -211,12 +211,14 @@ class KTANClassifier(BaseKTAN):
         (:class:`~estimators.scores.ConditionalGaussianBIC`).
         ``"auto"`` (with ``k="auto"``) lets cross-validation choose among kgraph's own scores
         defined for the feature family (:data:`~estimators.scores.BUILTIN_SCORES`).
-    feature_selection : {{"auto", "markov-blanket"}} or None, default="auto"
+    feature_selection : {{"auto", "markov-blanket", "selective-nb"}} or None, default="auto"
         Which features the k-tree spans (:data:`estimators.feature_selection.FEATURE_SELECTORS`).
         None: all of them. ``"markov-blanket"``: the class's Markov blanket estimated from
         the training rows by IAMB with semiparametric G-tests at level 0.05
         (:func:`estimators.feature_selection.markov_blanket`; at least 2 features); the other
-        columns are ignored at prediction. Complete categorical tables only. ``"auto"``:
+        columns are ignored at prediction. Complete categorical tables only.
+        ``"selective-nb"``: the features a naive Bayes keeps by forward selection on
+        cross-validated log-loss (:mod:`estimators.selective_nb`; any table). ``"auto"``:
         with ``k="auto"`` (or a list of k) cross-validation chooses between all features and
         the blanket (the blanket only on complete categorical tables); with an int ``k``,
         all features.
@@ -322,19 +324,8 @@ class KTANClassifier(BaseKTAN):
     def _score_name(self):
         return self.structure_score_
 
-    def _select_features(self, enc, y_codes, kept: list[int]) -> list[int]:
-        method = self.feature_selection_
-        if method is None:
-            return kept
-        bad = [self.feature_names()[j] for j in kept if enc.types[j] != "categorical" or (enc.codes[:, j] < 0).any()]
-        if bad:
-            raise ValueError(
-                f"KTANClassifier(feature_selection={method!r}) needs complete categorical "
-                f"columns; column(s) {bad} are continuous or have missing cells. Use "
-                "feature_selection=None (all features) on this table.")
-        chosen = FEATURE_SELECTORS[method](enc.codes[:, kept], y_codes, min_features=2,
-                                           random_state=fixed_seed(self.random_state))
-        return [kept[i] for i in chosen]
+    def _feature_selection_method(self) -> str | None:
+        return self.feature_selection_
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
@@ -355,10 +346,10 @@ class KTANClassifier(BaseKTAN):
         if is_dask(X):
             from estimators.distributed import fit_tan_dask
 
-            if self.feature_selection == "markov-blanket":
+            if self.feature_selection not in (None, "auto"):
                 raise ValueError(
-                    "KTANClassifier(feature_selection='markov-blanket') needs the rows in "
-                    "memory (its tests condition on the blanket's joint configurations); use "
+                    f"KTANClassifier(feature_selection={self.feature_selection!r}) needs the "
+                    "rows in memory (its tests or folds read the rows); use "
                     "feature_selection=None on a Dask collection, or compute a sample.")
             self.feature_selection_ = None
             refuse_dask_discriminative(self)
@@ -390,7 +381,7 @@ class KTANClassifier(BaseKTAN):
             selections = [self.feature_selection]
             if self.feature_selection == "auto":
                 complete = all(t != "continuous" for t in enc.types) and (enc.codes >= 0).all()
-                selections = [None, *FEATURE_SELECTORS] if complete else [None]
+                selections = [None, "markov-blanket"] if complete else [None]
             grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_,
                                   selections)
             best, table = select_by_cv(self, X, y, grid)

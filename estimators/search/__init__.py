@@ -26,6 +26,12 @@ from estimators.search.brute_force import (
     enumerate_acyclic_ktrees,
 )
 from estimators.search.greedy import GreedyKTreeResult, greedy_ktree
+from estimators.search.hill_climbing import (
+    BruteForceDAGResult,
+    HillClimbingResult,
+    brute_force_dag,
+    hill_climb_dag,
+)
 from estimators.search.matroid import MatroidBasisResult, greedy_matroid_basis
 from estimators.search.registry import (
     SEARCHERS,
@@ -47,7 +53,9 @@ __all__ = [
     "SEARCHERS",
     "load_searcher_plugins",
     "SearchResult",
+    "BruteForceDAGResult",
     "BruteForceResult",
+    "HillClimbingResult",
     "GreedyKTreeResult",
     "LocalSearchResult",
     "MatroidBasisResult",
@@ -55,6 +63,7 @@ __all__ = [
     "SpanningTreeResult",
     "backbone_dp",
     "backbone_order",
+    "brute_force_dag",
     "brute_force_ktree",
     "check_backbone",
     "check_k",
@@ -67,6 +76,7 @@ __all__ = [
     "brute_force_spanning_tree",
     "enumerate_acyclic_ktrees",
     "greedy_ktree",
+    "hill_climb_dag",
     "greedy_matroid_basis",
     "local_search_backbone",
     "maximum_spanning_arborescence",
