@@ -120,8 +120,9 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     kinds = {enc.types[j] for j in kept}
     clf.family_ = "mixed" if len(kinds) == 2 else (
         "gaussian" if kinds == {"continuous"} else "discrete")
-    k, search, backbone = clf._search_spec()
-    clf.k_ = k = check_k(k, len(kept), owner=owner)
+    spec = clf._spec()
+    search, backbone = spec.search, spec.backbone
+    clf.k_ = k = check_k(spec.k, len(kept), owner=owner)
     if k > 1 and clf.family_ != "gaussian":
         raise ValueError(f"{owner}(k={k}) fits from a Dask collection on continuous features "
                          f"only (the Gaussian CMI of any parent set comes from the class "
@@ -130,7 +131,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     if backbone is not None and not isinstance(backbone, str):
         backbone = _without_constant(backbone, names, set(clf.constant_features_))
     fit = search_fitted(score, kept_names, k=k, search=search, backbone=backbone,
-                        estimator=owner, candidates=getattr(clf, "candidates", None))
+                        estimator=owner, candidates=spec.candidates)
     clf.candidates_, clf.structure_, clf.backbone_ = fit.candidates, fit.structure, fit.backbone
     clf.certificate_, clf.score_, clf.search_ = fit.certificate, fit.score, fit.search
     clf.edge_scores_ = fit.edge_matrix
@@ -144,7 +145,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     largest = largest_variance(table, order)
     floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
     clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
-                                      ess=getattr(clf, "ess", None),
+                                      ess=spec.ess,
                                       var_smoothing=clf.var_smoothing, floor=floor)
     clf._warn_degenerate(enc, floor)
     return clf

@@ -258,7 +258,7 @@ class GNBClassifier(BaseGNB):
             self.n_clusters_ = best_n_clusters(self.reduction_scores_)
         else:
             self.n_clusters_ = d - 1 if self.n_clusters is None else int(self.n_clusters)
-        self._fit_parameters(enc, codes)
+        self._fit_parameters(enc, codes, self.parameters, self.random_state)
         return self
 
     def _families(self) -> list[tuple[int, tuple]]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import warnings
 from abc import abstractmethod
+from dataclasses import dataclass
 from numbers import Real
 from os import PathLike
+from typing import Any
 
 import numpy as np
 from sklearn.base import _fit_context
@@ -44,6 +46,41 @@ RIDGE = 1e-8
 MIN_CELL_ROWS = 5
 
 
+@dataclass(frozen=True)
+class KTANSpec:
+    """What a k-TAN family member declares to :class:`BaseKTAN`: its structure constraints
+    and choices, passed explicitly (the base class reads no subclass parameter).
+
+    Attributes
+    ----------
+    k : int
+        Tree width (checked against the features at ``fit``).
+    search : str
+        A searcher of :data:`estimators.search.SEARCHERS`.
+    backbone : None, str or sequence
+        The backbone of ``"backbone-dp"``.
+    score : str or score object
+        The structure score (a name of :data:`estimators.scores.SCORES` or a score object).
+    candidates : int or None
+        Sparse candidate parents (None: no restriction).
+    ess : float or None
+        BDeu equivalent sample size of the CPTs (None: Laplace ``alpha``).
+    parameters : str or Discriminative
+        ``parameters=`` of the template (generative or discriminative).
+    random_state : int, RandomState or None
+        Seeds the discriminative fit's inner folds.
+    """
+
+    k: int
+    search: str = "backbone-dp"
+    backbone: Any = None
+    score: Any = "cmi"
+    candidates: int | None = None
+    ess: float | None = None
+    parameters: Any = "generative"
+    random_state: Any = None
+
+
 class BaseKTAN(JointLogLikelihoodClassifier):
     """k-TAN classifier machinery: subclasses say which k, search and backbone to use."""
 
@@ -61,13 +98,9 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     # -- what a subclass decides ------------------------------------------------------------
     @abstractmethod
-    def _search_spec(self) -> tuple[int, str, object]:
-        """``(k, search, backbone)`` of this estimator."""
-
-    def _score_name(self):
-        """The structure score: a name of :data:`estimators.scores.SCORES` (default CMI) or
-        a score object."""
-        return "cmi"
+    def _spec(self) -> KTANSpec:
+        """What this estimator learns and fits (read at ``fit``, after the subclass has
+        resolved its choices)."""
 
     def _feature_types_by_column(self, raw):
         return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
@@ -108,17 +141,18 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         kept = self._select_features(enc, y_codes, kept)
         model = _modelled(enc, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
-        k, search, backbone = self._search_spec()
-        self.k_ = k = check_k(k, len(kept), owner=name)
+        spec = self._fit_spec = self._spec()
+        search, backbone = spec.search, spec.backbone
+        self.k_ = k = check_k(spec.k, len(kept), owner=name)
         if backbone is not None and not isinstance(backbone, str):
             backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
-        score = self._score_name()
+        score = spec.score
         if not isinstance(score, str):
             check_score_width(score, k, owner=name)
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score=score, owner=name)
         fit = learn_structure(score, search, Constraints(
-            k, backbone, getattr(self, "candidates", None), name), variables=model.names)
+            k, backbone, spec.candidates, name), variables=model.names)
         self.candidates_ = fit.candidates
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone
@@ -132,8 +166,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         order = [index[v] for v in self.structure_.order]
         parents = [[index[p] for p in self.structure_.parents(v)] for v in self.structure_.order]
         self.network_ = fit_network(
-            enc, y_codes, self.classes_.size, order, parents, alpha=self.alpha,
-            ess=getattr(self, "ess", None),
+            enc, y_codes, self.classes_.size, order, parents, alpha=self.alpha, ess=spec.ess,
             var_smoothing=self.var_smoothing, ridge=0.0, min_cell_rows=MIN_CELL_ROWS,
         )
         self._warn_degenerate(enc)
@@ -144,7 +177,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                 "together with every parent set the k-tree allows them; their factors are "
                 "fitted on the rows there are (pooled) and the structure score is -inf.",
                 DegenerateFeatureWarning, stacklevel=2)
-        self._fit_parameters(enc, y_codes)
+        self._fit_parameters(enc, y_codes, spec.parameters, spec.random_state)
         return self
 
     def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
@@ -152,7 +185,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
         return refit_network(self.network_, enc, codes, self.classes_.size, alpha=self.alpha,
-                             ess=getattr(self, "ess", None), var_smoothing=self.var_smoothing,
+                             ess=self._fit_spec.ess, var_smoothing=self.var_smoothing,
                              ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
 
     def _warn_degenerate(self, enc: EncodedColumns, floor: float | None = None) -> None:
