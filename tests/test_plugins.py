@@ -153,7 +153,7 @@ def test_every_command_runs_beside_a_broken_plugin(site, capsys, monkeypatch):
             main(["learn", "--help"])
     assert done.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "{bdeu,bic,cmi,half-cmi," in text and ",auto}" in text
+    assert "{bdeu,bic,cmi,gaussian-copula,half-cmi," in text and ",kde,auto}" in text
     assert "reversed-greedy" in text
     assert main(["datasets"]) == 0 and "car" in capsys.readouterr().out
 

@@ -15,27 +15,26 @@ from estimators.densities.kde_pair import KERNELS
 from estimators.network.learn import INELIGIBLE, Constraints, learn_structure
 from estimators.scores import (
     GaussianCMI,
-    GaussianCopulaCMI,
-    KDECopulaCMI,
     as_fitted_score,
     max_parents,
     unfitted_score,
 )
+from estimators.scores import make_score as registered_score
 
-#: the CMI score matching each dependence model (MATH.md §1)
-SCORES = {
-    "gaussian": GaussianCMI,
-    "gaussian-copula": GaussianCopulaCMI,
-    "kde": KDECopulaCMI,
-}
-#: the dependence models of GNBClassifier (the registry the command line offers)
-DEPENDENCES = tuple(SCORES)
-__all__ = ["DEPENDENCES", "KERNELS", "SCORES", "fit_structure_score", "fitted_copula_score",
-           "fitted_copula_tree", "make_density", "make_score", "search_tree"]
+#: the score of :data:`estimators.scores.SCORES` (``"gaussian"`` family) matching each
+#: dependence model of GNBClassifier (MATH.md §1); its keys are the dependence models the
+#: command line offers
+DEPENDENCE_SCORES = {"gaussian": "cmi", "gaussian-copula": "gaussian-copula", "kde": "kde"}
+DEPENDENCES = tuple(DEPENDENCE_SCORES)
+__all__ = ["DEPENDENCES", "DEPENDENCE_SCORES", "KERNELS", "fit_structure_score",
+           "fitted_copula_score", "fitted_copula_tree", "make_density", "make_score",
+           "search_tree"]
 
 
 def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | None = None):
-    """An unfitted CMI score for ``dependence`` (bandwidth goes to the kernel-based ones).
+    """An unfitted CMI score for ``dependence``: the registered score
+    ``DEPENDENCE_SCORES[dependence]`` of :data:`estimators.scores.SCORES` for the
+    ``"gaussian"`` family (``bandwidth`` goes to the kernel-based ones, ``n_jobs`` to all).
 
     The Gaussian-copula score uses ``marginals="kernel"``: normal scores from the class-y
     kernel CDF of the raw values (:func:`~estimators.scores._marginals.kernel_cdf`, u clipped
@@ -43,11 +42,10 @@ def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | 
     cannot give the scores (mixed tables, missing cells); on complete continuous data it
     takes them from the fitted density instead (:func:`fitted_copula_tree`).
     """
-    if dependence == "gaussian":
-        return GaussianCMI(n_jobs=n_jobs)
-    if dependence == "gaussian-copula":
-        return GaussianCopulaCMI(marginals="kernel", bandwidth=bandwidth, n_jobs=n_jobs)
-    return SCORES[dependence](bandwidth=bandwidth, n_jobs=n_jobs)
+    score = registered_score(DEPENDENCE_SCORES[dependence], "gaussian")
+    own = score.get_params(deep=False)
+    return score.set_params(**{k: v for k, v in {"bandwidth": bandwidth, "n_jobs": n_jobs}.items()
+                               if k in own})
 
 
 def fit_structure_score(score, X: np.ndarray, names: list, codes: np.ndarray, k: int, *,
