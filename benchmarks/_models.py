@@ -37,7 +37,29 @@ def _latent_auto():
     return LatentCNBClassifier(n_components="auto", random_state=0)
 
 
+def _seeded(cls: type, **params) -> BaseEstimator:
+    """``cls(**params)``, with ``random_state=0`` where the model has one (as the defaults)."""
+    if "random_state" in cls().get_params():
+        params = {"random_state": 0, **params}
+    return cls(**params)
+
+
+def _discriminative(module: str, name: str) -> Callable[[], BaseEstimator]:
+    """A factory of ``module.name(parameters="discriminative")`` (seeded as the defaults)."""
+    return lambda: _seeded(getattr(importlib.import_module(module), name),
+                           parameters="discriminative")
+
+
 register_variant("latent-cnb (auto)", _latent_auto)
+#: the documented ``parameters="discriminative"`` setting (log-linear cells fitted by the
+#: penalised conditional log-likelihood, :mod:`estimators.discriminative`) of every model
+#: that has it; GNB's needs ``dependence="gaussian"``, its default
+for _label, _module, _name in (
+        ("NaiveBayesClassifier (discriminative)", "estimators", "NaiveBayesClassifier"),
+        ("tan (discriminative)", "estimators.ktan", "TANClassifier"),
+        ("ktan (discriminative)", "estimators.ktan", "KTANClassifier"),
+        ("gnb (discriminative)", "estimators.gnb", "GNBClassifier")):
+    register_variant(_label, _discriminative(_module, _name))
 
 
 def default_classifiers() -> dict[str, BaseEstimator]:
@@ -56,8 +78,7 @@ def default_classifiers() -> dict[str, BaseEstimator]:
     ordered = [c for c in cli if c in classes] + [c for c in classes if c not in cli]
     out = {}
     for cls in ordered:
-        params = {"random_state": 0} if "random_state" in cls().get_params() else {}
-        out[cli.get(cls, cls.__name__)] = cls(**params)
+        out[cli.get(cls, cls.__name__)] = _seeded(cls)
     return out
 
 

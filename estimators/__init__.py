@@ -6,6 +6,9 @@ The statistics layer: it imports :mod:`kgraph` (structures), never :mod:`viz`.
 from kgraph._lazy import lazy_exports
 
 __all__ = [
+    "A2DEClassifier",
+    "AODEClassifier",
+    "AnDEClassifier",
     "ConditionalGaussianScore",
     "DegenerateFeatureWarning",
     "DiscreteCMI",
@@ -37,6 +40,9 @@ __all__ = [
 ]
 
 _EXPORTS = {
+    "A2DEClassifier": "estimators.bnc",
+    "AODEClassifier": "estimators.bnc",
+    "AnDEClassifier": "estimators.bnc",
     "ConditionalGaussianScore": "estimators.scores",
     "DegenerateFeatureWarning": "estimators.scores",
     "DiscreteCMI": "estimators.scores",

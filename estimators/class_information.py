@@ -34,7 +34,8 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 
-__all__ = ["VAR_SMOOTHING", "class_information", "discrete_information", "gaussian_information"]
+__all__ = ["VAR_SMOOTHING", "class_information", "discrete_information", "gaussian_information",
+           "gaussian_information_columns"]
 
 #: floor of a within-class variance, relative to the column's variance (as GaussianNB)
 VAR_SMOOTHING = 1e-9
@@ -122,8 +123,51 @@ def class_information(enc: EncodedColumns, y: np.ndarray, n_classes: int, *,
     """
     y = np.asarray(y, dtype=np.int64)
     out = np.zeros(len(enc.types))
-    for j, kind in enumerate(enc.types):  # per column, vectorised
+    complete = np.flatnonzero(enc.continuous & ~np.isnan(enc.values).any(axis=0))
+    if complete.size:  # complete continuous columns: all at once
+        values = enc.values if complete.size == out.size else enc.values[:, complete]
+        out[complete] = gaussian_information_columns(values, y, n_classes, var_smoothing)
+    done = set(complete.tolist())
+    for j, kind in enumerate(enc.types):  # the other columns, one at a time, vectorised
+        if j in done:
+            continue
         out[j] = (_gaussian(enc.values[:, j], y, n_classes, var_smoothing)
                   if kind == "continuous" else
                   _discrete(enc.codes[:, j], y, int(enc.n_levels[j]), n_classes))
     return out
+
+
+def gaussian_information_columns(X: np.ndarray, y: np.ndarray, n_classes: int,
+                                 var_smoothing: float = VAR_SMOOTHING) -> np.ndarray:
+    """:func:`gaussian_information` of every column of a complete ``X`` (n, d), in whole-array
+    operations (the same formula column by column).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [1.0, 1.5], [2.0, 4.0], [3.0, 3.0]])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> got = gaussian_information_columns(X, y, 2)
+    >>> ref = [_gaussian(X[:, j], y, 2, VAR_SMOOTHING) for j in range(2)]
+    >>> bool(np.allclose(got, ref, rtol=1e-12))
+    True
+    """
+    n_c = np.bincount(y, minlength=n_classes).astype(float)
+    has = n_c > 0
+    d = X.shape[1]
+    if n_c.sum() < 2 or not has.any():
+        return np.zeros(d)
+    mean_c, var_c = np.zeros((n_classes, d)), np.zeros((n_classes, d))
+    for c in np.flatnonzero(has):  # per class, whole rows
+        Xc = X[y == c]
+        mean_c[c] = Xc.mean(axis=0)
+        Xc -= mean_c[c]
+        var_c[c] = np.einsum("ij,ij->j", Xc, Xc) / n_c[c]
+    w = (n_c[has] / n_c.sum())[:, None]
+    mean_c, var_c = mean_c[has], var_c[has]
+    mean = (w * mean_c).sum(axis=0)
+    total = (w * (var_c + (mean_c - mean) ** 2)).sum(axis=0)
+    eps = var_smoothing * total
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mi = 0.5 * np.log(total + eps) - (w * 0.5 * np.log(var_c + eps)).sum(axis=0)
+    return np.where(total > 0, np.maximum(mi, 0.0), 0.0)

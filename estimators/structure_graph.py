@@ -26,6 +26,10 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
   the JSON); k-GNB parent edges carry ``weight`` = f(child, {parent}) from its
   ``edge_scores_`` and the graph its total ``weight``. ``KTANClassifier.write_graphml``
   writes this graph.
+* AODE/AnDE (:class:`~estimators.bnc.AnDEClassifier`): the
+  :class:`~kgraph.superparent.SuperParentEnsemble` graph, the union of the SPODEs' arcs;
+  each ``super-parent`` edge ``s -> v`` carries ``spodes`` and ``weight`` = the model's
+  ``edge_scores_[(s, v)]`` (the CG score f(v, S) averaged over the SPODEs with the arc).
 * latent CNB: the plate graph, with the class node as the parent of the mixing weights and
   of every feature's parameters (each class has its own); the class -> parameters edge of
   feature j carries I(X_j; C), the plate's notation edges (prior, mixing, selects,
@@ -185,14 +189,29 @@ def _latent(clf) -> GraphDB:
     return _class_weights(g, clf, target, lambda j: ("theta", columns[j]))
 
 
+def _ande(clf) -> GraphDB:
+    g = clf.structure_.to_graph()
+    target = clf.class_node_
+    names = list(clf.structure_.features)
+    for v, kind in _types(clf, names, "mixed").items():
+        g.set_node_attrs(v, feature_type=kind)
+    for u, v in g.edges(kind="super-parent"):
+        g.set_edge_attrs(u, v, weight=clf.edge_scores_.get((u, v), 0.0))
+    g.attrs.update(model=type(clf).__name__, frequency_limit=int(clf.frequency_limit),
+                   alpha=float(clf.alpha), parameters="generative",
+                   constant_features=",".join(map(str, clf.constant_features_)))
+    return _class_weights(_with_states(g, clf, target), clf, target)
+
+
 def STRUCTURE_GRAPHS() -> dict[type, Callable[[object], GraphDB]]:  # noqa: N802
     """The registry: fitted-model class -> its structure-graph function (imported lazily)."""
+    from estimators.bnc import AnDEClassifier
     from estimators.gnb import GNBClassifier, KGNBClassifier
     from estimators.ktan._base import BaseKTAN
     from estimators.latent import LatentCNBClassifier
 
     return {GNBClassifier: _gnb, KGNBClassifier: _kgnb, BaseKTAN: _ktan,
-            LatentCNBClassifier: _latent}
+            LatentCNBClassifier: _latent, AnDEClassifier: _ande}
 
 
 def structure_graph(model) -> GraphDB:

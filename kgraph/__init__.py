@@ -13,6 +13,7 @@ from kgraph.pbkt import PBKT
 from kgraph.plate import LatentCNBPlate
 from kgraph.store import StructureStore
 from kgraph.structure import Structure, read_structure
+from kgraph.superparent import SuperParentEnsemble
 
 __version__ = "0.1.0"
 
@@ -26,6 +27,7 @@ __all__ = [
     "PBKT",
     "Structure",
     "StructureStore",
+    "SuperParentEnsemble",
     "read_structure",
     "__version__",
 ]

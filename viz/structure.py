@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from kgraph import PBKT, AcyclicKTree, CherryJunctionTree, GNBForest, GNBJunctionTree
 from kgraph.plate import LatentCNBPlate
+from kgraph.superparent import SuperParentEnsemble
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
 from viz.ktree import plot_ktree, plot_pbkt
 from viz.plate import plot_plate
+from viz.superparent import plot_superparent
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -22,6 +24,7 @@ _PLOTTERS = {
     AcyclicKTree: plot_ktree,
     PBKT: plot_pbkt,
     LatentCNBPlate: plot_plate,
+    SuperParentEnsemble: plot_superparent,
 }
 
 

@@ -64,10 +64,13 @@ class EncodedColumns:
     names: tuple
     n_unseen: np.ndarray
 
-    @property
+    @cached_property
     def continuous(self) -> np.ndarray:
-        """Boolean mask of the continuous columns."""
-        return np.array([t == "continuous" for t in self.types], dtype=bool)
+        """Boolean mask of the continuous columns (computed once per table, read-only:
+        callers index it per column)."""
+        out = np.array([t == "continuous" for t in self.types], dtype=bool)
+        out.flags.writeable = False
+        return out
 
     @cached_property
     def observed(self) -> np.ndarray:

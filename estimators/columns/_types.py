@@ -169,6 +169,28 @@ def _distinct_count(observed: np.ndarray, numeric: bool, integral: bool = False)
     return head if head > MAX_NUMERIC_LEVELS else pd.unique(observed).size
 
 
+def _plainly_continuous(X) -> np.ndarray | None:
+    """For a float array: the columns the rule makes continuous on their first 64 values
+    alone -- finite everywhere, a non-integer and more than ``MAX_NUMERIC_LEVELS``
+    distinct values among the first 64 (what the per-column path concludes from the same
+    values: :func:`_integral` and :func:`_distinct_count` stop at that head), found in
+    whole-array operations; None for other inputs (every column takes the per-column
+    path).
+
+    Examples
+    --------
+    >>> X = np.column_stack([np.linspace(0, 1, 20), np.arange(20) % 2 + 0.5, np.arange(20.0)])
+    >>> _plainly_continuous(X).tolist()
+    [True, False, False]
+    """
+    if not (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind == "f"):
+        return None
+    head = np.sort(X[:64], axis=0)
+    distinct = 1 + (np.diff(head, axis=0) != 0).sum(axis=0)
+    fraction = (head != np.round(head)).any(axis=0)
+    return fraction & (distinct > MAX_NUMERIC_LEVELS) & np.isfinite(X).all(axis=0)
+
+
 def auto_column_type(numeric: bool, n_distinct: int, integral: bool) -> str:
     """The type the automatic rule (rules 1-5 of the module docstring) gives a column from
     whether its observed values are numbers, how many distinct ones it has and whether they
@@ -248,8 +270,12 @@ def infer_feature_types(X, feature_types: str | Mapping[Hashable, str] = "auto"
     """
     names, cols = column_values(X, contiguous=True)
     forced = _check_mapping(feature_types, names)
+    settled = _plainly_continuous(X) if not forced else None
     out = {}
-    for name, (col, flagged) in zip(names, cols, strict=True):  # per column, vectorised
+    for j, (name, (col, flagged)) in enumerate(zip(names, cols, strict=True)):  # per column
+        if settled is not None and settled[j]:
+            out[name] = "continuous"
+            continue
         missing = missing_mask(col)
         values = None if flagged else numeric_values(col, missing)
         observed = col if values is None else values

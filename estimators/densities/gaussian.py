@@ -13,6 +13,7 @@ from estimators.densities._normal_scores import (
     clip_correlation,
     safe_correlation,
 )
+from estimators.network.statistics import ClassMoments
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 
@@ -84,14 +85,46 @@ class ClassGaussian(NormalScoreDensity):
         self.n_classes_ = n_classes
         if np.isnan(X).any():
             return self._fit_available(X, codes, n_classes)
-        eps = self.var_smoothing * float(np.var(X, axis=0).max())
-        self._allocate(n_classes, X.shape[1])
-        for c, rows in enumerate(class_rows(codes, n_classes)):
-            Xc = X[rows]
-            self.mean_[c] = Xc.mean(axis=0)
-            centred = Xc - self.mean_[c]
-            raw_var = np.einsum("ij,ij->j", centred, centred) / Xc.shape[0]
-            self._set_class(c, centred, raw_var, eps)
+        return self.fit_moments(ClassMoments.from_arrays(X, codes, np.arange(n_classes)))
+
+    def fit_moments(self, moments: ClassMoments) -> ClassGaussian:
+        """Fit from class moments (:class:`~estimators.network.statistics.ClassMoments` of
+        the rows in memory, or merged over the partitions of a Dask DataFrame).
+
+        The standard deviations carry ``eps = var_smoothing`` times the largest variance of
+        all rows; the correlations are those of the smoothed covariance ``D R D + eps I``
+        (:func:`smoothed_correlation`, here in one pass over each Gram matrix: entry
+        ``M_ij / sqrt((M_ii + n eps)(M_jj + n eps))``), a column constant in a class
+        uncorrelated with the others there.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from estimators.network.statistics import ClassMoments
+        >>> X = np.array([[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [5.0, 5.0]])
+        >>> g = ClassGaussian(var_smoothing=0.0).fit_moments(
+        ...     ClassMoments.from_arrays(X, np.array([0, 0, 0, 1]), np.arange(2)))
+        >>> g.corr_[0].round(3).tolist(), g.corr_[1].tolist()
+        ([[1.0, 0.5], [0.5, 1.0]], [[1.0, 0.0], [0.0, 1.0]])
+        """
+        mo = moments
+        eps = self.var_smoothing * float(mo.pooled_variance().max())
+        self.n_classes_ = mo.classes.size
+        self.mean_ = mo.mean.copy()
+        raw_var = mo.variances()
+        self.std_ = np.sqrt(raw_var + eps)
+        self.corr_ = np.empty_like(mo.M)
+        constant = mo.constant()
+        for c, M in enumerate(mo.M):  # one pass over each class's Gram matrix
+            diag = np.diagonal(M)
+            t = np.zeros(diag.size)
+            keep = ~constant[c] & (diag > 0)
+            t[keep] = 1.0 / np.sqrt(diag[keep] + max(mo.n[c], 1.0) * eps)
+            out = np.multiply(t[:, None], t[None, :], out=self.corr_[c])
+            out *= M  # M is exactly symmetric, and so is out
+            np.fill_diagonal(out, 1.0)
+            if eps <= 0:
+                self.corr_[c] = clip_correlation(out)
         return self
 
     def _fit_available(self, X: np.ndarray, codes: np.ndarray, n_classes: int) -> ClassGaussian:

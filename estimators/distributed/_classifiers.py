@@ -193,6 +193,11 @@ def fit_tan_dask(clf, X, y):
     owner = type(clf).__name__
     _check_ktan(clf, owner)
     clf._validate_params()
+    method = clf._feature_selection_method()
+    if method is not None:
+        raise ValueError(f"{owner}(feature_selection={method!r}) needs the rows in memory; use "
+                         "feature_selection=None on a Dask collection, or compute a sample.")
+    clf.feature_selection_ = None
     data = as_dask_data(X, y, owner)
     continuous = _continuous(clf, data)
     if continuous.any() and not continuous.all():

@@ -189,8 +189,9 @@ def fitted_copula_score(
     True
     """
     used = np.asarray(used, dtype=int)
-    return GaussianCMI().fit_correlations(names, classes, counts, constant,
-                                          corr[:, used[:, None], used[None, :]])
+    full = used.size == corr.shape[1] and np.array_equal(used, np.arange(used.size))
+    R = corr if full else corr[:, used[:, None], used[None, :]]  # no (m, d, d) copy
+    return GaussianCMI().fit_correlations(names, classes, counts, constant, R)
 
 
 def make_density(

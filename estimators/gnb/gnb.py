@@ -10,12 +10,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from estimators._dask import is_dask
 from estimators._joint import FEATURE_TYPES_CONSTRAINT, PARAMETERS_CONSTRAINT
 from estimators._warnings import user_fit
+from estimators.densities import ClassGaussian
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
 from estimators.gnb._learn import DEPENDENCES, KERNELS, fitted_copula_tree, make_density
 from estimators.gnb._log_linear import family_factors, forest_families
 from estimators.gnb._mixed_scores import learn_gnb_tree
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
+from estimators.network.statistics import ClassMoments
 from kgraph import GNBJunctionTree
 
 
@@ -232,18 +234,18 @@ class GNBClassifier(BaseGNB):
             )
         self._used = used
         self.rooted_ = not bool(enc.continuous[used].all())
-        copula = self._fitted_copula(enc, codes)
+        density, corr = self._shared_density(enc, codes)
         with self._one_warning():
-            if copula is not None:  # Chow-Liu on the fitted copula: one set of normal scores
+            if corr is not None:  # Chow-Liu on the density's own statistics, computed once
                 edges, self.edge_weights_ = fitted_copula_tree(
-                    copula.corr_, np.bincount(codes, minlength=self.classes_.size), used)
+                    corr, np.bincount(codes, minlength=self.classes_.size), used)
             else:
                 edges, self.edge_weights_ = learn_gnb_tree(
                     enc, codes, self.classes_, used, self.dependence, self.bandwidth,
                     self.var_smoothing, self.n_jobs, directed=self.rooted_,
                 )
         self.cluster_order_ = np.array(edges, dtype=int).reshape(-1, 2)
-        _, self.density_, self.forest_model_ = self._fit_model(enc, codes, copula)
+        _, self.density_, self.forest_model_ = self._fit_model(enc, codes, density)
         self.weight_ = float(self.edge_weights_.sum())
         names = self.feature_names()
         self.structure_ = GNBJunctionTree.from_tree(
@@ -277,18 +279,26 @@ class GNBClassifier(BaseGNB):
         m = self.n_clusters_
         return factors, lambda table: log_prior + self._log_density(table, density, forest, m)
 
-    def _fitted_copula(self, enc, codes: np.ndarray):
-        """The fitted Gaussian copula on complete continuous data, whose pairwise mutual
-        informations are then the edge weights (the density fit needs no edges); None
-        otherwise (other dependences; mixed tables and missing cells keep the scores of
-        :func:`~estimators.gnb._mixed_scores.learn_gnb_tree`, MATH.md §7–8)."""
-        if self.dependence != "gaussian-copula" or self.rooted_:
-            return None
+    def _shared_density(self, enc, codes: np.ndarray):
+        """On complete continuous data, the fitted density and the per-class correlation
+        matrices whose Gaussian closed form gives the edge weights -- both from one set of
+        statistics: the Gaussian's class moments (one Gram product per class; the score's
+        correlations and the density's smoothed ones both come from it), the copula's
+        normal scores. ``(None, None)`` otherwise (the KDE; mixed tables and missing cells
+        keep the scores of :func:`~estimators.gnb._mixed_scores.learn_gnb_tree`, MATH.md
+        §7–8)."""
+        if self.dependence not in ("gaussian", "gaussian-copula") or self.rooted_:
+            return None, None
         X = self._density_input(enc)
         if np.isnan(X).any():
-            return None
+            return None, None
+        if self.dependence == "gaussian":
+            moments = ClassMoments.from_arrays(X, codes, np.arange(self.classes_.size))
+            density = ClassGaussian(var_smoothing=self.var_smoothing).fit_moments(moments)
+            return density, moments.correlations()
         density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
-        return density.fit(X, codes, self.classes_.size)
+        density.fit(X, codes, self.classes_.size)
+        return density, density.corr_
 
     def _split_jlls(self, enc, codes: np.ndarray, rows: np.ndarray):
         """Fit on the training rows; return ``test_rows -> iterator of prefix jlls``."""

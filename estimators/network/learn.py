@@ -55,8 +55,12 @@ PERFECT = 1e3
 
 def searched_values(values) -> np.ndarray:
     """Score values under the policy of the module docstring (NaN is left for the
-    searchers to refuse: a score must never return it)."""
-    return np.clip(np.asarray(values, dtype=float), INELIGIBLE, PERFECT)
+    searchers to refuse: a score must never return it); finite values are returned as
+    they are (no copy)."""
+    values = np.asarray(values, dtype=float)
+    if np.isinf(values).any():
+        return np.clip(values, INELIGIBLE, PERFECT)
+    return values
 
 
 class SearchedScore:
@@ -89,6 +93,7 @@ class SearchedScore:
     def __init__(self, score, variables: Sequence[Hashable] | None = None) -> None:
         self.score = score
         self.variables_ = list(score.variables_ if variables is None else variables)
+        self.raw_edge_matrix: np.ndarray | None = None
 
     def _raw(self, v, parents) -> float:
         try:
@@ -110,11 +115,13 @@ class SearchedScore:
         return searched_values([self._raw(v, p) for v, p in items])
 
     def edge_matrix(self) -> np.ndarray:
-        """Pair scores ``W[i, j] = f(j, {i})``, under the policy."""
+        """Pair scores ``W[i, j] = f(j, {i})``, under the policy (the score's own matrix,
+        computed once, is kept as ``raw_edge_matrix``)."""
         pairs = getattr(self.score, "edge_matrix", None)
         if callable(pairs):
             try:
-                return searched_values(pairs())
+                self.raw_edge_matrix = np.asarray(pairs(), dtype=float)
+                return searched_values(self.raw_edge_matrix)
             except UndefinedScoreError:  # some pair is undefined: score them one by one
                 pass
         names = self.variables_
@@ -213,7 +220,7 @@ class StructureFit:
 
 def is_symmetric(W: np.ndarray) -> bool:
     """Whether the pair scores are symmetric (to the tolerance Kruskal's searcher checks)."""
-    return bool(np.isclose(W, W.T, rtol=1e-9, atol=1e-12).all())
+    return bool(np.array_equal(W, W.T) or np.isclose(W, W.T, rtol=1e-9, atol=1e-12).all())
 
 
 def learn_structure(score, searcher: str, constraints: Constraints, *,
@@ -255,11 +262,7 @@ def learn_structure(score, searcher: str, constraints: Constraints, *,
                              owner=owner)
     tree = found.structure
     raw = {v: searched._raw(v, tree.parents(v)) for v in tree.order}
-    pair_scores = getattr(score, "edge_matrix", None)
-    try:
-        matrix = np.asarray(pair_scores(), dtype=float) if callable(pair_scores) else W
-    except UndefinedScoreError:
-        matrix = W
+    matrix = W if searched.raw_edge_matrix is None else searched.raw_edge_matrix
     return StructureFit(tree, found.backbone, float(sum(raw.values())), score, matrix,
                         searcher, found.certificate, chosen, W,
                         tuple(v for v, f in raw.items() if f == -np.inf))

@@ -31,6 +31,14 @@ def test_list_and_unknown_steps(capsys):
     assert "unknown steps ['no_such_step']" in capsys.readouterr().err
 
 
+def test_arguments_after_a_double_dash_reach_every_step(capsys):
+    assert main(["list", "--", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert ("real_tables: python benchmarks/real_tables.py --max-rows 500 --repeats 1 -> "
+            "real_tables.md") in out
+    assert "startup: python benchmarks/startup.py --repeats 1 -> startup.md" in out
+
+
 def test_write_puts_the_provenance_header_on_top(tmp_path, monkeypatch):
     import benchmarks._common as _common
 

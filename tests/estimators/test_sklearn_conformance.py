@@ -10,6 +10,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from estimators import (
+    A2DEClassifier,
+    AODEClassifier,
     GNBClassifier,
     KGNBClassifier,
     KTANClassifier,
@@ -23,7 +25,7 @@ from estimators.scores import ConditionalGaussianScore, make_score
 #: a discriminative fit without the inner cross-validation (keeps the checks fast)
 FIXED_PENALTY = Discriminative(l2=1.0, centre="generative")
 CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier,
-               NaiveBayesClassifier]
+               NaiveBayesClassifier, AODEClassifier, A2DEClassifier]
 
 
 class EveryFamily(BaseEstimator):

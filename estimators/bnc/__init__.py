@@ -1,0 +1,6 @@
+"""The Bayesian-network-classifier family beyond k-trees (MATH.md §9): AODE and AnDE, BAN."""
+
+from estimators.bnc.ande import A2DEClassifier, AnDEClassifier, AODEClassifier
+from estimators.bnc.ban import BANClassifier
+
+__all__ = ["A2DEClassifier", "AODEClassifier", "AnDEClassifier", "BANClassifier"]

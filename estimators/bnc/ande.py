@@ -1,0 +1,375 @@
+"""AODE and AnDE: averaged super-parent n-dependence estimators (MATH.md §9).
+
+A SPODE with super-parent set S (n features) is the Bayesian network in which the class
+and the members of S are parents of every other feature (the members of S ordered among
+themselves by column): ``p(y, x) = p(y) p(x_S | y) prod_{i not in S} p(x_i | y, x_S)``.
+AnDE (Webb, Boughton and Wang 2005 for n = 1, AODE; Webb et al. 2012 for n >= 2) averages
+the SPODEs' *joint* probabilities over the n-subsets S that qualify for the row:
+
+    p(y | x) ∝ (1 / |Q(x)|) sum_{S in Q(x)} p_S(y, x_O)
+
+**Factors.** Every SPODE's factors are the conditional Gaussian factors of MATH.md §7
+(:func:`estimators.ktan.fit_network`, the k-TAN's): a categorical feature given categorical
+super-parents is a CPT with Laplace smoothing ``(n_{x,u,y} + alpha) / (n_{u,y} + K alpha)``
+(``alpha=1``: Laplace's rule; smaller ``alpha`` is the m-estimate with a uniform prior and
+equivalent sample size ``K alpha``); a continuous feature given (y, x_S) is a linear
+Gaussian in the continuous members of S within each cell of its categorical members; a
+categorical feature with a continuous super-parent is Bayes' rule on the CG joint; a
+continuous super-parent itself is a Gaussian given the class. Each factor is fitted on its
+available cases.
+
+**Frequency limit.** ``Q(x)`` holds the S whose *observed categorical* members take, jointly,
+a value seen in at least ``frequency_limit`` training rows (``m = 1`` by default, Webb's
+later recommendation; 30 in the 2005 paper). A continuous member has no frequency limit
+(its SPODE is always defined: a Gaussian has no empty cells), and a missing member is not
+tested (see empty cells). If ``Q(x)`` is empty, the row gets naive Bayes, as in Webb's
+AODE. A category unseen in training is a missing cell for every kgraph classifier (the
+template codes it ``-1``), so it too is marginalised rather than excluding its SPODE.
+
+**Empty cells.** Each SPODE marginalises exactly on its own structure
+(:meth:`estimators.ktan.CGNetwork.joint_log_likelihood`, MATH.md §8): a missing child
+drops from the product; a SPODE whose super-parent is missing stays in the average,
+marginalised over it -- a sum over the levels of a categorical super-parent, the Gaussian
+integral for a continuous one (closed form over linear-Gaussian children, a Gauss--Hermite
+rule of order 64 where it has categorical children; error ~1e-7,
+:mod:`estimators.marginal.mixed`). So every member of the average is a proper joint
+``p_S(y, x_O)`` and the average is too. (Dropping such SPODEs instead would make the
+average depend on which cells are missing in a way no joint model does.)
+
+**Cost.** ``C(d, n)`` SPODEs of ``d`` factors each: ``d^2`` factors for AODE, ``d^3 / 2``
+for A2DE; prediction evaluates each SPODE on all rows at once (no loop over rows).
+
+Examples
+--------
+>>> import numpy as np
+>>> from estimators.bnc import AODEClassifier, A2DEClassifier
+>>> rng = np.random.default_rng(0)
+>>> y = rng.integers(0, 2, 300)
+>>> X = (rng.random((300, 4)) < 0.3 + 0.4 * y[:, None]).astype(int)
+>>> aode = AODEClassifier().fit(X, y)
+>>> aode.structure_
+SuperParentEnsemble(n=1, 4 SPODEs over 4 features)
+>>> A2DEClassifier().fit(X, y).structure_.super_parents[:2]
+(('x0', 'x1'), ('x0', 'x2'))
+>>> aode.predict_proba(X[:2]).sum(axis=1).round(12).tolist()
+[1.0, 1.0]
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted
+
+from estimators._joint import (
+    FEATURE_SELECTION_CONSTRAINT,
+    FEATURE_TYPES_CONSTRAINT,
+    JointLogLikelihoodClassifier,
+)
+from estimators._warnings import user_fit
+from estimators.columns import EncodedColumns
+from estimators.ktan import MIN_CELL_ROWS, fit_network
+from estimators.progress import progress
+from kgraph.superparent import SuperParentEnsemble
+
+__all__ = ["A2DEClassifier", "AODEClassifier", "AnDEClassifier"]
+
+CLASS_NODE = "class"
+
+
+class AnDEClassifier(JointLogLikelihoodClassifier):
+    """Averaged n-dependence estimators (AnDE): the mean of the SPODE joints over every
+    super-parent set of ``n`` features (see :mod:`estimators.bnc.ande`).
+
+    Parameters
+    ----------
+    n : int, default=1
+        Size of the super-parent sets: 1 is AODE, 2 is A2DE. With fewer than ``n`` modelled
+        features the model is naive Bayes.
+    frequency_limit : int, default=1
+        A SPODE is averaged for a row only when its observed categorical super-parents'
+        joint value occurs in at least this many training rows (Webb's ``m``); 0 averages
+        every SPODE.
+    alpha : float, default=1.0
+        Pseudo-count of every CPT cell (Laplace smoothing).
+    var_smoothing : float, default=1e-9
+        Fraction of the largest continuous-feature variance added to every residual
+        variance (as scikit-learn's ``GaussianNB``).
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`).
+    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
+        Which features the SPODEs span (:func:`estimators.feature_selection.select_features`);
+        None: all non-constant ones.
+    random_state : int, RandomState or None, default=None
+        Seeds the feature selection's folds or permutations (None: seed 0).
+    verbose : bool, default=False
+        A progress bar over the SPODEs inside ``fit``.
+
+    Attributes
+    ----------
+    structure_ : kgraph.superparent.SuperParentEnsemble
+        The averaged SPODEs (feature names); its graph is the union of their arcs.
+    spodes_ : list of CGNetwork
+        The fitted factors of each SPODE, in the order of ``structure_.super_parents``.
+    naive_bayes_ : CGNetwork
+        The fallback for rows without a qualifying SPODE.
+    edge_scores_ : dict
+        ``(s, v) -> nats``: the training log-likelihood gain per row of giving v its
+        parents in the SPODEs with the arc ``s -> v`` over naive Bayes's ``p(x_v | y)``
+        (MATH.md §7's score f(v, P), averaged over those SPODEs; for AODE f(v, {s})).
+    super_parent_counts_ : list of ndarray
+        Per SPODE, the training rows of each joint value of its categorical super-parents
+        (axes in the order of ``structure_.super_parents``; shape ``()`` when all are
+        continuous).
+    selected_features_ : list
+        The modelled features.
+    feature_selection_ : str or None
+    classes_, class_count_, class_log_prior_, feature_types_, constant_features_,
+    n_features_in_, feature_names_in_
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.bnc import AnDEClassifier
+    >>> rng = np.random.default_rng(1)
+    >>> y = rng.integers(0, 3, 200)
+    >>> X = np.column_stack([rng.normal(y, 1.0), rng.integers(0, 2, 200), rng.normal(size=200)])
+    >>> clf = AnDEClassifier(n=2).fit(X, y)
+    >>> len(clf.spodes_), clf.predict(X[:3]).shape
+    (3, (3,))
+    """
+
+    _learns_dependence = True
+
+    _parameter_constraints: dict = {
+        "n": [Interval(Integral, 1, None, closed="left")],
+        "frequency_limit": [Interval(Integral, 0, None, closed="left")],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "feature_types": FEATURE_TYPES_CONSTRAINT,
+        "feature_selection": FEATURE_SELECTION_CONSTRAINT,
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, n: int = 1, *, frequency_limit: int = 1, alpha: float = 1.0,
+                 var_smoothing: float = 1e-9, feature_types="auto",
+                 feature_selection: str | None = None, random_state=None,
+                 verbose: bool = False):
+        self.n = n
+        self.frequency_limit = frequency_limit
+        self.alpha = alpha
+        self.var_smoothing = var_smoothing
+        self.feature_types = feature_types
+        self.feature_selection = feature_selection
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _n(self) -> int:
+        return self.n
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    @user_fit
+    def fit(self, X, y):
+        """Fit every SPODE's factors (one pass over the super-parent sets).
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
+            Continuous and categorical columns; missing cells allowed.
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        enc, codes = self._validate_training(X, y)
+        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+        if not kept:
+            raise ValueError(f"{type(self).__name__} needs at least 1 non-constant feature "
+                             f"column; all are constant ({self.constant_features_}).")
+        kept = self._select_features(enc, codes, kept)
+        n, m = self._n(), self.classes_.size
+        sets = list(combinations(kept, n)) if len(kept) >= n else []
+        fit = dict(alpha=self.alpha, var_smoothing=self.var_smoothing, ridge=0.0,
+                   min_cell_rows=MIN_CELL_ROWS)
+        self.naive_bayes_ = fit_network(enc, codes, m, kept, [()] * len(kept), **fit)
+        self.spodes_, self.super_parent_counts_ = [], []
+        names = self.feature_names()
+        nb = {v: _mean_log_prob(f, enc, codes) for v, f in zip(kept, self.naive_bayes_.factors,
+                                                               strict=True)}
+        gains: dict = {}
+        for S in progress(sets, f"{type(self).__name__} SPODEs"):
+            parents = [S[:S.index(v)] if v in S else S for v in kept]
+            net = fit_network(enc, codes, m, kept, parents, **fit)
+            self.spodes_.append(net)
+            self.super_parent_counts_.append(_joint_counts(enc, S))
+            for v, pa, factor in zip(kept, parents, net.factors, strict=True):
+                gain = _mean_log_prob(factor, enc, codes) - nb[v]
+                for p in pa:
+                    gains.setdefault((names[p], names[v]), []).append(gain)
+        self.edge_scores_ = {e: float(np.mean(g)) for e, g in gains.items()}
+        self.structure_ = SuperParentEnsemble(
+            [names[j] for j in kept], [[names[j] for j in S] for S in sets], n,
+            target=self.class_node_)
+        self._sets = sets
+        return self
+
+    @property
+    def selected_features_(self) -> list:
+        """The modelled features, in column order."""
+        check_is_fitted(self)
+        return list(self.structure_.features)
+
+    @property
+    def class_node_(self) -> str:
+        """Name of the class vertex: ``"class"``, with ``_`` added until unique."""
+        node = CLASS_NODE
+        while node in self.feature_names():
+            node += "_"
+        return node
+
+    def qualifying(self, enc: EncodedColumns) -> np.ndarray:
+        """Boolean (n_samples, n_spodes): the SPODE is averaged for the row (its observed
+        categorical super-parents' value seen in at least ``frequency_limit`` training
+        rows)."""
+        out = np.ones((enc.codes.shape[0], len(self._sets)), dtype=bool)
+        for k, S in enumerate(self._sets):
+            out[:, k] = _frequency(enc, S, self.super_parent_counts_[k]) >= self.frequency_limit
+        return out
+
+    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
+        """``ln`` of the average of the qualifying SPODEs' ``p_S(y, x_O)``; naive Bayes for
+        rows without one."""
+        rows = X.codes.shape[0]
+        total = np.full((rows, self.classes_.size), -np.inf)
+        count = np.zeros(rows)
+        if self._sets:
+            use = self.qualifying(X)
+            for k, net in enumerate(self.spodes_):
+                if not use[:, k].any():
+                    continue
+                part = X.take(use[:, k])
+                jll = net.joint_log_likelihood(part, self.class_log_prior_)
+                total[use[:, k]] = np.logaddexp(total[use[:, k]], jll)
+                count += use[:, k]
+        out = np.empty_like(total)
+        some = count > 0
+        out[some] = total[some] - np.log(count[some])[:, None]
+        if (~some).any():
+            out[~some] = self.naive_bayes_.joint_log_likelihood(X.take(~some),
+                                                                self.class_log_prior_)
+        return out
+
+
+def _mean_log_prob(factor, enc: EncodedColumns, codes: np.ndarray) -> float:
+    """Mean ``ln p(x_v | parents, y_i)`` of the training rows where the factor's family is
+    observed."""
+    lp = factor.log_prob(enc)[np.arange(codes.size), codes]
+    ok = np.isfinite(lp) & enc.observed[:, factor.v]
+    return float(lp[ok].mean()) if ok.any() else 0.0
+
+
+def _categorical_members(enc: EncodedColumns, S) -> list:
+    return [s for s in S if not enc.continuous[s]]
+
+
+def _joint_counts(enc: EncodedColumns, S) -> np.ndarray:
+    """Training rows of each joint value of the categorical members of ``S`` (rows where
+    all of them are observed), an array with one axis per member."""
+    cat = _categorical_members(enc, S)
+    shape = tuple(int(enc.n_levels[s]) for s in cat)
+    if not cat:
+        return np.array(float(enc.codes.shape[0]))
+    codes = enc.codes[:, cat]
+    seen = (codes >= 0).all(axis=1)
+    flat = np.ravel_multi_index(tuple(codes[seen].T), shape)
+    return np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape).astype(float)
+
+
+def _frequency(enc: EncodedColumns, S, counts: np.ndarray) -> np.ndarray:
+    """Per row, the training count of the observed categorical members' joint value
+    (members missing in the row summed out; ``inf`` when none is observed: no limit)."""
+    cat = _categorical_members(enc, S)
+    rows = enc.codes.shape[0]
+    if not cat:
+        return np.full(rows, np.inf)
+    codes = enc.codes[:, cat]
+    seen = codes >= 0
+    out = np.full(rows, np.inf)
+    patterns, inverse = np.unique(seen, axis=0, return_inverse=True)
+    for p, pattern in enumerate(patterns):  # at most 2^n patterns
+        if not pattern.any():
+            continue
+        table = counts.sum(axis=tuple(np.flatnonzero(~pattern))) if (~pattern).any() else counts
+        here = inverse.ravel() == p
+        out[here] = table[tuple(codes[here][:, pattern].T)]
+    return out
+
+
+class AODEClassifier(AnDEClassifier):
+    """Averaged one-dependence estimators (AODE, Webb, Boughton and Wang 2005):
+    :class:`AnDEClassifier` with ``n = 1``.
+
+    Parameters
+    ----------
+    frequency_limit, alpha, var_smoothing, feature_types, feature_selection, random_state, verbose
+        As :class:`AnDEClassifier`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.bnc import AODEClassifier, AnDEClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200)
+    >>> X = (rng.random((200, 3)) < 0.3 + 0.4 * y[:, None]).astype(int)
+    >>> a = AODEClassifier().fit(X, y).predict_proba(X)
+    >>> bool(np.allclose(a, AnDEClassifier(n=1).fit(X, y).predict_proba(X), rtol=0, atol=1e-15))
+    True
+    """
+
+    _parameter_constraints: dict = {k: v for k, v in AnDEClassifier._parameter_constraints.items()
+                                    if k != "n"}
+
+    def __init__(self, *, frequency_limit: int = 1, alpha: float = 1.0,
+                 var_smoothing: float = 1e-9, feature_types="auto",
+                 feature_selection: str | None = None, random_state=None,
+                 verbose: bool = False):
+        self.frequency_limit = frequency_limit
+        self.alpha = alpha
+        self.var_smoothing = var_smoothing
+        self.feature_types = feature_types
+        self.feature_selection = feature_selection
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _n(self) -> int:
+        return 1
+
+
+class A2DEClassifier(AODEClassifier):
+    """Averaged two-dependence estimators (A2DE, Webb et al. 2012): :class:`AnDEClassifier`
+    with ``n = 2`` (every pair of features a super-parent set).
+
+    Parameters
+    ----------
+    frequency_limit, alpha, var_smoothing, feature_types, feature_selection, random_state, verbose
+        As :class:`AnDEClassifier`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.bnc import A2DEClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 200)
+    >>> X = (rng.random((200, 3)) < 0.3 + 0.4 * y[:, None]).astype(int)
+    >>> A2DEClassifier().fit(X, y).structure_.n
+    2
+    """
+
+    def _n(self) -> int:
+        return 2

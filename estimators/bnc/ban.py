@@ -1,0 +1,253 @@
+"""BAN: the Bayesian-network-augmented naive Bayes classifier (MATH.md §9).
+
+The class is a parent of every feature; among the features, a DAG of in-degree at most
+``max_parents`` found by tabu hill-climbing (:func:`estimators.search.hill_climb_dag`) on a
+decomposable penalised score taken from the score registry (:mod:`estimators.scores`):
+BIC or BDeu on discrete tables, Gaussian BIC on continuous ones, the conditional Gaussian
+BIC on mixed tables or tables with empty cells; any registered or plug-in score, or a score
+object, works the same way. A registry score ``f(v, P)`` is the family score of ``v`` given
+``P`` and the class minus that given the class alone; the subtracted term does not depend on
+the DAG, so maximising ``sum_v f(v, Pa(v))`` maximises the penalised family scores.
+
+The factors are the conditional Gaussian factors of MATH.md §7 on the learned parent sets
+(the network model the k-TAN family uses), fitted on available cases; prediction
+marginalises empty cells exactly on the DAG (MATH.md §8).
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+from estimators._joint import (
+    FEATURE_TYPES_CONSTRAINT,
+    PARAMETERS_CONSTRAINT,
+    JointLogLikelihoodClassifier,
+)
+from estimators._validation import DegenerateFeatureWarning
+from estimators._warnings import user_fit
+from estimators.columns import EncodedColumns
+from estimators.ktan._base import MIN_CELL_ROWS, RIDGE
+from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.ktan._network import fit_network, refit_network
+from estimators.ktan._structure import fit_score
+from estimators.plugins import RegistryName
+from estimators.scores import score_names
+from estimators.search import hill_climb_dag
+
+__all__ = ["BANClassifier"]
+
+
+class BANClassifier(JointLogLikelihoodClassifier):
+    """Bayesian-network-augmented naive Bayes: a hill-climbed DAG among the features.
+
+    Parameters
+    ----------
+    max_parents : int, default=2
+        The largest number of feature parents of a feature (the class is a parent of every
+        feature besides); 0 is naive Bayes.
+    structure_score : str or score object, default="bic"
+        A score of the registry (``"bic"``: discrete, Gaussian or conditional Gaussian BIC
+        by the table; ``"bdeu"``: discrete tables; plug-ins by name) or an object following
+        the score protocol of :mod:`estimators.scores`.
+    features : {"auto", "discrete", "gaussian"}, default="auto"
+        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes every
+        column categorical, ``"gaussian"`` every column continuous.
+    alpha : float, default=1.0
+        Pseudo-count of the CPTs (> 0).
+    ess : float or None, default=None
+        When given, the CPTs use the BDeu-style prior with this equivalent sample size.
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`).
+    var_smoothing : float, default=1e-9
+        Fraction of the largest continuous-feature variance added to residual variances.
+    tabu_length : int, default=10
+        Recently visited DAGs the search may not return to.
+    patience : int, default=10
+        Non-improving moves taken in a row to leave a local optimum (0: plain hill-climbing).
+    restarts : int, default=0
+        Random restarts of the search (perturbations of the best DAG, seeded by
+        ``random_state``).
+    random_state : int, RandomState or None, default=None
+        Seeds the restarts (and the inner folds of ``parameters="discriminative"``); the
+        search is otherwise deterministic (ties broken by move kind, then column order).
+    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
+        As in :class:`~estimators.ktan.KTANClassifier`.
+    verbose : bool, default=False
+        Progress bars inside ``fit`` (the search's moves, score grids).
+
+    Attributes
+    ----------
+    parents_ : dict
+        Feature name -> tuple of its feature parents (the class is a parent of each too).
+    score_ : float
+        The search objective ``sum_v f(v, parents_[v])`` of the learned DAG.
+    search_ : HillClimbingResult
+        The search's trace and moves.
+    hyperedge_scores_ : dict
+        ``f(v, parents_[v])`` of each modelled feature.
+    network_ : CGNetwork
+        The fitted factors.
+    family_ : str
+        ``"discrete"``, ``"gaussian"`` or ``"mixed"``.
+    classes_, class_log_prior_, feature_types_, constant_features_, encoder_,
+    discriminative_, n_features_in_, feature_names_in_
+        As in :class:`~estimators.ktan.KTANClassifier`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.bnc import BANClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 400)
+    >>> a = rng.normal(y, 1.0)
+    >>> X = np.column_stack([a, a + rng.normal(0, 0.3, 400), rng.normal(size=400)])
+    >>> clf = BANClassifier().fit(X, y)
+    >>> clf.parents_
+    {'x0': (), 'x1': ('x0',), 'x2': ()}
+    >>> clf.predict_proba(X[:2]).sum(axis=1).round(12).tolist()
+    [1.0, 1.0]
+    """
+
+    _min_features = 1
+    _learns_dependence = True
+
+    _parameter_constraints: dict = {
+        "max_parents": [Interval(Integral, 0, None, closed="left")],
+        "structure_score": [RegistryName(score_names),
+                            HasMethods(["fit", "score"])],
+        "features": [StrOptions(set(FEATURE_FAMILIES))],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "ess": [None, Interval(Real, 0, None, closed="neither")],
+        "feature_types": FEATURE_TYPES_CONSTRAINT,
+        "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "tabu_length": [Interval(Integral, 0, None, closed="left")],
+        "patience": [Interval(Integral, 0, None, closed="left")],
+        "restarts": [Interval(Integral, 0, None, closed="left")],
+        "random_state": ["random_state"],
+        "parameters": PARAMETERS_CONSTRAINT,
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, *, max_parents: int = 2, structure_score="bic", features: str = "auto",
+                 alpha: float = 1.0, ess: float | None = None, feature_types="auto",
+                 var_smoothing: float = 1e-9, tabu_length: int = 10, patience: int = 10,
+                 restarts: int = 0, random_state=None, parameters="generative",
+                 verbose: bool = False):
+        self.max_parents = max_parents
+        self.structure_score = structure_score
+        self.features = features
+        self.alpha = alpha
+        self.ess = ess
+        self.feature_types = feature_types
+        self.var_smoothing = var_smoothing
+        self.tabu_length = tabu_length
+        self.patience = patience
+        self.restarts = restarts
+        self.random_state = random_state
+        self.parameters = parameters
+        self.verbose = verbose
+
+    def _feature_types_by_column(self, raw):
+        return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
+                                self.feature_names(), type(self).__name__)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    @user_fit
+    def fit(self, X, y):
+        """Learn the DAG among the features and the conditional models on it.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
+            Continuous and categorical columns; missing cells allowed.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self
+        """
+        name = type(self).__name__
+        enc, y_codes = self._validate_training(X, y)
+        names = self.feature_names()
+        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+        if not kept:
+            raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
+                             f"constant ({self.constant_features_}).")
+        model = _modelled(enc, kept, [names[j] for j in kept])
+        self.family_ = family_of(model.types)
+        score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
+                          ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
+                          score=self.structure_score, owner=name)
+        searched = _SingularAsIneligible(score)
+        self.search_ = hill_climb_dag(
+            searched, self.max_parents, variables=list(model.names),
+            tabu_length=self.tabu_length, patience=self.patience, restarts=self.restarts,
+            random_state=self.random_state)
+        self.parents_ = dict(self.search_.parents)
+        self.score_ = self.search_.score
+        self.hyperedge_scores_ = {v: float(score(v, frozenset(ps)))
+                                  for v, ps in self.parents_.items()}
+        index = {names[j]: j for j in kept}
+        self.network_ = fit_network(
+            enc, y_codes, self.classes_.size, kept,
+            [[index[p] for p in self.parents_[names[j]]] for j in kept], alpha=self.alpha,
+            ess=self.ess, var_smoothing=self.var_smoothing, ridge=0.0,
+            min_cell_rows=MIN_CELL_ROWS)
+        if searched.n_singular:
+            warnings.warn(f"{name}: {searched.n_singular} parent set(s) scored +inf (the "
+                          "class-conditional covariance of the family is singular: collinear "
+                          "or near-constant columns within a class) were left out of the "
+                          "search as ineligible.", DegenerateFeatureWarning, stacklevel=2)
+        ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
+        if ineligible:  # only a feature with too few observed rows even alone
+            warnings.warn(f"{name}: column(s) {ineligible} have fewer than {MIN_CELL_ROWS} "
+                          "observed rows; their factors are pooled.",
+                          DegenerateFeatureWarning, stacklevel=2)
+        self._fit_parameters(enc, y_codes)
+        return self
+
+    def _smoothing(self) -> dict:
+        return dict(alpha=self.alpha, ess=self.ess, var_smoothing=self.var_smoothing,
+                    ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
+
+    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
+        return list(self.network_.factors)
+
+    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
+        return refit_network(self.network_, enc, codes, self.classes_.size,
+                             **self._smoothing())
+
+    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
+        """``ln p(y, x_O)`` per row and class, empty cells marginalised exactly."""
+        return self.network_.joint_log_likelihood(X, self.class_log_prior_)
+
+
+class _SingularAsIneligible:
+    """The fitted score with +inf (a family whose class-conditional covariance is singular,
+    so its likelihood has no maximum) searched as -inf (ineligible); counts them."""
+
+    def __init__(self, score) -> None:
+        self.score, self.n_singular = score, 0
+        self.variables_ = list(score.variables_)
+
+    def score_many(self, items) -> np.ndarray:
+        values = np.asarray(self.score.score_many(items), dtype=float)
+        singular = values == np.inf
+        self.n_singular += int(singular.sum())
+        return np.where(singular, -np.inf, values)
+
+    def __call__(self, v, parents) -> float:
+        return float(self.score_many([(v, frozenset(parents))])[0])
+
+
+def _modelled(enc: EncodedColumns, kept: list[int], names: list[str]) -> EncodedColumns:
+    """The modelled columns of ``enc``, named by the feature names."""
+    return EncodedColumns(enc.values[:, kept], enc.codes[:, kept],
+                          tuple(enc.types[j] for j in kept), enc.n_levels[kept],
+                          tuple(names), enc.n_unseen[kept])
