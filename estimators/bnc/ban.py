@@ -31,10 +31,14 @@ from estimators._joint import (
 from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
-from estimators.ktan._base import MIN_CELL_ROWS, RIDGE
-from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._network import fit_network, refit_network
-from estimators.ktan._structure import fit_score
+from estimators.ktan import (
+    FEATURE_FAMILIES,
+    family_of,
+    feature_types_of,
+    fit_network,
+    refit_network,
+)
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import hill_climb_dag

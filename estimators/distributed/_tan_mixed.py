@@ -1,8 +1,8 @@
 """A (k-)TAN from reduced Dask statistics; the mixed (continuous and categorical) table.
 
-As in memory (:mod:`estimators.ktan._structure`): the directed conditional Gaussian pair
+As in memory (:mod:`estimators.network.scoring`): the directed conditional Gaussian pair
 scores (:func:`~estimators.distributed._cg_score.pair_gains`, three passes), the maximum
-spanning arborescence over them (:func:`~estimators.ktan._structure.search_fitted`), then
+spanning arborescence over them (:func:`~estimators.network.learn.learn_structure`), then
 the network's factors (:func:`~estimators.ktan._network.fit_network`'s settings: pseudo-count
 ``alpha``/``ess``, least squares, ``var_smoothing`` times the largest variance added) built
 from the same pass-2 statistics by :func:`~estimators.distributed._cg_pairs.factor_from_stats`.
@@ -20,7 +20,7 @@ from estimators.distributed._cg_pairs import StatsTable, factor_from_stats
 from estimators.distributed._cg_score import mixed_table, pair_gains
 from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _without_constant
 from estimators.ktan._network import CGNetwork, _pseudo_count
-from estimators.ktan._structure import search_fitted
+from estimators.network.learn import Constraints, learn_structure
 from estimators.search import check_k
 
 __all__ = ["PairScore", "finish_tan", "fit_tan_mixed", "network_from_stats"]
@@ -111,7 +111,7 @@ def class_information_of(table: StatsTable) -> np.ndarray:
 
 def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     """Search the k-tree on the fitted ``score`` (over the non-constant columns ``kept``) as
-    :func:`~estimators.ktan._structure.learn_structure` does, and fit the network from the
+    :func:`~estimators.network.learn.learn_structure` does, and fit the network from the
     statistics; sets the fitted attributes of an in-memory fit."""
     owner = type(clf).__name__
     kept = _kept(clf, enc) if kept is None else kept
@@ -130,8 +130,8 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
                          "hold pairs: use k=1 (TANClassifier) or compute a sample into memory.")
     if backbone is not None and not isinstance(backbone, str):
         backbone = _without_constant(backbone, names, set(clf.constant_features_))
-    fit = search_fitted(score, kept_names, k=k, search=search, backbone=backbone,
-                        estimator=owner, candidates=spec.candidates)
+    fit = learn_structure(score, search, Constraints(k, backbone, spec.candidates, owner),
+                          variables=kept_names)
     clf.candidates_, clf.structure_, clf.backbone_ = fit.candidates, fit.structure, fit.backbone
     clf.certificate_, clf.score_, clf.search_ = fit.certificate, fit.score, fit.search
     clf.edge_scores_ = fit.edge_matrix

@@ -34,16 +34,11 @@ from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.ktan._export import to_pgmpy
 from estimators.ktan._network import fit_network, floored_vertices, refit_network, var_floor
-from estimators.ktan._structure import check_score_width, fit_score
 from estimators.network.learn import Constraints, learn_structure
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
 from estimators.search import check_k
 
 CLASS_NODE = "class"
-#: ridge of the CG score's regressions, relative to the parents' variances (see
-#: fit_cg_factor); the fitted factors use least squares (ridge 0, minimum-norm slopes)
-RIDGE = 1e-8
-#: Gaussian cells with fewer rows are pooled; hyperedges with fewer complete rows are -inf
-MIN_CELL_ROWS = 5
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from estimators._model_selection import candidate_grid, select_by_cv
 from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
 from estimators.ktan._base import BaseKTAN, KTANSpec, refuse_dask_discriminative
-from estimators.ktan._structure import score_family, shared_scores
+from estimators.network.scoring import score_family, shared_scores
 from estimators.plugins import RegistryName
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.search import BACKBONE_METHODS, searcher_names

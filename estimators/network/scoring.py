@@ -1,9 +1,9 @@
-"""The seam between the k-TAN classifiers and the scores/searchers of :mod:`estimators`.
+"""The structure score of the conditional Gaussian network on an encoded table.
 
-The classifiers fit their structure score here (:func:`fit_score`) and search it with
-:func:`estimators.network.learn.learn_structure`, the structure learning of every
-structured classifier. The score is chosen from the encoded table (the modelled columns:
-constant ones have left):
+The network classifiers (TAN, k-TAN, BAN, ...) fit their structure score here
+(:func:`fit_score`) and search it with :func:`estimators.network.learn.learn_structure`.
+The score is chosen from the encoded table (the modelled columns: constant ones have
+left):
 
 * complete single-type data: the closed-form plug-in :class:`~estimators.scores.DiscreteCMI`
   (all categorical) or :class:`~estimators.scores.GaussianCMI` (all continuous), which the
@@ -39,7 +39,6 @@ import numpy as np
 import pandas as pd
 
 from estimators.columns import EncodedColumns
-from estimators.network.learn import Constraints, StructureFit, learn_structure
 from estimators.scores import SCORES, as_fitted_score, max_parents, unfitted_score
 
 
@@ -54,6 +53,12 @@ def score_family(enc: EncodedColumns) -> str:
             return "gaussian"
     return "mixed"
 
+
+#: ridge of the CG score's regressions, relative to the parents' variances (see
+#: fit_cg_factor); the fitted factors use least squares (ridge 0, minimum-norm slopes)
+RIDGE = 1e-8
+#: Gaussian cells with fewer rows are pooled; hyperedges with fewer complete rows are -inf
+MIN_CELL_ROWS = 5
 
 #: fitted scores shared by the fits inside :func:`shared_scores` (None: no sharing)
 _SHARED: ContextVar[dict | None] = ContextVar("kgraph_shared_scores", default=None)
@@ -159,12 +164,3 @@ def check_score_width(score, k: int, *, owner: str) -> None:
 def mixed_scores() -> list[str]:
     """Names of the scores defined on mixed tables or tables with missing cells."""
     return sorted(name for name, families in SCORES.items() if "mixed" in families)
-
-
-def search_fitted(score, names: list, *, k: int, search: str, backbone, estimator: str,
-                  candidates: int | None = None) -> StructureFit:
-    """:func:`estimators.network.learn.learn_structure` on an already fitted hyperedge
-    ``score`` over the variables ``names`` (a score fitted from partition statistics comes
-    here)."""
-    return learn_structure(score, search, Constraints(k, backbone, candidates, estimator),
-                           variables=names)
