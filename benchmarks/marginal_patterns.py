@@ -27,7 +27,6 @@ from estimators.ktan import KTANClassifier  # noqa: E402
 from estimators.marginal import (  # noqa: E402
     discrete_log_marginal,
     discrete_log_marginal_evidence,
-    factors_from_network,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "estimators" / "datasets" / "data"
@@ -43,7 +42,7 @@ def main() -> None:
             warnings.simplefilter("ignore")
             clf = KTANClassifier(k=2).fit(X, y)
         codes = clf._check_X(X).codes
-        factors = factors_from_network(clf.network_)
+        factors = clf.network_.marginal_factors
         rng = np.random.default_rng(0)
         for rate in (0.2,) if QUICK else (0.1, 0.2, 0.4):
             m = rng.random(codes.shape) < rate

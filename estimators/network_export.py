@@ -1,8 +1,9 @@
 """Write a fitted discrete classifier as a Bayesian network file (BIF, XMLBIF, pgmpy).
 
-Only the (k-)TAN family on discrete features is a discrete Bayesian network with CPDs
-(:func:`estimators.ktan._export.discrete_network`: the class is a parent of every feature,
-the CPDs are the classifier's smoothed tables). pgmpy's ``BIFWriter`` (with its default
+Only a network classifier (a ``network_`` on a ``structure_``: the (k-)TAN family, kDB, ...;
+:mod:`estimators.network.export`) on discrete features is a discrete Bayesian network with
+CPDs (:func:`estimators.network.export.discrete_network`: the class is a parent of every
+feature, the CPDs are the classifier's smoothed tables). pgmpy's ``BIFWriter`` (with its default
 ``round_values=None``) and ``XMLBIFWriter`` write the probabilities with Python's ``repr``,
 i.e. exactly; their readers give the model's posteriors on rows of training categories
 (measured: largest difference 7e-16 on ``car``, see ``tests/estimators/test_network_export.py``).
@@ -29,16 +30,18 @@ _BIF_STATE = re.compile(r"[^,{}\"\s]+( [^,{}\"\s]+)*")
 
 
 def discrete_network(model):
-    """The model's pgmpy ``DiscreteBayesianNetwork`` with CPDs (discrete (k-)TAN only)."""
-    from estimators.ktan._base import BaseKTAN
+    """The model's pgmpy ``DiscreteBayesianNetwork`` with CPDs (discrete network
+    classifiers only)."""
+    from estimators.network.model import CGNetwork
 
-    if not isinstance(model, BaseKTAN) or getattr(model, "family_", None) != "discrete":
+    network = isinstance(getattr(model, "network_", None), CGNetwork)
+    if not network or getattr(model, "family_", None) != "discrete":
         kind = getattr(model, "family_", "continuous")
         raise ValueError(
-            f"Only a (k-)TAN fitted on discrete features is a discrete Bayesian network; got a "
-            f"{type(model).__name__} with {kind} features (BIF and XMLBIF hold discrete "
-            "variables only).")
-    from estimators.ktan._export import discrete_network as build
+            f"Only a network classifier ((k-)TAN, kDB, ...) fitted on discrete features is a "
+            f"discrete Bayesian network; got a {type(model).__name__} with {kind} features "
+            "(BIF and XMLBIF hold discrete variables only).")
+    from estimators.network.export import discrete_network as build
 
     return build(model)
 
@@ -80,7 +83,7 @@ def write_network(model, fmt: str, path: str | PathLike) -> Path:
 
 def _pgmpy(model):
     """pgmpy form of the model: the discrete network, or ``{class: network}`` for a
-    Gaussian (k-)TAN (:func:`estimators.ktan._export.to_pgmpy`)."""
+    Gaussian network classifier (:func:`estimators.network.export.to_pgmpy`)."""
     to_pgmpy = getattr(model, "to_pgmpy", None)
     if to_pgmpy is None:
         raise ValueError(f"A {type(model).__name__} has no pgmpy form; models with one: "

@@ -19,10 +19,11 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
   carries ``weight`` = I(X_i; X_j | Y) and ``in_use`` (True for the first ``n_clusters_``
   clusters, the ones a reduced model predicts with).
 * k-GNB and (k-)TAN: the acyclic k-tree with the class as a parent of every feature;
-  (k-)TAN parent edges carry ``weight`` = f(child, {parent}) (I(X_u; X_v | Y) on
+  (k-)TAN, and every other network classifier (kDB, ...: a ``network_`` on a
+  ``structure_``, found without registration), parent edges carry ``weight`` = f(child, {parent}) (I(X_u; X_v | Y) on
   single-type data) and each feature its ``clique_score`` = f(v, pa(v)), ``parents`` and
   ``clique`` (comma-separated names) and ``parameters``, the fitted factor
-  (:func:`estimators.ktan._export.factor_parameters`; readable text in GraphML, exact in
+  (:func:`estimators.network.export.factor_parameters`; readable text in GraphML, exact in
   the JSON); k-GNB parent edges carry ``weight`` = f(child, {parent}) from its
   ``edge_scores_`` and the graph its total ``weight``. ``KTANClassifier.write_graphml``
   writes this graph.
@@ -44,7 +45,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from kgraph import GraphDB
 
-__all__ = ["STRUCTURE_GRAPHS", "structure_graph"]
+__all__ = ["STRUCTURE_GRAPHS", "register_structure_graph", "structure_graph"]
 
 
 def _types(clf, names, default: str) -> dict:
@@ -143,8 +144,14 @@ def _kgnb(clf) -> GraphDB:
     return _class_weights(_with_states(g, clf, target), clf, target)
 
 
-def _ktan(clf) -> GraphDB:
-    from estimators.ktan._export import factor_parameters
+def _network(clf, **attrs) -> GraphDB:
+    """Any network classifier (:mod:`estimators.network.export`): its ``structure_`` (a
+    :class:`kgraph.ParentSets` structure object) with the class node, every modelled
+    feature's ``parents``, ``clique`` and fitted factor ``parameters``, ``clique_score``
+    from ``hyperedge_scores_`` and parent-edge ``weight`` from ``edge_scores_`` (rows and
+    columns the modelled features in column order) when the model has them; ``attrs`` go
+    to the graph after ``model`` and ``family``."""
+    from estimators.network.export import factor_parameters
 
     # the modelled features, in column order: the rows and columns of ``edge_scores_``
     # (constant columns, and those feature selection leaves out, are not in the model)
@@ -154,22 +161,30 @@ def _ktan(clf) -> GraphDB:
     family = getattr(clf, "family_", "mixed")
     g = _ktree_of(clf, clf.class_node_, family,  # features left out by selection: no node
                   [v for v in clf.feature_names() if v in constant or v in index])
-    g.attrs.update(model=type(clf).__name__, family=family, score=float(clf.score_),
-                   backbone=",".join(map(str, clf.backbone_ or ())), search=clf.search_,
+    g.attrs.update(model=type(clf).__name__, family=family, **attrs,
                    constant_features=",".join(map(str, sorted(constant, key=str))),
                    parameters=_parameters_note(clf))
     factors = dict(zip(clf.network_.columns, clf.network_.factors, strict=True))
     all_names = clf.feature_names()
+    clique_scores = getattr(clf, "hyperedge_scores_", None)
+    edge_scores = getattr(clf, "edge_scores_", None)
     for v in names:
         parents = sorted(clf.structure_.parents(v), key=index.__getitem__)
-        g.set_node_attrs(v, clique_score=float(clf.hyperedge_scores_[v]),
-                         parents=",".join(map(str, parents)),
-                         clique=",".join(map(str, [v, *parents])),
-                         parameters=factor_parameters(factors[all_names.index(v)],
-                                                      all_names))
+        node = dict(parents=",".join(map(str, parents)),
+                    clique=",".join(map(str, [v, *parents])),
+                    parameters=factor_parameters(factors[all_names.index(v)], all_names))
+        if clique_scores is not None:
+            node = {"clique_score": float(clique_scores[v]), **node}
+        g.set_node_attrs(v, **node)
         for p in parents:
-            g.set_edge_attrs(p, v, weight=float(clf.edge_scores_[index[p], index[v]]))
+            weight = 0.0 if edge_scores is None else float(edge_scores[index[p], index[v]])
+            g.set_edge_attrs(p, v, weight=weight)
     return _class_weights(_with_states(g, clf, clf.class_node_), clf, clf.class_node_)
+
+
+def _ktan(clf) -> GraphDB:
+    return _network(clf, score=float(clf.score_), backbone=",".join(map(str, clf.backbone_ or ())),
+                    search=clf.search_)
 
 
 def _latent(clf) -> GraphDB:
@@ -203,15 +218,43 @@ def _ande(clf) -> GraphDB:
     return _class_weights(_with_states(g, clf, target), clf, target)
 
 
+#: fitted-model class -> structure-graph function, added by :func:`register_structure_graph`
+_REGISTERED: dict[type, Callable[[object], GraphDB]] = {}
+
+
+def register_structure_graph(kind: type, build: Callable[[object], GraphDB]) -> None:
+    """Give the fitted models of class ``kind`` (and its subclasses) the structure graph
+    ``build(model)``. A network classifier (a ``network_`` on a ``structure_``) needs none:
+    it gets the network graph (module docstring).
+
+    Examples
+    --------
+    >>> class Mine: ...
+    >>> register_structure_graph(Mine, lambda model: GraphDB())
+    >>> Mine in STRUCTURE_GRAPHS()
+    True
+    >>> del _REGISTERED[Mine]
+    """
+    _REGISTERED[kind] = build
+
+
 def STRUCTURE_GRAPHS() -> dict[type, Callable[[object], GraphDB]]:  # noqa: N802
-    """The registry: fitted-model class -> its structure-graph function (imported lazily)."""
+    """The registry: fitted-model class -> its structure-graph function (the built-in ones
+    imported lazily, then those of :func:`register_structure_graph`)."""
     from estimators.bnc import AnDEClassifier
     from estimators.gnb import GNBClassifier, KGNBClassifier
     from estimators.ktan._base import BaseKTAN
     from estimators.latent import LatentCNBClassifier
 
     return {GNBClassifier: _gnb, KGNBClassifier: _kgnb, BaseKTAN: _ktan,
-            LatentCNBClassifier: _latent, AnDEClassifier: _ande}
+            LatentCNBClassifier: _latent, AnDEClassifier: _ande, **_REGISTERED}
+
+
+def _is_network(model) -> bool:
+    from estimators.network.model import CGNetwork
+
+    return isinstance(getattr(model, "network_", None), CGNetwork) and hasattr(
+        getattr(model, "structure_", None), "parents")
 
 
 def structure_graph(model) -> GraphDB:
@@ -219,8 +262,9 @@ def structure_graph(model) -> GraphDB:
 
     Parameters
     ----------
-    model : GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier or
-        LatentCNBClassifier
+    model : GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier,
+        LatentCNBClassifier, any network classifier (``network_`` on a ``structure_``:
+        KDBClassifier, ...) or a class given to :func:`register_structure_graph`
         A fitted classifier.
 
     Returns
@@ -242,5 +286,10 @@ def structure_graph(model) -> GraphDB:
         if isinstance(model, kind):
             check_is_fitted(model)
             return build(model)
+    if hasattr(model, "get_params"):  # an estimator: refuse an unfitted one as unfitted
+        check_is_fitted(model)
+    if _is_network(model):
+        return _network(model)
     names = ", ".join(k.__name__ for k in STRUCTURE_GRAPHS())
-    raise TypeError(f"No structure graph for a {type(model).__name__}; supported: {names}.")
+    raise TypeError(f"No structure graph for a {type(model).__name__}; supported: {names} "
+                    "and every network classifier (a network_ on a structure_).")

@@ -5,6 +5,7 @@ structure objects learned by the searchers in :mod:`estimators`. It knows graphs
 statistics, and imports neither :mod:`estimators` nor :mod:`viz`.
 """
 
+from kgraph.dag import ParentSetDAG, ParentSets
 from kgraph.gnb import GNBForest, GNBJunctionTree
 from kgraph.graphdb import GraphDB
 from kgraph.junction import CherryJunctionTree
@@ -25,6 +26,8 @@ __all__ = [
     "GraphDB",
     "LatentCNBPlate",
     "PBKT",
+    "ParentSetDAG",
+    "ParentSets",
     "Structure",
     "StructureStore",
     "SuperParentEnsemble",

@@ -191,6 +191,18 @@ class _GNBStructure(Structure):
         self._mother_map = mothers
         return mothers
 
+    @property
+    def order(self) -> tuple:
+        """The features with every mother before its daughters (tree by tree, each from its
+        root): the order of :class:`kgraph.ParentSets`."""
+        return tuple(self._mothers())
+
+    def parents(self, feature: Hashable) -> frozenset:
+        """The feature parents of ``feature`` as a directed structure
+        (:class:`kgraph.ParentSets`): its mother, none for a root."""
+        mother = self.mother(feature)
+        return frozenset() if mother is None else frozenset((mother,))
+
     def mother(self, feature: Hashable) -> Hashable | None:
         """The mother μ(v) of a feature (paper 1 def. 1): its neighbour on the path to the
         first cluster of its tree; None for the first vertex of that cluster."""

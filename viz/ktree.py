@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
+from kgraph.dag import ParentSetDAG
 from kgraph.ktree import AcyclicKTree
 from viz._draw import LegendItem, Sheet, draw_edge, draw_node, format_set, rect
 from viz._fit import GAP_X, MARGIN, abbreviate, node_height, node_size
@@ -33,14 +34,14 @@ __all__ = ["plot_ktree", "plot_tree_representation", "plot_pbkt"]
 Width = str | float | None
 
 
-def _ktree(obj: Any) -> AcyclicKTree:
-    """An AcyclicKTree, or the ``structure_`` of a fitted k-TAN-like model."""
-    if isinstance(obj, AcyclicKTree):
+def _ktree(obj: Any) -> AcyclicKTree | ParentSetDAG:
+    """An AcyclicKTree or ParentSetDAG, or the ``structure_`` of a fitted model with one."""
+    if isinstance(obj, AcyclicKTree | ParentSetDAG):
         return obj
     structure = getattr(obj, "structure_", None)
-    if isinstance(structure, AcyclicKTree):
+    if isinstance(structure, AcyclicKTree | ParentSetDAG):
         return structure
-    raise TypeError(f"Expected an AcyclicKTree or a fitted model with an AcyclicKTree "
+    raise TypeError(f"Expected an AcyclicKTree, a ParentSetDAG or a fitted model with one as "
                     f"'structure_'; got {type(obj).__name__}.")
 
 
@@ -48,7 +49,9 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
                ax: Axes | None = None, style: Style | None = None,
                title: str | None = None, width: Width = None, weights: dict | None = None,
                feature_types: dict | None = None) -> Figure:
-    """Paper 2 fig. 2a (2c with ``target``): an acyclic k-tree with its creation order.
+    """Paper 2 fig. 2a (2c with ``target``): an acyclic k-tree with its creation order;
+    also a :class:`kgraph.ParentSetDAG` (kDB, BAN) with its topological order, its class
+    vertex drawn unless another ``target`` is given.
 
     A 1-tree is drawn as a tidy tree from its first vertex when it fits the width, a k-tree
     (k >= 2, or a tree too wide) with the Kamada–Kawai layout (deterministic) spread over
@@ -60,7 +63,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
 
     Parameters
     ----------
-    ktree : AcyclicKTree or fitted model with an AcyclicKTree ``structure_``
+    ktree : AcyclicKTree, ParentSetDAG or fitted model with one as ``structure_``
     target : hashable, optional
         Name of a class vertex to add (k-TAN); must not be a vertex of the k-tree.
     ax : matplotlib Axes, optional
@@ -90,6 +93,9 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
     7
     """
     kt = _ktree(ktree)
+    k = getattr(kt, "k", None)  # None for a DAG: no initial clique
+    if k is None and target is None:
+        target = kt.target
     if target is not None and target in kt.parent_map:
         raise ValueError(f"The target {target!r} is a vertex of the k-tree; name the class "
                          "vertex differently.")
@@ -103,7 +109,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
         looks = {}
         for i, v in enumerate(order):
             face = feature_face(s, feature_types, v)
-            first = i < kt.k
+            first = k is not None and i < k
             looks[v] = NodeLook(face=face or (s.soft_highlight_color if first else None),
                                 edge=s.highlight_color if first and face else None)
         labels = {v: str(v) for v in order}
@@ -112,7 +118,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
             labels[target], gids[target] = str(target), f"class:{target}"
             looks[target] = NodeLook(face=s.class_color, bold=True)
         tree = None
-        if kt.k == 1:
+        if k == 1:
             tree = rooted_children(order, kt.edges, [order[0]])
         spec = GraphSpec(
             labels=labels, gids=gids, looks=looks, tree=tree, class_node=target,
@@ -123,12 +129,14 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
             class_edges=[EdgeSpec(target, v, f"class:{target}->{v}", color=s.light_color,
                                   width=0.6 * s.line_width) for v in order]
             if target is not None else [])
-        what = "root (first vertex)" if kt.k == 1 else f"initial {kt.k}-clique"
-        first = LegendItem(what, face=s.soft_highlight_color)
-        if feature_types:
-            first = LegendItem(f"{what}, orange outline", face="#FFFFFF",
-                               edge=s.highlight_color)
-        extra = [first, LegendItem("numbers: creation order", kind="text")]
+        extra = [LegendItem("numbers: topological order", kind="text")]
+        if k is not None:
+            what = "root (first vertex)" if k == 1 else f"initial {k}-clique"
+            first = LegendItem(what, face=s.soft_highlight_color)
+            if feature_types:
+                first = LegendItem(f"{what}, orange outline", face="#FFFFFF",
+                                   edge=s.highlight_color)
+            extra = [first, LegendItem("numbers: creation order", kind="text")]
         spec.legend = node_kinds_legend(
             s, feature_types=feature_types, nodes=order,
             class_label=None if target is None else str(target), extra=extra) + weight_legend

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kgraph import PBKT, AcyclicKTree, CherryJunctionTree, GNBForest, GNBJunctionTree
+from kgraph import (
+    PBKT,
+    AcyclicKTree,
+    CherryJunctionTree,
+    GNBForest,
+    GNBJunctionTree,
+    ParentSetDAG,
+)
 from kgraph.plate import LatentCNBPlate
 from kgraph.superparent import SuperParentEnsemble
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
@@ -22,6 +29,7 @@ _PLOTTERS = {
     GNBForest: plot_gnb_forest,
     CherryJunctionTree: plot_junction_tree,
     AcyclicKTree: plot_ktree,
+    ParentSetDAG: plot_ktree,
     PBKT: plot_pbkt,
     LatentCNBPlate: plot_plate,
     SuperParentEnsemble: plot_superparent,

@@ -9,7 +9,7 @@ the SPODEs' *joint* probabilities over the n-subsets S that qualify for the row:
     p(y | x) ∝ (1 / |Q(x)|) sum_{S in Q(x)} p_S(y, x_O)
 
 **Factors.** Every SPODE's factors are the conditional Gaussian factors of MATH.md §7
-(:func:`estimators.ktan.fit_network`, the k-TAN's): a categorical feature given categorical
+(:func:`estimators.network.model.fit_network`, the k-TAN's): a categorical feature given categorical
 super-parents is a CPT with Laplace smoothing ``(n_{x,u,y} + alpha) / (n_{u,y} + K alpha)``
 (``alpha=1``: Laplace's rule; smaller ``alpha`` is the m-estimate with a uniform prior and
 equivalent sample size ``K alpha``); a continuous feature given (y, x_S) is a linear
@@ -27,7 +27,7 @@ AODE. A category unseen in training is a missing cell for every kgraph classifie
 template codes it ``-1``), so it too is marginalised rather than excluding its SPODE.
 
 **Empty cells.** Each SPODE marginalises exactly on its own structure
-(:meth:`estimators.ktan.CGNetwork.joint_log_likelihood`, MATH.md §8): a missing child
+(:meth:`estimators.network.model.CGNetwork.joint_log_likelihood`, MATH.md §8): a missing child
 drops from the product; a SPODE whose super-parent is missing stays in the average,
 marginalised over it -- a sum over the levels of a categorical super-parent, the Gaussian
 integral for a continuous one (closed form over linear-Gaussian children, a Gauss--Hermite

@@ -31,13 +31,8 @@ from estimators._joint import (
 from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
-from estimators.ktan import (
-    FEATURE_FAMILIES,
-    family_of,
-    feature_types_of,
-    fit_network,
-    refit_network,
-)
+from estimators.ktan import FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.network.model import fit_network, refit_network
 from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.plugins import RegistryName
 from estimators.scores import score_names

@@ -25,15 +25,17 @@ import numpy as np
 
 from estimators.distributed._cg_stats import CellMoments, MixedStats, merge_cells
 from estimators.distributed._stats import ClassMoments, PairCounts
-from estimators.scores._cg_factors import (
-    _LOG_2PI,
+from estimators.network.factors import (
+    LOG_2PI as _LOG_2PI,
+)
+from estimators.network.factors import (
     BayesCategoricalFactor,
     CategoricalFactor,
     LinearGaussianFactor,
-    _cpt,
-    _regression,
 )
-from estimators.scores._cg_moments import Moments, pooled
+from estimators.network.fitting import cell_regression as _regression
+from estimators.network.fitting import log_cpt_table as _cpt
+from estimators.network.moments import Moments, pooled
 
 __all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats", "single_type_table"]
 

@@ -37,7 +37,7 @@ from estimators.distributed._cg_stats import mixed_stats
 from estimators.distributed._collect import categories_of
 from estimators.distributed._factors import empty_encoded, encoder_order, fit_encoder
 from estimators.distributed._stats import encode
-from estimators.scores._cg_factors import _LOG_2PI
+from estimators.network.factors import LOG_2PI as _LOG_2PI
 
 __all__ = ["column_kinds", "fit_cg_score_from_dask", "mixed_table", "pair_gains"]
 

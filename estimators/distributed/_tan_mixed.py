@@ -3,7 +3,7 @@
 As in memory (:mod:`estimators.network.scoring`): the directed conditional Gaussian pair
 scores (:func:`~estimators.distributed._cg_score.pair_gains`, three passes), the maximum
 spanning arborescence over them (:func:`~estimators.network.learn.learn_structure`), then
-the network's factors (:func:`~estimators.ktan._network.fit_network`'s settings: pseudo-count
+the network's factors (:func:`~estimators.network.model.fit_network`'s settings: pseudo-count
 ``alpha``/``ess``, least squares, ``var_smoothing`` times the largest variance added) built
 from the same pass-2 statistics by :func:`~estimators.distributed._cg_pairs.factor_from_stats`.
 :func:`finish_tan` is that search and network for every family (Gaussian and discrete
@@ -19,8 +19,8 @@ from estimators.class_information import discrete_information, gaussian_informat
 from estimators.distributed._cg_pairs import StatsTable, factor_from_stats
 from estimators.distributed._cg_score import mixed_table, pair_gains
 from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _without_constant
-from estimators.ktan._network import CGNetwork, _pseudo_count
 from estimators.network.learn import Constraints, learn_structure
+from estimators.network.model import CGNetwork, pseudo_count
 from estimators.search import check_k
 
 __all__ = ["PairScore", "finish_tan", "fit_tan_mixed", "network_from_stats"]
@@ -61,11 +61,11 @@ def largest_variance(table: StatsTable, columns) -> float:
 
 def network_from_stats(enc, table: StatsTable, columns, parents, *, alpha, ess, var_smoothing,
                        floor) -> CGNetwork:
-    """:func:`~estimators.ktan._network.fit_network` (k = 1, complete rows) from the
+    """:func:`~estimators.network.model.fit_network` (k = 1, complete rows) from the
     statistics: ``enc`` the encoded table of no rows (types and levels)."""
     m = table.n_classes
     factors = tuple(
-        factor_from_stats(table, v, pa, alpha=_pseudo_count(enc, v, pa, m, alpha, ess),
+        factor_from_stats(table, v, pa, alpha=pseudo_count(enc, v, pa, m, alpha, ess),
                           var_smoothing=var_smoothing, ridge=0.0, min_cell_rows=MIN_CELL_ROWS,
                           var_floor=floor)[0]
         for v, pa in zip(columns, parents, strict=True))

@@ -13,7 +13,7 @@ its root, and
 Missing cells: complete rows use this sum; a row with missing cells is marginalised: for
 the Gaussian dependence by the conditional Gaussian engine (all factors are CG,
 :mod:`._marginalise`), for the copula and KDE dependences by sums and trapezoid rules with
-variable elimination (:mod:`._grid_marginal`).
+variable elimination (:mod:`estimators.marginal.grid`).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.densities import PairDensity
-from estimators.gnb._grid_marginal import grid_log_marginal, integration_grids
 from estimators.gnb._marginalise import encoded_matrix, marginal_factor, placeholder_factor
 from estimators.gnb._rooted import DensityFactor
-from estimators.scores._cg_factors import fit_cg_factor
+from estimators.marginal.grid import grid_log_marginal, integration_grids
+from estimators.network.fitting import fit_cg_factor
 
 __all__ = ["RootedForest", "fit_rooted_forest"]
 

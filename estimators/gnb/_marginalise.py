@@ -9,8 +9,9 @@
   vertices, exact Gaussian blocks, Gauss–Hermite (order ``GH_ORDER``) for a missing
   continuous vertex with a categorical descendant.
 
-The adapters below turn the fitted factors into the factor protocol of
-:mod:`estimators.marginal.factors` (dense arrays over the categorical parents' levels).
+The fitted conditional Gaussian factors are the engine's vertices themselves
+(:mod:`estimators.network.factors`); below, the Gaussian dependence model's pairs and the
+columns outside the structure get their linear-Gaussian factors.
 """
 
 from __future__ import annotations
@@ -18,49 +19,18 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.scores._cg_factors import (
-    BayesCategoricalFactor,
-    CategoricalFactor,
-    LinearGaussianFactor,
-)
-from estimators.scores._cg_moments import parent_configurations
+from estimators.network.factors import Factor, LinearGaussianFactor
 
 __all__ = ["marginal_factor", "placeholder_factor"]
 
 
-def _dense(arr: np.ndarray, factor) -> np.ndarray:
-    """Rearrange a per-cell array (U + 1, m, ...) into (m, r_1, ..., r_k, ...) over every
-    configuration of the categorical parents (unseen ones take the pooled slot U)."""
-    radix = np.asarray(factor.radix, dtype=np.int64)
-    grid = np.indices(tuple(radix)).reshape(radix.size, -1).T if radix.size else np.zeros(
-        (1, 0), np.int64)
-    code = parent_configurations(grid, radix)
-    pos = np.minimum(np.searchsorted(factor.configs, code), factor.n_configs - 1)
-    idx = np.where(factor.configs[pos] == code, pos, factor.n_configs)
-    out = np.moveaxis(arr[idx], 0, 1)  # (m, n_configs_dense, ...)
-    return out.reshape((out.shape[0], *radix.tolist(), *out.shape[2:]))
-
-
 def marginal_factor(factor, density=None):
-    """The :mod:`estimators.marginal.factors` form of a fitted GNB factor."""
-    from estimators.marginal import factors as mf  # noqa: PLC0415
-
-    cells = dict(vertex=factor.v, categorical_parents=tuple(factor.categorical_parents),
-                 continuous_parents=tuple(factor.continuous_parents)) if hasattr(
-        factor, "categorical_parents") else {}
-    if isinstance(factor, LinearGaussianFactor):
-        return mf.LinearGaussianFactor(**cells, intercept=_dense(factor.intercept, factor),
-                                       coef=_dense(factor.coef, factor),
-                                       var=_dense(factor.var, factor))
-    if isinstance(factor, BayesCategoricalFactor):
-        return mf.BayesFactor(**cells, log_prior=_dense(factor.log_cpt, factor),
-                              mean=_dense(factor.mean, factor),
-                              cov=_dense(np.linalg.inv(factor.precision), factor))
-    if isinstance(factor, CategoricalFactor):
-        return mf.TableFactor(vertex=factor.v, parents=tuple(factor.categorical_parents),
-                              log_table=_dense(factor.log_cpt, factor),
-                              n_states=int(factor.log_cpt.shape[-1]))
-    # the Gaussian dependence model: regression of x_v on x_P from the class covariance
+    """The engine vertex of a fitted GNB factor (vertex = encoded column): a conditional
+    Gaussian :class:`~estimators.network.factors.Factor` is one already; a pair of the
+    Gaussian dependence model becomes the regression of x_v on x_P from the class
+    covariance of ``density``."""
+    if isinstance(factor, Factor):
+        return factor
     v, P = factor.v, list(factor.parents)
     m = density.n_classes_
     intercept, coef, var = np.empty(m), np.empty((m, len(P))), np.empty(m)
@@ -70,17 +40,13 @@ def marginal_factor(factor, density=None):
         intercept[c] = mu[v] - b @ mu[P]
         coef[c] = b
         var[c] = S[v, v] - b @ S[P, v]
-    return mf.LinearGaussianFactor(vertex=v, categorical_parents=(), continuous_parents=tuple(P),
-                                   intercept=intercept, coef=coef, var=var)
+    return LinearGaussianFactor.from_dense(v, (), tuple(P), intercept, coef, var)
 
 
 def placeholder_factor(v: int, n_classes: int):
     """A parentless factor for a column outside the structure (marked missing, it drops)."""
-    from estimators.marginal import factors as mf  # noqa: PLC0415
-
-    return mf.LinearGaussianFactor(vertex=int(v), categorical_parents=(),
-                                   continuous_parents=(), intercept=np.zeros(n_classes),
-                                   coef=np.zeros((n_classes, 0)), var=np.ones(n_classes))
+    return LinearGaussianFactor.from_dense(int(v), (), (), np.zeros(n_classes),
+                                           np.zeros((n_classes, 0)), np.ones(n_classes))
 
 
 def encoded_matrix(enc: EncodedColumns) -> np.ndarray:

@@ -10,7 +10,7 @@ The factor of v is
 * the **dependence model** of the classifier (gaussian, gaussian-copula, kde) when v and its
   parents are all continuous: ``ln p(x_v, x_P | y) - ln p(x_P | y)`` with the fitted class
   densities, whose lower-dimensional densities are marginals of the higher ones;
-* the **conditional Gaussian factor** (:func:`estimators.scores._cg_factors.fit_cg_factor`)
+* the **conditional Gaussian factor** (:func:`estimators.network.fitting.fit_cg_factor`)
   when v or a parent is categorical: a linear-Gaussian regression in each cell of the
   categorical parents, a CPT, or a Bayes-rule categorical factor.
 

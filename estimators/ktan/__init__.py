@@ -2,10 +2,10 @@
 
 from estimators.ktan._base import MIN_CELL_ROWS
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._network import CGNetwork, fit_network, refit_network
 from estimators.ktan.classifiers import KTANClassifier, TANClassifier
 from estimators.ktan.naive_bayes import NaiveBayesClassifier
+from estimators.network.model import CGNetwork, fit_network
 
 __all__ = ["FEATURE_FAMILIES", "MIN_CELL_ROWS", "CGNetwork", "KTANClassifier",
            "NaiveBayesClassifier", "TANClassifier", "family_of", "feature_types_of",
-           "fit_network", "refit_network"]
+           "fit_network"]

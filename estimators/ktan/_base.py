@@ -2,7 +2,7 @@
 
 k-TAN classification (MATH.md §4, §7–§8): ``ln p(y, x) = ln p(y) + sum_v ln p(x_v | y,
 x_pa(v))`` over the parent sets of a learned acyclic k-tree, with conditional Gaussian
-factors (:mod:`estimators.ktan._network`): smoothed CPTs, class-conditional linear-Gaussian
+factors (:mod:`estimators.network.model`): smoothed CPTs, class-conditional linear-Gaussian
 regressions, and Bayes' rule on the CG joint for a categorical feature with continuous
 parents. Continuous and categorical columns mix freely; missing cells are learned around
 (available cases) and marginalised at prediction.
@@ -32,11 +32,18 @@ from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._export import to_pgmpy
-from estimators.ktan._network import fit_network, floored_vertices, refit_network, var_floor
+from estimators.network.export import to_pgmpy
 from estimators.network.learn import Constraints, learn_structure
+from estimators.network.model import fit_network, floored_vertices, refit_network, var_floor
 from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
 from estimators.search import check_k
+from estimators.semiparametric import (
+    KINDS,
+    ClassMargins,
+    Semiparametric,
+    as_spec,
+    fit_semiparametric_network,
+)
 
 CLASS_NODE = "class"
 
@@ -64,6 +71,8 @@ class KTANSpec:
         ``parameters=`` of the template (generative or discriminative).
     random_state : int, RandomState or None
         Seeds the discriminative fit's inner folds.
+    continuous : str or Semiparametric
+        How continuous factors are modelled (``continuous=``, MATH.md §11).
     """
 
     k: int
@@ -74,6 +83,7 @@ class KTANSpec:
     ess: float | None = None
     parameters: Any = "generative"
     random_state: Any = None
+    continuous: Any = "gaussian"
 
 
 class BaseKTAN(JointLogLikelihoodClassifier):
@@ -89,6 +99,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "verbose": ["verbose"],
         "parameters": PARAMETERS_CONSTRAINT,
+        "continuous": [StrOptions(set(KINDS)), Semiparametric],
     }
 
     # -- what a subclass decides ------------------------------------------------------------
@@ -122,6 +133,11 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
             from estimators.distributed import fit_tan_dask
 
+            if as_spec(self._spec().continuous).kind != "gaussian":
+                raise ValueError(f"{type(self).__name__}(continuous=...) other than 'gaussian' "
+                                 "needs the rows in memory (kernel margins and CKDE factors "
+                                 "keep the training rows); compute a sample.")
+
             refuse_dask_discriminative(self)
             return fit_tan_dask(self, X, y)
         name = type(self).__name__
@@ -134,9 +150,17 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                 f"(constant: {self.constant_features_})."
             )
         kept = self._select_features(enc, y_codes, kept)
-        model = _modelled(enc, kept, [names[j] for j in kept])
-        self.family_ = family_of(model.types)
         spec = self._fit_spec = self._spec()
+        continuous = as_spec(spec.continuous)
+        margins, scored = None, enc
+        if continuous.kind != "gaussian":
+            refuse_semiparametric_discriminative(self, continuous, spec.parameters)
+            margins = ClassMargins(enc, y_codes, self.classes_.size,
+                                   [j for j in kept if enc.continuous[j]],
+                                   bw_floor=continuous.bw_floor, tail=continuous.tail)
+            scored = margins.training_scores(enc, y_codes)  # structure: z-space score
+        model = _modelled(scored, kept, [names[j] for j in kept])
+        self.family_ = family_of(model.types)
         search, backbone = spec.search, spec.backbone
         self.k_ = k = check_k(spec.k, len(kept), owner=name)
         if backbone is not None and not isinstance(backbone, str):
@@ -160,10 +184,18 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         index = {names[j]: j for j in kept}
         order = [index[v] for v in self.structure_.order]
         parents = [[index[p] for p in self.structure_.parents(v)] for v in self.structure_.order]
-        self.network_ = fit_network(
-            enc, y_codes, self.classes_.size, order, parents, alpha=self.alpha, ess=spec.ess,
-            var_smoothing=self.var_smoothing, ridge=0.0, min_cell_rows=MIN_CELL_ROWS,
-        )
+        if continuous.kind == "gaussian":
+            self.network_ = fit_network(
+                enc, y_codes, self.classes_.size, order, parents, alpha=self.alpha,
+                ess=spec.ess, var_smoothing=self.var_smoothing, ridge=0.0,
+                min_cell_rows=MIN_CELL_ROWS,
+            )
+        else:
+            self.network_ = fit_semiparametric_network(
+                enc, y_codes, self.classes_.size, order, parents, continuous, alpha=self.alpha,
+                var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
+                margins=margins)
+        self.factor_kinds_ = _factor_kinds(self.network_, names)
         self._warn_degenerate(enc)
         ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
         if ineligible:
@@ -230,7 +262,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     # -- export -----------------------------------------------------------------------------
     def to_pgmpy(self):
-        """The fitted model in pgmpy (see :func:`estimators.ktan._export.to_pgmpy`).
+        """The fitted model in pgmpy (see :func:`estimators.network.export.to_pgmpy`).
 
         Returns
         -------
@@ -245,11 +277,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             conditional Gaussian network; for ``parameters="discriminative"``: pgmpy cannot
             hold log-linear weights.
         """
-        if getattr(self, "discriminative_", None) is not None:
-            raise ValueError(
-                f"{type(self).__name__}(parameters='discriminative') cannot be exported to "
-                "pgmpy: its log-linear weights are no CPDs, and the generative CPDs would "
-                "not predict what it predicts; fit with parameters='generative' to export.")
         return to_pgmpy(self)
 
     def write_graphml(self, path: str | PathLike) -> None:
@@ -271,6 +298,21 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
         check_is_fitted(self)
         structure_graph(self).write_graphml(path)
+
+
+def refuse_semiparametric_discriminative(clf, spec: Semiparametric, parameters) -> None:
+    """A ``ValueError`` for ``parameters="discriminative"`` with non-Gaussian continuous
+    factors (their log-linear cells are those of the conditional Gaussian, MATH.md §10)."""
+    if parameters != "generative":
+        raise ValueError(f"{type(clf).__name__}(continuous={spec.kind!r}) is generative only: "
+                         "parameters='discriminative' refits conditional Gaussian cells "
+                         "(MATH.md §10); use continuous='gaussian' with it.")
+
+
+def _factor_kinds(network, names) -> dict:
+    """Feature name -> the kind of its continuous factor ("gaussian", "copula", "ckde")."""
+    kinds = getattr(network, "kinds", None) or ("gaussian",) * len(network.columns)
+    return {names[v]: k for v, k in zip(network.columns, kinds, strict=True)}
 
 
 def refuse_dask_discriminative(clf) -> None:

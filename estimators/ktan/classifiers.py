@@ -33,7 +33,7 @@ _DOC_ATTRIBUTES = """classes_ : ndarray
     encoder_ : MixedEncoder
         The fitted column encoder.
     network_ : CGNetwork
-        The fitted factors (:mod:`estimators.ktan._network`).
+        The fitted factors (:mod:`estimators.network.model`).
     class_log_prior_ : ndarray
         ``ln p(y)`` (relative frequencies).
     discriminative_ : DiscriminativeParameters or None
@@ -52,7 +52,7 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         Pseudo-count of the CPTs (> 0), categorical features only.
     ess : float or None, default=None
         When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
-        size instead of ``alpha`` (see :func:`estimators.ktan._network.fit_network`).
+        size instead of ``alpha`` (see :func:`estimators.network.model.fit_network`).
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
         ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
@@ -69,7 +69,15 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         (log-linear cells of every factor, penalty centred on the generative parameters,
         missing cells marginalised by the generative factors they touch; see
         :mod:`estimators.discriminative`); ``discriminative_`` holds them and
-        ``to_pgmpy`` refuses such a model."""
+        ``to_pgmpy`` refuses such a model.
+    continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
+        How continuous features are modelled (MATH.md §11,
+        :mod:`estimators.semiparametric`): linear-Gaussian regressions (the factors above),
+        a class-conditional Gaussian copula with kernel margins, conditional kernel
+        densities, or per feature the one with the best cross-validated likelihood.
+        The non-Gaussian kinds learn the structure on the class-conditional normal scores
+        (the copula's CMI), floor bandwidths and variances, and are generative only;
+        ``factor_kinds_`` names each feature's kind."""
 
 _DOC_COMMON = """
     Columns are continuous or categorical (types decided once, see ``feature_types``; a
@@ -151,7 +159,8 @@ class TANClassifier(BaseKTAN):
 
     def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
                  feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False,
-                 parameters="generative"):
+                 parameters="generative", continuous="gaussian"):
+        self.continuous = continuous
         self.features = features
         self.alpha = alpha
         self.ess = ess
@@ -161,7 +170,8 @@ class TANClassifier(BaseKTAN):
         self.parameters = parameters
 
     def _spec(self) -> KTANSpec:
-        return KTANSpec(k=1, ess=self.ess, parameters=self.parameters)
+        return KTANSpec(k=1, ess=self.ess, parameters=self.parameters,
+                        continuous=self.continuous)
 
 
 class KTANClassifier(BaseKTAN):
@@ -302,7 +312,9 @@ class KTANClassifier(BaseKTAN):
         random_state=None,
         verbose: bool = False,
         parameters="generative",
+        continuous="gaussian",
     ):
+        self.continuous = continuous
         self.random_state = random_state
         self.parameters = parameters
         self.feature_selection = feature_selection
@@ -320,7 +332,8 @@ class KTANClassifier(BaseKTAN):
 
     def _spec(self) -> KTANSpec:
         return KTANSpec(self.k_, self.search, self.backbone, self.structure_score_,
-                        self.candidates, self.ess, self.parameters, self.random_state)
+                        self.candidates, self.ess, self.parameters, self.random_state,
+                        self.continuous)
 
     def _feature_selection_method(self) -> str | None:
         return self.feature_selection_

@@ -1,7 +1,7 @@
 """Naive Bayes on mixed columns: the k-TAN family with no feature parents (k = 0).
 
 ``ln p(y, x) = ln p(y) + sum_v ln p(x_v | y)`` with the conditional Gaussian factors of
-MATH.md §7 without parents (:mod:`estimators.ktan._network`): smoothed class-conditional
+MATH.md §7 without parents (:mod:`estimators.network.model`): smoothed class-conditional
 tables for categorical columns, class-conditional normals for continuous ones (variance plus
 ``var_smoothing`` times the largest feature variance, as scikit-learn's ``GaussianNB``). A
 missing cell drops its factor (MATH.md §8). With ``parameters="discriminative"`` it is
@@ -25,7 +25,7 @@ from estimators._joint import (
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._base import MIN_CELL_ROWS
-from estimators.ktan._network import fit_network, refit_network
+from estimators.network.model import fit_network, refit_network
 
 
 class NaiveBayesClassifier(JointLogLikelihoodClassifier):

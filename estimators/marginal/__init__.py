@@ -20,7 +20,7 @@ Engines (all take plain fitted parameters, not classifiers):
 * :func:`kde_log_marginal`: GNB with KDE pairs; missing leaves drop exactly, internal
   missing vertices by a trapezoid rule (spacing h/4, reach 8 h) on per-class grids.
 * :func:`cg_log_marginal`: conditional Gaussian networks given as vertex factors
-  (:mod:`.factors`): sums over categories, exact Gaussian marginalisation of missing
+  (the protocol of :mod:`.factors`, implemented by :mod:`estimators.network.factors`): sums over categories, exact Gaussian marginalisation of missing
   continuous vertices with only continuous descendants, and a fixed-order Gauss–Hermite
   rule (order ``GH_ORDER`` = 64, nodes on the exact Gaussian part of the posterior) for a
   missing continuous vertex with a categorical descendant; measured error in ln p below
@@ -30,12 +30,6 @@ Engines (all take plain fitted parameters, not classifiers):
 from estimators.marginal._elimination import check_summed, eliminate
 from estimators.marginal._patterns import kept_vertices, missing_patterns
 from estimators.marginal.discrete import discrete_log_marginal, discrete_log_marginal_evidence
-from estimators.marginal.factors import (
-    BayesFactor,
-    LinearGaussianFactor,
-    TableFactor,
-    factors_from_network,
-)
 from estimators.marginal.gaussian import (
     gaussian_log_marginal,
     junction_correlation,
@@ -52,11 +46,7 @@ __all__ = [
     "eliminate",
     "kept_vertices",
     "missing_patterns",
-    "BayesFactor",
-    "LinearGaussianFactor",
-    "TableFactor",
     "cg_log_marginal",
-    "factors_from_network",
     "discrete_log_marginal",
     "discrete_log_marginal_evidence",
     "gaussian_log_marginal",

@@ -14,21 +14,21 @@ from collections.abc import Sequence
 import numpy as np
 
 from estimators.marginal._elimination import check_summed, eliminate
-from estimators.marginal.factors import TableFactor
+from estimators.marginal.factors import CategoricalFactor
 from estimators.marginal.mixed import cg_log_marginal
 
 
 def discrete_log_marginal(
-    factors: Sequence[TableFactor], class_log_prior: np.ndarray, codes: np.ndarray,
+    factors: Sequence[CategoricalFactor], class_log_prior: np.ndarray, codes: np.ndarray,
     missing: np.ndarray
 ) -> np.ndarray:
     """``ln p(y, x_O)`` of every row and class of a discrete k-TAN with missing entries.
 
     Parameters
     ----------
-    factors : sequence of TableFactor
+    factors : sequence of categorical factors
         The fitted tables, ``factors[v]`` of vertex v (e.g.
-        :func:`~estimators.marginal.factors.factors_from_network` of
+        :attr:`~estimators.network.model.CGNetwork.marginal_factors` of
         ``KTANClassifier.network_``).
     class_log_prior : ndarray of shape (n_classes,)
         ``ln p(y)``.
@@ -46,10 +46,9 @@ def discrete_log_marginal(
     --------
     >>> import numpy as np
     >>> from estimators.ktan import TANClassifier
-    >>> from estimators.marginal import factors_from_network
     >>> codes = np.array([[0, 0], [0, 1], [1, 1], [1, 1]])
     >>> clf = TANClassifier().fit(codes, [0, 0, 1, 1])
-    >>> factors, prior = factors_from_network(clf.network_), clf.class_log_prior_
+    >>> factors, prior = clf.network_.marginal_factors, clf.class_log_prior_
     >>> x0_only = discrete_log_marginal(factors, prior, codes[:1], np.array([[False, True]]))
     >>> both = clf._joint_log_likelihood(clf._check_X(np.array([[0, 0], [0, 1]])))
     >>> bool(np.allclose(np.exp(x0_only), np.exp(both).sum(axis=0)))
@@ -59,7 +58,7 @@ def discrete_log_marginal(
 
 
 def discrete_log_marginal_evidence(
-    factors: Sequence[TableFactor], class_log_prior: np.ndarray, codes: np.ndarray,
+    factors: Sequence[CategoricalFactor], class_log_prior: np.ndarray, codes: np.ndarray,
     missing: np.ndarray
 ) -> np.ndarray:
     """The same ``ln p(y, x_O)`` as :func:`discrete_log_marginal`, without grouping by pattern.
@@ -73,10 +72,9 @@ def discrete_log_marginal_evidence(
     --------
     >>> import numpy as np
     >>> from estimators.ktan import TANClassifier
-    >>> from estimators.marginal import factors_from_network
     >>> codes = np.array([[0, 0], [0, 1], [1, 1], [1, 1]])
     >>> clf = TANClassifier().fit(codes, [0, 0, 1, 1])
-    >>> factors, prior = factors_from_network(clf.network_), clf.class_log_prior_
+    >>> factors, prior = clf.network_.marginal_factors, clf.class_log_prior_
     >>> m = np.array([[False, True], [True, False], [False, False], [True, True]])
     >>> bool(np.allclose(discrete_log_marginal_evidence(factors, prior, codes, m),
     ...                  discrete_log_marginal(factors, prior, codes, m)))

@@ -36,32 +36,34 @@ _LOG_2PI = np.log(2.0 * np.pi)
 def linear_gaussian_joint(factors: Sequence) -> tuple[np.ndarray, np.ndarray]:
     """Mean ``(n_classes, d)`` and covariance ``(n_classes, d, d)`` of x given each class,
     for a linear-Gaussian network: ``factors[v]`` a
-    :class:`~estimators.marginal.factors.LinearGaussianFactor` of vertex v without
-    categorical parents (e.g. :func:`~estimators.marginal.factors.factors_from_network` of
+    :class:`~estimators.network.factors.LinearGaussianFactor` of vertex v without
+    categorical parents (e.g. :attr:`~estimators.network.model.CGNetwork.marginal_factors` of
     a Gaussian k-TAN).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from estimators.marginal.factors import LinearGaussianFactor
-    >>> f0 = LinearGaussianFactor(0, (), (), np.array([1.0]), np.zeros((1, 0)), np.array([16.0]))
-    >>> f1 = LinearGaussianFactor(1, (), (0,), np.array([-5.0]), np.array([[0.5]]),
+    >>> from estimators.network.factors import LinearGaussianFactor
+    >>> f0 = LinearGaussianFactor.from_dense(0, (), (), np.array([1.0]), np.zeros((1, 0)), np.array([16.0]))
+    >>> f1 = LinearGaussianFactor.from_dense(1, (), (0,), np.array([-5.0]), np.array([[0.5]]),
     ...                           np.array([16.0]))
     >>> mean, cov = linear_gaussian_joint([f0, f1])
     >>> mean[0].tolist(), cov[0].tolist()
     ([1.0, -4.5], [[16.0, 8.0], [8.0, 20.0]])
     """
     d = len(factors)
-    n_classes = np.shape(factors[0].var)[0]
-    B = np.zeros((n_classes, d, d))
-    a = np.empty((n_classes, d))
-    var = np.empty((n_classes, d))
     for v, f in enumerate(factors):
         if f.categorical_parents:
             raise ValueError(f"Vertex {v} has categorical parents; linear_gaussian_joint takes "
                              "an all-continuous network (use cg_log_marginal for mixed ones).")
-        a[:, v], var[:, v] = f.intercept, f.var
-        B[:, v, list(f.continuous_parents)] = f.coef
+    regressions = [f.regression({}) for f in factors]  # each (1, m), (1, m, |C|), (1, m)
+    n_classes = np.shape(regressions[0][2])[1]
+    B = np.zeros((n_classes, d, d))
+    a = np.empty((n_classes, d))
+    var = np.empty((n_classes, d))
+    for v, (f, (intercept, coef, s2)) in enumerate(zip(factors, regressions, strict=True)):
+        a[:, v], var[:, v] = intercept[0], s2[0]
+        B[:, v, list(f.continuous_parents)] = coef[0]
     L = np.linalg.inv(np.eye(d) - B)
     mean = np.einsum("cij,cj->ci", L, a)
     cov = np.einsum("cij,cj,ckj->cik", L, var, L)

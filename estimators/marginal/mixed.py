@@ -185,9 +185,9 @@ def cg_log_marginal(
     Examples
     --------
     >>> import numpy as np
-    >>> from estimators.marginal.factors import LinearGaussianFactor
-    >>> f0 = LinearGaussianFactor(0, (), (), np.zeros(1), np.zeros((1, 0)), np.ones(1))
-    >>> f1 = LinearGaussianFactor(1, (), (0,), np.zeros(1), np.ones((1, 1)), np.ones(1))
+    >>> from estimators.network.factors import LinearGaussianFactor
+    >>> f0 = LinearGaussianFactor.from_dense(0, (), (), np.zeros(1), np.zeros((1, 0)), np.ones(1))
+    >>> f1 = LinearGaussianFactor.from_dense(1, (), (0,), np.zeros(1), np.ones((1, 1)), np.ones(1))
     >>> X = np.array([[np.nan, 0.5]])  # x1 = x0 + e: marginally N(0, 2)
     >>> out = cg_log_marginal([f0, f1], np.zeros(1), X, np.isnan(X))
     >>> bool(np.isclose(out[0, 0], -0.5 * (0.25 / 2 + np.log(2 * np.pi * 2))))
@@ -318,7 +318,7 @@ def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
             resid = values[v] - _mean(factors[v], values, intercept, coef)
             logs.append(-0.5 * (resid**2 / var + np.log(var) + _LOG_2PI))
         else:
-            logs.append(factors[v].log_prob(values[v], {p: values[p] for p in parents[v]}))
+            logs.append(factors[v].log_prob_values(values[v], {p: values[p] for p in parents[v]}))
             # its temporaries: states x continuous parents per cell (Bayes' rule)
             wide[len(logs) - 1] = factors[v].n_states * max(
                 1, len(getattr(factors[v], "continuous_parents", ())))

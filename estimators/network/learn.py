@@ -42,7 +42,7 @@ import numpy as np
 from estimators._validation import UndefinedScoreError
 from estimators.search import search_structure
 from estimators.search.candidates import restrict_search
-from kgraph import AcyclicKTree
+from kgraph import ParentSets
 
 __all__ = ["INELIGIBLE", "PERFECT", "Constraints", "Relabelled", "SearchedScore",
            "StructureFit", "is_symmetric", "learn_structure"]
@@ -182,8 +182,9 @@ class StructureFit:
 
     Attributes
     ----------
-    structure : AcyclicKTree
-        The learned structure over the score's variables.
+    structure : kgraph.ParentSets
+        The learned structure over the score's variables (the searcher's: an acyclic
+        k-tree, a tree, a DAG).
     backbone : tuple or None
         The backbone the DP kept, None for the trees and greedy.
     score : float
@@ -206,7 +207,7 @@ class StructureFit:
         The variables whose hyperedge in ``structure`` is ineligible or undefined.
     """
 
-    structure: AcyclicKTree
+    structure: ParentSets
     backbone: tuple | None
     score: float
     score_fn: Any

@@ -57,15 +57,16 @@ Examples
 (True, 0.0)
 """
 
-from .._validation import DegenerateFeatureWarning
-from ._base import BaseCMI
-from ._cg_bic import ConditionalGaussianBIC
-from ._cg_factors import (
+from estimators.network.factors import (
     BayesCategoricalFactor,
     CategoricalFactor,
     LinearGaussianFactor,
-    fit_cg_factor,
 )
+from estimators.network.fitting import fit_cg_factor
+
+from .._validation import DegenerateFeatureWarning
+from ._base import BaseCMI
+from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore
 from ._discrete import DiscreteCMI
 from ._gaussian import GaussianCMI, GaussianCopulaCMI

@@ -35,9 +35,9 @@ from sklearn.utils.validation import check_is_fitted
 from estimators._dask import is_dask
 from estimators._validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
+from estimators.network.fitting import fit_cg_factor
 from estimators.scores._base import BaseCMI
 from estimators.scores._cg_batch import CGTables, cg_gains
-from estimators.scores._cg_factors import fit_cg_factor
 from estimators.scores._parallel import run_chunked
 
 __all__ = ["ConditionalGaussianScore"]

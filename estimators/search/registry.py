@@ -31,7 +31,7 @@ from estimators.search.backbone_dp import backbone_dp
 from estimators.search.backbone_order import BACKBONE_METHODS, backbone_order
 from estimators.search.greedy import greedy_ktree
 from estimators.search.spanning_tree import maximum_spanning_tree, weight_matrix
-from kgraph.ktree import AcyclicKTree
+from kgraph.dag import ParentSets
 
 __all__ = ["SEARCHERS", "SearchResult", "Searcher", "get_searcher", "load_searcher_plugins",
            "register_searcher", "reject_backbone", "resolve_backbone", "search_structure", "searcher_names"]
@@ -43,8 +43,10 @@ class SearchResult:
 
     Attributes
     ----------
-    structure : AcyclicKTree
-        The learned k-tree over the variables.
+    structure : kgraph.ParentSets
+        The learned structure over the variables: an acyclic k-tree (a tree for k = 1), a
+        GNB forest, a :class:`kgraph.ParentSetDAG` -- anything with ``order`` and
+        ``parents(v)``.
     score : float
         Its objective ``sum_v f(v, pa(v))``.
     backbone : tuple or None
@@ -53,7 +55,7 @@ class SearchResult:
         A proof of optimality when the searcher gives one (the backbone DP's PBKT).
     """
 
-    structure: AcyclicKTree
+    structure: ParentSets
     score: float
     backbone: tuple | None = None
     certificate: Any = None
@@ -77,7 +79,7 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
     --------
     >>> from estimators.search.registry import SEARCHERS, register_searcher, SearchResult
     >>> def first_order(f, variables, k, *, backbone=None, W=None, owner=None):
-    ...     from kgraph.ktree import AcyclicKTree
+    ...     from kgraph.dag import ParentSets
     ...     v = list(variables)
     ...     tree = AcyclicKTree(1, v, {b: [a] for a, b in zip(v, v[1:])})
     ...     return SearchResult(tree, float(tree.score(f)))

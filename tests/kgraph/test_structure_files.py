@@ -7,6 +7,7 @@ from kgraph import (
     CherryJunctionTree,
     GNBForest,
     GNBJunctionTree,
+    ParentSetDAG,
     read_structure,
 )
 
@@ -24,6 +25,9 @@ def structures():
         "ktree": ktree,
         "cherry": CherryJunctionTree([c1, c2], [(c1, c2)]),
         "kgnb": ktree.to_junction_tree("class"),
+        "dag": ParentSetDAG({F[0]: [], F[1]: [F[0]], F[2]: [F[0]], F[3]: [F[1], F[2]],
+                             F[4]: [F[3]]}, target=("class", 1), max_in_degree=2),
+        "dag-unbounded": ParentSetDAG({F[2]: [F[4]], F[4]: []}),
     }
 
 

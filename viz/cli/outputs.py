@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB
+from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB, ParentSetDAG
 from viz.cli.warning_log import WarningLog
 
 FILES = ("structure.graphml", "structure.json")
@@ -103,7 +103,7 @@ def structure_figure(model, structure, conf, threshold: float, graph: GraphDB | 
                                      "resamples")
     weights, types = graph_extras(graph)
     target = graph.attrs.get("target")
-    if isinstance(structure, AcyclicKTree):
+    if isinstance(structure, AcyclicKTree | ParentSetDAG):
         return plot_structure(structure, target=target, width=width, weights=weights,
                               feature_types=types)
     if isinstance(structure, GNBJunctionTree):

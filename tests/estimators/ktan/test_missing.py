@@ -10,7 +10,7 @@ from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
 from estimators.ktan import KTANClassifier, TANClassifier
-from estimators.ktan._network import var_floor
+from estimators.network.model import var_floor
 from estimators.scores import ConditionalGaussianScore, fit_cg_factor
 from estimators.search import brute_force_ktree
 

@@ -1,4 +1,4 @@
-"""Values of the k-TAN parameter layer (:mod:`estimators.ktan._network`): CPTs by direct
+"""Values of the k-TAN parameter layer (:mod:`estimators.network.model`): CPTs by direct
 counting, Gaussian log-likelihoods by scipy.stats, and the ``features`` override."""
 
 import numpy as np
@@ -9,7 +9,7 @@ from scipy import stats
 from estimators.columns import MixedEncoder
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.ktan._columns import MAX_DISCRETE_LEVELS
-from estimators.ktan._network import fit_network
+from estimators.network.model import fit_network
 
 # a 2-tree over 4 features: 0 | 1 <- 0 | 2 <- 0, 1 | 3 <- 1, 2
 PARENTS = [(), (0,), (0, 1), (1, 2)]

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from estimators.distributed._cg_stats import cell_moments, mixed_stats
 from estimators.ktan import TANClassifier
+from estimators.network.moments import grouped_moments
 from estimators.scores import ConditionalGaussianScore
-from estimators.scores._cg_moments import grouped_moments
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")

@@ -11,7 +11,6 @@ from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.marginal import (
     discrete_log_marginal,
     discrete_log_marginal_evidence,
-    factors_from_network,
 )
 
 
@@ -43,7 +42,7 @@ def fitted(request):
 def test_equals_pgmpy_variable_elimination(fitted):
     clf, Xq, missing = fitted
     codes = clf._check_X(Xq).codes
-    jll = discrete_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_,
+    jll = discrete_log_marginal(clf.network_.marginal_factors, clf.class_log_prior_,
                                 codes, missing)
     proba = np.exp(jll - jll.max(axis=1, keepdims=True))
     proba /= proba.sum(axis=1, keepdims=True)
@@ -60,7 +59,7 @@ def test_equals_pgmpy_variable_elimination(fitted):
 def test_complete_rows_equal_classifier(fitted):
     clf, Xq, _ = fitted
     codes = clf._check_X(Xq).codes
-    jll = discrete_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_, codes,
+    jll = discrete_log_marginal(clf.network_.marginal_factors, clf.class_log_prior_, codes,
                                 np.zeros(codes.shape, bool))
     np.testing.assert_allclose(jll, clf._joint_log_likelihood(clf._check_X(Xq)), rtol=0, atol=1e-9)
 
@@ -69,7 +68,7 @@ def test_equals_sum_over_completions(fitted):
     """The unnormalised ln p(y, x_O): the full joint summed over every completion."""
     clf, Xq, missing = fitted
     codes = clf._check_X(Xq).codes
-    jll = discrete_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_,
+    jll = discrete_log_marginal(clf.network_.marginal_factors, clf.class_log_prior_,
                                 codes, missing)
     cats = [clf.encoder_.categories_[c] for c in Xq.columns]
     for r in range(6, 12):
@@ -86,7 +85,7 @@ def test_equals_sum_over_completions(fitted):
 def test_all_missing_gives_the_prior(fitted):
     clf, Xq, missing = fitted
     codes = clf._check_X(Xq).codes
-    jll = discrete_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_,
+    jll = discrete_log_marginal(clf.network_.marginal_factors, clf.class_log_prior_,
                                 codes, missing)
     np.testing.assert_allclose(jll[:3], np.tile(clf.class_log_prior_, (3, 1)), atol=1e-12)
 
@@ -95,7 +94,7 @@ def test_evidence_method_equals_pattern_method(fitted):
     """Both engines on the same rows, one of them also checked against pgmpy above."""
     clf, Xq, missing = fitted
     codes = clf._check_X(Xq).codes
-    factors = factors_from_network(clf.network_)
+    factors = clf.network_.marginal_factors
     by_pattern = discrete_log_marginal(factors, clf.class_log_prior_, codes, missing)
     by_evidence = discrete_log_marginal_evidence(factors, clf.class_log_prior_, codes, missing)
     np.testing.assert_allclose(by_evidence, by_pattern, rtol=0, atol=1e-9)
@@ -106,6 +105,6 @@ def test_evidence_method_marginalises_unseen_categories_like_the_classifier(fitt
     X = Xq.copy()
     X.iloc[:5, 1] = "never seen"
     codes = clf._check_X(X).codes  # unseen: code -1, a missing cell
-    got = discrete_log_marginal_evidence(factors_from_network(clf.network_),
+    got = discrete_log_marginal_evidence(clf.network_.marginal_factors,
                                          clf.class_log_prior_, codes, codes < 0)
     np.testing.assert_allclose(got, clf._joint_log_likelihood(clf._check_X(X)), rtol=0, atol=1e-9)

@@ -9,7 +9,6 @@ from scipy.stats import multivariate_normal
 from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.marginal import (
-    factors_from_network,
     gaussian_log_marginal,
     linear_gaussian_joint,
     normal_score_log_marginal,
@@ -43,7 +42,7 @@ def ktan(request):
 
 def test_linear_gaussian_joint_matches_pgmpy(ktan):
     clf, _ = ktan
-    mean, cov = linear_gaussian_joint(factors_from_network(clf.network_))
+    mean, cov = linear_gaussian_joint(clf.network_.marginal_factors)
     names = clf.feature_names()
     for c, net in enumerate(clf.to_pgmpy().values()):
         ref_mean, ref_cov = net.to_joint_gaussian()  # pgmpy rounds to 8 decimals
@@ -54,14 +53,14 @@ def test_linear_gaussian_joint_matches_pgmpy(ktan):
 
 def test_complete_rows_equal_classifier(ktan):
     clf, X = ktan
-    mean, cov = linear_gaussian_joint(factors_from_network(clf.network_))
+    mean, cov = linear_gaussian_joint(clf.network_.marginal_factors)
     jll = gaussian_log_marginal(mean, cov, X, np.zeros(X.shape, bool)) + clf.class_log_prior_
     np.testing.assert_allclose(jll, clf._joint_log_likelihood(clf._check_X(X)), rtol=0, atol=1e-9)
 
 
 def test_missing_rows_equal_dropped_covariance(ktan):
     clf, X = ktan
-    mean, cov = linear_gaussian_joint(factors_from_network(clf.network_))
+    mean, cov = linear_gaussian_joint(clf.network_.marginal_factors)
     missing = _mask(X.shape, 5)
     Xm = np.where(missing, np.nan, X)
     got = gaussian_log_marginal(mean, cov, Xm, missing)
@@ -77,7 +76,7 @@ def test_missing_rows_equal_dropped_covariance(ktan):
 def test_linear_gaussian_equals_numerical_integration(miss, integrate_grid):
     X, y = _data(7, d=3)
     clf = TANClassifier(features="gaussian").fit(X, y)
-    mean, cov = linear_gaussian_joint(factors_from_network(clf.network_))
+    mean, cov = linear_gaussian_joint(clf.network_.marginal_factors)
     row = X[5].copy()
     missing = np.zeros((1, 3), bool)
     missing[0, miss] = True

@@ -6,9 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from estimators.marginal import BayesFactor, LinearGaussianFactor, cg_log_marginal
+from estimators.marginal import (
+    cg_log_marginal,
+)
 from estimators.marginal._elimination import MAX_SUMMED, check_summed
 from estimators.marginal._patterns import kept_vertices, missing_patterns, topological_order
+from estimators.network.factors import BayesCategoricalFactor, LinearGaussianFactor
 
 
 @settings(max_examples=50, deadline=None)
@@ -50,7 +53,7 @@ def test_too_many_summed_variables_are_refused():
 
 
 def test_gaussian_numerator_needs_one_continuous_parent():
-    f = BayesFactor(2, (), (0, 1), np.log(np.full((1, 2), 0.5)), np.zeros((1, 2, 2)),
+    f = BayesCategoricalFactor.from_dense(2, (), (0, 1), np.log(np.full((1, 2), 0.5)), np.zeros((1, 2, 2)),
                     np.tile(np.eye(2), (1, 2, 1, 1)))
     with pytest.raises(ValueError, match="vertex 2 has 2"):
         f.gaussian_numerator(np.zeros((1, 1), int), {0: np.zeros((1, 1)), 1: np.zeros((1, 1))})
@@ -61,11 +64,11 @@ def test_bayes_factor_with_two_continuous_parents_is_a_proper_conditional():
     such child with no observed descendant leaves only the prior."""
     rng = np.random.default_rng(0)
     cov = np.array([[[[1.0, 0.3], [0.3, 2.0]], [[0.5, -0.1], [-0.1, 1.0]]]])
-    f = BayesFactor(2, (), (0, 1), np.log([[0.3, 0.7]]), rng.normal(size=(1, 2, 2)), cov)
+    f = BayesCategoricalFactor.from_dense(2, (), (0, 1), np.log([[0.3, 0.7]]), rng.normal(size=(1, 2, 2)), cov)
     x = {0: rng.normal(size=(5, 1)), 1: rng.normal(size=(5, 1))}
-    total = np.exp(f.log_prob(np.zeros((5, 1), int), x)) + np.exp(f.log_prob(np.ones((5, 1), int), x))
+    total = np.exp(f.log_prob_values(np.zeros((5, 1), int), x)) + np.exp(f.log_prob_values(np.ones((5, 1), int), x))
     np.testing.assert_allclose(total, 1.0, atol=1e-12)
-    roots = [LinearGaussianFactor(v, (), (), np.zeros(1), np.zeros((1, 0)), np.ones(1))
+    roots = [LinearGaussianFactor.from_dense(v, (), (), np.zeros(1), np.zeros((1, 0)), np.ones(1))
              for v in (0, 1)]
     X = np.array([[np.nan, np.nan, np.nan]])
     out = cg_log_marginal([*roots, f], np.zeros(1), X, np.isnan(X))

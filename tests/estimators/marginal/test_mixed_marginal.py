@@ -9,15 +9,13 @@ from scipy.stats import multivariate_normal, norm
 
 from estimators.ktan import KTANClassifier
 from estimators.marginal import (
-    BayesFactor,
-    LinearGaussianFactor,
     cg_log_marginal,
-    factors_from_network,
     gaussian_log_marginal,
     linear_gaussian_joint,
     mixed,
 )
 from estimators.marginal._elimination import eliminate
+from estimators.network.factors import BayesCategoricalFactor, LinearGaussianFactor
 
 
 def test_all_continuous_equals_closed_form():
@@ -28,8 +26,8 @@ def test_all_continuous_equals_closed_form():
     clf = KTANClassifier(k=2, features="gaussian", search="greedy").fit(X, y)
     missing = rng.random((60, 5)) < 0.5
     Xm = np.where(missing, np.nan, X[:60])
-    got = cg_log_marginal(factors_from_network(clf.network_), clf.class_log_prior_, Xm, missing)
-    mean, cov = linear_gaussian_joint(factors_from_network(clf.network_))
+    got = cg_log_marginal(clf.network_.marginal_factors, clf.class_log_prior_, Xm, missing)
+    mean, cov = linear_gaussian_joint(clf.network_.marginal_factors)
     ref = gaussian_log_marginal(mean, cov, Xm, missing) + clf.class_log_prior_
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-9)
 
@@ -50,10 +48,10 @@ M3 = R.normal(scale=1.5, size=(2, 3, 2))
 V3 = R.uniform(0.5, 1.5, size=(2, 3, 2))
 
 FACTORS = [
-    LinearGaussianFactor(0, (), (), MU0, np.zeros((2, 0)), S0**2),
-    BayesFactor(1, (), (0,), np.log(P1), M1[..., None], V1[..., None, None]),
-    LinearGaussianFactor(2, (1,), (0,), A2, B2[..., None], V2),
-    BayesFactor(3, (1,), (2,), np.log(P3), M3[..., None], V3[..., None, None]),
+    LinearGaussianFactor.from_dense(0, (), (), MU0, np.zeros((2, 0)), S0**2),
+    BayesCategoricalFactor.from_dense(1, (), (0,), np.log(P1), M1[..., None], V1[..., None, None]),
+    LinearGaussianFactor.from_dense(2, (1,), (0,), A2, B2[..., None], V2),
+    BayesCategoricalFactor.from_dense(3, (1,), (2,), np.log(P3), M3[..., None], V3[..., None, None]),
 ]
 
 
@@ -61,7 +59,7 @@ FACTORS = [
 # is then a Gaussian block (exact), below the Gauss-Hermite vertex x0 when x0 is missing too.
 A3, B3 = R.normal(size=(2, 3)), R.normal(size=(2, 3))
 V3C = R.uniform(0.3, 1.0, size=(2, 3))
-FACTORS_G = [*FACTORS[:3], LinearGaussianFactor(3, (1,), (2,), A3, B3[..., None], V3C)]
+FACTORS_G = [*FACTORS[:3], LinearGaussianFactor.from_dense(3, (1,), (2,), A3, B3[..., None], V3C)]
 
 
 def _bayes(log_p, means, var, x):
@@ -177,9 +175,9 @@ def test_factor_list_must_be_indexed_by_vertex():
 COV2 = np.array([[[[1.0, 0.4], [0.4, 1.5]], [[0.8, -0.3], [-0.3, 1.0]], [[2.0, 0.0], [0.0, 0.7]]]])
 MEAN2 = np.array([[[0.0, 1.0], [1.0, -1.0], [-1.0, 0.0]]])
 FACTORS_2 = [
-    LinearGaussianFactor(0, (), (), np.zeros(1), np.zeros((1, 0)), np.ones(1)),
-    LinearGaussianFactor(1, (), (0,), np.array([0.5]), np.array([[0.8]]), np.array([0.6])),
-    BayesFactor(2, (), (0, 1), np.log([[0.2, 0.5, 0.3]]), MEAN2, COV2),
+    LinearGaussianFactor.from_dense(0, (), (), np.zeros(1), np.zeros((1, 0)), np.ones(1)),
+    LinearGaussianFactor.from_dense(1, (), (0,), np.array([0.5]), np.array([[0.8]]), np.array([0.6])),
+    BayesCategoricalFactor.from_dense(2, (), (0, 1), np.log([[0.2, 0.5, 0.3]]), MEAN2, COV2),
 ]
 
 

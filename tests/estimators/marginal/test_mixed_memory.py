@@ -7,7 +7,11 @@ import warnings
 import numpy as np
 import pytest
 
-from estimators.marginal import BayesFactor, LinearGaussianFactor, cg_log_marginal, mixed
+from estimators.marginal import (
+    cg_log_marginal,
+    mixed,
+)
+from estimators.network.factors import BayesCategoricalFactor, LinearGaussianFactor
 
 R = np.random.default_rng(7)
 PRIOR = np.log([0.3, 0.7])
@@ -23,13 +27,13 @@ def _chain(length: int, linked: bool = True):
         x, z, w, v = 4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3
         parents = (x - 4,) if i and linked else ()
         factors += [
-            LinearGaussianFactor(x, (), parents, R.normal(size=2),
+            LinearGaussianFactor.from_dense(x, (), parents, R.normal(size=2),
                                  R.normal(scale=0.7, size=(2, len(parents))), R.uniform(0.5, 1.5, 2)),
-            BayesFactor(z, (), (x,), np.log(R.dirichlet(np.ones(2), size=2)),
+            BayesCategoricalFactor.from_dense(z, (), (x,), np.log(R.dirichlet(np.ones(2), size=2)),
                         R.normal(scale=1.5, size=(2, 2, 1)), R.uniform(0.5, 1.5, (2, 2, 1, 1))),
-            LinearGaussianFactor(w, (), (x,), R.normal(size=2), R.normal(size=(2, 1)),
+            LinearGaussianFactor.from_dense(w, (), (x,), R.normal(size=2), R.normal(size=(2, 1)),
                                  R.uniform(0.3, 1.0, 2)),
-            LinearGaussianFactor(v, (), (w,), R.normal(size=2), R.normal(size=(2, 1)),
+            LinearGaussianFactor.from_dense(v, (), (w,), R.normal(size=2), R.normal(size=(2, 1)),
                                  R.uniform(0.3, 1.0, 2)),
         ]
     return factors

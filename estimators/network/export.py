@@ -1,4 +1,11 @@
-"""Exports of a fitted (k-)TAN: pgmpy models and the parameters of its factors.
+"""Exports of a fitted network classifier: pgmpy models and the parameters of its factors.
+
+A *network classifier* is any fitted classifier of the template with a
+:class:`~estimators.network.model.CGNetwork` ``network_`` on a :class:`kgraph.ParentSets`
+``structure_`` (the (k-)TAN family, kDB, BAN, ...): it has ``feature_names()``,
+``class_node_``, ``encoder_``, ``classes_``, ``class_count_`` and ``family_``
+(``"discrete"``, ``"gaussian"`` or ``"mixed"``). Everything below reads only those, so a
+new structured classifier exports without code here.
 
 * Categorical features: one pgmpy ``DiscreteBayesianNetwork`` with the class as a parent of
   every feature and ``TabularCPD`` s equal to the classifier's own smoothed tables (training
@@ -10,7 +17,7 @@
   children (its ``LinearGaussianBayesianNetwork`` takes only ``LinearGaussianCPD`` s, which
   have no discrete parents). The faithful export is therefore one
   ``LinearGaussianBayesianNetwork`` per class, holding that class's regressions on the
-  same k-tree DAG: ``p(x | y = c)`` is exactly that network's density, and
+  same DAG: ``p(x | y = c)`` is exactly that network's density, and
   ``p(y = c) = exp(class_log_prior_[c])``. The structure alone (class included) is
   ``structure_.to_dag(class_node_)``.
 * Continuous and categorical features together: pgmpy has no conditional Gaussian network;
@@ -36,7 +43,7 @@ def _states(values: np.ndarray) -> list:
 
 
 def _factors(clf) -> list[tuple[str, object]]:
-    """``(feature name, factor)`` of every modelled feature, in creation order."""
+    """``(feature name, factor)`` of every modelled feature, in structure order."""
     names = clf.feature_names()
     return [(names[v], f) for v, f in zip(clf.network_.columns, clf.network_.factors,
                                           strict=True)]
@@ -54,7 +61,8 @@ def _full_table(factor) -> np.ndarray:
 
 
 def discrete_network(clf) -> DiscreteBayesianNetwork:
-    """The fitted discrete k-TAN as a pgmpy ``DiscreteBayesianNetwork`` with its CPDs."""
+    """The fitted discrete network classifier as a pgmpy ``DiscreteBayesianNetwork`` with
+    its CPDs."""
     from pgmpy.factors.discrete import TabularCPD
 
     names = clf.feature_names()
@@ -63,7 +71,7 @@ def discrete_network(clf) -> DiscreteBayesianNetwork:
             for v in clf.network_.columns}
     states_y = _states(clf.classes_)
     m = len(states_y)
-    model = clf.structure_.to_pgmpy(target)
+    model = clf.network_.to_graph(names, target).to_pgmpy()
     prior = clf.class_count_ / clf.class_count_.sum()
     cpds = [TabularCPD(target, m, prior.reshape(-1, 1), state_names={target: states_y})]
     for name, factor in _factors(clf):
@@ -114,12 +122,12 @@ def gaussian_networks(clf) -> dict:
 
 
 def to_pgmpy(clf):
-    """Export a fitted (k-)TAN classifier to pgmpy.
+    """Export a fitted network classifier to pgmpy.
 
     Parameters
     ----------
-    clf : TANClassifier or KTANClassifier
-        A fitted classifier.
+    clf : TANClassifier, KTANClassifier, KDBClassifier, ...
+        A fitted network classifier (module docstring).
 
     Returns
     -------
@@ -133,6 +141,11 @@ def to_pgmpy(clf):
     ValueError
         For a model with continuous and categorical features (``family_ == "mixed"``).
     """
+    if getattr(clf, "discriminative_", None) is not None:
+        raise ValueError(
+            f"{type(clf).__name__}(parameters='discriminative') cannot be exported to "
+            "pgmpy: its log-linear weights are no CPDs, and the generative CPDs would "
+            "not predict what it predicts; fit with parameters='generative' to export.")
     if clf.family_ == "mixed":
         raise ValueError(
             f"{type(clf).__name__} models continuous and categorical features together (a "

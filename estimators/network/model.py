@@ -1,4 +1,11 @@
-"""The fitted conditional Gaussian factors of a k-TAN on its k-tree (MATH.md §7–§8).
+"""The parent-set network: the one model of every structured classifier (MATH.md §7–§9).
+
+:class:`CGNetwork` holds the fitted factors (:mod:`estimators.network.factors`) of the
+modelled features on ANY DAG over them with the class a parent of every feature -- an
+acyclic k-tree (TAN, k-TAN), a kDB or BAN :class:`kgraph.ParentSetDAG` -- and gives the
+joint log-likelihood, the exact marginalisation of empty cells, its structure graph
+(:meth:`CGNetwork.to_graph`) and the pgmpy DAG (:meth:`CGNetwork.to_pgmpy`; the CPDs of a
+fitted classifier: :func:`estimators.network.export.to_pgmpy`).
 
 Every modelled feature v gets ``p(x_v | x_pa(v), y)`` from
 :func:`estimators.scores.fit_cg_factor` on the rows where v, its parents and y are observed
@@ -30,12 +37,10 @@ from functools import cached_property
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.marginal import (
-    cg_log_marginal,
-    discrete_log_marginal_evidence,
-    factors_from_network,
-)
-from estimators.scores._cg_factors import LinearGaussianFactor, fit_cg_factor
+from estimators.marginal import cg_log_marginal, discrete_log_marginal_evidence
+from estimators.network.factors import LinearGaussianFactor
+from estimators.network.fitting import fit_cg_factor
+from kgraph import ParentSetDAG
 
 #: an all-categorical network with more missing patterns than this uses the evidence engine
 EVIDENCE_MIN_PATTERNS = 16
@@ -84,12 +89,51 @@ class CGNetwork:
         return out
 
 
+    def to_graph(self, names, target="class") -> ParentSetDAG:
+        """The structure as a :class:`kgraph.ParentSetDAG` over the feature ``names``
+        (``names[j]`` of encoded column ``j``), features in the network's order, the class
+        vertex ``target``.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> from estimators.columns import MixedEncoder
+        >>> rng = np.random.default_rng(0)
+        >>> X = pd.DataFrame({"a": rng.normal(size=50), "b": rng.normal(size=50)})
+        >>> y = rng.integers(0, 2, 50)
+        >>> net = fit_network(MixedEncoder().fit_transform(X), y, 2, (0, 1), ((), (0,)),
+        ...                   alpha=1.0, var_smoothing=1e-9, ridge=0.0, min_cell_rows=5)
+        >>> net.to_graph(["a", "b"], "y").edges
+        [('a', 'b')]
+        """
+        return ParentSetDAG({names[v]: [names[p] for p in pa]
+                             for v, pa in zip(self.columns, self.parents, strict=True)},
+                            target=target)
+
+    def to_pgmpy(self, names, target="class"):
+        """The pgmpy ``DiscreteBayesianNetwork`` of :meth:`to_graph` (structure only; a
+        fitted classifier's CPDs: :func:`estimators.network.export.to_pgmpy`)."""
+        return self.to_graph(names, target).to_pgmpy()
+
     @cached_property
     def marginal_factors(self) -> list:
-        """The factors in the layout of the marginalisation engine
-        (:func:`estimators.marginal.factors_from_network`), vertex ``i`` the ``i``-th
-        modelled column in column order."""
-        return factors_from_network(self)
+        """The factors as vertices of the marginalisation engine
+        (:func:`estimators.marginal.cg_log_marginal`): vertex ``i`` the ``i``-th modelled
+        column in column order (``sorted(columns)``), the engine's X that table's columns.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from estimators.ktan import TANClassifier
+        >>> rng = np.random.default_rng(0)
+        >>> X = np.column_stack([rng.integers(0, 2, 40), rng.integers(0, 3, 40)])
+        >>> clf = TANClassifier().fit(X, rng.integers(0, 2, 40))
+        >>> [(f.vertex, f.n_states) for f in clf.network_.marginal_factors]
+        [(0, 2), (1, 3)]
+        """
+        vertex = {v: i for i, v in enumerate(sorted(self.columns))}
+        out = sorted((f.relabel(vertex) for f in self.factors), key=lambda f: f.vertex)
+        return list(out)
 
     def log_marginal(self, enc: EncodedColumns, class_log_prior: np.ndarray) -> np.ndarray:
         """``ln p(y, x_O)`` of every row and class, the missing (or unseen) cells of the
@@ -143,7 +187,7 @@ def fit_network(enc: EncodedColumns, y_codes: np.ndarray, n_classes: int, column
     floor = var_floor(enc, columns, var_smoothing)
     factors = tuple(
         fit_cg_factor(enc, y_codes, n_classes, v, pa,
-                      alpha=_pseudo_count(enc, v, pa, n_classes, alpha, ess),
+                      alpha=pseudo_count(enc, v, pa, n_classes, alpha, ess),
                       var_smoothing=var_smoothing, ridge=ridge, min_cell_rows=min_cell_rows,
                       var_floor=floor,
                       shrink=not enc.observed[:, [v, *pa]].all())
@@ -162,7 +206,7 @@ def refit_network(network: CGNetwork, enc: EncodedColumns, y_codes: np.ndarray,
     return list(net.factors), lambda table: net.joint_log_likelihood(table, prior)
 
 
-def _pseudo_count(enc: EncodedColumns, v: int, parents, n_classes: int, alpha: float,
+def pseudo_count(enc: EncodedColumns, v: int, parents, n_classes: int, alpha: float,
                   ess: float | None) -> float:
     """``alpha``, or the BDeu-style ``ess / (r_v * q_v * m)`` of :func:`fit_network`."""
     if ess is None or enc.continuous[v]:

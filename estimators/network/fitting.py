@@ -1,0 +1,187 @@
+"""Fitting the conditional Gaussian factors of :mod:`estimators.network.factors` from the
+grouped statistics of :mod:`estimators.network.moments` (MATH.md §7; the pooling, shrinkage
+and available-case rules are in the factors' module docstring).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from estimators.columns import EncodedColumns
+from estimators.network.factors import (
+    BayesCategoricalFactor,
+    CategoricalFactor,
+    Factor,
+    LinearGaussianFactor,
+)
+from estimators.network.moments import (
+    Moments,
+    grouped_moments,
+    parent_configurations,
+    pooled,
+    shrunk,
+)
+
+__all__ = ["cell_regression", "fit_cg_factor", "log_cpt_table"]
+
+
+def log_cpt_table(counts: np.ndarray, alpha: float) -> np.ndarray:
+    """Log CPT from counts of shape (U + 1, m, K): counts + alpha, or, with alpha = 0, the
+    class level then the global level for cells without rows."""
+    K = counts.shape[2]
+    if alpha > 0:
+        return np.log((counts + alpha) / (counts.sum(axis=2, keepdims=True) + K * alpha))
+    cell = counts.copy()
+    Nuy = cell.sum(axis=2)
+    cls = counts.sum(axis=0)  # (m, K)
+    glob = counts.sum(axis=(0, 1))  # (K,)
+    cls = np.where(cls.sum(axis=1, keepdims=True) > 0, cls, glob[None, :])
+    cell = np.where((Nuy > 0)[:, :, None], cell, cls[None, :, :])
+    with np.errstate(divide="ignore"):
+        return np.log(cell / cell.sum(axis=2, keepdims=True))
+
+
+def _column_variance(x: np.ndarray) -> np.ndarray:
+    """Variance of each column; 1 where it is 0 (a scale for ridge and floors)."""
+    var = x.var(axis=0) if x.shape[0] else np.ones(x.shape[1])
+    return np.where(var > 0, var, 1.0)
+
+
+def cell_regression(mo: Moments, ridge: float, scale: np.ndarray, floor: float, additive: bool):
+    """Intercept, slopes and ML residual variance from the moments of [x_C, x_v] (``scale``
+    (|C|,) or one row per group, ``floor`` a number or one per group), the
+    variance floored at ``floor`` (or ``floor`` added to it when ``additive``). With
+    ``ridge = 0`` the slopes are the minimum-norm least-squares solution (pseudo-inverse),
+    as ``numpy.linalg.lstsq`` gives for collinear parents."""
+    p = mo.mean.shape[1] - 1
+    n = np.maximum(mo.n, 1.0)
+    Mcc, Mcv, Mvv = mo.M[:, :p, :p], mo.M[:, :p, p], mo.M[:, p, p]
+    if not p:
+        b = np.zeros((n.size, 0))
+    elif ridge > 0:
+        A = Mcc + (ridge * n)[:, None, None] * (scale[..., :, None] * np.eye(p))  # per group
+        b = np.linalg.solve(A, Mcv[..., None])[..., 0]
+    else:
+        b = np.einsum("gij,gj->gi", np.linalg.pinv(Mcc, hermitian=True), Mcv)
+    a = mo.mean[:, p] - np.einsum("gc,gc->g", b, mo.mean[:, :p])
+    rss = Mvv - 2.0 * np.einsum("gc,gc->g", b, Mcv) + np.einsum("gi,gij,gj->g", b, Mcc, b)
+    ml = np.maximum(rss / n, 0.0)
+    return a, b, ml + floor if additive else np.maximum(ml, floor)
+
+
+def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
+                  parents=(), *, alpha: float = 1.0, var_smoothing: float = 1e-9,
+                  ridge: float = 1e-8, min_cell_rows: int = 5,
+                  var_floor: float | None = None, shrink: bool = False,
+                  pool_constant: bool = True) -> Factor:
+    """Fit the CG factor ``p(x_v | x_parents, y)`` on the complete rows of (v, parents).
+
+    Parameters
+    ----------
+    enc : EncodedColumns
+        Training table from :class:`~estimators.columns.MixedEncoder`.
+    y : ndarray of int, shape (n,)
+        Class codes ``0 .. n_classes - 1``.
+    n_classes : int
+    v : int
+        Column index of the vertex.
+    parents : iterable of int
+        Column indices of its feature parents (empty: ``p(x_v | y)``).
+    alpha : float, default=1.0
+        CPT pseudo-count (0: maximum likelihood, as the scores use).
+    var_smoothing, ridge : float
+        Variance floor factor and ridge factor (relative to the column variances).
+    min_cell_rows : int, default=5
+        Gaussian cells with fewer than ``max(min_cell_rows, |C| + 2)`` rows are pooled.
+    var_floor : float or None, default=None
+        An absolute amount added to the ML residual variance of a continuous v (as
+        scikit-learn's ``GaussianNB`` adds ``var_smoothing`` times the largest feature
+        variance) instead of the relative floor ``var_smoothing * var(x_v)``.
+    shrink : bool, default=False
+        Blend every Gaussian cell with ``max(min_cell_rows, |C| + 2)`` pseudo-rows of its
+        coarser cell (module docstring, "Shrinkage") instead of pooling small cells.
+    pool_constant : bool, default=True
+        Pool the Gaussian cells in which x_v (a coordinate of x_C) is constant up to the
+        floor; False keeps their floored plug-in variance (the scores do, so that they
+        stay the plug-in CMI of MATH.md §1 on single-type data).
+
+    Returns
+    -------
+    CategoricalFactor, LinearGaussianFactor or BayesCategoricalFactor
+        With ``log_prob(enc) -> (n, n_classes)`` and ``log_prob_at(enc, classes)``.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from estimators.columns import MixedEncoder
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.integers(0, 2, 400)
+    >>> X = pd.DataFrame({"z": np.where(z, "a", "b"), "x": rng.normal(2.0 * z, 1.0)})
+    >>> enc, y = MixedEncoder().fit_transform(X), rng.integers(0, 2, 400)
+    >>> f = fit_cg_factor(enc, y, 2, v=0, parents=[1])   # p(z | x, y) by Bayes' rule
+    >>> type(f).__name__, f.log_prob(enc).shape
+    ('BayesCategoricalFactor', (400, 2))
+    >>> new = MixedEncoder().fit(X).transform(pd.DataFrame({"z": ["a", "b"], "x": [3.0, 3.0]}))
+    >>> p = np.exp(f.log_prob(new))       # p(z = a | x = 3, y) and p(z = b | x = 3, y)
+    >>> p.sum(axis=0).round(12).tolist(), bool(p[0, 0] > 0.9)
+    ([1.0, 1.0], True)
+    """
+    parents = tuple(int(p) for p in parents)
+    cont = enc.continuous
+    C = tuple(p for p in parents if cont[p])
+    D = tuple(p for p in parents if not cont[p])
+    obs = enc.observed[:, [v, *parents]].all(axis=1)
+    sub, yy = enc.take(obs), np.asarray(y)[obs]
+    radix = enc.n_levels[list(D)]
+    code = parent_configurations(sub.codes[:, list(D)], radix)
+    configs = np.unique(code) if code.size else np.zeros(0, np.int64)
+    if configs.size == 0:
+        configs = np.zeros(1, np.int64)
+    U, m = configs.size, n_classes
+    u = np.searchsorted(configs, code)
+    cell = u * m + yy  # (u, y) cells, slot U (unseen) never filled
+    common = dict(v=v, continuous_parents=C, categorical_parents=D, n_classes=m,
+                  radix=radix, configs=configs, n_rows=int(obs.sum()))
+    threshold = max(min_cell_rows, len(C) + 2)
+    F = (U + 1) * m
+    # without categorical parents the cell (u, y) is the class: one level, not two
+    first = 1 if not D else 0
+
+    def estimate(levels, min_var):
+        if shrink:
+            return shrunk(levels[first:], threshold)
+        return pooled(levels[first:], threshold, min_var)
+
+    if cont[v]:
+        Z = np.column_stack([sub.values[:, list(C)], sub.values[:, v]])
+        scale = _column_variance(Z)
+        levels = [(grouped_moments(Z, cell, F), np.arange(F)),
+                  (grouped_moments(Z, yy, m), np.arange(F) % m),
+                  (grouped_moments(Z, np.zeros_like(yy), 1), np.zeros(F, np.int64))]
+        additive = var_floor is not None
+        floor = var_floor if additive else var_smoothing * scale[-1]
+        min_var = np.r_[np.full(len(C), -np.inf), floor] if pool_constant else None
+        a, b, s2 = cell_regression(estimate(levels, min_var), ridge, scale[:-1], floor, additive)
+        return LinearGaussianFactor(**common, intercept=a.reshape(U + 1, m),
+                                    coef=b.reshape(U + 1, m, len(C)), var=s2.reshape(U + 1, m))
+    K = int(enc.n_levels[v])
+    c = sub.codes[:, v]
+    counts = np.bincount(cell * K + c, minlength=F * K).reshape(U + 1, m, K).astype(float)
+    log_cpt = log_cpt_table(counts, alpha)
+    if not C:
+        return CategoricalFactor(**common, log_cpt=log_cpt)
+    Z = sub.values[:, list(C)]
+    scale = _column_variance(Z)
+    fine = np.arange(F * K)
+    levels = [(grouped_moments(Z, cell * K + c, F * K), fine),
+              (grouped_moments(Z, yy * K + c, m * K), fine % (m * K)),
+              (grouped_moments(Z, c, K), fine % K),
+              (grouped_moments(Z, np.zeros_like(c), 1), np.zeros(F * K, np.int64))]
+    floor = max(ridge, var_smoothing) * scale
+    mo = estimate(levels, floor if pool_constant else None)
+    cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + np.diag(floor)
+    sign, logdet = np.linalg.slogdet(cov)
+    p = len(C)
+    return BayesCategoricalFactor(
+        **common, log_cpt=log_cpt, mean=mo.mean.reshape(U + 1, m, K, p),
+        precision=np.linalg.inv(cov).reshape(U + 1, m, K, p, p), logdet=logdet.reshape(U + 1, m, K))

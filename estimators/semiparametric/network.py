@@ -1,0 +1,299 @@
+"""A k-TAN network whose continuous factors are Gaussian, copula or CKDE (MATH.md §11).
+
+``continuous=`` of TAN / k-TAN (and of every family fitted through
+:func:`fit_semiparametric_network`) is a :class:`Semiparametric` spec or its ``kind``:
+
+* ``"gaussian"``: the conditional Gaussian network of MATH.md §7 (the default; fitted by
+  :func:`estimators.network.model.fit_network`, not here);
+* ``"copula"``: every factor is a :class:`~estimators.semiparametric.copula.CopulaFactor`
+  (the CG network in class-conditional normal scores, kernel margins);
+* ``"ckde"``: continuous vertices get :class:`~estimators.semiparametric.ckde.CKDEFactor`,
+  categorical ones the CG factor;
+* ``"auto"``: each vertex takes the kind (gaussian, copula, or for a continuous vertex ckde)
+  with the largest ``folds``-fold cross-validated log-likelihood ``sum ln p(x_v | x_pa, y)``
+  of its complete training rows (MATH.md §11, "choosing per node"; ties to the earlier
+  kind of that list). Each fold refits everything the factor depends on (margins too), so
+  the held-out rows never enter a kernel they are scored by.
+
+**Structure score** (all three non-Gaussian kinds): the conditional Gaussian score of
+MATH.md §7 on the training normal scores, i.e. on continuous data the Gaussian CMI of the
+normal scores, MATH.md §1 "Gaussian copula" and §11. Why this one:
+
+1. it is the training log-likelihood gain of the copula factor itself, so for ``"copula"``
+   every searcher maximises the likelihood of the model that then classifies (as §7 asks of
+   the Gaussian score);
+2. it is rank-based, so skewed, heavy-tailed or zero-inflated margins do not distort it
+   (the Gaussian CMI of the raw values does: one outlier moves a correlation);
+3. it is consistent for a lower bound of the true CMI, with equality for a Gaussian copula:
+   z_v is marginally N(0, 1) in every class, and for fixed second moments the Gaussian has
+   the largest conditional entropy, so ``H(z_v | z_C, y) <= ½ ln(2 pi e s2_{v|C,y})`` and
+   ``I(x_v; x_C | y) = I(z_v; z_C | y) >= -½ ln(s2_{v|C,y})``, the plug-in of which is the
+   score. A cross-validated CKDE likelihood gain would estimate I itself but costs a kernel
+   fit per (vertex, parent set) candidate: d^2 for TAN, d^3 for 2-TAN, each O(n^2).
+
+**Prediction.** Complete rows: ``ln p(y) + sum_v ln p(x_v | x_pa, y)``. Missing cells:
+an all-copula network marginalises exactly in z-space (Gaussian algebra per class, plus the
+Gauss–Hermite rule of :mod:`estimators.marginal.mixed` only where a missing continuous cell
+has a categorical descendant, as for ``"gaussian"``); any other mix uses the grid engine
+:func:`estimators.marginal.grid.grid_log_marginal`: the trapezoid rule on a regular grid
+over ``[min - 8 s, max + 8 s]`` of the training values with spacing ``s / 4``, s the
+smallest scale on which v's factors vary (kernel bandwidths, the Gaussian residual sd, at
+most sd(x_v) / 5), at most 128 nodes. Error bound: for an integrand that is a mixture of
+Gaussians of sd >= s, the trapezoid rule with spacing s / 4 has relative error
+``<= 2 exp(-2 pi^2 16) ~ 1e-137`` (the Poisson-summation bound) and the truncation at 8 s
+beyond the data ``<= erfc(8 / sqrt 2) ~ 1.2e-15``; the 128-node cap coarsens the spacing
+for a column spanning more than ~24 of its smallest scales, and the bound then grows as
+``exp(-2 pi^2 (s / spacing)^2)``. The measured error against brute-force quadrature is in
+tests/estimators/semiparametric/test_marginal.py and benchmarks/results/semiparametric.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from estimators.columns import EncodedColumns
+from estimators.marginal import cg_log_marginal
+from estimators.marginal.grid import grid_log_marginal, integration_grids
+from estimators.network.model import CGNetwork
+from estimators.scores import LinearGaussianFactor, fit_cg_factor
+from estimators.semiparametric._margins import ClassMargins
+from estimators.semiparametric.ckde import BANDWIDTHS, CKDEFactor, fit_ckde_factor
+from estimators.semiparametric.copula import CopulaFactor, fit_copula_factor
+
+KINDS = ("gaussian", "copula", "ckde", "auto")
+
+
+@dataclass(frozen=True)
+class Semiparametric:
+    """How continuous factors are modelled (module docstring).
+
+    Parameters
+    ----------
+    kind : {"gaussian", "copula", "ckde", "auto"}, default="auto"
+    bandwidth : {"normal_reference", "scott", "cv"}, default="normal_reference"
+        The CKDE bandwidth rule (:mod:`estimators.semiparametric.ckde`).
+    bw_floor : float, default=0.1
+        Kernel bandwidths at least this times the column's sd; z-space residual variances
+        get its square added.
+    tail : float, default=0.01
+        Weight of the class-independent pooled KDE in every kernel margin and CKDE factor.
+    folds : int, default=5
+        Folds of the ``"auto"`` choice.
+
+    Examples
+    --------
+    >>> Semiparametric("ckde", bandwidth="cv").kind
+    'ckde'
+    >>> Semiparametric("kde")
+    Traceback (most recent call last):
+    ...
+    ValueError: continuous must be one of ('gaussian', 'copula', 'ckde', 'auto'); got 'kde'.
+    """
+
+    kind: str = "auto"
+    bandwidth: str = "normal_reference"
+    bw_floor: float = 0.1
+    tail: float = 0.01
+    folds: int = 5
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"continuous must be one of {KINDS}; got {self.kind!r}.")
+        if self.bandwidth not in BANDWIDTHS:
+            raise ValueError(f"bandwidth must be one of {BANDWIDTHS}; got {self.bandwidth!r}.")
+        if not 0.0 <= self.tail < 1.0:
+            raise ValueError(f"tail must be in [0, 1); got {self.tail!r}.")
+        if not self.bw_floor >= 0.0:
+            raise ValueError(f"bw_floor must be >= 0; got {self.bw_floor!r}.")
+        if int(self.folds) < 2:
+            raise ValueError(f"folds must be at least 2; got {self.folds!r}.")
+
+
+def as_spec(continuous) -> Semiparametric:
+    """A :class:`Semiparametric` from a kind name or a spec (``TypeError`` otherwise)."""
+    if isinstance(continuous, Semiparametric):
+        return continuous
+    if isinstance(continuous, str):
+        return Semiparametric(continuous)
+    raise TypeError("continuous must be 'gaussian', 'copula', 'ckde', 'auto' or a "
+                    f"Semiparametric; got {type(continuous).__name__}.")
+
+
+@dataclass(frozen=True, eq=False)
+class SemiparametricNetwork:
+    """The factors of the modelled features (the layout of
+    :class:`estimators.network.model.CGNetwork`) and each one's ``kinds[i]``."""
+
+    columns: tuple
+    parents: tuple
+    factors: tuple
+    kinds: tuple
+    margins: ClassMargins | None
+    grids: dict
+
+    def log_likelihood(self, enc: EncodedColumns) -> np.ndarray:
+        """``sum_v ln p(x_v | x_pa(v), y)`` per row and class."""
+        return sum(f.log_prob(enc) for f in self.factors)
+
+    def joint_log_likelihood(self, enc: EncodedColumns, class_log_prior: np.ndarray
+                             ) -> np.ndarray:
+        """``ln p(y, x_O)`` per row and class; missing cells marginalised
+        (:meth:`log_marginal`)."""
+        missing = ~enc.observed[:, list(self.columns)]
+        incomplete = missing.any(axis=1)
+        out = np.empty((enc.codes.shape[0], np.size(class_log_prior)))
+        if (~incomplete).any():
+            out[~incomplete] = self.log_likelihood(enc.take(~incomplete)) + class_log_prior
+        if incomplete.any():
+            out[incomplete] = self.log_marginal(enc.take(incomplete), class_log_prior)
+        return out
+
+    def log_marginal(self, enc: EncodedColumns, class_log_prior: np.ndarray) -> np.ndarray:
+        """``ln p(y, x_O)`` with the missing modelled cells integrated out (module
+        docstring: z-space algebra for an all-copula network, else the grid engine)."""
+        prior = np.asarray(class_log_prior, dtype=float)
+        if all(k == "copula" for k in self.kinds):
+            inner = CGNetwork(self.columns, self.parents,
+                              tuple(f.inner for f in self.factors)).marginal_factors
+            cols = sorted(self.columns)
+            missing = ~enc.observed[:, cols]
+            out = np.empty((enc.codes.shape[0], prior.size))
+            for c in range(prior.size):
+                z = self.margins.transform(enc, c)
+                X = np.where(z.continuous[cols], z.values[:, cols], z.codes[:, cols])
+                out[:, c] = cg_log_marginal(inner, prior, X, missing)[:, c]
+                for v in cols:
+                    if enc.continuous[v]:
+                        out[:, c] += self.margins.log_jacobian(enc, v, c)
+            return out
+        by_vertex = dict(zip(self.columns, self.factors, strict=True))
+        order = list(zip(self.columns, self.parents, strict=True))
+        return grid_log_marginal(enc, order, lambda v, ps: by_vertex[v], prior.size,
+                                 self.grids) + prior
+
+
+def _kinds_for(enc: EncodedColumns, v: int, parents, kind: str) -> tuple:
+    """The candidate kinds of vertex v (one unless ``kind == "auto"``)."""
+    cont_parents = any(enc.continuous[p] for p in parents)
+    if kind == "auto":
+        if enc.continuous[v]:
+            return ("gaussian", "copula", "ckde")
+        return ("gaussian", "copula") if cont_parents else ("gaussian",)
+    if kind == "ckde" and not enc.continuous[v]:
+        return ("gaussian",)
+    return (kind,)
+
+
+class _Fitter:
+    """Fits one vertex's factor of a given kind on a subset of rows."""
+
+    def __init__(self, enc, y, n_classes, spec, *, alpha, var_smoothing, min_cell_rows):
+        self.enc, self.y, self.m, self.spec = enc, np.asarray(y), n_classes, spec
+        self.alpha, self.var_smoothing, self.min_cell_rows = alpha, var_smoothing, min_cell_rows
+        self.sd = np.ones(enc.values.shape[1])
+        for j in np.flatnonzero(enc.continuous):
+            x = enc.values[:, j]
+            x = x[np.isfinite(x)]
+            self.sd[j] = float(np.std(x)) if x.size else 1.0
+
+    def var_floor(self, v: int) -> float:
+        sd = self.sd[v] if np.isfinite(self.sd[v]) and self.sd[v] > 0 else 1.0
+        return float((self.spec.bw_floor * sd) ** 2)
+
+    def fit(self, kind, v, parents, rows=None, margins=None, z_train=None):
+        enc, y = self.enc, self.y
+        if kind == "gaussian":
+            sub, yy = (enc, y) if rows is None else (enc.take(rows), y[rows])
+            return fit_cg_factor(sub, yy, self.m, v, parents, alpha=self.alpha,
+                                 var_smoothing=self.var_smoothing, ridge=0.0,
+                                 min_cell_rows=self.min_cell_rows,
+                                 var_floor=self.var_floor(v) if enc.continuous[v] else None,
+                                 shrink=not sub.observed[:, [v, *parents]].all())
+        if kind == "ckde":
+            return fit_ckde_factor(enc, y, self.m, v, parents, bandwidth=self.spec.bandwidth,
+                                   bw_floor=self.spec.bw_floor, tail=self.spec.tail,
+                                   min_cell_rows=self.min_cell_rows, rows=rows)
+        if margins is None:
+            cols = [u for u in (v, *parents) if enc.continuous[u]]
+            sub, yy = (enc, y) if rows is None else (enc.take(rows), y[rows])
+            margins = ClassMargins(sub, yy, self.m, cols, bw_floor=self.spec.bw_floor,
+                                   tail=self.spec.tail)
+            z_train = margins.training_scores(enc, y)
+        return fit_copula_factor(enc, z_train, y, self.m, v, parents, margins,
+                                 alpha=self.alpha, bw_floor=self.spec.bw_floor,
+                                 min_cell_rows=self.min_cell_rows, rows=rows)
+
+    def cv_choice(self, kinds, v, parents) -> str:
+        """The kind with the largest cross-validated log-likelihood of v's complete rows."""
+        ok = np.flatnonzero(self.enc.observed[:, [v, *parents]].all(axis=1))
+        folds = int(self.spec.folds)
+        if ok.size < 2 * folds:
+            return kinds[0]
+        fold = np.random.default_rng(0).permutation(ok.size) % folds
+        totals = []
+        for kind in kinds:
+            total = 0.0
+            for k in range(folds):
+                train, test = ok[fold != k], ok[fold == k]
+                f = self.fit(kind, v, parents, rows=train)
+                lp = f.log_prob_at(self.enc.take(test), self.y[test])
+                total += float(np.sum(lp))
+            totals.append(total if np.isfinite(total) else -np.inf)
+        return kinds[int(np.argmax(totals))]
+
+
+def fit_semiparametric_network(enc: EncodedColumns, y: np.ndarray, n_classes: int, columns,
+                               parents, spec: Semiparametric, *, alpha: float,
+                               var_smoothing: float, min_cell_rows: int,
+                               margins: ClassMargins | None = None) -> SemiparametricNetwork:
+    """Fit every modelled column's factor of the kind ``spec`` asks for (``"auto"``: chosen
+    per vertex by cross-validation), on its available cases.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from estimators.columns import MixedEncoder
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> a = rng.gamma(1 + y, size=300)
+    >>> enc = MixedEncoder().fit_transform(pd.DataFrame({"a": a, "b": a + rng.normal(size=300)}))
+    >>> net = fit_semiparametric_network(enc, y, 2, (0, 1), ((), (0,)), Semiparametric("copula"),
+    ...                                  alpha=1.0, var_smoothing=1e-9, min_cell_rows=5)
+    >>> net.kinds, net.log_likelihood(enc).shape
+    (('copula', 'copula'), (300, 2))
+    """
+    columns = tuple(int(v) for v in columns)
+    parents = tuple(tuple(sorted(int(p) for p in pa)) for pa in parents)
+    y = np.asarray(y)
+    fitter = _Fitter(enc, y, n_classes, spec, alpha=alpha, var_smoothing=var_smoothing,
+                     min_cell_rows=min_cell_rows)
+    kinds = []
+    for v, pa in zip(columns, parents, strict=True):
+        options = _kinds_for(enc, v, pa, spec.kind)
+        kinds.append(options[0] if len(options) == 1 else fitter.cv_choice(options, v, pa))
+    cont = [v for v in columns if enc.continuous[v]]
+    if margins is None and "copula" in kinds:
+        margins = ClassMargins(enc, y, n_classes, cont, bw_floor=spec.bw_floor, tail=spec.tail)
+    z_train = margins.training_scores(enc, y) if margins is not None else None
+    factors = tuple(fitter.fit(kind, v, pa, margins=margins, z_train=z_train)
+                    for kind, v, pa in zip(kinds, columns, parents, strict=True))
+    grids = integration_grids(enc, None, cont, _scales(factors, margins, cont))
+    return SemiparametricNetwork(columns, parents, factors, tuple(kinds), margins, grids)
+
+
+def _scales(factors, margins, cont) -> dict:
+    """Per continuous vertex, the scales on which its factors vary (for the grids)."""
+    scales = {v: [] for v in cont}
+    for f in factors:
+        if isinstance(f, CKDEFactor):
+            cells = [*f.cells.values(), *f.class_cells]
+            for j, u in enumerate((f.v, *f.continuous_parents)):
+                scales[u] += [float(np.abs(c.chol[j, j])) for c in cells]
+        elif isinstance(f, LinearGaussianFactor) and f.v in scales:
+            scales[f.v] += [float(np.sqrt(np.min(f.var)))]
+        elif isinstance(f, CopulaFactor):
+            for u in (f.v, *f.continuous_parents) if f.continuous else f.continuous_parents:
+                scales[u] += [m.h for m in margins.margins[u]]
+    return {v: [s for s in ss if s > 0] for v, ss in scales.items()}
