@@ -18,9 +18,10 @@ import numpy as np
 from estimators.class_information import discrete_information, gaussian_information
 from estimators.distributed._cg_pairs import StatsTable, factor_from_stats
 from estimators.distributed._cg_score import mixed_table, pair_gains
-from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _without_constant
+from estimators.ktan._base import _without_constant
 from estimators.network.learn import Constraints, learn_structure
 from estimators.network.model import CGNetwork, pseudo_count
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE
 from estimators.search import check_k
 
 __all__ = ["PairScore", "finish_tan", "fit_tan_mixed", "network_from_stats"]

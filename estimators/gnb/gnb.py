@@ -130,6 +130,9 @@ class GNBClassifier(BaseGNB):
     0.98
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "gnb"
+
     _parameter_constraints: dict = {
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "dependence": [StrOptions(set(DEPENDENCES))],

@@ -114,6 +114,9 @@ class KGNBClassifier(BaseGNB):
     (2, 0.98)
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "kgnb"
+
     _parameter_constraints: dict = {
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "order": [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"],

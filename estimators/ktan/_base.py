@@ -89,6 +89,9 @@ class KTANSpec:
 class BaseKTAN(JointLogLikelihoodClassifier):
     """k-TAN classifier machinery: subclasses say which k, search and backbone to use."""
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "ktan"
+
     _min_features = 2
     _learns_dependence = True
 

@@ -96,6 +96,9 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
     (True, [1, 2])
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "latent"
+
     _parameter_constraints: dict = {
         **LATENT_PARAMETER_CONSTRAINTS,
         "n_components": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}),
