@@ -107,6 +107,12 @@ STEPS = [
                         "bayes_optimal_quick_run.json")),
     Step("cli_trial", "cli_trial", ("cli_trial.md",)),
     Step("ban_optimality", "ban_optimality", ("ban_optimality.md",)),
+    Step("bnc_family", "bnc_family",
+         ("bnc_family.md", "bnc_family_accuracy.png", "bnc_family_accuracy.pdf",
+          "bnc_family_log_loss.png", "bnc_family_log_loss.pdf"),
+         ("--max-rows", "500", "--repeats", "1"),
+         quick_outputs=("bnc_family_quick.md", "bnc_family_quick_accuracy.png",
+                        "bnc_family_quick_log_loss.png")),
 ]
 
 #: scripts of benchmarks/ that are not steps, and why

@@ -51,6 +51,15 @@ def _discriminative(module: str, name: str) -> Callable[[], BaseEstimator]:
 
 
 register_variant("latent-cnb (auto)", _latent_auto)
+
+
+def _selective_nb():
+    from estimators.ktan import NaiveBayesClassifier
+
+    return NaiveBayesClassifier(feature_selection="selective-nb", random_state=0)
+
+
+register_variant("selective NB", _selective_nb)
 #: the documented ``parameters="discriminative"`` setting (log-linear cells fitted by the
 #: penalised conditional log-likelihood, :mod:`estimators.discriminative`) of every model
 #: that has it; GNB's needs ``dependence="gaussian"``, its default

@@ -71,8 +71,9 @@ from estimators._joint import (
     JointLogLikelihoodClassifier,
 )
 from estimators._warnings import user_fit
+from estimators.bnc._counts import categorical_factor
 from estimators.columns import EncodedColumns
-from estimators.ktan import MIN_CELL_ROWS, fit_network
+from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network
 from estimators.progress import progress
 from kgraph.superparent import SuperParentEnsemble
 
@@ -208,7 +209,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         gains: dict = {}
         for S in progress(sets, f"{type(self).__name__} SPODEs"):
             parents = [S[:S.index(v)] if v in S else S for v in kept]
-            net = fit_network(enc, codes, m, kept, parents, **fit)
+            net = _spode(enc, codes, m, kept, parents, fit)
             self.spodes_.append(net)
             self.super_parent_counts_.append(_joint_counts(enc, S))
             for v, pa, factor in zip(kept, parents, net.factors, strict=True):
@@ -267,6 +268,24 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
             out[~some] = self.naive_bayes_.joint_log_likelihood(X.take(~some),
                                                                 self.class_log_prior_)
         return out
+
+
+def _spode(enc: EncodedColumns, codes: np.ndarray, m: int, kept: list, parents: list,
+           fit: dict) -> CGNetwork:
+    """One SPODE's network: categorical families with categorical parents from counts
+    (:mod:`estimators.bnc._counts`), the others by :func:`estimators.ktan.fit_network`."""
+    cont = enc.continuous
+    counted = [not cont[v] and not any(cont[p] for p in pa) for v, pa in zip(kept, parents,
+                                                                             strict=True)]
+    if not all(counted):
+        general = fit_network(enc, codes, m, kept, parents, **fit)
+        if not any(counted):
+            return general
+    observed = enc.observed
+    factors = [categorical_factor(enc, codes, m, v, tuple(sorted(pa)), fit["alpha"], observed)
+               if c else general.factors[i]
+               for i, (v, pa, c) in enumerate(zip(kept, parents, counted, strict=True))]
+    return CGNetwork(tuple(kept), tuple(tuple(sorted(pa)) for pa in parents), tuple(factors))
 
 
 def _mean_log_prob(factor, enc: EncodedColumns, codes: np.ndarray) -> float:
