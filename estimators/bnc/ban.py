@@ -208,7 +208,7 @@ class BANClassifier(JointLogLikelihoodClassifier):
             warnings.warn(f"{name}: column(s) {ineligible} have fewer than {MIN_CELL_ROWS} "
                           "observed rows; their factors are pooled.",
                           DegenerateFeatureWarning, stacklevel=2)
-        self._fit_parameters(enc, y_codes)
+        self._fit_parameters(enc, y_codes, self.parameters, self.random_state)
         return self
 
     def _smoothing(self) -> dict:
