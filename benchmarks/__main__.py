@@ -107,6 +107,7 @@ STEPS = [
                         "bayes_optimal_quick_run.json")),
     Step("cli_trial", "cli_trial", ("cli_trial.md",)),
     Step("ban_optimality", "ban_optimality", ("ban_optimality.md",)),
+    Step("semiparametric", "semiparametric", ("semiparametric.md",), ("--max-rows", "500")),
     Step("bnc_family", "bnc_family",
          ("bnc_family.md", "bnc_family_accuracy.png", "bnc_family_accuracy.pdf",
           "bnc_family_log_loss.png", "bnc_family_log_loss.pdf"),

@@ -32,11 +32,18 @@ from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.network.model import fit_network, refit_network
+from estimators.network.model import refit_network
 from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import hill_climb_dag
+from estimators.semiparametric import (
+    KINDS,
+    Semiparametric,
+    factor_kinds,
+    fit_continuous_network,
+    normal_score_table,
+)
 
 __all__ = ["BANClassifier"]
 
@@ -78,6 +85,9 @@ class BANClassifier(JointLogLikelihoodClassifier):
         As in :class:`~estimators.ktan.KTANClassifier`.
     verbose : bool, default=False
         Progress bars inside ``fit`` (the search's moves, score grids).
+    continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
+        As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian
+        kind the structure score is computed on the class-conditional normal scores.
 
     Attributes
     ----------
@@ -89,8 +99,10 @@ class BANClassifier(JointLogLikelihoodClassifier):
         The search's trace and moves.
     hyperedge_scores_ : dict
         ``f(v, parents_[v])`` of each modelled feature.
-    network_ : CGNetwork
+    network_ : CGNetwork or SemiparametricNetwork
         The fitted factors.
+    factor_kinds_ : dict
+        Feature name -> its factor's kind ("gaussian", "copula", "ckde").
     family_ : str
         ``"discrete"``, ``"gaussian"`` or ``"mixed"``.
     classes_, class_log_prior_, feature_types_, constant_features_, encoder_,
@@ -130,13 +142,15 @@ class BANClassifier(JointLogLikelihoodClassifier):
         "random_state": ["random_state"],
         "parameters": PARAMETERS_CONSTRAINT,
         "verbose": ["verbose"],
+        "continuous": [StrOptions(set(KINDS)), Semiparametric],
     }
 
     def __init__(self, *, max_parents: int = 2, structure_score="bic", features: str = "auto",
                  alpha: float = 1.0, ess: float | None = None, feature_types="auto",
                  var_smoothing: float = 1e-9, tabu_length: int = 10, patience: int = 10,
                  restarts: int = 0, random_state=None, parameters="generative",
-                 verbose: bool = False):
+                 verbose: bool = False, continuous="gaussian"):
+        self.continuous = continuous
         self.max_parents = max_parents
         self.structure_score = structure_score
         self.features = features
@@ -178,7 +192,10 @@ class BANClassifier(JointLogLikelihoodClassifier):
         if not kept:
             raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
                              f"constant ({self.constant_features_}).")
-        model = _modelled(enc, kept, [names[j] for j in kept])
+        spec, margins, scored = normal_score_table(
+            enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
+            parameters=self.parameters)
+        model = _modelled(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
@@ -193,11 +210,12 @@ class BANClassifier(JointLogLikelihoodClassifier):
         self.hyperedge_scores_ = {v: float(score(v, frozenset(ps)))
                                   for v, ps in self.parents_.items()}
         index = {names[j]: j for j in kept}
-        self.network_ = fit_network(
+        self.network_ = fit_continuous_network(
             enc, y_codes, self.classes_.size, kept,
-            [[index[p] for p in self.parents_[names[j]]] for j in kept], alpha=self.alpha,
-            ess=self.ess, var_smoothing=self.var_smoothing, ridge=0.0,
-            min_cell_rows=MIN_CELL_ROWS)
+            [[index[p] for p in self.parents_[names[j]]] for j in kept], spec,
+            alpha=self.alpha, ess=self.ess, var_smoothing=self.var_smoothing,
+            min_cell_rows=MIN_CELL_ROWS, margins=margins)
+        self.factor_kinds_ = factor_kinds(self.network_, names)
         if searched.n_singular:
             warnings.warn(f"{name}: {searched.n_singular} parent set(s) scored +inf (the "
                           "class-conditional covariance of the family is singular: collinear "

@@ -5,6 +5,7 @@ Every score here is a function of sufficient statistics that add up over row par
 in a tree, and the structure search runs on the client on the reduced statistics.
 """
 
+from estimators.distributed._ande import fit_ande_dask
 from estimators.distributed._classifiers import fit_gnb_dask, fit_tan_dask, predict_dask
 from estimators.distributed._collect import DaskData, as_dask_data
 from estimators.distributed._scores import DASK_SCORES, fit_score_from_dask
@@ -17,6 +18,7 @@ __all__ = [
     "PairCounts",
     "as_dask_data",
     "class_moments",
+    "fit_ande_dask",
     "fit_gnb_dask",
     "fit_score_from_dask",
     "fit_tan_dask",

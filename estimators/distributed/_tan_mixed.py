@@ -148,5 +148,6 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
                                       ess=spec.ess,
                                       var_smoothing=clf.var_smoothing, floor=floor)
+    clf.factor_kinds_ = {names[v]: "gaussian" for v in order}  # conditional Gaussian factors
     clf._warn_degenerate(enc, floor)
     return clf

@@ -34,15 +34,16 @@ from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.network.export import to_pgmpy
 from estimators.network.learn import Constraints, learn_structure
-from estimators.network.model import fit_network, floored_vertices, refit_network, var_floor
+from estimators.network.model import floored_vertices, refit_network, var_floor
 from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
 from estimators.search import check_k
 from estimators.semiparametric import (
     KINDS,
-    ClassMargins,
     Semiparametric,
     as_spec,
-    fit_semiparametric_network,
+    factor_kinds,
+    fit_continuous_network,
+    normal_score_table,
 )
 
 CLASS_NODE = "class"
@@ -154,14 +155,9 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             )
         kept = self._select_features(enc, y_codes, kept)
         spec = self._fit_spec = self._spec()
-        continuous = as_spec(spec.continuous)
-        margins, scored = None, enc
-        if continuous.kind != "gaussian":
-            refuse_semiparametric_discriminative(self, continuous, spec.parameters)
-            margins = ClassMargins(enc, y_codes, self.classes_.size,
-                                   [j for j in kept if enc.continuous[j]],
-                                   bw_floor=continuous.bw_floor, tail=continuous.tail)
-            scored = margins.training_scores(enc, y_codes)  # structure: z-space score
+        continuous, margins, scored = normal_score_table(
+            enc, y_codes, self.classes_.size, kept, spec.continuous, owner=name,
+            parameters=spec.parameters)
         model = _modelled(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
         search, backbone = spec.search, spec.backbone
@@ -187,18 +183,11 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         index = {names[j]: j for j in kept}
         order = [index[v] for v in self.structure_.order]
         parents = [[index[p] for p in self.structure_.parents(v)] for v in self.structure_.order]
-        if continuous.kind == "gaussian":
-            self.network_ = fit_network(
-                enc, y_codes, self.classes_.size, order, parents, alpha=self.alpha,
-                ess=spec.ess, var_smoothing=self.var_smoothing, ridge=0.0,
-                min_cell_rows=MIN_CELL_ROWS,
-            )
-        else:
-            self.network_ = fit_semiparametric_network(
-                enc, y_codes, self.classes_.size, order, parents, continuous, alpha=self.alpha,
-                var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
-                margins=margins)
-        self.factor_kinds_ = _factor_kinds(self.network_, names)
+        self.network_ = fit_continuous_network(
+            enc, y_codes, self.classes_.size, order, parents, continuous, alpha=self.alpha,
+            ess=spec.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
+            margins=margins)
+        self.factor_kinds_ = factor_kinds(self.network_, names)
         self._warn_degenerate(enc)
         ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
         if ineligible:
@@ -301,21 +290,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
         check_is_fitted(self)
         structure_graph(self).write_graphml(path)
-
-
-def refuse_semiparametric_discriminative(clf, spec: Semiparametric, parameters) -> None:
-    """A ``ValueError`` for ``parameters="discriminative"`` with non-Gaussian continuous
-    factors (their log-linear cells are those of the conditional Gaussian, MATH.md §10)."""
-    if parameters != "generative":
-        raise ValueError(f"{type(clf).__name__}(continuous={spec.kind!r}) is generative only: "
-                         "parameters='discriminative' refits conditional Gaussian cells "
-                         "(MATH.md §10); use continuous='gaussian' with it.")
-
-
-def _factor_kinds(network, names) -> dict:
-    """Feature name -> the kind of its continuous factor ("gaussian", "copula", "ckde")."""
-    kinds = getattr(network, "kinds", None) or ("gaussian",) * len(network.columns)
-    return {names[v]: k for v, k in zip(network.columns, kinds, strict=True)}
 
 
 def refuse_dask_discriminative(clf) -> None:

@@ -38,12 +38,8 @@ SPACING, REACH = 0.25, 8.0
 MAX_NODES = 128
 
 
-def integration_grids(enc: EncodedColumns, density, vertices, scales: dict | None = None
-                      ) -> dict:
-    """Nodes and log trapezoid weights of each continuous vertex (see the module docstring);
-    the smallest bandwidth of v is taken from ``density`` (a GNB density with ``kdes_`` or
-    ``kde1_``) or, when given, from ``scales[v]`` (a list of the scales on which v's
-    factors vary)."""
+def integration_grids(enc: EncodedColumns, density, vertices) -> dict:
+    """Nodes and log trapezoid weights of each continuous vertex (see the module docstring)."""
     grids = {}
     for v in vertices:
         if not enc.continuous[v]:
@@ -51,8 +47,7 @@ def integration_grids(enc: EncodedColumns, density, vertices, scales: dict | Non
         x = enc.values[:, v]
         x = x[~np.isnan(x)]
         sd = float(np.std(x)) or 1.0
-        known = scales.get(int(v), []) if scales is not None else _bandwidths(density, v)
-        scale = min([sd / 5.0, *known])
+        scale = min([sd / 5.0, *_bandwidths(density, v)])
         lo, hi = x.min() - REACH * scale, x.max() + REACH * scale
         size = int(min(np.ceil((hi - lo) / (SPACING * scale)) + 1, MAX_NODES))
         nodes = np.linspace(lo, hi, size)

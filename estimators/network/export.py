@@ -160,7 +160,10 @@ def factor_parameters(factor, names: list[str]) -> dict:
     """The parameters of a CG factor: its kind, parents (names), the training
     configurations of its categorical parents and every array as nested lists (classes on
     the axis after the configurations); ``parameters`` of a feature in
-    :func:`estimators.structure_graph.structure_graph`."""
+    :func:`estimators.structure_graph.structure_graph`. A factor with a ``describe(names)``
+    method (the semiparametric ones, :mod:`estimators.semiparametric`) describes itself."""
+    if hasattr(factor, "describe"):
+        return factor.describe(names)
     out = {"kind": type(factor).__name__,
            "categorical_parents": [names[p] for p in factor.categorical_parents],
            "continuous_parents": [names[p] for p in factor.continuous_parents],

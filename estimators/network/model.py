@@ -195,6 +195,15 @@ def fit_network(enc: EncodedColumns, y_codes: np.ndarray, n_classes: int, column
     return CGNetwork(columns, parents, factors)
 
 
+def modelled_columns(enc: EncodedColumns, kept, names) -> EncodedColumns:
+    """The columns ``kept`` of ``enc`` named ``names`` (the table a structure score of the
+    modelled features is fitted on)."""
+    kept = list(kept)
+    return EncodedColumns(enc.values[:, kept], enc.codes[:, kept],
+                          tuple(enc.types[j] for j in kept), enc.n_levels[kept],
+                          tuple(names), enc.n_unseen[kept])
+
+
 def refit_network(network: CGNetwork, enc: EncodedColumns, y_codes: np.ndarray,
                   n_classes: int, **kwargs):
     """``(factors, jll)``: ``network``'s structure refitted on ``(enc, y_codes)`` by

@@ -10,9 +10,13 @@ from estimators.semiparametric.network import (
     Semiparametric,
     SemiparametricNetwork,
     as_spec,
+    factor_kinds,
+    fit_continuous_network,
     fit_semiparametric_network,
+    normal_score_table,
 )
 
 __all__ = ["KINDS", "CKDEFactor", "ClassMargins", "CopulaFactor", "Margin", "Semiparametric",
-           "SemiparametricNetwork", "as_spec", "bandwidth_factor", "fit_ckde_factor",
-           "fit_copula_factor", "fit_semiparametric_network"]
+           "SemiparametricNetwork", "as_spec", "bandwidth_factor", "factor_kinds",
+           "fit_ckde_factor", "fit_continuous_network", "fit_copula_factor",
+           "fit_semiparametric_network", "normal_score_table"]

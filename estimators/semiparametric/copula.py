@@ -62,6 +62,26 @@ class CopulaFactor:
     def categorical_parents(self) -> tuple:
         return self.inner.categorical_parents
 
+    @property
+    def n_rows(self) -> int:
+        """Complete training rows of the family."""
+        return self.inner.n_rows
+
+    def describe(self, names: list) -> dict:
+        """Its parameters for exports: the z-space CG factor's (``z_space``) and the class
+        kernel margins' bandwidths of v and its continuous parents."""
+        from estimators.network.export import factor_parameters
+
+        cols = [self.v, *self.continuous_parents] if self.continuous else list(
+            self.continuous_parents)
+        return {"kind": "CopulaFactor", "categorical_parents":
+                [names[p] for p in self.categorical_parents],
+                "continuous_parents": [names[p] for p in self.continuous_parents],
+                "n_rows": int(self.n_rows), "z_space": factor_parameters(self.inner, names),
+                "margin_bandwidths": {names[u]: [m.h for m in self.margins.margins[u]]
+                                      for u in cols},
+                "margin_tail": float(self.margins.margins[cols[0]][0].tail) if cols else 0.0}
+
     def log_prob_at(self, enc: EncodedColumns, classes: np.ndarray) -> np.ndarray:
         """``ln p(x_v | x_pa, y)`` at one class per row: 0 where x_v is missing, NaN where a
         parent of an observed x_v is missing."""

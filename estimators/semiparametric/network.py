@@ -36,14 +36,15 @@ an all-copula network marginalises exactly in z-space (Gaussian algebra per clas
 Gauss–Hermite rule of :mod:`estimators.marginal.mixed` only where a missing continuous cell
 has a categorical descendant, as for ``"gaussian"``); any other mix uses the grid engine
 :func:`estimators.marginal.grid.grid_log_marginal`: the trapezoid rule on a regular grid
-over ``[min - 8 s, max + 8 s]`` of the training values with spacing ``s / 4``, s the
-smallest scale on which v's factors vary (kernel bandwidths, the Gaussian residual sd, at
-most sd(x_v) / 5), at most 128 nodes. Error bound: for an integrand that is a mixture of
-Gaussians of sd >= s, the trapezoid rule with spacing s / 4 has relative error
-``<= 2 exp(-2 pi^2 16) ~ 1e-137`` (the Poisson-summation bound) and the truncation at 8 s
-beyond the data ``<= erfc(8 / sqrt 2) ~ 1.2e-15``; the 128-node cap coarsens the spacing
-for a column spanning more than ~24 of its smallest scales, and the bound then grows as
-``exp(-2 pi^2 (s / spacing)^2)``. The measured error against brute-force quadrature is in
+over ``[min - 8 S, max + 8 S]`` of the training values with spacing ``s / 4``, s the
+smallest and S the largest scale on which v's factors vary (kernel bandwidths, the
+Gaussian residual sd, sd(x_v) / 5), at most 256 nodes. Error bound: for an integrand that
+is a mixture of Gaussians of sd in [s, S] centred within the data's range, the trapezoid
+rule with spacing s / 4 has relative error ``<= 2 exp(-2 pi^2 16) ~ 1e-137`` (the
+Poisson-summation bound) and the truncation 8 S beyond the data ``<= erfc(8 / sqrt 2) ~
+1.2e-15``; the 256-node cap coarsens the spacing for a column spanning more than ~64 of its
+smallest scales, and the bound then grows as ``exp(-2 pi^2 (s / spacing)^2)``; a
+copula factor is such a mixture only approximately (the normal-score transform bends it). The measured error against brute-force quadrature is in
 tests/estimators/semiparametric/test_marginal.py and benchmarks/results/semiparametric.md.
 """
 
@@ -55,14 +56,16 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.marginal import cg_log_marginal
-from estimators.marginal.grid import grid_log_marginal, integration_grids
-from estimators.network.model import CGNetwork
+from estimators.marginal.grid import grid_log_marginal
+from estimators.network.model import CGNetwork, fit_network
 from estimators.scores import LinearGaussianFactor, fit_cg_factor
 from estimators.semiparametric._margins import ClassMargins
 from estimators.semiparametric.ckde import BANDWIDTHS, CKDEFactor, fit_ckde_factor
 from estimators.semiparametric.copula import CopulaFactor, fit_copula_factor
 
 KINDS = ("gaussian", "copula", "ckde", "auto")
+#: the grid engine's rule: spacing (in smallest scales), reach (in largest scales), nodes
+SPACING, REACH, MAX_NODES = 0.25, 8.0, 256
 
 
 @dataclass(frozen=True)
@@ -74,10 +77,10 @@ class Semiparametric:
     kind : {"gaussian", "copula", "ckde", "auto"}, default="auto"
     bandwidth : {"normal_reference", "scott", "cv"}, default="normal_reference"
         The CKDE bandwidth rule (:mod:`estimators.semiparametric.ckde`).
-    bw_floor : float, default=0.1
-        Kernel bandwidths at least this times the column's sd; z-space residual variances
-        get its square added.
-    tail : float, default=0.01
+    bw_floor : float, default=0.5
+        Kernel bandwidths (and the CKDE's conditional kernel) at least this times the
+        column's sd; residual variances get ``(bw_floor sd)^2`` added (z-space: sd 1).
+    tail : float, default=0.1
         Weight of the class-independent pooled KDE in every kernel margin and CKDE factor.
     folds : int, default=5
         Folds of the ``"auto"`` choice.
@@ -94,8 +97,8 @@ class Semiparametric:
 
     kind: str = "auto"
     bandwidth: str = "normal_reference"
-    bw_floor: float = 0.1
-    tail: float = 0.01
+    bw_floor: float = 0.5
+    tail: float = 0.1
     folds: int = 5
 
     def __post_init__(self) -> None:
@@ -279,8 +282,28 @@ def fit_semiparametric_network(enc: EncodedColumns, y: np.ndarray, n_classes: in
     z_train = margins.training_scores(enc, y) if margins is not None else None
     factors = tuple(fitter.fit(kind, v, pa, margins=margins, z_train=z_train)
                     for kind, v, pa in zip(kinds, columns, parents, strict=True))
-    grids = integration_grids(enc, None, cont, _scales(factors, margins, cont))
+    grids = _grids(enc, _scales(factors, margins, cont))
     return SemiparametricNetwork(columns, parents, factors, tuple(kinds), margins, grids)
+
+
+def _grids(enc: EncodedColumns, scales: dict) -> dict:
+    """Nodes and log trapezoid weights of each continuous vertex: spacing a quarter of its
+    smallest scale (at most sd / 5), reach 8 of its largest scales beyond the training
+    values, at most :data:`MAX_NODES` nodes (module docstring)."""
+    grids = {}
+    for v, ss in scales.items():
+        x = enc.values[:, v]
+        x = x[np.isfinite(x)]
+        sd = float(np.std(x)) if x.size else 1.0
+        sd = sd if sd > 0 else 1.0
+        small, large = min([sd / 5.0, *ss]), max([sd / 5.0, *ss])
+        lo, hi = x.min() - REACH * large, x.max() + REACH * large
+        size = int(min(np.ceil((hi - lo) / (SPACING * small)) + 1, MAX_NODES))
+        nodes = np.linspace(lo, hi, size)
+        w = np.full(size, (hi - lo) / (size - 1))
+        w[[0, -1]] *= 0.5
+        grids[int(v)] = (nodes, np.log(w))
+    return grids
 
 
 def _scales(factors, margins, cont) -> dict:
@@ -297,3 +320,45 @@ def _scales(factors, margins, cont) -> dict:
             for u in (f.v, *f.continuous_parents) if f.continuous else f.continuous_parents:
                 scales[u] += [m.h for m in margins.margins[u]]
     return {v: [s for s in ss if s > 0] for v, ss in scales.items()}
+
+
+def normal_score_table(enc: EncodedColumns, y: np.ndarray, n_classes: int, columns,
+                       continuous, *, owner: str, parameters="generative"):
+    """``(spec, margins, table)`` for a classifier's ``continuous=``: with ``"gaussian"``
+    ``(spec, None, enc)``; otherwise the class margins of the continuous ``columns`` and the
+    training table in normal scores, on which the structure score is the copula's CMI
+    (module docstring). A ``ValueError`` for ``parameters`` other than generative with a
+    non-Gaussian kind (the discriminative cells are those of MATH.md §10)."""
+    spec = as_spec(continuous)
+    if spec.kind == "gaussian":
+        return spec, None, enc
+    if parameters != "generative":
+        raise ValueError(f"{owner}(continuous={spec.kind!r}) is generative only: "
+                         "parameters='discriminative' refits conditional Gaussian cells "
+                         "(MATH.md §10); use continuous='gaussian' with it.")
+    margins = ClassMargins(enc, y, n_classes, [j for j in columns if enc.continuous[j]],
+                           bw_floor=spec.bw_floor, tail=spec.tail)
+    return spec, margins, margins.training_scores(enc, y)
+
+
+def fit_continuous_network(enc: EncodedColumns, y: np.ndarray, n_classes: int, columns,
+                           parents, continuous, *, alpha: float, var_smoothing: float,
+                           min_cell_rows: int, ess: float | None = None,
+                           margins: ClassMargins | None = None):
+    """The factors of a Bayesian-network classifier on its structure, the shared fitting
+    path of ``continuous=``: :func:`estimators.network.model.fit_network` (conditional
+    Gaussian, ``ess`` its BDeu-style pseudo-counts) for ``"gaussian"``, else
+    :func:`fit_semiparametric_network` (``margins`` from :func:`normal_score_table`)."""
+    spec = as_spec(continuous)
+    if spec.kind == "gaussian":
+        return fit_network(enc, y, n_classes, columns, parents, alpha=alpha, ess=ess,
+                           var_smoothing=var_smoothing, ridge=0.0, min_cell_rows=min_cell_rows)
+    return fit_semiparametric_network(enc, y, n_classes, columns, parents, spec, alpha=alpha,
+                                      var_smoothing=var_smoothing,
+                                      min_cell_rows=min_cell_rows, margins=margins)
+
+
+def factor_kinds(network, names) -> dict:
+    """Feature name -> the kind of its factor ("gaussian", "copula" or "ckde")."""
+    kinds = getattr(network, "kinds", None) or ("gaussian",) * len(network.columns)
+    return {names[v]: k for v, k in zip(network.columns, kinds, strict=True)}

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from pgmpy.inference import VariableElimination
 from pgmpy.readwrite import BIFReader, XMLBIFReader
 
+from estimators.bnc import KDBClassifier
 from estimators.gnb import GNBClassifier
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.latent import LatentCNBClassifier
@@ -135,6 +136,7 @@ def check_networks(model, X: pd.DataFrame, tmp_path, formats=("xmlbif",)) -> Non
 MODELS = {
     "tan": lambda: TANClassifier(),
     "ktan": lambda: KTANClassifier(k=2),
+    "kdb": lambda: KDBClassifier(k=2),
     "gnb": lambda: GNBClassifier(),
     "latent-categorical": lambda: LatentCNBClassifier(n_components=2, family="categorical",
                                                       random_state=0),
@@ -152,11 +154,11 @@ def test_labels_round_trip(name, data, tmp_path):
         model = MODELS[name]().fit(X, y)
         check_labels(model, X, y)
         check_graph(model, X, tmp_path)
-        if name in ("tan", "ktan"):
+        if name in ("tan", "ktan", "kdb"):
             check_networks(model, X, tmp_path)
 
 
-@pytest.mark.parametrize("name", ["tan", "ktan"])
+@pytest.mark.parametrize("name", ["tan", "ktan", "kdb"])
 def test_bif_round_trip_of_every_label_kind(name, tmp_path):
     """BIF (pgmpy's reader builds its grammar in ~3 s, so one table holds every kind
     instead of a hypothesis run): ``predict_proba`` back from ``str(value)`` evidence."""

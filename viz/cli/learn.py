@@ -60,12 +60,16 @@ MODELS = {
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
                       ("order", "dependence", "search", "backbone", "candidates",
                        "structure_score"), "k-GNB classifier (paper 1)"),
-    "tan": ModelSpec("estimators.ktan", "TANClassifier", ("features", "alpha", "ess", "parameters"),
+    "tan": ModelSpec("estimators.ktan", "TANClassifier",
+                     ("features", "alpha", "ess", "parameters", "continuous"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
                       ("k", "search", "backbone", "features", "alpha", "candidates",
-                       "structure_score", "ess", "parameters"),
+                       "structure_score", "ess", "parameters", "continuous"),
                       "k-TAN classifier (paper 2)"),
+    "kdb": ModelSpec("estimators.bnc", "KDBClassifier", ("k", "features", "alpha", "ess",
+                                                         "parameters"),
+                     "kDB classifier (k-dependence Bayesian classifier, Sahami 1996, MATH.md §9)"),
     "aode": ModelSpec("estimators.bnc", "AODEClassifier", ("alpha",),
                       "AODE classifier (averaged one-dependence estimators, MATH.md §9)"),
     "a2de": ModelSpec("estimators.bnc", "A2DEClassifier", ("alpha",),
@@ -124,12 +128,13 @@ def registries() -> dict[str, list[str]]:
     from estimators.latent import FAMILIES, PRIORS
     from estimators.scores import score_names
     from estimators.search import BACKBONE_METHODS, searcher_names
+    from estimators.semiparametric import KINDS
 
     return {"model": sorted(MODELS), "dependence": list(DEPENDENCES),
             "search": searcher_names(), "backbone": list(BACKBONE_METHODS),
             "features": list(FEATURE_FAMILIES), "prior": list(PRIORS),
             "family": list(FAMILIES), "score": score_names(),
-            "parameters": list(PARAMETERS)}
+            "parameters": list(PARAMETERS), "continuous": list(KINDS)}
 
 
 class RegistryChoices(Sequence):
@@ -222,6 +227,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     _choices(g.add_argument("--parameters",
                    help="gnb, tan, ktan: fit the parameters of the learned structure by "
                         "maximising the conditional log-likelihood (discriminative)"), "parameters")
+    _choices(g.add_argument("--continuous",
+                   help="tan, ktan: continuous factors: linear Gaussian, Gaussian copula with "
+                        "kernel margins, conditional KDE, or chosen per feature by CV (auto)"),
+             "continuous")
     g.add_argument("--candidates", type=int,
                    help="kgnb, ktan: score only each feature's top-m partners (wide tables)")
     g.add_argument("--n-components", type=_n_clusters,

@@ -83,3 +83,49 @@ def test_bad_continuous_is_refused():
         TANClassifier(continuous="kde").fit(X, y)
     with pytest.raises(ValueError, match="continuous='copula'.*generative only"):
         TANClassifier(continuous="copula", parameters="discriminative").fit(X, y)
+
+
+@pytest.mark.parametrize("kind", ["copula", "ckde", "auto"])
+def test_ban_gets_the_choice_through_the_shared_path(kind):
+    from estimators.bnc import BANClassifier
+
+    X, y = _mixed()
+    clf = BANClassifier(continuous=kind).fit(X, y)
+    assert isinstance(clf.network_, SemiparametricNetwork)
+    assert set(clf.factor_kinds_) == {"a", "b", "c", "d"}
+    proba = clf.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert clf.score(X, y) > 0.6
+    with pytest.raises(ValueError, match="generative only"):
+        BANClassifier(continuous=kind, parameters="discriminative").fit(X, y)
+
+
+@pytest.mark.parametrize("kind", ["copula", "ckde"])
+def test_graphml_export_describes_the_factors(kind, tmp_path):
+    import networkx as nx
+
+    X, y = _mixed()
+    clf = TANClassifier(continuous=kind).fit(X, y)
+    clf.write_graphml(tmp_path / "s.graphml")
+    g = nx.read_graphml(tmp_path / "s.graphml")
+    text = str(g.nodes["a"]["parameters"])
+    assert {"copula": "CopulaFactor", "ckde": "CKDEFactor"}[kind] in text
+    assert "n_rows" in text and ("z_space" in text or "class_bandwidths" in text)
+
+
+def test_cli_learn_continuous_option(tmp_path):
+    from viz.cli import main
+
+    X, y = _mixed(120)
+    X.assign(label=y).to_csv(tmp_path / "t.csv", index=False)
+    main(["learn", str(tmp_path / "t.csv"), "--target", "label", "--model", "tan",
+          "--continuous", "copula", "--cv", "2", "--out", str(tmp_path / "out"), "--quiet"])
+    assert "continuous='copula'" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_dask_collection_is_refused_for_non_gaussian_kinds():
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = _mixed()
+    ddf = dd.from_pandas(X.assign(label=y), npartitions=2)
+    with pytest.raises(ValueError, match="needs the rows in memory"):
+        TANClassifier(continuous="copula").fit(ddf.drop(columns="label"), ddf["label"])

@@ -1,0 +1,262 @@
+"""kDB: the k-dependence Bayesian classifier (Sahami 1996; MATH.md §9).
+
+The class is a parent of every feature. The features are ordered by their information about
+the class, I(X_i; C) largest first (``class_information_``, :mod:`estimators.class_information`;
+ties by column order); feature i then takes as parents the ``min(i - 1, k)`` earlier features
+with the largest class-conditional information I(X_i; X_j | C) (ties by column order). The
+pair information is the registry's ``"cmi"`` score (:mod:`estimators.scores`): the plug-in
+CMI on a discrete table, the Gaussian CMI on a continuous one, and on a mixed table or one
+with empty cells the conditional Gaussian gain f(X_i, {X_j}) of MATH.md §7 (the training
+log-likelihood gain of giving X_i the parent X_j, which is the CMI on single-type data and is
+not symmetric on a mixed pair: kDB asks for X_i's parents, so it uses f(X_i, {X_j})), on the
+available cases of the pair. A pair with too few complete rows to score is not a candidate,
+so such a feature can take fewer than k parents. Nothing is random.
+
+The result is a DAG, in general not a k-tree: :class:`kgraph.ParentSetDAG` (``structure_``).
+The factors are the conditional Gaussian factors of MATH.md §7 on it, fitted on available
+cases, and prediction marginalises empty cells exactly on the DAG (MATH.md §8), all through
+the network model :class:`estimators.network.model.CGNetwork` -- this module writes only the
+structure rule.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from estimators._joint import (
+    FEATURE_SELECTION_CONSTRAINT,
+    FEATURE_TYPES_CONSTRAINT,
+    PARAMETERS_CONSTRAINT,
+    JointLogLikelihoodClassifier,
+)
+from estimators._warnings import user_fit
+from estimators.columns import EncodedColumns
+from estimators.ktan import CLASS_NODE, FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.network.model import fit_network, modelled_columns, refit_network
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
+from kgraph import ParentSetDAG
+
+__all__ = ["KDBClassifier", "kdb_parents"]
+
+
+def kdb_parents(class_information, pair_information, k: int) -> tuple[list[int], list[list[int]]]:
+    """Sahami's rule: the kDB order and parent sets of ``d`` features.
+
+    Parameters
+    ----------
+    class_information : array-like of shape (d,)
+        I(X_i; C) of each feature.
+    pair_information : array-like of shape (d, d)
+        ``pair_information[j, i]`` = I(X_i; X_j | C), the information of parent j about
+        child i (non-finite: j is no candidate parent of i).
+    k : int
+        The largest number of feature parents.
+
+    Returns
+    -------
+    order : list of int
+        The features by I(X_i; C), largest first (ties: lower index first).
+    parents : list of list of int
+        ``parents[i]``: feature i's parents, largest I(X_i; X_j | C) first (ties: lower
+        index first).
+
+    Examples
+    --------
+    >>> W = np.array([[0, .5, .1], [.5, 0, .3], [.1, .3, 0]])
+    >>> kdb_parents([.2, .9, .4], W, k=1)
+    ([1, 2, 0], [[1], [], [1]])
+    """
+    info = np.asarray(class_information, dtype=float)
+    W = np.asarray(pair_information, dtype=float)
+    order = sorted(range(info.size), key=lambda i: (-info[i], i))
+    parents: list[list[int]] = [[] for _ in range(info.size)]
+    for pos, i in enumerate(order):
+        earlier = [j for j in order[:pos] if np.isfinite(W[j, i])]
+        parents[i] = sorted(earlier, key=lambda j: (-W[j, i], j))[:k]
+    return order, parents
+
+
+class KDBClassifier(JointLogLikelihoodClassifier):
+    """The k-dependence Bayesian classifier (Sahami 1996): each feature has the class and at
+    most ``k`` earlier features (by information about the class) as parents.
+
+    Parameters
+    ----------
+    k : int, default=2
+        The largest number of feature parents of a feature (>= 0; 0 is naive Bayes, 1 a
+        TAN-like forest chosen greedily).
+    features : {"auto", "discrete", "gaussian"}, default="auto"
+        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes every
+        column categorical, ``"gaussian"`` every column continuous.
+    alpha : float, default=1.0
+        Pseudo-count of the CPTs (> 0).
+    ess : float or None, default=None
+        When given, the CPTs use the BDeu-style prior with this equivalent sample size.
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`).
+    var_smoothing : float, default=1e-9
+        Fraction of the largest continuous-feature variance added to residual variances.
+    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
+        Which features are modelled (:func:`estimators.feature_selection.select_features`).
+    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
+        As in :class:`~estimators.ktan.KTANClassifier`.
+    verbose : bool, default=False
+        Progress bars inside ``fit``.
+
+    Attributes
+    ----------
+    structure_ : kgraph.ParentSetDAG
+        The DAG among the modelled features (class vertex ``class_node_``; draws with
+        :func:`viz.structure.plot_structure`, writes GraphML/JSON).
+    order_ : list of str
+        The modelled features by I(X_i; C), largest first.
+    edge_scores_ : ndarray of shape (n_modelled, n_modelled)
+        ``edge_scores_[j, i]`` = I(X_i; X_j | C) (nats; rows and columns the modelled
+        features in column order).
+    hyperedge_scores_ : dict
+        The pair information summed over each feature's parents.
+    network_ : CGNetwork
+        The fitted factors.
+    family_ : str
+        ``"discrete"``, ``"gaussian"`` or ``"mixed"``.
+    classes_, class_count_, class_log_prior_, class_information_, feature_types_,
+    constant_features_, encoder_, feature_selection_, discriminative_, n_features_in_,
+    feature_names_in_
+        As in :class:`~estimators.ktan.KTANClassifier`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.bnc import KDBClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 400)
+    >>> a = rng.normal(y, 1.0)
+    >>> X = np.column_stack([a, a + rng.normal(0, 0.3, 400), rng.normal(size=400)])
+    >>> clf = KDBClassifier(k=1).fit(X, y)
+    >>> clf.order_, clf.structure_.edges
+    (['x0', 'x1', 'x2'], [('x0', 'x1'), ('x0', 'x2')])
+    >>> clf.predict_proba(X[:2]).sum(axis=1).round(12).tolist()
+    [1.0, 1.0]
+    """
+
+    _min_features = 1
+    _learns_dependence = True
+
+    _parameter_constraints: dict = {
+        "k": [Interval(Integral, 0, None, closed="left")],
+        "features": [StrOptions(set(FEATURE_FAMILIES))],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "ess": [None, Interval(Real, 0, None, closed="neither")],
+        "feature_types": FEATURE_TYPES_CONSTRAINT,
+        "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "feature_selection": FEATURE_SELECTION_CONSTRAINT,
+        "parameters": PARAMETERS_CONSTRAINT,
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, *, k: int = 2, features: str = "auto", alpha: float = 1.0,
+                 ess: float | None = None, feature_types="auto", var_smoothing: float = 1e-9,
+                 feature_selection: str | None = None, parameters="generative",
+                 verbose: bool = False):
+        self.k = k
+        self.features = features
+        self.alpha = alpha
+        self.ess = ess
+        self.feature_types = feature_types
+        self.var_smoothing = var_smoothing
+        self.feature_selection = feature_selection
+        self.parameters = parameters
+        self.verbose = verbose
+
+    def _feature_types_by_column(self, raw):
+        return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
+                                self.feature_names(), type(self).__name__)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    @user_fit
+    def fit(self, X, y):
+        """Order the features, choose their parents and fit the factors on the DAG.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
+            Continuous and categorical columns; missing cells allowed.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self
+        """
+        name = type(self).__name__
+        enc, y_codes = self._validate_training(X, y)
+        names = self.feature_names()
+        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+        if not kept:
+            raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
+                             f"constant ({self.constant_features_}).")
+        kept = self._select_features(enc, y_codes, kept)
+        model = modelled_columns(enc, kept, [names[j] for j in kept])
+        self.family_ = family_of(model.types)
+        if len(kept) > 1 and self.k > 0:
+            score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
+                              ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score="cmi", owner=name)
+            W = np.array(score.edge_matrix(), dtype=float)
+        else:
+            W = np.zeros((len(kept), len(kept)))
+        np.fill_diagonal(W, -np.inf)
+        order, parents = kdb_parents(self.class_information_[kept], W, self.k)
+        self.edge_scores_ = np.where(np.isfinite(W), W, 0.0)
+        self.order_ = [names[kept[i]] for i in order]
+        self.structure_ = ParentSetDAG(
+            {names[kept[i]]: [names[kept[p]] for p in parents[i]] for i in order},
+            target=self.class_node_, max_in_degree=self.k)
+        self.hyperedge_scores_ = {names[kept[i]]: float(sum(W[p, i] for p in parents[i]))
+                                  for i in order}
+        self.network_ = fit_network(
+            enc, y_codes, self.classes_.size, [kept[i] for i in order],
+            [[kept[p] for p in parents[i]] for i in order], **self._smoothing())
+        self._fit_parameters(enc, y_codes, self.parameters)
+        return self
+
+    @property
+    def class_node_(self) -> str:
+        """Name of the class vertex in exports: ``"class"``, with ``_`` added until unique."""
+        node = CLASS_NODE
+        while node in self.feature_names():
+            node += "_"
+        return node
+
+    @property
+    def selected_features_(self) -> list:
+        """The modelled features, in column order."""
+        names = self.feature_names()
+        return [names[j] for j in sorted(self.network_.columns)]
+
+    def _smoothing(self) -> dict:
+        return dict(alpha=self.alpha, ess=self.ess, var_smoothing=self.var_smoothing,
+                    ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
+
+    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
+        return list(self.network_.factors)
+
+    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
+        return refit_network(self.network_, enc, codes, self.classes_.size,
+                             **self._smoothing())
+
+    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
+        """``ln p(y, x_O)`` per row and class, empty cells marginalised exactly."""
+        return self.network_.joint_log_likelihood(X, self.class_log_prior_)
+
+    def to_pgmpy(self):
+        """The fitted model in pgmpy (:func:`estimators.network.export.to_pgmpy`): the
+        discrete Bayesian network with its CPDs, or ``{class label:
+        LinearGaussianBayesianNetwork}`` for continuous features."""
+        from estimators.network.export import to_pgmpy
+
+        return to_pgmpy(self)
+
