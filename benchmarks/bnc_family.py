@@ -18,8 +18,9 @@ four shims that restore those signatures (:func:`bayesclass_shimmed`: the networ
 ``DiscreteBayesianEstimator``, ``predict`` returns the predicted column only, as pgmpy 0.x
 did, on one process, ``_validate_data`` is ``check_array``); no algorithm changed. Peers get every column as integer codes (what they accept), kgraph the
 same table as it is; the same stratified 5-fold split for every model (seed 0); tables with
-more than ``--peer-rows`` rows are subsampled (stratified, seed 0). Fit seconds are summed
-over the folds (one process, one BLAS thread, under the load stated in the header); a peer
+more than ``--peer-rows`` rows are subsampled (stratified, seed 0). Fit seconds: per fold
+the best of 3 fits, summed over the folds (one process, one BLAS thread, under the load
+stated in the header); a peer
 that raises on any fold is reported with its error. "Within noise": kgraph's mean fold
 accuracy minus the peer's is above minus twice the standard error of the paired fold
 differences.
@@ -58,7 +59,7 @@ from real_tables import FOLDS, QUICK_ROWS, QUICK_TABLES  # noqa: E402
 
 DISCRETE = ["balance_scale", "car", "kr_vs_kp", "mushroom", "nursery", "tic_tac_toe", "votes"]
 QUICK_DISCRETE = ["car", "votes"]
-PEER_ROWS = 2000
+PEER_ROWS = 1000
 
 
 def bayesclass_shimmed():
@@ -153,18 +154,22 @@ def _kdb():
     return lambda: KDBClassifier(k=2)
 
 
-def run_folds(make, X, y, folds) -> dict:
-    """Fit seconds (summed), predict seconds and fold accuracies of ``make()``, or the
-    error."""
+def run_folds(make, X, y, folds, best_of: int = 3) -> dict:
+    """Fit seconds (per fold the best of ``best_of`` fits, summed over the folds), predict
+    seconds and fold accuracies of ``make()``, or the error."""
     acc, fit_s, pred_s = [], 0.0, 0.0
     try:
         for train, test in folds:
-            model = make()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                tick = time.perf_counter()
-                model.fit(X[train] if isinstance(X, np.ndarray) else X.iloc[train], y[train])
-                fit_s += time.perf_counter() - tick
+                times = []
+                for _ in range(best_of):
+                    model = make()
+                    tick = time.perf_counter()
+                    model.fit(X[train] if isinstance(X, np.ndarray) else X.iloc[train],
+                              y[train])
+                    times.append(time.perf_counter() - tick)
+                fit_s += min(times)
                 tick = time.perf_counter()
                 pred = model.predict(X[test] if isinstance(X, np.ndarray) else X.iloc[test])
                 pred_s += time.perf_counter() - tick
@@ -177,7 +182,8 @@ def run_folds(make, X, y, folds) -> dict:
 def peer_section(tables: list[str], rows: int) -> list[str]:
     lines = ["## (a) Namesakes in bayesclass and pgmpy (discrete tables)", "",
              f"Stratified {FOLDS}-fold CV (seed 0), tables subsampled to {rows} rows "
-             "(stratified, seed 0) when larger; fit seconds summed over the folds; "
+             "(stratified, seed 0) when larger; fit seconds: per fold the best of 3 fits, summed "
+             "over the folds (the load is in the header); "
              "accuracy mean ± sd over the folds; Δ = kgraph − peer accuracy with the "
              "standard error of the paired fold differences; \"within noise\": Δ > −2 SE; "
              "speed = peer fit seconds / kgraph fit seconds (goal: ≥ 10).", "",
