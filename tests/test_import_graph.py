@@ -29,10 +29,9 @@ Two rules (HELPERS.md "layering", issue 27):
 
     Dunder names (``__version__``) are public.
 
-``KNOWN`` lists the violations that remain while issue 27's statistics layer is unfinished:
-all of them are arcs to or from ``estimators.distributed`` (its own part of the issue). The
-test fails on any violation not listed AND on any listed one that has gone, so the list
-only shrinks until it is empty and is then deleted.
+(While issue 27's statistics layer was unfinished, a list of its remaining violations, all
+of them arcs to or from ``estimators.distributed``, was carried here and checked to shrink;
+it emptied and was deleted.)
 """
 
 from __future__ import annotations
@@ -46,29 +45,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: violations left to issue 27's Dask part (estimators/distributed and the is_dask branches;
-#: core-stats' part of the issue empties this list): ("cycle", importer, imported) for an
-#: arc to or from estimators.distributed on a cross-unit cycle (without these arcs there is
-#: none), ("private", importer, dotted name) for a private import
-KNOWN: set[tuple[str, str, str]] = {
-    ("cycle", "estimators._joint", "estimators.distributed"),
-    ("cycle", "estimators.distributed._scores", "estimators.scores"),
-    ("cycle", "estimators.distributed._scores", "estimators.scores._conditional_gaussian"),
-    ("cycle", "estimators.distributed._scores", "estimators.scores._discrete"),
-    ("cycle", "estimators.distributed._scores", "estimators.scores._gaussian"),
-    ("cycle", "estimators.distributed._tan_mixed", "estimators.ktan"),
-    ("cycle", "estimators.distributed._tan_mixed", "estimators.ktan._base"),
-    ("cycle", "estimators.ktan._base", "estimators.distributed"),
-    ("cycle", "estimators.ktan.classifiers", "estimators.distributed"),
-    ("cycle", "estimators.scores._base", "estimators.distributed"),
-    ("cycle", "estimators.scores._conditional_gaussian", "estimators.distributed"),
-    ("private", "estimators.distributed._scores",
-     "estimators.scores._conditional_gaussian.ConditionalGaussianScore"),
-    ("private", "estimators.distributed._scores", "estimators.scores._discrete.DiscreteCMI"),
-    ("private", "estimators.distributed._scores", "estimators.scores._discrete._pair_cmi"),
-    ("private", "estimators.distributed._scores", "estimators.scores._gaussian.GaussianCMI"),
-    ("private", "estimators.distributed._tan_mixed", "estimators.ktan._base._without_constant"),
-}
 
 
 @dataclass(frozen=True)
@@ -174,30 +150,19 @@ def import_graph(modules: dict[str, Path], imports: list[Import]) -> nx.DiGraph:
     return graph
 
 
-def violations(package: Path, name: str, allowed: frozenset = frozenset()
-               ) -> tuple[set, list[str]]:
-    """The violations of rules (a) and (b) as ``KNOWN``-style triples, and readable lines.
-
-    ``allowed`` holds ``("cycle", a, b)`` arcs left out of the graph before its cycles are
-    sought (the listed ones); each such arc that still closes a cross-unit cycle of the
-    whole graph is reported too, so that a listed arc which no longer does is noticed.
-    """
+def violations(package: Path, name: str) -> tuple[set, list[str]]:
+    """The violations of rules (a) and (b) as triples -- ``("cycle", importer, imported)``
+    for an arc between units on a cycle, ``("private", importer, dotted name)`` -- and
+    readable lines."""
     modules = module_index(package, name)
     imports = [imp for mod, path in modules.items() for imp in imports_of(mod, path, modules)]
     found, lines = set(), []
     graph = import_graph(modules, imports)
-    listed = {(a, b) for kind, a, b in allowed if kind == "cycle"}
     for component in nx.strongly_connected_components(graph):
-        for a, b in graph.subgraph(component).edges:
-            if (a, b) in listed and unit(a) != unit(b):
-                found.add(("cycle", a, b))
-    pruned = graph.copy()
-    pruned.remove_edges_from(listed)
-    for component in nx.strongly_connected_components(pruned):
         units = sorted({unit(m) for m in component})
         if len(units) < 2:
             continue
-        arcs = sorted((a, b) for a, b in pruned.subgraph(component).edges
+        arcs = sorted((a, b) for a, b in graph.subgraph(component).edges
                       if unit(a) != unit(b))
         found |= {("cycle", a, b) for a, b in arcs}
         lines.append(f"import cycle of {len(component)} modules through {units}; arcs "
@@ -210,17 +175,8 @@ def violations(package: Path, name: str, allowed: frozenset = frozenset()
 
 
 def test_estimators_has_no_cross_subpackage_cycle_or_private_import():
-    found, lines = violations(ROOT / "estimators", "estimators", frozenset(KNOWN))
-    new = found - KNOWN
-    assert not new, "\n".join(line for line in lines
-                              if any(v[1] in line and v[2] in line for v in new)) or new
-    gone = KNOWN - found
-    assert not gone, f"fixed: remove from KNOWN {sorted(gone)}"
-
-
-def test_known_violations_are_only_the_dask_part():
-    assert all("distributed" in importer or "distributed" in target
-               for _, importer, target in KNOWN)
+    found, lines = violations(ROOT / "estimators", "estimators")
+    assert not found, "\n".join(lines)
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -263,15 +219,3 @@ def write(root: Path, files: dict[str, str]) -> Path:
 def test_the_checker_finds_cycles_and_private_imports(tmp_path, files, expected):
     package = write(tmp_path / "estimators", {"__init__.py": "", **files})
     assert violations(package, "estimators")[0] == expected
-
-
-def test_a_listed_arc_is_reported_while_it_closes_a_cycle_and_not_after(tmp_path):
-    """The KNOWN mechanism: a listed arc hides its cycle, is itself reported (so KNOWN stays
-    accurate) while the cycle exists, and is not once the other side is gone."""
-    files = {"__init__.py": "", "a/__init__.py": "", "a/m.py": "from estimators.b.n import g\n",
-             "b/__init__.py": "", "b/n.py": "def g():\n    from estimators.a.m import f\n"}
-    package = write(tmp_path / "estimators", files)
-    listed = frozenset({("cycle", "estimators.b.n", "estimators.a.m")})
-    assert violations(package, "estimators", listed)[0] == set(listed)
-    (package / "a" / "m.py").write_text("def f(): pass\n")  # the cycle is broken elsewhere
-    assert violations(package, "estimators", listed)[0] == set()
