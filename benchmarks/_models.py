@@ -71,6 +71,19 @@ for _label, _module, _name in (
     register_variant(_label, _discriminative(_module, _name))
 
 
+def _bnc(name: str) -> Callable[[], BaseEstimator]:
+    """A factory of ``estimators.bnc.NAME()`` at its defaults (seeded as the defaults)."""
+    return lambda: _seeded(getattr(importlib.import_module("estimators.bnc"), name))
+
+
+#: classifiers of ``estimators.bnc`` that ``estimators`` does not export (yet): at defaults
+for _label, _name in (("kdb", "KDBClassifier"), ("ban", "BANClassifier")):
+    register_variant(_label, _bnc(_name))
+
+#: exported classifiers left out of the board, and why (a duplicate of another row)
+SAME_AS = {"AnDEClassifier": "its default n=1 is AODEClassifier (the 'aode' row)"}
+
+
 def default_classifiers() -> dict[str, BaseEstimator]:
     """Every classifier :mod:`estimators` exports, at its defaults (``random_state=0`` where
     the model has one): first those of the command line (by its names, in its order), then
@@ -84,6 +97,7 @@ def default_classifiers() -> dict[str, BaseEstimator]:
     classes = [c for c in classes if isinstance(c, type) and issubclass(c, ClassifierMixin)]
     named = {(spec.module, spec.cls): name for name, spec in MODELS.items()}
     cli = {getattr(importlib.import_module(m), c): name for (m, c), name in named.items()}
+    classes = [c for c in classes if c.__name__ not in SAME_AS]
     ordered = [c for c in cli if c in classes] + [c for c in classes if c not in cli]
     out = {}
     for cls in ordered:

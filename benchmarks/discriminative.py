@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write  # noqa: E402
 from _models import kgraph_classifiers  # noqa: E402
 from _tables import CACHE, SKLEARN, cell, one_version, settings, table_results  # noqa: E402
-from real_tables import REAL, UCI  # noqa: E402
+from real_tables import NOT_COMPUTED, REAL, UCI, is_cached  # noqa: E402
 
 from estimators import TANClassifier  # noqa: E402
 from estimators.discriminative import Discriminative  # noqa: E402
@@ -125,15 +125,20 @@ def main() -> None:
                         help="penguins, car and wine at 150 rows (discriminative_quick.md)")
     parser.add_argument("--note", default="",
                         help="a sentence on how the run was made, written under the command")
+    parser.add_argument("--cache-only", action="store_true",
+                        help="report only results already in the cache (of this code "
+                             "version); a model without one is reported as not computed")
     args = parser.parse_args()
     if args.quick:
         args.tables, args.max_rows = "penguins,car,wine", 150
     all_results, notes, entries = {}, [], []
     for name in args.tables.split(","):
-        results, got, _, shape = table_results(name, MODELS, folds=FOLDS, rows=args.max_rows,
+        run = {k: m for k, m in MODELS.items() if not args.cache_only
+               or is_cached(args.cache, name, k, m, args.max_rows, args.repeats)}
+        results, got, _, shape = table_results(name, run, folds=FOLDS, rows=args.max_rows,
                                                repeats=args.repeats, cache=args.cache)
         entries += got
-        all_results[name] = results
+        all_results[name] = {k: results.get(k, {"error": NOT_COMPUTED}) for k in MODELS}
         notes.append(f"- {name}: {shape[0]} rows, {shape[1]} features")
     one_version(entries)
     lines = [

@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _baselines import BASELINES, DESCRIPTION  # noqa: E402
 from _common import RESULTS, write  # noqa: E402
-from _models import kgraph_classifiers  # noqa: E402
+from _models import SAME_AS, kgraph_classifiers  # noqa: E402
 from _tables import one_version, settings, table_results  # noqa: E402
-from real_tables import FOLDS, REAL, parse_arguments  # noqa: E402
+from real_tables import FOLDS, NOT_COMPUTED, REAL, is_cached, parse_arguments  # noqa: E402
 
 from estimators.datasets import list_datasets  # noqa: E402
 from viz import friedman_nemenyi, plot_critical_difference  # noqa: E402
@@ -53,7 +53,8 @@ def metric_section(title: str, scores: pd.DataFrame, higher: bool, stem: str) ->
     order = list(test.mean_ranks.index)
     lines = [f"## {title}", "",
              f"Mean rank over the {test.n_datasets} tables where every model ran (1 = best"
-             + (f"; left out, a model failed: {', '.join(map(str, test.dropped))}"
+             + (f"; left out, a model failed or was not computed: "
+                f"{', '.join(map(str, test.dropped))}"
                 if test.dropped else "") + "):", "",
              "| model | mean rank | tables ranked first (ties included) | mean " + title + " |",
              "|---|---:|---:|---:|"]
@@ -86,10 +87,14 @@ def main() -> None:
     models = {**ours, **BASELINES}
     all_results, entries = {}, []
     for name in args.table_names:
-        results, got, _, _ = table_results(name, models, folds=FOLDS, rows=rows,
+        run = {k: m for k, m in models.items()
+               if not args.cache_only or is_cached(args.cache, name, k, m, rows, repeats)}
+        results, got, _, _ = table_results(name, run, folds=FOLDS, rows=rows,
                                            repeats=repeats, cache=args.cache)
-        all_results[name] = results
+        all_results[name] = {k: results.get(k, {"error": NOT_COMPUTED}) for k in models}
         entries += got
+    missing = [f"{k} on {name}" for name, res in all_results.items() for k, r in res.items()
+               if r.get("error") == NOT_COMPUTED]
     code = one_version(entries)
     stem = "leaderboard_quick" if args.quick else "leaderboard"
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -105,7 +110,11 @@ def main() -> None:
         "on its own: no best-of row.", "",
         "kgraph classifiers (registry of `benchmarks/_models.py`): "
         + "; ".join(f"{k} = `{type(m).__name__}` ({settings(m)})" for k, m in ours.items())
-        + ".", "", DESCRIPTION, "",
+        + "." + "".join(f" Left out: `{k}` ({why})." for k, why in SAME_AS.items()),
+        "", DESCRIPTION, "",
+        *([f"Not computed (the run was stopped at the deadline; `--cache-only` reports what "
+           f"was computed; a table where a model has no result is left out of the ranks): "
+           f"{', '.join(missing)}.", ""] if missing else []),
     ]
     for title, (key, higher) in METRICS.items():
         lines += metric_section(title, matrix(all_results, key), higher,

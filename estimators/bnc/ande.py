@@ -36,6 +36,12 @@ rule of order 64 where it has categorical children; error ~1e-7,
 ``p_S(y, x_O)`` and the average is too. (Dropping such SPODEs instead would make the
 average depend on which cells are missing in a way no joint model does.)
 
+**Larger than memory.** AODE (``n = 1``) fits from a Dask DataFrame: every family has at
+most one feature parent, so the partitions' pair statistics (counts and class/level
+moments; ``fit(estimators.distributed.collect(X, y))``) hold everything; predictions equal the in-memory
+fit's on complete tables (the Dask path fits on complete rows). AnDE with ``n >= 2`` needs
+triples and is refused there.
+
 **Cost.** ``C(d, n)`` SPODEs of ``d`` factors each: ``d^2`` factors for AODE, ``d^3 / 2``
 for A2DE; prediction evaluates each SPODE on all rows at once (no loop over rows).
 
@@ -72,8 +78,10 @@ from estimators._joint import (
 )
 from estimators._warnings import user_fit
 from estimators.bnc._counts import categorical_factor
+from estimators.bnc._partitions import fit_ande_partitions
 from estimators.columns import EncodedColumns
 from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network
+from estimators.network.partitions import Partitions
 from estimators.progress import progress
 from kgraph.superparent import SuperParentEnsemble
 
@@ -144,6 +152,9 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     (3, (3,))
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "ande"
+
     _learns_dependence = True
 
     _parameter_constraints: dict = {
@@ -175,7 +186,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Fit every SPODE's factors (one pass over the super-parent sets).
 
         Parameters
@@ -188,31 +199,43 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         -------
         self
         """
+        if isinstance(X, Partitions):  # AODE from the partitions' pair statistics
+            return fit_ande_partitions(self, X)
         enc, codes = self._validate_training(X, y)
         kept = [j for j, t in enumerate(enc.types) if t != "constant"]
         if not kept:
             raise ValueError(f"{type(self).__name__} needs at least 1 non-constant feature "
                              f"column; all are constant ({self.constant_features_}).")
         kept = self._select_features(enc, codes, kept)
-        n, m = self._n(), self.classes_.size
-        sets = list(combinations(kept, n)) if len(kept) >= n else []
         fit = dict(alpha=self.alpha, var_smoothing=self.var_smoothing, ridge=0.0,
                    min_cell_rows=MIN_CELL_ROWS)
-        self.naive_bayes_ = fit_network(enc, codes, m, kept, [()] * len(kept), **fit)
-        self.spodes_, self.super_parent_counts_ = [], []
+
+        def network(parents):
+            net = _spode(enc, codes, self.classes_.size, kept, parents, fit)
+            return net, [_mean_log_prob(f, enc, codes) for f in net.factors]
+
+        return self.fit_spodes(kept, network, lambda S: _joint_counts(enc, S))
+
+    def fit_spodes(self, kept: list, network, counts):
+        """Fit the naive Bayes and every SPODE over the columns ``kept`` from ``network``
+        (feature parents per column -> ``(CGNetwork, mean training ln p of each factor)``)
+        and ``counts`` (super-parent set -> its joint value counts): the one fitting step of
+        the in-memory and the Dask path (:func:`estimators.bnc._partitions.fit_ande_partitions`).
+        Returns ``self``."""
+        n = self._n()
+        sets = list(combinations(kept, n)) if len(kept) >= n else []
         names = self.feature_names()
-        nb = {v: _mean_log_prob(f, enc, codes) for v, f in zip(kept, self.naive_bayes_.factors,
-                                                               strict=True)}
+        self.naive_bayes_, nb = network([()] * len(kept))
+        self.spodes_, self.super_parent_counts_ = [], []
         gains: dict = {}
         for S in progress(sets, f"{type(self).__name__} SPODEs"):
             parents = [S[:S.index(v)] if v in S else S for v in kept]
-            net = _spode(enc, codes, m, kept, parents, fit)
+            net, mean = network(parents)
             self.spodes_.append(net)
-            self.super_parent_counts_.append(_joint_counts(enc, S))
-            for v, pa, factor in zip(kept, parents, net.factors, strict=True):
-                gain = _mean_log_prob(factor, enc, codes) - nb[v]
+            self.super_parent_counts_.append(counts(S))
+            for i, (v, pa) in enumerate(zip(kept, parents, strict=True)):
                 for p in pa:
-                    gains.setdefault((names[p], names[v]), []).append(gain)
+                    gains.setdefault((names[p], names[v]), []).append(mean[i] - nb[i])
         self.edge_scores_ = {e: float(np.mean(g)) for e, g in gains.items()}
         self.structure_ = SuperParentEnsemble(
             [names[j] for j in kept], [[names[j] for j in S] for S in sets], n,
