@@ -107,6 +107,7 @@ STEPS = [
                         "bayes_optimal_quick_run.json")),
     Step("cli_trial", "cli_trial", ("cli_trial.md",)),
     Step("ban_optimality", "ban_optimality", ("ban_optimality.md",)),
+    Step("ban_digits", "ban_digits", ("ban_digits.md",)),
     Step("semiparametric", "semiparametric", ("semiparametric.md",), ("--max-rows", "500")),
     Step("bnc_family", "bnc_family",
          ("bnc_family.md", "bnc_family_accuracy.png", "bnc_family_accuracy.pdf",

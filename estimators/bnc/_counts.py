@@ -13,15 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.columns import EncodedColumns
+from estimators.network.fitting import log_cpt_table
 from estimators.scores import CategoricalFactor
 
-__all__ = ["categorical_factor", "log_cpt"]
-
-
-def log_cpt(counts: np.ndarray, alpha: float) -> np.ndarray:
-    """Laplace-smoothed log CPT of counts (U, m, K) (``alpha > 0``)."""
-    K = counts.shape[-1]
-    return np.log((counts + alpha) / (counts.sum(axis=-1, keepdims=True) + K * alpha))
+__all__ = ["categorical_factor"]
 
 
 def categorical_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
@@ -45,4 +40,4 @@ def categorical_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: in
     table = np.concatenate([counts[configs], np.zeros((1, m, K))])  # slot U: unseen
     return CategoricalFactor(v=v, continuous_parents=(), categorical_parents=parents,
                              n_classes=m, radix=radix, configs=configs.astype(np.int64),
-                             n_rows=int(ok.sum()), log_cpt=log_cpt(table, alpha))
+                             n_rows=int(ok.sum()), log_cpt=log_cpt_table(table, alpha))

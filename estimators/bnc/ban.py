@@ -24,6 +24,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators._joint import (
+    FEATURE_SELECTION_CONSTRAINT,
     FEATURE_TYPES_CONSTRAINT,
     PARAMETERS_CONSTRAINT,
     JointLogLikelihoodClassifier,
@@ -31,10 +32,9 @@ from estimators._joint import (
 from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
-from estimators.ktan._base import MIN_CELL_ROWS, RIDGE
-from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._structure import fit_score
-from estimators.network.model import refit_network
+from estimators.ktan import CLASS_NODE, FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.network.model import modelled_columns, refit_network
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import hill_climb_dag
@@ -45,6 +45,7 @@ from estimators.semiparametric import (
     fit_continuous_network,
     normal_score_table,
 )
+from kgraph import ParentSetDAG
 
 __all__ = ["BANClassifier"]
 
@@ -84,6 +85,9 @@ class BANClassifier(JointLogLikelihoodClassifier):
         search is otherwise deterministic (ties broken by move kind, then column order).
     parameters : {"generative", "discriminative"} or Discriminative, default="generative"
         As in :class:`~estimators.ktan.KTANClassifier`.
+    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
+        Which features the DAG spans (:func:`estimators.feature_selection.select_features`,
+        the template's selection); None: all non-constant ones.
     verbose : bool, default=False
         Progress bars inside ``fit`` (the search's moves, score grids).
     continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
@@ -92,22 +96,33 @@ class BANClassifier(JointLogLikelihoodClassifier):
 
     Attributes
     ----------
+    structure_ : kgraph.ParentSetDAG
+        The DAG among the modelled features (class vertex ``class_node_``; draws with
+        :func:`viz.structure.plot_structure`, writes GraphML/JSON).
     parents_ : dict
         Feature name -> tuple of its feature parents (the class is a parent of each too).
     score_ : float
         The search objective ``sum_v f(v, parents_[v])`` of the learned DAG.
-    search_ : HillClimbingResult
-        The search's trace and moves.
+    structure_score_ : str or score object
+        The structure score used (``structure_score``).
+    search_ : str
+        ``"hill-climbing"``.
+    search_result_ : HillClimbingResult
+        The search's trace (best score after each move) and its moves.
     hyperedge_scores_ : dict
         ``f(v, parents_[v])`` of each modelled feature.
+    edge_scores_ : ndarray of shape (n_modelled, n_modelled)
+        ``edge_scores_[j, i] = f(i, {j})``, the score of the single parent j of i (rows and
+        columns the modelled features in column order).
     network_ : CGNetwork or SemiparametricNetwork
         The fitted factors.
     factor_kinds_ : dict
         Feature name -> its factor's kind ("gaussian", "copula", "ckde").
     family_ : str
         ``"discrete"``, ``"gaussian"`` or ``"mixed"``.
-    classes_, class_log_prior_, feature_types_, constant_features_, encoder_,
-    discriminative_, n_features_in_, feature_names_in_
+    classes_, class_count_, class_log_prior_, class_information_, feature_types_,
+    constant_features_, encoder_, feature_selection_, discriminative_, n_features_in_,
+    feature_names_in_
         As in :class:`~estimators.ktan.KTANClassifier`.
 
     Examples
@@ -119,8 +134,8 @@ class BANClassifier(JointLogLikelihoodClassifier):
     >>> a = rng.normal(y, 1.0)
     >>> X = np.column_stack([a, a + rng.normal(0, 0.3, 400), rng.normal(size=400)])
     >>> clf = BANClassifier().fit(X, y)
-    >>> clf.parents_
-    {'x0': (), 'x1': ('x0',), 'x2': ()}
+    >>> clf.parents_, clf.structure_.edges
+    ({'x0': (), 'x1': ('x0',), 'x2': ()}, [('x0', 'x1')])
     >>> clf.predict_proba(X[:2]).sum(axis=1).round(12).tolist()
     [1.0, 1.0]
     """
@@ -137,6 +152,7 @@ class BANClassifier(JointLogLikelihoodClassifier):
         "ess": [None, Interval(Real, 0, None, closed="neither")],
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "feature_selection": FEATURE_SELECTION_CONSTRAINT,
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "patience": [Interval(Integral, 0, None, closed="left")],
         "restarts": [Interval(Integral, 0, None, closed="left")],
@@ -148,9 +164,10 @@ class BANClassifier(JointLogLikelihoodClassifier):
 
     def __init__(self, *, max_parents: int = 2, structure_score="bic", features: str = "auto",
                  alpha: float = 1.0, ess: float | None = None, feature_types="auto",
-                 var_smoothing: float = 1e-9, tabu_length: int = 10, patience: int = 10,
-                 restarts: int = 0, random_state=None, parameters="generative",
-                 verbose: bool = False, continuous="gaussian"):
+                 var_smoothing: float = 1e-9, feature_selection: str | None = None,
+                 tabu_length: int = 10, patience: int = 10, restarts: int = 0,
+                 random_state=None, parameters="generative", verbose: bool = False,
+                 continuous="gaussian"):
         self.continuous = continuous
         self.max_parents = max_parents
         self.structure_score = structure_score
@@ -159,6 +176,7 @@ class BANClassifier(JointLogLikelihoodClassifier):
         self.ess = ess
         self.feature_types = feature_types
         self.var_smoothing = var_smoothing
+        self.feature_selection = feature_selection
         self.tabu_length = tabu_length
         self.patience = patience
         self.restarts = restarts
@@ -193,21 +211,27 @@ class BANClassifier(JointLogLikelihoodClassifier):
         if not kept:
             raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
                              f"constant ({self.constant_features_}).")
+        kept = self._select_features(enc, y_codes, kept)
         spec, margins, scored = normal_score_table(
             enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
             parameters=self.parameters)
-        model = _modelled(scored, kept, [names[j] for j in kept])
+        model = modelled_columns(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
                           score=self.structure_score, owner=name)
         searched = _SingularAsIneligible(score)
-        self.search_ = hill_climb_dag(
+        self.structure_score_ = self.structure_score
+        self.search_ = "hill-climbing"
+        self.search_result_ = hill_climb_dag(
             searched, self.max_parents, variables=list(model.names),
             tabu_length=self.tabu_length, patience=self.patience, restarts=self.restarts,
             random_state=self.random_state)
-        self.parents_ = dict(self.search_.parents)
-        self.score_ = self.search_.score
+        self.parents_ = dict(self.search_result_.parents)
+        self.structure_ = ParentSetDAG(self.parents_, target=self.class_node_,
+                                       max_in_degree=self.max_parents)
+        self.score_ = self.search_result_.score
+        self.edge_scores_ = np.asarray(score.edge_matrix(), dtype=float)
         self.hyperedge_scores_ = {v: float(score(v, frozenset(ps)))
                                   for v, ps in self.parents_.items()}
         index = {names[j]: j for j in kept}
@@ -227,8 +251,32 @@ class BANClassifier(JointLogLikelihoodClassifier):
             warnings.warn(f"{name}: column(s) {ineligible} have fewer than {MIN_CELL_ROWS} "
                           "observed rows; their factors are pooled.",
                           DegenerateFeatureWarning, stacklevel=2)
-        self._fit_parameters(enc, y_codes)
+        self._fit_parameters(enc, y_codes, self.parameters, self.random_state)
         return self
+
+    @property
+    def class_node_(self) -> str:
+        """Name of the class vertex in exports: ``"class"``, with ``_`` added until unique."""
+        node = CLASS_NODE
+        while node in self.feature_names():
+            node += "_"
+        return node
+
+    def to_pgmpy(self):
+        """The fitted model in pgmpy (:func:`estimators.network.export.to_pgmpy`): the
+        discrete Bayesian network with its CPDs, or ``{class label:
+        LinearGaussianBayesianNetwork}`` for continuous features; a mixed model is refused
+        (pgmpy has no conditional Gaussian network)."""
+        from estimators.network.export import to_pgmpy
+
+        return to_pgmpy(self)
+
+    def write_graphml(self, path) -> None:
+        """Write the learned DAG with the class node, the scores and every factor's
+        parameters to GraphML (:func:`estimators.structure_graph.structure_graph`)."""
+        from estimators.structure_graph import structure_graph
+
+        structure_graph(self).write_graphml(path)
 
     def _smoothing(self) -> dict:
         return dict(alpha=self.alpha, ess=self.ess, var_smoothing=self.var_smoothing,
@@ -240,6 +288,13 @@ class BANClassifier(JointLogLikelihoodClassifier):
     def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
         return refit_network(self.network_, enc, codes, self.classes_.size,
                              **self._smoothing())
+
+    @property
+    def selected_features_(self) -> list:
+        """The modelled features, in column order (all non-constant ones without feature
+        selection)."""
+        names = self.feature_names()
+        return [names[j] for j in sorted(self.network_.columns)]
 
     def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
         """``ln p(y, x_O)`` per row and class, empty cells marginalised exactly."""
@@ -262,10 +317,3 @@ class _SingularAsIneligible:
 
     def __call__(self, v, parents) -> float:
         return float(self.score_many([(v, frozenset(parents))])[0])
-
-
-def _modelled(enc: EncodedColumns, kept: list[int], names: list[str]) -> EncodedColumns:
-    """The modelled columns of ``enc``, named by the feature names."""
-    return EncodedColumns(enc.values[:, kept], enc.codes[:, kept],
-                          tuple(enc.types[j] for j in kept), enc.n_levels[kept],
-                          tuple(names), enc.n_unseen[kept])

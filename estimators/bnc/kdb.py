@@ -35,10 +35,16 @@ from estimators._joint import (
 )
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
-from estimators.ktan._base import CLASS_NODE, MIN_CELL_ROWS, RIDGE
-from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._structure import fit_score
-from estimators.network.model import fit_network, modelled_columns, refit_network
+from estimators.ktan import CLASS_NODE, FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.network.model import modelled_columns, refit_network
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
+from estimators.semiparametric import (
+    KINDS,
+    Semiparametric,
+    factor_kinds,
+    fit_continuous_network,
+    normal_score_table,
+)
 from kgraph import ParentSetDAG
 
 __all__ = ["KDBClassifier", "kdb_parents"]
@@ -107,6 +113,9 @@ class KDBClassifier(JointLogLikelihoodClassifier):
         As in :class:`~estimators.ktan.KTANClassifier`.
     verbose : bool, default=False
         Progress bars inside ``fit``.
+    continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
+        As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian
+        kind the pair scores are the CMIs of the class-conditional normal scores.
 
     Attributes
     ----------
@@ -120,8 +129,10 @@ class KDBClassifier(JointLogLikelihoodClassifier):
         features in column order).
     hyperedge_scores_ : dict
         The pair information summed over each feature's parents.
-    network_ : CGNetwork
+    network_ : CGNetwork or SemiparametricNetwork
         The fitted factors.
+    factor_kinds_ : dict
+        Feature name -> its factor's kind ("gaussian", "copula", "ckde").
     family_ : str
         ``"discrete"``, ``"gaussian"`` or ``"mixed"``.
     classes_, class_count_, class_log_prior_, class_information_, feature_types_,
@@ -157,12 +168,14 @@ class KDBClassifier(JointLogLikelihoodClassifier):
         "feature_selection": FEATURE_SELECTION_CONSTRAINT,
         "parameters": PARAMETERS_CONSTRAINT,
         "verbose": ["verbose"],
+        "continuous": [StrOptions(set(KINDS)), Semiparametric],
     }
 
     def __init__(self, *, k: int = 2, features: str = "auto", alpha: float = 1.0,
                  ess: float | None = None, feature_types="auto", var_smoothing: float = 1e-9,
                  feature_selection: str | None = None, parameters="generative",
-                 verbose: bool = False):
+                 verbose: bool = False, continuous="gaussian"):
+        self.continuous = continuous
         self.k = k
         self.features = features
         self.alpha = alpha
@@ -201,7 +214,10 @@ class KDBClassifier(JointLogLikelihoodClassifier):
             raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
                              f"constant ({self.constant_features_}).")
         kept = self._select_features(enc, y_codes, kept)
-        model = modelled_columns(enc, kept, [names[j] for j in kept])
+        spec, margins, scored = normal_score_table(
+            enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
+            parameters=self.parameters)
+        model = modelled_columns(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
         if len(kept) > 1 and self.k > 0:
             score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
@@ -218,10 +234,13 @@ class KDBClassifier(JointLogLikelihoodClassifier):
             target=self.class_node_, max_in_degree=self.k)
         self.hyperedge_scores_ = {names[kept[i]]: float(sum(W[p, i] for p in parents[i]))
                                   for i in order}
-        self.network_ = fit_network(
+        self.network_ = fit_continuous_network(
             enc, y_codes, self.classes_.size, [kept[i] for i in order],
-            [[kept[p] for p in parents[i]] for i in order], **self._smoothing())
-        self._fit_parameters(enc, y_codes)
+            [[kept[p] for p in parents[i]] for i in order], spec, alpha=self.alpha,
+            ess=self.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
+            margins=margins)
+        self.factor_kinds_ = factor_kinds(self.network_, names)
+        self._fit_parameters(enc, y_codes, self.parameters)
         return self
 
     @property

@@ -7,16 +7,23 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from estimators._dask import is_dask
 from estimators._joint import FEATURE_TYPES_CONSTRAINT, PARAMETERS_CONSTRAINT
 from estimators._warnings import user_fit
 from estimators.densities import ClassGaussian
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
-from estimators.gnb._learn import DEPENDENCES, KERNELS, fitted_copula_tree, make_density
+from estimators.gnb._learn import (
+    DEPENDENCES,
+    KERNELS,
+    fitted_copula_tree,
+    make_density,
+    spanning_tree_of,
+)
 from estimators.gnb._log_linear import family_factors, forest_families
-from estimators.gnb._mixed_scores import learn_structure
+from estimators.gnb._mixed_scores import learn_gnb_tree
+from estimators.gnb._partitions import fit_gnb_partitions
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
+from estimators.network.partitions import Partitions
 from estimators.network.statistics import ClassMoments
 from kgraph import GNBJunctionTree
 
@@ -130,6 +137,9 @@ class GNBClassifier(BaseGNB):
     0.98
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "gnb"
+
     _parameter_constraints: dict = {
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "dependence": [StrOptions(set(DEPENDENCES))],
@@ -208,21 +218,15 @@ class GNBClassifier(BaseGNB):
         return log_prior, density, forest
 
     @user_fit
-    def fit(self, X, y) -> GNBClassifier:
+    def fit(self, X, y=None) -> GNBClassifier:
         """Learn the GNB structure and the class-conditional densities from (X, y)."""
         self._validate_params()
         if self.parameters != "generative" and self.dependence != "gaussian":
             raise ValueError(f"GNBClassifier(parameters='discriminative') needs "
                              f"dependence='gaussian' (a conditional Gaussian model); got "
                              f"dependence={self.dependence!r}.")
-        if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
-            from estimators.distributed import fit_gnb_dask
-
-            if self.parameters != "generative":
-                raise ValueError("GNBClassifier(parameters='discriminative') needs the rows "
-                                 "in memory; compute a sample or use parameters='generative'.")
-            self.discriminative_ = None
-            return fit_gnb_dask(self, X, y)
+        if isinstance(X, Partitions):  # statistics merged over row partitions
+            return fit_gnb_partitions(self, X)
         enc, codes = self._validate_training(X, y)
         used = self._structure_columns(enc)
         d = used.size
@@ -234,13 +238,16 @@ class GNBClassifier(BaseGNB):
             )
         self._used = used
         self.rooted_ = not bool(enc.continuous[used].all())
-        density, corr = self._shared_density(enc, codes)
+        density, shared = self._shared_density(enc, codes)
         with self._one_warning():
-            if corr is not None:  # Chow-Liu on the density's own statistics, computed once
+            if isinstance(shared, ClassMoments):  # Kruskal on the moments' Gaussian CMI
+                edges, self.edge_weights_ = spanning_tree_of(
+                    shared.subset(used).pair_information(), used)
+            elif shared is not None:  # Chow-Liu on the fitted copula's own normal scores
                 edges, self.edge_weights_ = fitted_copula_tree(
-                    corr, np.bincount(codes, minlength=self.classes_.size) / codes.size, used)
+                    shared, np.bincount(codes, minlength=self.classes_.size), used)
             else:
-                edges, self.edge_weights_ = learn_structure(
+                edges, self.edge_weights_ = learn_gnb_tree(
                     enc, codes, self.classes_, used, self.dependence, self.bandwidth,
                     self.var_smoothing, self.n_jobs, directed=self.rooted_,
                 )
@@ -260,7 +267,7 @@ class GNBClassifier(BaseGNB):
             self.n_clusters_ = best_n_clusters(self.reduction_scores_)
         else:
             self.n_clusters_ = d - 1 if self.n_clusters is None else int(self.n_clusters)
-        self._fit_parameters(enc, codes)
+        self._fit_parameters(enc, codes, self.parameters, self.random_state)
         return self
 
     def _families(self) -> list[tuple[int, tuple]]:
@@ -280,12 +287,11 @@ class GNBClassifier(BaseGNB):
         return factors, lambda table: log_prior + self._log_density(table, density, forest, m)
 
     def _shared_density(self, enc, codes: np.ndarray):
-        """On complete continuous data, the fitted density and the per-class correlation
-        matrices whose Gaussian closed form gives the edge weights -- both from one set of
-        statistics: the Gaussian's class moments (one Gram product per class; the score's
-        correlations and the density's smoothed ones both come from it), the copula's
-        normal scores. ``(None, None)`` otherwise (the KDE; mixed tables and missing cells
-        keep the scores of :func:`~estimators.gnb._mixed_scores.learn_structure`, MATH.md
+        """On complete continuous data, the fitted density and what gives the edge weights --
+        both from one set of statistics: the Gaussian's class moments (one Gram product per
+        class; the score's correlations and the density's smoothed ones both come from them),
+        or the copula's correlation matrices of its own normal scores. ``(None, None)`` otherwise (the KDE; mixed tables and missing cells
+        keep the scores of :func:`~estimators.gnb._mixed_scores.learn_gnb_tree`, MATH.md
         §7–8)."""
         if self.dependence not in ("gaussian", "gaussian-copula") or self.rooted_:
             return None, None
@@ -295,7 +301,7 @@ class GNBClassifier(BaseGNB):
         if self.dependence == "gaussian":
             moments = ClassMoments.from_arrays(X, codes, np.arange(self.classes_.size))
             density = ClassGaussian(var_smoothing=self.var_smoothing).fit_moments(moments)
-            return density, moments.correlations()
+            return density, moments
         density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
         density.fit(X, codes, self.classes_.size)
         return density, density.corr_

@@ -27,7 +27,12 @@ Required
 
 The classifiers learn the acyclic k-tree maximising ``sum_v score(v, pa(v))``: a score is
 *decomposable* by construction (one term per vertex and its parents), and need be neither
-symmetric nor a mutual information. The parameters of a classifier holding a score object
+symmetric nor a mutual information. The same ``score(v, parents)`` serves the searchers over
+DAGs (:func:`estimators.search.hill_climb_dag`, BAN): it is read as the local score of the
+family (v | parents, class) minus that of (v | class), a term that does not depend on the
+structure, so ``sum_v score(v, pa(v))`` ranks DAGs as the family scores do (BIC, BDeu and
+the conditional Gaussian BIC are such differences by construction); no other method is
+needed, but the score must answer every parent set up to the in-degree searched. The parameters of a classifier holding a score object
 are cloned with :func:`sklearn.base.clone` (``get_params`` when the object has it, a deep
 copy otherwise) and pickled, so the object must pickle.
 
@@ -79,7 +84,15 @@ from ._protocol import (
     max_parents,
     unfitted_score,
 )
-from ._registry import BUILTIN_SCORES, FAMILIES, SCORES, make_score, register_score, score_names
+from ._registry import (
+    BUILTIN_SCORES,
+    FAMILIES,
+    SCORES,
+    load_score_plugins,
+    make_score,
+    register_score,
+    score_names,
+)
 
 __all__ = [
     "BIC",
@@ -103,6 +116,7 @@ __all__ = [
     "LinearGaussianFactor",
     "copula_mi_normal_scores",
     "fit_cg_factor",
+    "load_score_plugins",
     "make_score",
     "max_parents",
     "register_score",

@@ -24,17 +24,18 @@ from typing import Any
 
 import numpy as np
 
-from estimators.plugins import check_new_name, load_plugins
+from estimators._entry_points import check_new_name, load_group
 from estimators.search._common import Score, check_backbone
 from estimators.search.arborescence import maximum_spanning_arborescence
 from estimators.search.backbone_dp import backbone_dp
 from estimators.search.backbone_order import BACKBONE_METHODS, backbone_order
 from estimators.search.greedy import greedy_ktree
+from estimators.search.hill_climbing import hill_climb_dag
 from estimators.search.spanning_tree import maximum_spanning_tree, weight_matrix
-from kgraph.dag import ParentSets
+from kgraph.dag import ParentSetDAG, ParentSets
 
-__all__ = ["SEARCHERS", "SearchResult", "Searcher", "get_searcher", "register_searcher",
-           "reject_backbone", "resolve_backbone", "search_structure", "searcher_names"]
+__all__ = ["SEARCHERS", "SearchResult", "Searcher", "get_searcher", "load_searcher_plugins",
+           "register_searcher", "reject_backbone", "resolve_backbone", "search_structure", "searcher_names"]
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
     --------
     >>> from estimators.search.registry import SEARCHERS, register_searcher, SearchResult
     >>> def first_order(f, variables, k, *, backbone=None, W=None, owner=None):
-    ...     from kgraph.dag import ParentSets
+    ...     from kgraph.dag import ParentSetDAG, ParentSets
     ...     v = list(variables)
     ...     tree = AcyclicKTree(1, v, {b: [a] for a, b in zip(v, v[1:])})
     ...     return SearchResult(tree, float(tree.score(f)))
@@ -95,9 +96,15 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
     return searcher
 
 
+def load_searcher_plugins(*, reload: bool = False) -> None:
+    """Register the searchers of the ``kgraph.searchers`` entry points (once per process;
+    ``reload=True`` reads them again); see :mod:`estimators.plugins`."""
+    load_group("kgraph.searchers", register_searcher, reload=reload)
+
+
 def searcher_names() -> list[str]:
     """The registered searcher names, plug-ins included (sorted)."""
-    load_plugins()
+    load_searcher_plugins()
     return sorted(SEARCHERS)
 
 
@@ -109,9 +116,9 @@ def get_searcher(name: str) -> Searcher:
     >>> get_searcher("bogus")
     Traceback (most recent call last):
     ...
-    ValueError: Unknown searcher 'bogus'; valid ones are ['arborescence', 'backbone-dp', 'greedy', 'spanning-tree'].
+    ValueError: Unknown searcher 'bogus'; valid ones are ['arborescence', 'backbone-dp', 'greedy', 'hill-climbing', 'spanning-tree'].
     """
-    load_plugins()
+    load_searcher_plugins()
     try:
         return SEARCHERS[name]
     except (KeyError, TypeError):
@@ -226,6 +233,24 @@ def _arborescence(f: Score, variables: Sequence[Hashable], k: int, *, backbone=N
     return SearchResult(result.structure, float(result.score))
 
 
+def _hill_climbing(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None,
+                   owner: str | None = None) -> SearchResult:
+    """Tabu hill-climbing over DAGs of in-degree <= k (:func:`hill_climb_dag` at its
+    defaults; heuristic): a :class:`kgraph.ParentSetDAG`, not a k-tree."""
+    reject_backbone("hill-climbing", backbone, owner)
+    found = hill_climb_dag(f, k, variables=list(variables))
+    return SearchResult(ParentSetDAG(found.parents, target=_free_target(variables),
+                                     max_in_degree=k), found.score)
+
+
+def _free_target(variables: Sequence[Hashable]) -> str:
+    """A class-vertex name that is no variable: ``"class"``, with ``_`` added until free."""
+    target = "class"
+    while target in set(variables):
+        target += "_"
+    return target
+
+
 def search_structure(search: str, f: Score, variables: Sequence[Hashable], k: int, *,
                      backbone=None, W=None, owner: str | None = None) -> SearchResult:
     """Run the searcher registered as ``search``: the one door to structure learning.
@@ -244,3 +269,4 @@ register_searcher("backbone-dp", _backbone_dp)
 register_searcher("greedy", _greedy)
 register_searcher("spanning-tree", _spanning_tree)
 register_searcher("arborescence", _arborescence)
+register_searcher("hill-climbing", _hill_climbing)

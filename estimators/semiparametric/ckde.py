@@ -137,6 +137,7 @@ class CKDEFactor:
     pooled: KDE1D | None = None
     tail: float = 0.0
     n_rows: int = 0
+    scale: float = 1.0
     continuous: bool = field(default=True)
 
     def describe(self, names: list) -> dict:
@@ -148,6 +149,7 @@ class CKDEFactor:
                 "categorical_parents": [names[p] for p in self.categorical_parents],
                 "continuous_parents": [names[p] for p in self.continuous_parents],
                 "n_rows": int(self.n_rows), "tail": float(self.tail),
+                "bandwidth_scale": float(self.scale),
                 "class_bandwidths": [h(c) for c in self.class_cells],
                 "cell_bandwidths": {f"{int(self.configs[u])},{c}": h(cell)
                                     for (u, c), cell in self.cells.items()}}
@@ -276,7 +278,7 @@ def fit_ckde_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int, 
         x = x[np.isfinite(x)]
         pooled = class_kde(x, np.arange(x.size), scott_factor(max(x.size, 2), 1), floor[0])
     return CKDEFactor(v, C, D, n_classes, radix, configs, cells, class_cells, pooled, tail,
-                      int(values.shape[0]))
+                      int(values.shape[0]), float(scale))
 
 
 def _cv_scale(enc, y, n_classes, v, parents, bw_floor, tail, min_cell_rows, rows,

@@ -80,7 +80,7 @@ def test_arborescence_searcher_is_registered_and_exact_for_k1():
 
 
 def test_unknown_and_duplicate_searchers():
-    with pytest.raises(ValueError, match=r"Unknown searcher 'bogus'; valid ones are \['arborescence', 'backbone-dp', 'greedy', 'spanning-tree'\]"):
+    with pytest.raises(ValueError, match=r"Unknown searcher 'bogus'; valid ones are \['arborescence', 'backbone-dp', 'greedy', 'hill-climbing', 'spanning-tree'\]"):
         get_searcher("bogus")
     with pytest.raises(ValueError, match="'greedy' is registered already"):
         register_searcher("greedy", SEARCHERS["greedy"])

@@ -102,3 +102,17 @@ def test_selection_keeps_min_features_and_refuses_unknown_names():
         NaiveBayesClassifier(feature_selection="lasso").fit(X, y)
     with pytest.raises(ValueError, match=r"feature_selection='markov-blanket'.*\['x0', 'x1', 'x2'\]"):
         NaiveBayesClassifier(feature_selection="markov-blanket").fit(X, y)
+
+
+@pytest.mark.parametrize("name", ["AODEClassifier", "KDBClassifier", "BANClassifier"])
+def test_every_bnc_member_takes_the_selection(name):
+    import estimators.bnc as bnc
+
+    X, y = _mixed(1)
+    cls = getattr(bnc, name)
+    clf = cls(feature_selection="selective-nb").fit(X, y)
+    enc = MixedEncoder().fit_transform(X)
+    chosen = [X.columns[j] for j in selective_nb(enc, y, range(5), min_features=cls._min_features)]
+    assert clf.feature_selection_ == "selective-nb" and clf.selected_features_ == chosen
+    alone = cls().fit(X[chosen], y)
+    np.testing.assert_allclose(clf.predict_proba(X), alone.predict_proba(X[chosen]), rtol=1e-9)

@@ -30,6 +30,7 @@ def run_learn(tmp_path, *args):
         ("car", ["--model", "ktan", "--k", "auto", "--structure-score", "bic", "--ess", "4"]),
         ("wine", ["--model", "latent-cnb", "--n-components", "2"]),
         ("iris", ["--model", "latent-cnb", "--n-components", "auto"]),
+        ("penguins", ["--model", "ban", "--max-parents", "1"]),
     ],
 )
 def test_learn_writes_every_file(tmp_path, data, options):

@@ -221,3 +221,21 @@ def test_partial_pbkt_dashes_vertices_outside_and_gaps():
     gaps = [(a, b) for a, b in zip(p.backbone, p.backbone[1:], strict=False)
             if frozenset((a, b)) not in skeleton]
     assert gaps and gids(ax, "edge:gap:") == {f"{a}-{b}" for a, b in gaps}
+
+
+def test_parent_set_dag_draws_its_arcs_class_and_topological_order():
+    from kgraph import ParentSetDAG
+    from viz.structure import plot_structure
+
+    dag = ParentSetDAG({"a": [], "b": ["a"], "c": ["a"], "d": ["b", "c"]}, target="y")
+    ax = plot_structure(dag, width="column").axes[0]
+    assert gids(ax, "edge:parent:") == {"a->b", "a->c", "b->d", "c->d"}
+    assert gids(ax, "edge:class:") == {"y->a", "y->b", "y->c", "y->d"}
+    assert gids(ax, "node:") == {"class:y", "variable:a", "variable:b", "variable:c",
+                                 "variable:d"}
+    assert {t: by_gid(ax, f"creation:{t}").get_text() for t in "abcd"} == {
+        "a": "1", "b": "2", "c": "3", "d": "4"}
+    assert "numbers: topological order" in texts(ax, "legend-text:")
+
+    with pytest.raises(TypeError, match="tree-representation is a k-tree's; got a ParentSetDAG"):
+        plot_tree_representation(dag)

@@ -77,6 +77,10 @@ MODELS = {
     "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
                             ("n_components", "prior", "family"),
                             "latent conditional Naive Bayes, one per class (paper 3)"),
+    "ban": ModelSpec("estimators.bnc", "BANClassifier",
+                     ("max_parents", "structure_score", "features", "alpha", "ess",
+                      "parameters"),
+                     "BAN classifier (a hill-climbed DAG among the features, MATH.md §9)"),
 }
 
 
@@ -212,7 +216,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--k", type=_orders,
                    help="ktan: the k of the k-tree, 'auto' or a list such as 1,2 (chosen by "
                         "inner CV log-loss)")
-    _choices(g.add_argument("--structure-score", help="ktan, kgnb: structure score, plug-ins "
+    g.add_argument("--max-parents", type=int,
+                   help="ban: the largest number of feature parents of a feature (2)")
+    _choices(g.add_argument("--structure-score", help="ktan, kgnb, ban: structure score, plug-ins "
                             "included ('kgraph plugins'); ktan: 'auto' with --k auto: chosen "
                             "by inner CV"), "score", extra=("auto",))
     g.add_argument("--ess", type=float,

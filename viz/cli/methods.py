@@ -196,7 +196,7 @@ def parents_lines(model, graph: GraphDB) -> list[str]:
     attrs = dict(graph.nodes(data=True))
     target = graph.attrs.get("target")
     kind = graph.attrs.get("structure")
-    if kind == "AcyclicKTree":
+    if kind in ("AcyclicKTree", "ParentSetDAG"):
         rows = []
         for v in model.structure_.order:
             a = attrs.get(v, {})

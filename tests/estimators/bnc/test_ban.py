@@ -198,7 +198,7 @@ def test_restarts_follow_random_state():
         one = BANClassifier(restarts=3, random_state=5).fit(X, y)
         two = BANClassifier(restarts=3, random_state=5).fit(X, y)
         plain = BANClassifier().fit(X, y)
-    assert one.parents_ == two.parents_ and one.search_ == two.search_
+    assert one.parents_ == two.parents_ and one.search_result_ == two.search_result_
     assert one.score_ >= plain.score_ - 1e-9
 
 
@@ -234,3 +234,69 @@ def test_all_constant_columns_are_refused():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             BANClassifier().fit(np.ones((20, 2)), np.arange(20) % 2)
+
+
+def discrete_table(seed=0, n=300):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a = (y + rng.integers(0, 2, n)) % 3
+    b = np.where(rng.random(n) < 0.8, a, rng.integers(0, 3, n))
+    c = np.where(rng.random(n) < 0.7, (a + b) % 3, rng.integers(0, 3, n))
+    X = pd.DataFrame({"a": a, "b": b, "c": c, "d": rng.integers(0, 2, n)}).astype(str)
+    return X, y
+
+
+def test_structure_files_and_pgmpy_export(tmp_path):
+    from pgmpy.inference import VariableElimination
+
+    from estimators.network_export import write_network
+    from kgraph import ParentSetDAG, read_structure
+
+    X, y = discrete_table()
+    clf = BANClassifier().fit(X, y)
+    assert isinstance(clf.structure_, ParentSetDAG) and clf.structure_.in_degree >= 1
+    assert {v: tuple(sorted(clf.structure_.parents(v))) for v in X.columns} == {
+        v: tuple(sorted(p)) for v, p in clf.parents_.items()}
+    clf.write_graphml(tmp_path / "ban.graphml")
+    assert read_structure(tmp_path / "ban.graphml") == clf.structure_
+    clf.structure_.write_json(tmp_path / "ban.json")
+    assert read_structure(tmp_path / "ban.json") == clf.structure_
+    model = clf.to_pgmpy()
+    for v in clf.structure_.order:
+        assert set(model.get_parents(v)) == set(clf.structure_.parents(v)) | {"class"}
+    infer = VariableElimination(model)
+    test = X.iloc[:12].copy()
+    test.iloc[::3, 1] = np.nan  # an empty cell: left out of pgmpy's evidence
+    proba = clf.predict_proba(test)
+    for i, (_, row) in enumerate(test.iterrows()):
+        q = infer.query(["class"], evidence={c: row[c] for c in X.columns if pd.notna(row[c])},
+                        show_progress=False)
+        got = [q.values[q.state_names["class"].index(c)] for c in clf.classes_]
+        np.testing.assert_allclose(proba[i], got, atol=1e-12)
+    path = write_network(clf, "bif", tmp_path / "ban.bif")
+    assert path.exists()
+
+
+def test_mixed_model_has_no_pgmpy_form():
+    X, y = mixed_table(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf = BANClassifier().fit(X, y)
+    with pytest.raises(ValueError, match="pgmpy has no conditional Gaussian network"):
+        clf.to_pgmpy()
+
+
+def test_the_registered_searcher_gives_ktan_a_dag():
+    # search="hill-climbing" through the searcher registry: a k-TAN whose structure is a DAG
+    # of in-degree k, the same DAG as BAN's on the same (CMI) score
+    from estimators.ktan import KTANClassifier
+    from estimators.search import SEARCHERS
+
+    assert "hill-climbing" in SEARCHERS
+    X, y = discrete_table(1)
+    ktan = KTANClassifier(k=2, search="hill-climbing").fit(X, y)
+    ban = BANClassifier(structure_score="cmi").fit(X, y)
+    assert ktan.structure_ == ban.structure_
+    np.testing.assert_allclose(ktan.predict_proba(X), ban.predict_proba(X), rtol=1e-12)
+    with pytest.raises(ValueError, match="learns without a backbone"):
+        KTANClassifier(k=2, search="hill-climbing", backbone="mst-dfs").fit(X, y)

@@ -85,19 +85,21 @@ def test_bad_continuous_is_refused():
         TANClassifier(continuous="copula", parameters="discriminative").fit(X, y)
 
 
+@pytest.mark.parametrize("family", ["BANClassifier", "KDBClassifier"])
 @pytest.mark.parametrize("kind", ["copula", "ckde", "auto"])
-def test_ban_gets_the_choice_through_the_shared_path(kind):
-    from estimators.bnc import BANClassifier
+def test_ban_and_kdb_get_the_choice_through_the_shared_path(family, kind):
+    import estimators.bnc
 
+    cls = getattr(estimators.bnc, family)
     X, y = _mixed()
-    clf = BANClassifier(continuous=kind).fit(X, y)
+    clf = cls(continuous=kind).fit(X, y)
     assert isinstance(clf.network_, SemiparametricNetwork)
     assert set(clf.factor_kinds_) == {"a", "b", "c", "d"}
     proba = clf.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert clf.score(X, y) > 0.6
     with pytest.raises(ValueError, match="generative only"):
-        BANClassifier(continuous=kind, parameters="discriminative").fit(X, y)
+        cls(continuous=kind, parameters="discriminative").fit(X, y)
 
 
 @pytest.mark.parametrize("kind", ["copula", "ckde"])

@@ -1,0 +1,171 @@
+"""A (k-)TAN fitted from the statistics of row partitions
+(:class:`~estimators.network.partitions.Partitions`: a Dask DataFrame through
+``estimators.distributed.collect``).
+
+The structure and the parameters come from the same statistics: discrete features, the
+categories (one pass), then the class x K_i x K_j contingency tables of all pairs -> the
+plug-in CMI matrix and the CPTs; Gaussian features, the class moments -> the Gaussian CMI
+of any parent set and each linear Gaussian factor; continuous and categorical features
+together, as in memory (:mod:`estimators.network.scoring`): the directed conditional
+Gaussian pair scores (:func:`~estimators.network.cg_pairs.pair_gains`, three passes),
+the maximum spanning arborescence over them. The network's factors
+(:func:`~estimators.network.model.fit_network`'s settings: pseudo-count ``alpha``/``ess``,
+least squares, ``var_smoothing`` times the largest variance added) come from the same
+statistics (:func:`~estimators.network.stats_factors.factor_from_stats`). A Gaussian table's
+score answers any parent set, so a ``KTANClassifier`` with ``k >= 2`` fits from partitions on
+continuous features. The fit ends with the attributes of an in-memory fit, so prediction is
+the ordinary code; inputs must be complete (no missing cells).
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+
+from estimators.ktan._base import _without_constant
+from estimators.network.cg_pairs import pair_gains, statistics_table
+from estimators.network.learn import Constraints, learn_structure
+from estimators.network.model import CGNetwork, pseudo_count
+from estimators.network.partitions import Partitions
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE
+from estimators.network.stats_factors import StatsTable, factor_from_stats
+from estimators.scores import GaussianCMI
+from estimators.scores.partitions import discrete_edge_matrix, gaussian_statistics
+from estimators.search import check_k
+from estimators.semiparametric import factor_kinds
+
+__all__ = ["PairScore", "fit_tan_partitions", "network_from_stats"]
+
+
+class PairScore:
+    """A hyperedge score known on pairs only: ``f(v, {p}) = W[p, v]`` (0 for no parent)."""
+
+    def __init__(self, W: np.ndarray, names):
+        self.W, self.variables_ = W, list(names)
+        self._index = {v: j for j, v in enumerate(self.variables_)}
+
+    def __call__(self, v, parents) -> float:
+        parents = list(parents)
+        if not parents:
+            return 0.0
+        if len(parents) > 1:
+            raise ValueError(f"A score fitted from Dask statistics answers one parent only; got "
+                             f"{len(parents)} parents for {v!r}.")
+        return float(self.W[self._index[parents[0]], self._index[v]])
+
+    def score_many(self, items) -> np.ndarray:
+        """``f(v, P)`` of many ``(v, P)`` items."""
+        return np.array([self(v, p) for v, p in items], dtype=float)
+
+    def edge_matrix(self) -> np.ndarray:
+        return self.W.copy()
+
+
+def network_from_stats(enc, table: StatsTable, columns, parents, *, alpha, ess, var_smoothing,
+                       floor) -> CGNetwork:
+    """:func:`~estimators.network.model.fit_network` (k = 1, complete rows) from the
+    statistics: ``enc`` the encoded table of no rows (types and levels)."""
+    m = table.n_classes
+    factors = tuple(
+        factor_from_stats(table, v, pa, alpha=pseudo_count(enc, v, pa, m, alpha, ess),
+                          var_smoothing=var_smoothing, ridge=0.0, min_cell_rows=MIN_CELL_ROWS,
+                          var_floor=floor)[0]
+        for v, pa in zip(columns, parents, strict=True))
+    return CGNetwork(tuple(columns), tuple(parents), factors)
+
+
+def _kept(clf, enc) -> list:
+    kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+    if len(kept) < 2:
+        raise ValueError(f"{type(clf).__name__} needs at least 2 non-constant feature columns; "
+                         f"X has {len(kept)} (constant: {clf.constant_features_}).")
+    return kept
+
+
+def finish_tan(clf, enc, table: StatsTable, score, kept=None):
+    """Search the k-tree on the fitted ``score`` (over the non-constant columns ``kept``) as
+    :func:`~estimators.network.learn.learn_structure` does, and fit the network from the
+    statistics; sets the fitted attributes of an in-memory fit."""
+    owner = type(clf).__name__
+    kept = _kept(clf, enc) if kept is None else kept
+    names = clf.feature_names()
+    kept_names = [names[j] for j in kept]
+    kinds = {enc.types[j] for j in kept}
+    clf.family_ = "mixed" if len(kinds) == 2 else (
+        "gaussian" if kinds == {"continuous"} else "discrete")
+    spec = clf._spec()
+    search, backbone = spec.search, spec.backbone
+    clf.k_ = k = check_k(spec.k, len(kept), owner=owner)
+    if k > 1 and clf.family_ != "gaussian":
+        raise ValueError(f"{owner}(k={k}) fits from a Dask collection on continuous features "
+                         f"only (the Gaussian CMI of any parent set comes from the class "
+                         f"moments); this table is {clf.family_}, whose partition statistics "
+                         "hold pairs: use k=1 (TANClassifier) or compute a sample into memory.")
+    if backbone is not None and not isinstance(backbone, str):
+        backbone = _without_constant(backbone, names, set(clf.constant_features_))
+    fit = learn_structure(score, search, Constraints(k, backbone, spec.candidates, owner),
+                          variables=kept_names)
+    clf.candidates_, clf.structure_, clf.backbone_ = fit.candidates, fit.structure, fit.backbone
+    clf.certificate_, clf.score_, clf.search_ = fit.certificate, fit.score, fit.search
+    clf.edge_scores_ = fit.edge_matrix
+    clf.class_information_ = table.class_information()
+    clf.hyperedge_scores_ = {v: float(score(v, clf.structure_.parents(v)))
+                             for v in clf.structure_.order}
+    index = {names[j]: j for j in kept}
+    order = [index[v] for v in clf.structure_.order]
+    parents = [tuple(sorted(index[p] for p in clf.structure_.parents(v)))
+               for v in clf.structure_.order]
+    largest = table.largest_variance(order)
+    floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
+    clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
+                                      ess=spec.ess,
+                                      var_smoothing=clf.var_smoothing, floor=floor)
+    clf.factor_kinds_ = factor_kinds(clf.network_, names)
+    clf._warn_degenerate(enc, floor)
+    return clf
+
+
+def _check_ktan(clf, owner: str) -> None:
+    """``KTANClassifier`` from partitions: an int ``k`` and the CMI score (sets ``k_``,
+    ``structure_score_``)."""
+    if owner != "KTANClassifier":
+        return
+    if not isinstance(clf.k, Integral) or clf.structure_score != "cmi":
+        raise ValueError(f"{owner} fits from a Dask collection with an int k and "
+                         f"structure_score='cmi'; got k={clf.k!r}, structure_score="
+                         f"{clf.structure_score!r} (k='auto' refits by cross-validation and "
+                         "BIC/BDeu need the rows: compute a sample into memory).")
+    clf.k_, clf.structure_score_ = int(clf.k), "cmi"
+
+
+def fit_tan_partitions(clf, data: Partitions):
+    """Fit a ``TANClassifier`` or ``KTANClassifier`` from partitions (module docstring)."""
+    owner = type(clf).__name__
+    data = data.with_owner(owner)
+    _check_ktan(clf, owner)
+    method = clf._feature_selection_method()
+    if method is not None:
+        raise ValueError(f"{owner}(feature_selection={method!r}) needs the rows in memory; use "
+                         "feature_selection=None on a Dask collection, or compute a sample.")
+    clf.feature_selection_ = None
+    continuous = clf._continuous_columns(data)
+    encoder, table, classes = statistics_table(data, continuous)
+    clf._set_classes_from_statistics(classes, table.class_counts, data, 2)
+    enc = clf._set_encoder_from_statistics(encoder)
+    names = clf.feature_names()
+    if continuous.any() and not continuous.all():  # mixed: the conditional Gaussian pairs
+        kept = _kept(clf, enc)
+        W = pair_gains(data, table, classes, kept, var_smoothing=float(clf.var_smoothing),
+                       ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS)
+        return finish_tan(clf, enc, table, PairScore(W, [names[j] for j in kept]), kept)
+    kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+    kept_names = [names[j] for j in kept]
+    score = None
+    if len(kept) >= 2 and continuous.all():
+        sub = table.stats.moments.subset(kept)
+        constant, R = gaussian_statistics(sub, kept_names, owner, allow_constant=True)
+        score = GaussianCMI().fit_correlations(kept_names, sub.classes, sub.n, constant, R)
+    elif len(kept) >= 2:
+        score = PairScore(discrete_edge_matrix(table.stats.counts.subset(kept)), kept_names)
+    return finish_tan(clf, enc, table, score)
