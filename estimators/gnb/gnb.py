@@ -20,7 +20,7 @@ from estimators.gnb._learn import (
     spanning_tree_of,
 )
 from estimators.gnb._log_linear import family_factors, forest_families
-from estimators.gnb._mixed_scores import learn_structure
+from estimators.gnb._mixed_scores import learn_gnb_tree
 from estimators.gnb._partitions import fit_gnb_partitions
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from estimators.network.partitions import Partitions
@@ -137,6 +137,9 @@ class GNBClassifier(BaseGNB):
     0.98
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "gnb"
+
     _parameter_constraints: dict = {
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "dependence": [StrOptions(set(DEPENDENCES))],
@@ -242,9 +245,9 @@ class GNBClassifier(BaseGNB):
                     shared.subset(used).pair_information(), used)
             elif shared is not None:  # Chow-Liu on the fitted copula's own normal scores
                 edges, self.edge_weights_ = fitted_copula_tree(
-                    shared, np.bincount(codes, minlength=self.classes_.size) / codes.size, used)
+                    shared, np.bincount(codes, minlength=self.classes_.size), used)
             else:
-                edges, self.edge_weights_ = learn_structure(
+                edges, self.edge_weights_ = learn_gnb_tree(
                     enc, codes, self.classes_, used, self.dependence, self.bandwidth,
                     self.var_smoothing, self.n_jobs, directed=self.rooted_,
                 )
@@ -264,7 +267,7 @@ class GNBClassifier(BaseGNB):
             self.n_clusters_ = best_n_clusters(self.reduction_scores_)
         else:
             self.n_clusters_ = d - 1 if self.n_clusters is None else int(self.n_clusters)
-        self._fit_parameters(enc, codes)
+        self._fit_parameters(enc, codes, self.parameters, self.random_state)
         return self
 
     def _families(self) -> list[tuple[int, tuple]]:
@@ -288,7 +291,7 @@ class GNBClassifier(BaseGNB):
         both from one set of statistics: the Gaussian's class moments (one Gram product per
         class; the score's correlations and the density's smoothed ones both come from them),
         or the copula's correlation matrices of its own normal scores. ``(None, None)`` otherwise (the KDE; mixed tables and missing cells
-        keep the scores of :func:`~estimators.gnb._mixed_scores.learn_structure`, MATH.md
+        keep the scores of :func:`~estimators.gnb._mixed_scores.learn_gnb_tree`, MATH.md
         §7–8)."""
         if self.dependence not in ("gaussian", "gaussian-copula") or self.rooted_:
             return None, None
