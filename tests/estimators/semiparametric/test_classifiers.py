@@ -131,7 +131,5 @@ def test_dask_collection_is_refused_for_non_gaussian_kinds():
     from estimators.distributed import collect
 
     ddf = dd.from_pandas(X.assign(label=y), npartitions=2)
-    from estimators.distributed import collect
-
     with pytest.raises(ValueError, match="needs the rows in memory"):
         TANClassifier(continuous="copula").fit(collect(ddf.drop(columns="label"), ddf["label"]))
