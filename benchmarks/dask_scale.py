@@ -44,6 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import RESULTS, write  # noqa: E402
 
+from estimators.distributed import collect  # noqa: E402
+
 SEED = 20261130
 ROWS = 1_000_000  # rows per partition
 N_CONT, N_CAT = 16, 4
@@ -137,7 +139,7 @@ def fit_on_cluster(name: str, n_rows: int) -> dict:
         base = client.run(_peak_rss_mb)
         X, y = view(lazy_frame(n_rows), name)
         t0 = time.perf_counter()
-        clf = model(name).fit(X, y)
+        clf = model(name).fit(collect(X, y))
         seconds = time.perf_counter() - t0
         peaks = client.run(_peak_rss_mb)
     edges = sorted(tuple(sorted(map(str, e))) for e in clf.structure_.edges)
@@ -156,7 +158,7 @@ def equality_on_sample(name: str, rows: int = ROWS) -> dict:
     seconds = time.perf_counter() - t0
     frame = dd.from_pandas(pd.concat([X, y], axis=1), npartitions=8)
     with dask.config.set(scheduler="threads", num_workers=2):
-        got = model(name).fit(frame.drop(columns="y"), frame["y"])
+        got = model(name).fit(collect(frame.drop(columns="y"), frame["y"]))
     diff = float(np.abs(got.predict_proba(X) - ref.predict_proba(X)).max())
     same = got.structure_.edges == ref.structure_.edges
     skeleton = {frozenset(e) for e in got.structure_.edges} == \

@@ -58,6 +58,7 @@ from estimators.discriminative import (
     resolve_parameters,
 )
 from estimators.feature_selection import FEATURE_SELECTORS, select_features
+from estimators.network.partitions import Partitions, column_kinds, empty_encoded
 
 __all__ = ["FEATURE_SELECTION_CONSTRAINT", "FEATURE_TYPES_CONSTRAINT",
            "JointLogLikelihoodClassifier", "PARAMETERS_CONSTRAINT"]
@@ -100,10 +101,15 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         family's ``allow_nan`` tag is set) missing cells refused naming the column. ``raw``
         is what the encoder reads: the DataFrame itself (its dtypes decide the types) or
         the validated array."""
-        if is_dask(X):  # the families that fit from Dask dispatch before they get here
-            raise TypeError(f"{type(self).__name__} cannot be fitted from a Dask collection; "
-                            "TANClassifier and GNBClassifier(dependence='gaussian') can. "
-                            "Compute a sample into memory for the others.")
+        if isinstance(X, Partitions):  # the families that fit from it dispatch before
+            raise TypeError(f"{type(self).__name__} cannot be fitted from a Dask collection "
+                            "(partition statistics); TANClassifier, KTANClassifier and "
+                            "GNBClassifier(dependence='gaussian') can. Compute a sample into "
+                            "memory for the others.")
+        if is_dask(X):  # refused with the way that works (never computed by accident)
+            raise TypeError(f"{type(self).__name__} got a Dask collection: fit with "
+                            "clf.fit(estimators.distributed.collect(X, y)) and predict with "
+                            "estimators.distributed.predict_dask(clf, X).")
         kwargs = dict(reset=reset, dtype=None, ensure_all_finite=False,
                       ensure_min_features=self._min_features if reset else 1,
                       ensure_min_samples=2 if reset else 1)
@@ -175,6 +181,49 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             warn_user(f"{type(self).__name__}: feature(s) constant within a class, which "
                       f"then contributes no dependence for them: {'; '.join(parts)}.",
                       DegenerateFeatureWarning)
+
+    # -- fitting from partition statistics (estimators.network.partitions) ------------------
+    def _continuous_columns(self, data: Partitions) -> np.ndarray:
+        """Which columns of partitioned data are continuous: from ``features``, a
+        ``feature_types`` mapping or the in-memory typing rule
+        (:func:`~estimators.network.partitions.column_kinds`)."""
+        features = getattr(self, "features", "auto")
+        if features != "auto":
+            return np.full(len(data.names), features == "gaussian")
+        return column_kinds(data, getattr(self, "feature_types", "auto"))
+
+    def _set_classes_from_statistics(self, classes: np.ndarray, counts: np.ndarray,
+                                     data: Partitions, min_rows: int) -> None:
+        """The class and feature-name attributes of :meth:`_validate_training`, from the
+        class counts of partitioned data (at least ``min_rows`` rows per class)."""
+        owner = type(self).__name__
+        if classes.size < 2:
+            raise ValueError(f"{owner} needs samples of at least 2 classes in y; got one class "
+                             f"only ({classes.tolist()[0]!r}).")
+        low = np.flatnonzero(counts < min_rows)
+        if low.size:
+            c = int(low[0])
+            raise ValueError(f"Class {classes[c]!r} has {int(counts[c])} training row(s); "
+                             f"{owner} needs at least {min_rows} rows per class.")
+        if len(data.names) < 2:
+            raise ValueError(f"{owner} needs at least 2 feature columns; got {len(data.names)}.")
+        self.classes_ = classes
+        self.class_count_ = counts.astype(np.int64)
+        self.class_log_prior_ = np.log(counts / counts.sum())
+        self.n_features_in_ = len(data.names)
+        if not data.from_array and all(isinstance(c, str) for c in data.names):
+            self.feature_names_in_ = np.asarray(data.names, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+
+    def _set_encoder_from_statistics(self, encoder: MixedEncoder) -> EncodedColumns:
+        """``encoder_``, ``feature_types_``, ``constant_features_`` (and the warning) as
+        :meth:`_validate_training` sets them; returns the encoded table of no rows (the
+        column types and levels)."""
+        self.encoder_ = encoder
+        empty = empty_encoded(encoder)
+        self._record_types(empty.types, stacklevel=5)
+        return empty
 
     def _record_types(self, types, stacklevel: int) -> None:
         """Set ``feature_types_`` and ``constant_features_`` from the encoded column types
@@ -286,28 +335,16 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
     def predict(self, X) -> np.ndarray:
         """The class with the largest joint log-likelihood ``ln p(y, x)`` (or discriminative
         score) for each row."""
-        if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
-            from estimators.distributed import predict_dask
-
-            return predict_dask(self, X, "predict")
         jll = self._scores(self._check_X(X))
         return self.classes_[np.argmax(jll, axis=1)]
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posterior ``ln p(y | x)``, shape (n_samples, n_classes)."""
-        if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
-            from estimators.distributed import predict_dask
-
-            return predict_dask(self, X, "predict_log_proba")
         jll = self._scores(self._check_X(X))
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
         """Posterior ``p(y | x)``: the softmax over classes of ``ln p(y, x)``."""
-        if is_dask(X):  # a Dask collection: mapped over its partitions, lazily
-            from estimators.distributed import predict_dask
-
-            return predict_dask(self, X, "predict_proba")
         proba = np.exp(self.predict_log_proba(X))
         # ln p(y, x) of ~1e10 in every class (a near-degenerate density) leaves the log
         # posteriors correct only to ~1e-7; dividing by the row sum keeps rows summing to 1

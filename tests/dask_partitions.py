@@ -11,6 +11,14 @@ cuts = st.lists(st.integers(1, 299), max_size=8)
 
 
 def split(frame: pd.DataFrame, y: pd.Series, cuts: list[int]):
+    """The partitions (:func:`estimators.distributed.collect`) of a Dask DataFrame and
+    Series split at the given row positions."""
+    from estimators.distributed import collect
+
+    return collect(*pieces(frame, y, cuts))
+
+
+def pieces(frame: pd.DataFrame, y: pd.Series, cuts: list[int]):
     """A Dask DataFrame and Series split at the given row positions (same partitions)."""
     import dask.dataframe as dd
 

@@ -37,8 +37,8 @@ rule of order 64 where it has categorical children; error ~1e-7,
 average depend on which cells are missing in a way no joint model does.)
 
 **Larger than memory.** AODE (``n = 1``) fits from a Dask DataFrame: every family has at
-most one feature parent, so the partitions' pair statistics (counts and class/cell
-moments, :mod:`estimators.distributed`) hold everything; predictions equal the in-memory
+most one feature parent, so the partitions' pair statistics (counts and class/level
+moments; ``fit(estimators.distributed.collect(X, y))``) hold everything; predictions equal the in-memory
 fit's on complete tables (the Dask path fits on complete rows). AnDE with ``n >= 2`` needs
 triples and is refused there.
 
@@ -71,7 +71,6 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._dask import is_dask
 from estimators._joint import (
     FEATURE_SELECTION_CONSTRAINT,
     FEATURE_TYPES_CONSTRAINT,
@@ -79,8 +78,10 @@ from estimators._joint import (
 )
 from estimators._warnings import user_fit
 from estimators.bnc._counts import categorical_factor
+from estimators.bnc._partitions import fit_ande_partitions
 from estimators.columns import EncodedColumns
 from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network
+from estimators.network.partitions import Partitions
 from estimators.progress import progress
 from kgraph.superparent import SuperParentEnsemble
 
@@ -182,7 +183,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Fit every SPODE's factors (one pass over the super-parent sets).
 
         Parameters
@@ -195,10 +196,8 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         -------
         self
         """
-        if is_dask(X):  # larger than memory: AODE from the partitions' pair statistics
-            from estimators.distributed import fit_ande_dask
-
-            return fit_ande_dask(self, X, y)
+        if isinstance(X, Partitions):  # AODE from the partitions' pair statistics
+            return fit_ande_partitions(self, X)
         enc, codes = self._validate_training(X, y)
         kept = [j for j, t in enumerate(enc.types) if t != "constant"]
         if not kept:
@@ -218,7 +217,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         """Fit the naive Bayes and every SPODE over the columns ``kept`` from ``network``
         (feature parents per column -> ``(CGNetwork, mean training ln p of each factor)``)
         and ``counts`` (super-parent set -> its joint value counts): the one fitting step of
-        the in-memory and the Dask path (:func:`estimators.distributed.fit_ande_dask`).
+        the in-memory and the Dask path (:func:`estimators.bnc._partitions.fit_ande_partitions`).
         Returns ``self``."""
         n = self._n()
         sets = list(combinations(kept, n)) if len(kept) >= n else []

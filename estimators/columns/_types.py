@@ -268,9 +268,12 @@ def infer_feature_types(X, feature_types: str | Mapping[Hashable, str] = "auto"
     >>> infer_feature_types(df, {"stage": "continuous"})["stage"]
     'continuous'
     """
+    settled = _plainly_continuous(X) if isinstance(feature_types, str) else None
+    if settled is not None and settled.all():  # no per-column pass (nor its copy) at all
+        _check_mapping(feature_types, list(range(X.shape[1])))
+        return dict.fromkeys(range(X.shape[1]), "continuous")
     names, cols = column_values(X, contiguous=True)
     forced = _check_mapping(feature_types, names)
-    settled = _plainly_continuous(X) if not forced else None
     out = {}
     for j, (name, (col, flagged)) in enumerate(zip(names, cols, strict=True)):  # per column
         if settled is not None and settled[j]:

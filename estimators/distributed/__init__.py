@@ -1,27 +1,26 @@
-"""Larger than memory: scores and classifiers fitted from a Dask DataFrame.
+"""Larger than memory: a Dask DataFrame as row partitions of the statistics layer.
 
-Every score here is a function of sufficient statistics that add up over row partitions
-(:mod:`estimators.distributed._stats`): they are computed where each partition lives, combined
-in a tree, and the structure search runs on the client on the reduced statistics.
+:func:`collect` turns a Dask ``X`` and ``y`` into
+:class:`~estimators.network.partitions.Partitions` whose statistics are computed where each
+partition lives and merged in a tree (one ``compute`` per pass); the estimators that fit
+from additive statistics take it as their ``fit`` input, and run the same code as on one
+in-memory partition. :func:`predict_dask` maps a fitted classifier over the partitions.
+No estimator imports this package.
+
+Examples
+--------
+>>> import numpy as np, pandas as pd, dask.dataframe as dd
+>>> from estimators.scores import GaussianCMI
+>>> rng = np.random.default_rng(0)
+>>> df = pd.DataFrame(rng.normal(size=(400, 3)), columns=["a", "b", "c"])
+>>> df["y"] = rng.integers(0, 2, 400)
+>>> ddf = dd.from_pandas(df, npartitions=4)
+>>> W = GaussianCMI().fit(collect(ddf[["a", "b", "c"]], ddf["y"])).edge_matrix()
+>>> bool(np.allclose(W, GaussianCMI().fit(df[["a", "b", "c"]], df["y"]).edge_matrix()))
+True
 """
 
-from estimators.distributed._ande import fit_ande_dask
-from estimators.distributed._classifiers import fit_gnb_dask, fit_tan_dask, predict_dask
-from estimators.distributed._collect import DaskData, as_dask_data
-from estimators.distributed._scores import DASK_SCORES, fit_score_from_dask
-from estimators.distributed._stats import ClassMoments, PairCounts, class_moments, merge_moments
+from estimators.distributed._collect import DaskPartitions, collect, tree_reduce
+from estimators.distributed._predict import predict_dask
 
-__all__ = [
-    "DASK_SCORES",
-    "ClassMoments",
-    "DaskData",
-    "PairCounts",
-    "as_dask_data",
-    "class_moments",
-    "fit_ande_dask",
-    "fit_gnb_dask",
-    "fit_score_from_dask",
-    "fit_tan_dask",
-    "merge_moments",
-    "predict_dask",
-]
+__all__ = ["DaskPartitions", "collect", "predict_dask", "tree_reduce"]

@@ -1,66 +1,50 @@
-"""Reading a Dask collection into the statistics of :mod:`estimators.distributed._stats`.
+"""A Dask ``X`` and ``y`` as :class:`~estimators.network.partitions.Partitions`.
 
 ``X`` is a ``dask.dataframe.DataFrame`` (or a 2-d dask array chunked along rows only) and
-``y`` a dask Series (or 1-d dask array) with the same partitions; each partition pair is turned
-into statistics where it lives and the statistics are tree-reduced (one ``compute``).
+``y`` a dask Series (or 1-d dask array) with the same partitions; each partition pair is
+turned into statistics where it lives (``to_delayed``) and the statistics are combined
+pairwise in a binary tree of ``dask.delayed`` tasks, so the client only receives the final
+result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable
 
-import numpy as np
-import pandas as pd
+from estimators.network.partitions import Partitions
 
-from estimators.distributed._stats import (
-    ClassMoments,
-    PairCounts,
-    class_moments,
-    merge_moments,
-    pair_counts,
-    tree_reduce,
-)
-
-__all__ = ["DaskData", "as_dask_data", "categories_of", "counts_of", "moments_of"]
+__all__ = ["DaskPartitions", "collect", "tree_reduce"]
 
 
-class DaskData:
-    """Aligned partitions of a Dask ``X`` and ``y``, with the column names.
+class DaskPartitions(Partitions):
+    """Aligned partitions of a Dask ``X`` and ``y`` (see :func:`collect`)."""
 
-    Parameters
-    ----------
-    X : dask DataFrame or 2-d dask array
-    y : dask Series or 1-d dask array
-    owner : str
-        The estimator's name, for messages.
-    """
-
-    def __init__(self, X, y, owner: str):
+    def __init__(self, X, y):
         import dask.array as da
         import dask.dataframe as dd
 
         if isinstance(X, da.Array):
             if X.ndim != 2 or len(X.chunks[1]) != 1:
-                raise ValueError(f"{owner}: a dask array X must be 2-d and chunked along rows "
+                raise ValueError(f"collect: a dask array X must be 2-d and chunked along rows "
                                  f"only; got shape {X.shape} with chunks {X.chunks}.")
             X = dd.from_dask_array(X, columns=[f"x{j}" for j in range(X.shape[1])])
             self.from_array = True
         elif isinstance(X, dd.DataFrame):
             self.from_array = False
         else:
-            raise TypeError(f"{owner}: X must be a dask DataFrame or dask array; got "
+            raise TypeError(f"collect: X must be a dask DataFrame or dask array; got "
                             f"{type(X).__name__}.")
         if isinstance(y, da.Array):
             y = dd.from_dask_array(y)
         if not isinstance(y, dd.Series):
-            raise TypeError(f"{owner}: with a dask X, y must be a dask Series or 1-d dask array "
+            raise TypeError(f"collect: with a dask X, y must be a dask Series or 1-d dask array "
                             f"with the same partitions; got {type(y).__name__}.")
         if X.npartitions != y.npartitions:
-            raise ValueError(f"{owner}: X has {X.npartitions} partitions but y has "
+            raise ValueError(f"collect: X has {X.npartitions} partitions but y has "
                              f"{y.npartitions}; they must be split the same way (take both "
                              "from one DataFrame, e.g. y = df[target], X = df.drop(columns=target)).")
-        self.X, self.y, self.owner = X, y, owner
-        self.names: list[Hashable] = list(X.columns)
+        self.names = list(X.columns)
+        self.dtypes = dict(X.dtypes.items())
         self.parts = list(zip(X.to_delayed(), y.to_delayed(), strict=True))
 
     def map_reduce(self, fn, combine, *args):
@@ -75,59 +59,39 @@ def _call(fn, x, y, *args):
     return fn(x, y, *args)
 
 
-def as_dask_data(X, y, owner: str) -> DaskData:
-    """:class:`DaskData` of ``(X, y)`` (TypeError/ValueError naming what is accepted)."""
-    return DaskData(X, y, owner)
+def collect(X, y) -> DaskPartitions:
+    """A Dask ``X`` (DataFrame, or a 2-d array chunked along rows) and ``y`` (Series or 1-d
+    array, the same partitions) as partitions of the statistics layer: pass the result to
+    ``fit`` (``clf.fit(collect(X, y))``) of an estimator that fits from statistics
+    (``TANClassifier``, ``KTANClassifier`` on continuous features, ``GNBClassifier(
+    dependence="gaussian")``, ``GaussianCMI``, ``DiscreteCMI``, ``ConditionalGaussianScore``).
+    Nothing is computed until the fit."""
+    return DaskPartitions(X, y)
 
 
-def _moments_part(x: pd.DataFrame, y: pd.Series, owner: str) -> ClassMoments:
-    try:
-        values = x.to_numpy(dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{owner} needs numeric X; a partition could not be converted to "
-                         f"float ({exc}).") from None
-    bad = ~np.isfinite(values)
-    if bad.any():
-        j = int(np.flatnonzero(bad.any(axis=0))[0])
-        raise ValueError(f"Input X contains NaN or infinity in column {x.columns[j]!r}; {owner} "
-                         "needs finite values: impute or drop them first.")
-    if pd.isna(y).any():
-        raise ValueError(f"{owner}: y contains missing labels (NaN/None); all rows need a class.")
-    return class_moments(values, y.to_numpy())
+def tree_reduce(parts: list, combine: Callable, split_every: int = 2):
+    """Combine a list of delayed values (or plain values) in a balanced tree.
+
+    Examples
+    --------
+    >>> import dask, operator
+    >>> tree_reduce([dask.delayed(i) for i in range(10)], operator.add).compute()
+    45
+    """
+    import dask
+
+    if not parts:
+        raise ValueError("tree_reduce needs at least one partition; got none.")
+    step = dask.delayed(lambda *xs: _fold(combine, xs), pure=True)
+    level = list(parts)
+    while len(level) > 1:
+        level = [step(*level[s : s + split_every]) if len(level[s : s + split_every]) > 1
+                 else level[s] for s in range(0, len(level), split_every)]
+    return level[0]
 
 
-def moments_of(data: DaskData) -> ClassMoments:
-    """The class moments of all rows (one pass)."""
-    return data.map_reduce(_moments_part, merge_moments, data.owner)
-
-
-def _unique_part(x: pd.DataFrame, y: pd.Series, columns: list) -> list:
-    return [pd.unique(x[c]) for c in columns] + [pd.unique(y)]
-
-
-def _unique_merge(a: list, b: list) -> list:
-    return [pd.unique(np.concatenate([u, v])) for u, v in zip(a, b, strict=True)]
-
-
-def categories_of(data: DaskData, columns: list | None = None
-                  ) -> tuple[list[np.ndarray], np.ndarray]:
-    """Sorted categories of every column (or of ``columns``) and the sorted class labels
-    (one pass), as ``pd.factorize(sort=True)`` and ``np.unique`` order them in memory."""
-    columns = list(data.names) if columns is None else list(columns)
-    uniques = data.map_reduce(_unique_part, _unique_merge, columns)
-    cats = []
-    for name, values in zip(columns, uniques[:-1], strict=True):
-        if pd.isna(values).any():
-            raise ValueError(f"Input X contains missing values in column {name!r}; "
-                             f"{data.owner} needs complete discrete columns.")
-        cats.append(np.asarray(pd.factorize(values, sort=True)[1]))
-    classes = uniques[-1]
-    if pd.isna(classes).any():
-        raise ValueError(f"{data.owner}: y contains missing labels (NaN/None); all rows need a "
-                         "class.")
-    return cats, np.unique(classes)
-
-
-def counts_of(data: DaskData, categories, classes) -> PairCounts:
-    """The per-class pair contingency tables of all rows (one pass after the categories)."""
-    return data.map_reduce(pair_counts, lambda a, b: a + b, categories, classes)
+def _fold(combine: Callable, xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = combine(out, x)
+    return out

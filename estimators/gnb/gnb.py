@@ -7,7 +7,6 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from estimators._dask import is_dask
 from estimators._joint import FEATURE_TYPES_CONSTRAINT, PARAMETERS_CONSTRAINT
 from estimators._warnings import user_fit
 from estimators.densities import ClassGaussian
@@ -16,7 +15,9 @@ from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
 from estimators.gnb._learn import DEPENDENCES, KERNELS, fitted_copula_tree, make_density
 from estimators.gnb._log_linear import family_factors, forest_families
 from estimators.gnb._mixed_scores import learn_structure
+from estimators.gnb._partitions import fit_gnb_partitions
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
+from estimators.network.partitions import Partitions
 from estimators.network.statistics import ClassMoments
 from kgraph import GNBJunctionTree
 
@@ -208,21 +209,15 @@ class GNBClassifier(BaseGNB):
         return log_prior, density, forest
 
     @user_fit
-    def fit(self, X, y) -> GNBClassifier:
+    def fit(self, X, y=None) -> GNBClassifier:
         """Learn the GNB structure and the class-conditional densities from (X, y)."""
         self._validate_params()
         if self.parameters != "generative" and self.dependence != "gaussian":
             raise ValueError(f"GNBClassifier(parameters='discriminative') needs "
                              f"dependence='gaussian' (a conditional Gaussian model); got "
                              f"dependence={self.dependence!r}.")
-        if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
-            from estimators.distributed import fit_gnb_dask
-
-            if self.parameters != "generative":
-                raise ValueError("GNBClassifier(parameters='discriminative') needs the rows "
-                                 "in memory; compute a sample or use parameters='generative'.")
-            self.discriminative_ = None
-            return fit_gnb_dask(self, X, y)
+        if isinstance(X, Partitions):  # statistics merged over row partitions
+            return fit_gnb_partitions(self, X)
         enc, codes = self._validate_training(X, y)
         used = self._structure_columns(enc)
         d = used.size

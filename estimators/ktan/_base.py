@@ -20,7 +20,6 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._dask import is_dask
 from estimators._joint import (
     FEATURE_TYPES_CONSTRAINT,
     PARAMETERS_CONSTRAINT,
@@ -33,6 +32,7 @@ from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_
 from estimators.ktan._structure import learn_structure
 from estimators.network.export import to_pgmpy
 from estimators.network.model import floored_vertices, refit_network, var_floor
+from estimators.network.partitions import Partitions
 from estimators.search import check_k
 from estimators.semiparametric import (
     KINDS,
@@ -84,7 +84,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Learn the k-tree over the features and the conditional models on it.
 
         Parameters
@@ -99,8 +99,8 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         -------
         self
         """
-        if is_dask(X):  # larger than memory: partition statistics (estimators.distributed)
-            from estimators.distributed import fit_tan_dask
+        if isinstance(X, Partitions):  # statistics merged over row partitions
+            from estimators.ktan._partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
 
             if as_spec(getattr(self, "continuous", "gaussian")).kind != "gaussian":
                 raise ValueError(f"{type(self).__name__}(continuous=...) other than 'gaussian' "
@@ -108,7 +108,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                                  "keep the training rows); compute a sample.")
 
             refuse_dask_discriminative(self)
-            return fit_tan_dask(self, X, y)
+            return fit_tan_partitions(self, X)
         name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
         names = self.feature_names()

@@ -9,12 +9,13 @@ from numbers import Integral, Real
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from estimators._dask import is_dask
 from estimators._model_selection import candidate_grid, select_by_cv
 from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
 from estimators.ktan._base import BaseKTAN, refuse_dask_discriminative
+from estimators.ktan._partitions import fit_tan_partitions
 from estimators.ktan._structure import score_family, shared_scores
+from estimators.network.partitions import Partitions
 from estimators.plugins import RegistryName
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.search import BACKBONE_METHODS, searcher_names
@@ -340,7 +341,7 @@ class KTANClassifier(BaseKTAN):
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Learn the k-tree and the conditional models; with ``k="auto"`` first choose k
         (and the score) by inner cross-validated log-loss.
 
@@ -354,9 +355,7 @@ class KTANClassifier(BaseKTAN):
         self
         """
         self.cv_results_ = None
-        if is_dask(X):
-            from estimators.distributed import fit_tan_dask
-
+        if isinstance(X, Partitions):  # statistics merged over row partitions
             if self.feature_selection not in (None, "auto"):
                 raise ValueError(
                     f"KTANClassifier(feature_selection={self.feature_selection!r}) needs the "
@@ -364,7 +363,7 @@ class KTANClassifier(BaseKTAN):
                     "feature_selection=None on a Dask collection, or compute a sample.")
             self.feature_selection_ = None
             refuse_dask_discriminative(self)
-            return fit_tan_dask(self, X, y)  # a TypeError naming the models that can
+            return fit_tan_partitions(self, X)
         if isinstance(self.k, Integral):
             if self.structure_score == "auto":
                 raise ValueError(

@@ -8,25 +8,20 @@ picks, for each finest cell, the first level of a list whose cell holds enough r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
+
+from estimators.network.statistics import CellStats
 
 __all__ = ["Moments", "grouped_moments", "parent_configurations", "pooled", "shrunk"]
 
 
-@dataclass(frozen=True, eq=False)
-class Moments:
-    """Per-group row counts ``n`` (G,), means (G, p) and centred cross-product sums
-    ``M = sum (z - mean)(z - mean)^T`` (G, p, p)."""
-
-    n: np.ndarray
-    mean: np.ndarray
-    M: np.ndarray
+#: per-group counts, means and centred cross products: the statistics layer's cells
+Moments = CellStats
 
 
 def grouped_moments(Z: np.ndarray, groups: np.ndarray, n_groups: int) -> Moments:
-    """Two-pass (centred) moments of the rows of ``Z`` in each group.
+    """Two-pass (centred) moments of the rows of ``Z`` in each group
+    (:meth:`~estimators.network.statistics.CellStats.from_arrays`).
 
     Parameters
     ----------
@@ -47,17 +42,7 @@ def grouped_moments(Z: np.ndarray, groups: np.ndarray, n_groups: int) -> Moments
     >>> mo.n.tolist(), mo.mean.ravel().tolist(), mo.M.ravel().tolist()
     ([2.0, 1.0], [2.0, 5.0], [2.0, 0.0])
     """
-    p = Z.shape[1]
-    n = np.bincount(groups, minlength=n_groups).astype(float)
-    S = np.column_stack([np.bincount(groups, Z[:, j], n_groups) for j in range(p)]) if p else \
-        np.zeros((n_groups, 0))
-    mean = S / np.maximum(n, 1.0)[:, None]
-    C = Z - mean[groups]
-    M = np.empty((n_groups, p, p))
-    for i in range(p):  # loop over coordinates (p <= k + 1), not rows
-        for j in range(i, p):
-            M[:, i, j] = M[:, j, i] = np.bincount(groups, C[:, i] * C[:, j], n_groups)
-    return Moments(n, mean, M)
+    return CellStats.from_arrays(Z, groups, n_groups)
 
 
 def pooled(levels: list[tuple[Moments, np.ndarray]], min_rows: float,

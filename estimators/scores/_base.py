@@ -18,8 +18,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .._dask import is_dask
 from .._validation import ValidatedData, check_features_target, within_class_constant
+from ..network.partitions import Partitions
 from ._parallel import run_chunked
 
 __all__ = ["BaseCMI"]
@@ -63,12 +63,15 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
     _dense_pairs = None  # optional staticmethod(data) -> (d, d) pair scores, equal to _pair_block's
 
     # -- fitting --------------------------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Validate the data and precompute what the scores need.
 
         Parameters
         ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
+        X : array-like or DataFrame of shape (n_samples, n_features), or Partitions
+            The features; or :class:`~estimators.network.partitions.Partitions` of ``(X, y)``
+            (``y`` None), e.g. ``estimators.distributed.collect(X, y)`` of a Dask DataFrame,
+            for the scores that fit from additive statistics.
         y : array-like of shape (n_samples,)
             Class labels (at least two classes).
 
@@ -78,16 +81,28 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         """
         self._validate_params()
         name = type(self).__name__
-        if is_dask(X):  # larger than memory: statistics per partition (estimators.distributed)
-            from estimators.distributed import fit_score_from_dask
-
-            return fit_score_from_dask(self, X, y)
+        if isinstance(X, Partitions):  # statistics merged over row partitions
+            return self._from_partitions(X)
         data = check_features_target(X, y, owner=name, kind=self._kind)
         constant = within_class_constant(data.X, data.y, data.classes, data.names, owner=name)
         counts = np.bincount(data.y, minlength=data.classes.size)
         self._set_fitted(data.names, data.classes, counts, constant)
         self.data_ = self._prepare(data)
         return self
+
+    def _from_partitions(self, data: Partitions):
+        """Fit from :class:`~estimators.network.partitions.Partitions` (e.g. a Dask
+        DataFrame through ``estimators.distributed.collect``) by the class's own
+        ``_fit_partitions``: a score whose values are functions of additive statistics
+        defines it in its class body (a subclass with another formula does not inherit it);
+        the others raise a ``TypeError`` naming those that can."""
+        if "_fit_partitions" not in type(self).__dict__:
+            able = sorted({c.__name__ for c in _subclasses(BaseCMI)
+                           if "_fit_partitions" in c.__dict__})
+            raise TypeError(f"{type(self).__name__} cannot be fitted from partition statistics "
+                            f"(a Dask collection); the scores that can are {able}. Compute a "
+                            "sample into memory for the others.")
+        return self._fit_partitions(data.with_owner(type(self).__name__))
 
     def _set_fitted(self, names, classes, counts, constant) -> None:
         """The fitted attributes every score shares (``data_`` is set by the caller)."""
@@ -215,3 +230,10 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
             W[ju, iu] = vals
             self._edge_matrix = W
         return self._edge_matrix.copy()
+
+
+def _subclasses(cls) -> list:
+    out = []
+    for sub in cls.__subclasses__():
+        out += [sub, *_subclasses(sub)]
+    return out

@@ -32,10 +32,11 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._dask import is_dask
 from estimators._validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
+from estimators.network.cg_pairs import cg_pair_statistics
 from estimators.network.fitting import fit_cg_factor
+from estimators.network.partitions import Partitions
 from estimators.scores._base import BaseCMI
 from estimators.scores._cg_batch import CGTables, cg_gains
 from estimators.scores._parallel import run_chunked
@@ -169,15 +170,17 @@ class ConditionalGaussianScore(BaseCMI):
         return CGData(enc, codes, self.classes_.size, float(self.var_smoothing),
                       float(self.ridge), int(self.min_cell_rows))
 
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Decide the column types, encode X and store what the scores need.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Mixed columns; NaN / None / empty strings are missing cells. A Dask DataFrame
-            (complete rows) is reduced to partition statistics and answers the pair scores
-            (one parent) only (:mod:`estimators.distributed._cg_score`).
+            Mixed columns; NaN / None / empty strings are missing cells. Or
+            :class:`~estimators.network.partitions.Partitions` (``y`` None), e.g.
+            ``estimators.distributed.collect(X, y)`` of a Dask DataFrame (complete rows):
+            reduced to statistics, it answers the pair scores (one parent) only
+            (:mod:`estimators.network.cg_pairs`).
         y : array-like of shape (n_samples,)
 
         Returns
@@ -185,14 +188,35 @@ class ConditionalGaussianScore(BaseCMI):
         self
         """
         self._validate_params()
-        if is_dask(X):  # larger than memory: pair scores from partition statistics
-            from estimators.distributed import fit_score_from_dask
-
-            return fit_score_from_dask(self, X, y)
+        if isinstance(X, Partitions):  # statistics merged over row partitions
+            return self._from_partitions(X)
         self.encoder_ = MixedEncoder(self.feature_types).fit(X)
         enc = self.encoder_.transform(X)
         self.classes_, codes = encode_classes(y, enc.codes.shape[0], type(self).__name__)
         return self._fit_encoded(enc, codes)
+
+    def _fit_partitions(self, data: Partitions) -> ConditionalGaussianScore:
+        """The pair scores (one parent at most) from the partitions' statistics
+        (:func:`~estimators.network.cg_pairs.cg_pair_statistics`)."""
+        encoder, enc, table, classes, W = cg_pair_statistics(
+            data, self.feature_types, var_smoothing=float(self.var_smoothing),
+            ridge=float(self.ridge), min_cell_rows=int(self.min_cell_rows))
+        self.encoder_ = encoder
+        self.classes_ = classes
+        self.variables_ = list(data.names)
+        self.feature_types_ = dict(zip(data.names, enc.types, strict=True))
+        self.n_features_in_ = len(data.names)
+        counts = table.class_counts
+        self.class_prior_ = counts / counts.sum()
+        self._index = {v: i for i, v in enumerate(self.variables_)}
+        self.data_ = None  # no rows: pairs only, from the statistics
+        self.stats_ = table
+        self._max_parents = 1
+        self._edge_matrix = W
+        ii, jj = np.nonzero(~np.eye(len(data.names), dtype=bool))
+        self._cache = {(int(j), frozenset({int(i)})): float(W[i, j])
+                       for i, j in zip(ii, jj, strict=True)}
+        return self
 
     def fit_encoded(self, enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray):
         """Fit on a table already encoded by a classifier's :class:`MixedEncoder`.

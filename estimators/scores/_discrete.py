@@ -315,6 +315,23 @@ class DiscreteCMI(BaseCMI):
         np.fill_diagonal(P, 0.0)
         return P
 
+    def _fit_partitions(self, data) -> DiscreteCMI:
+        """From the pair contingency tables merged over the partitions: the pair scores
+        (a larger parent set needs the joint tables of the parents: ``ValueError``)."""
+        from .partitions import discrete_edge_matrix, discrete_statistics  # noqa: PLC0415
+
+        categories, classes, n_y, constant, counts = discrete_statistics(data)
+        self._set_fitted(data.names, classes, n_y, constant)
+        self.categories_ = categories
+        self.counts_ = counts
+        self.data_ = None  # no rows: pairs only, from the tables
+        self._max_parents = 1
+        self._edge_matrix = W = discrete_edge_matrix(counts, float(self.alpha))
+        ii, jj = np.nonzero(~np.eye(len(categories), dtype=bool))
+        self._cache.update(((int(i), frozenset({int(j)})), float(W[i, j]))
+                           for i, j in zip(ii, jj, strict=True))
+        return self
+
     def _prepare(self, data: ValidatedData) -> CodeData:
         self.categories_ = data.levels
         K = np.array([lev.shape[0] for lev in data.levels], dtype=np.int64)

@@ -24,6 +24,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._validation import ValidatedData
 from ._base import BaseCMI
 from ._marginals import normal_scores
+from .partitions import gaussian_from_partitions
 
 __all__ = ["GaussianCMI", "GaussianCopulaCMI"]
 
@@ -236,6 +237,13 @@ class GaussianCMI(_CorrelationCMI):
 
     def _normal_data(self, data: ValidatedData) -> list[np.ndarray]:
         return [data.X[data.y == c] for c in range(data.classes.size)]
+
+    def _fit_partitions(self, data) -> GaussianCMI:
+        """From the class moments merged over the partitions (every parent-set size)."""
+        mo, constant, R = gaussian_from_partitions(data)
+        self.fit_correlations(data.names, mo.classes, mo.n, constant, R)
+        self.moments_ = mo
+        return self
 
 
 class GaussianCopulaCMI(_CorrelationCMI):

@@ -239,9 +239,11 @@ def test_dask_collection_is_refused_for_discriminative_parameters():
     rng = np.random.default_rng(10)
     df = pd.DataFrame(rng.normal(size=(60, 3)), columns=list("abc"))
     y = pd.Series(rng.integers(0, 2, 60), name="y")
-    X, Y = dd.from_pandas(df, npartitions=2), dd.from_pandas(y, npartitions=2)
+    from estimators.distributed import collect
+
+    data = collect(dd.from_pandas(df, npartitions=2), dd.from_pandas(y, npartitions=2))
     with pytest.raises(ValueError, match="needs the rows in memory"):
-        TANClassifier(parameters="discriminative").fit(X, Y)
+        TANClassifier(parameters="discriminative").fit(data)
 
 
 def test_inner_cv_folds_follow_the_estimators_random_state():

@@ -182,7 +182,9 @@ def test_blanket_on_continuous_or_missing_columns_is_refused(known):
 
 def test_blanket_from_dask_is_refused(known):
     dd = pytest.importorskip("dask.dataframe")
+    from estimators.distributed import collect
+
     X, y = known
     with pytest.raises(ValueError, match=r"feature_selection='markov-blanket'.*rows in memory"):
-        KTANClassifier(k=1, feature_selection="markov-blanket").fit(
-            dd.from_pandas(X, npartitions=2), dd.from_array(y, chunksize=1500))
+        KTANClassifier(k=1, feature_selection="markov-blanket").fit(collect(
+            dd.from_pandas(X, npartitions=2), dd.from_array(y, chunksize=1500)))

@@ -124,6 +124,7 @@ def run_dask(args: argparse.Namespace) -> int:
     """Fit the model from the files on a Dask cluster and write the results."""
     import pandas as pd
 
+    from estimators.distributed import collect
     from viz.cli import learn as helpers  # the in-memory path's writers (learn imports us)
 
     if args.model not in DASK_MODELS:
@@ -144,7 +145,7 @@ def run_dask(args: argparse.Namespace) -> int:
         print(f"  fitting on a Dask cluster ({len(client.scheduler_info()['workers'])} workers)",
               file=sys.stderr)
         try:
-            model.fit(train.drop(columns=[args.target]), train[args.target])
+            model.fit(collect(train.drop(columns=[args.target]), train[args.target]))
             C = _confusion(test, model, args.target, model.classes_)
         except (ValueError, TypeError) as exc:
             raise CommandError(str(exc).splitlines()[0]) from exc

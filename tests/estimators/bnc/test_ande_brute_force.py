@@ -185,8 +185,10 @@ def test_aode_from_dask_partitions_equals_the_in_memory_fit(kinds):
     X, y, _ = _table(21, kinds, n=300, holes=0.0)
     X = X.apply(lambda c: c.astype(str) if c.dtype == object else c)
     mem = AODEClassifier().fit(X, y)
-    part = AODEClassifier().fit(dd.from_pandas(X, npartitions=3),
-                                dd.from_pandas(pd.Series(y), npartitions=3))
+    from estimators.distributed import collect
+
+    part = AODEClassifier().fit(collect(dd.from_pandas(X, npartitions=3),
+                                        dd.from_pandas(pd.Series(y), npartitions=3)))
     assert part.structure_ == mem.structure_
     np.testing.assert_allclose(part.predict_proba(X), mem.predict_proba(X), rtol=0, atol=1e-9)
     for S, a, b in zip(mem._sets, mem.super_parent_counts_, part.super_parent_counts_,
@@ -203,8 +205,10 @@ def test_a2de_and_selection_from_dask_are_refused():
     dd = pytest.importorskip("dask.dataframe")
     X, y, _ = _table(2, "cc", holes=0.0)
     X = X.astype(str)
-    Xd, yd = dd.from_pandas(X, npartitions=2), dd.from_pandas(pd.Series(y), npartitions=2)
+    from estimators.distributed import collect
+
+    data = collect(dd.from_pandas(X, npartitions=2), dd.from_pandas(pd.Series(y), npartitions=2))
     with pytest.raises(ValueError, match=r"A2DEClassifier \(n = 2\) cannot be fitted from a Dask"):
-        A2DEClassifier().fit(Xd, yd)
+        A2DEClassifier().fit(data)
     with pytest.raises(ValueError, match=r"feature_selection='selective-nb'\) needs the rows"):
-        AODEClassifier(feature_selection="selective-nb").fit(Xd, yd)
+        AODEClassifier(feature_selection="selective-nb").fit(data)

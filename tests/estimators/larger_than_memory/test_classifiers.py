@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from estimators.distributed import collect, predict_dask
 from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.scores import DiscreteCMI
@@ -33,12 +34,16 @@ def _dask(df, npartitions):
     return ddf[FEATURES], ddf["y"]
 
 
+def _partitions(df, npartitions):
+    return collect(*_dask(df, npartitions))
+
+
 def _assert_same_fit(clf, df, npartitions):
     with dask.config.set(scheduler="sync"):
         X, y = _dask(df, npartitions)
-        got = clf.fit(X, y)
-        proba = got.predict_proba(X).compute().to_numpy()
-        pred = got.predict(X).compute().to_numpy()
+        got = clf.fit(collect(X, y))
+        proba = predict_dask(got, X, "predict_proba").compute().to_numpy()
+        pred = predict_dask(got, X).compute().to_numpy()
     ref = type(clf)(**clf.get_params()).fit(df[FEATURES], df["y"])
     fitted = {k for k in vars(ref) if k.endswith("_") and not k.startswith("_")}
     assert {k for k in vars(got) if k.endswith("_") and not k.startswith("_")} == fitted
@@ -107,8 +112,8 @@ def test_dask_array_input_gives_dask_array_output():
     X = da.from_array(df[FEATURES].to_numpy(), chunks=(150, 5))
     y = da.from_array(df["y"].to_numpy(), chunks=150)
     with dask.config.set(scheduler="sync"):
-        got = GNBClassifier().fit(X, y)
-        proba = got.predict_proba(X)
+        got = GNBClassifier().fit(collect(X, y))
+        proba = predict_dask(got, X, "predict_proba")
         assert isinstance(proba, da.Array)
         proba = proba.compute()
     ref = GNBClassifier().fit(df[FEATURES].to_numpy(), df["y"])
@@ -124,9 +129,8 @@ def test_dask_array_input_gives_dask_array_output():
     (KTANClassifier(k=2, structure_score="bic"), ValueError, "structure_score='bic'"),
 ])
 def test_unsupported_models_name_what_is_supported(clf, error, match):
-    X, y = _dask(_frame(0, n=60), 2)
-    with pytest.raises(error, match=match):
-        clf.fit(X, y)
+    with pytest.raises(error, match=match):  # y=None: fit(X, y) of every family takes it
+        clf.fit(_partitions(_frame(0, n=60), 2), None)
 
 
 @pytest.mark.parametrize("params", [dict(k=2), dict(k=3, backbone="given"),
@@ -138,7 +142,7 @@ def test_gaussian_ktan_from_dask_equals_in_memory(params):
     and the predictions are compared."""
     df = _frame(5)
     with dask.config.set(scheduler="sync"):
-        got = KTANClassifier(**params).fit(*_dask(df, 4))
+        got = KTANClassifier(**params).fit(_partitions(df, 4))
     ref = KTANClassifier(**params).fit(df[FEATURES], df["y"])
     assert got.k_ == ref.k_ and got.search_ == ref.search_ and got.backbone_ == ref.backbone_
     assert {frozenset(e) for e in got.structure_.edges} == \
@@ -154,20 +158,18 @@ def test_ktan_with_parent_sets_on_discrete_or_mixed_dask_is_refused():
         with dask.config.set(scheduler="sync"), pytest.raises(
                 ValueError, match=r"KTANClassifier\(k=2\) fits from a Dask collection on "
                                   r"continuous features only.*use k=1"):
-            KTANClassifier(k=2).fit(*_dask(df, 2))
+            KTANClassifier(k=2).fit(_partitions(df, 2))
 
 
 def test_mixed_dtypes_and_one_class_are_refused():
     df = _frame(0, n=60)
     df["a"] = df["a"].astype(str)
-    X, y = _dask(df, 2)
     with pytest.raises(ValueError, match=r"float \(continuous\) columns only"):
-        GNBClassifier().fit(X, y)
+        GNBClassifier().fit(_partitions(df, 2))
     df = _frame(0, n=60)
     df["y"] = "u"
-    X, y = _dask(df, 2)
     with pytest.raises(ValueError, match="at least 2 classes in y; got one class only"):
-        GNBClassifier().fit(X, y)
+        GNBClassifier().fit(_partitions(df, 2))
 
 
 def test_local_cluster_fits_equal_in_memory_fits():
@@ -183,13 +185,36 @@ def test_local_cluster_fits_equal_in_memory_fits():
         mixed = df.assign(a=np.digitize(df["a"], [-0.5, 0.5]).astype(str))
         for clf, data in [(GNBClassifier(), df), (TANClassifier(), dfd), (TANClassifier(), mixed)]:
             X, y = _dask(data, 6)
-            got = clf.fit(X, y)
-            proba = got.predict_proba(X).compute().to_numpy()
+            got = clf.fit(collect(X, y))
+            proba = predict_dask(got, X, "predict_proba").compute().to_numpy()
             ref = type(clf)().fit(data[FEATURES], data["y"])
             # the skeleton: a mixed table's tied continuous pairs may be oriented either way
             assert {frozenset(e) for e in got.structure_.edges} == \
                 {frozenset(e) for e in ref.structure_.edges}
             np.testing.assert_allclose(proba, ref.predict_proba(data[FEATURES]), atol=1e-7)
-        W = DiscreteCMI().fit(*_dask(dfd, 4)).edge_matrix()
+        W = DiscreteCMI().fit(_partitions(dfd, 4)).edge_matrix()
     np.testing.assert_allclose(W, DiscreteCMI().fit(dfd[FEATURES], dfd["y"]).edge_matrix(),
                                rtol=1e-9, atol=1e-14)
+
+
+def test_dask_input_without_collect_says_how():
+    X, y = _dask(_frame(0, n=60), 2)
+    with pytest.raises(TypeError, match=r"got a Dask collection: fit with "
+                                        r"clf.fit\(estimators.distributed.collect\(X, y\)\)"):
+        GNBClassifier().fit(X, y)
+    clf = GNBClassifier().fit(_frame(0, n=60)[FEATURES], _frame(0, n=60)["y"])
+    with pytest.raises(TypeError, match=r"predict_dask\(clf, X\)"):
+        clf.predict(X)
+
+
+def test_in_memory_partition_fits_equal_the_array_fits():
+    """One in-memory partition runs the statistics path without Dask: the same model."""
+    from estimators.network.partitions import InMemory
+
+    df = _frame(3)
+    for clf in (GNBClassifier(), TANClassifier()):
+        got = clf.fit(InMemory(df[FEATURES], df["y"]))
+        ref = type(clf)().fit(df[FEATURES], df["y"])
+        assert got.structure_.edges == ref.structure_.edges
+        np.testing.assert_allclose(got.predict_proba(df[FEATURES]),
+                                   ref.predict_proba(df[FEATURES]), rtol=0, atol=1e-9)

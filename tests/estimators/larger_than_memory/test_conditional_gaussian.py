@@ -7,9 +7,10 @@ from dask_partitions import cuts, split
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from estimators.distributed._cg_stats import cell_moments, mixed_stats
+from estimators.distributed import collect, predict_dask
 from estimators.ktan import TANClassifier
-from estimators.network.moments import grouped_moments
+from estimators.network.mixed_statistics import level_moments, mixed_stats
+from estimators.network.statistics import CellStats
 from estimators.scores import ConditionalGaussianScore
 
 dd = pytest.importorskip("dask.dataframe")
@@ -42,7 +43,7 @@ hyp = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck
 @given(seed=st.integers(0, 10**6), cuts=cuts)
 def test_merged_cell_moments_equal_grouped_moments_on_all_rows(seed, cuts):
     """Per (level, class) counts, means and centred sums of squares, merged over a random
-    partitioning, equal the two-pass moments of all rows (grouped_moments, in memory)."""
+    partitioning, equal the two-pass moments of all rows (CellStats.from_arrays, in memory)."""
     frame, y = _frame(seed)
     cats = [np.array(["a", "b", "c"]), np.array(["hi", "lo"])]
     classes = np.array(["mid", "neg", "pos"])
@@ -52,12 +53,12 @@ def test_merged_cell_moments_equal_grouped_moments_on_all_rows(seed, cuts):
              for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
     merged = parts[0]
     for p in parts[1:]:
-        merged = merged + p
+        merged = merged.merge(p)
     yc = pd.Index(classes).get_indexer(y)
     Xc = frame[cont].to_numpy()
     for i, name in enumerate(["z", "q"]):
         codes = pd.Index(cats[i]).get_indexer(frame[name])
-        ref = grouped_moments(Xc, codes * 3 + yc, cats[i].size * 3)
+        ref = CellStats.from_arrays(Xc, codes * 3 + yc, cats[i].size * 3)
         rows = merged.cells.rows(i)
         np.testing.assert_array_equal(merged.cells.n[rows].ravel(), ref.n)
         np.testing.assert_allclose(merged.cells.mean[rows].reshape(-1, 3), ref.mean, rtol=RTOL)
@@ -67,7 +68,7 @@ def test_merged_cell_moments_equal_grouped_moments_on_all_rows(seed, cuts):
         for c in range(3):
             ref_table = pd.crosstab(frame[name][yc == c], frame[["q", "z"][i]][yc == c])
             np.testing.assert_array_equal(table[c], ref_table.to_numpy())
-    one = cell_moments(Xc, np.column_stack([pd.Index(c).get_indexer(frame[k]) for c, k in
+    one = level_moments(Xc, np.column_stack([pd.Index(c).get_indexer(frame[k]) for c, k in
                                              zip(cats, ["z", "q"], strict=True)]),
                        np.array([3, 2]), yc, 3)
     np.testing.assert_allclose(merged.cells.S, one.S, rtol=RTOL)
@@ -81,7 +82,7 @@ def test_cg_score_from_partitions_equals_in_memory(seed, cuts):
     frame, y = _frame(seed)
     ref = ConditionalGaussianScore().fit(frame, y)
     with dask.config.set(scheduler="sync"):
-        got = ConditionalGaussianScore().fit(*split(frame, y, cuts))
+        got = ConditionalGaussianScore().fit(split(frame, y, cuts))
     assert got.feature_types_ == ref.feature_types_
     assert (ref.feature_types_["age"], ref.feature_types_["code"]) == ("continuous", "categorical")
     np.testing.assert_array_equal(got.classes_, ref.classes_)
@@ -99,30 +100,30 @@ def test_cg_score_from_dask_with_small_cells_and_settings():
     kw = dict(min_cell_rows=12, var_smoothing=1e-3, ridge=1e-4)
     ref = ConditionalGaussianScore(**kw).fit(frame, y)
     with dask.config.set(scheduler="sync"):
-        got = ConditionalGaussianScore(**kw).fit(*split(frame, y, [50, 120]))
+        got = ConditionalGaussianScore(**kw).fit(split(frame, y, [50, 120]))
     np.testing.assert_allclose(got.edge_matrix(), ref.edge_matrix(), rtol=RTOL, atol=ATOL)
 
 
 def test_cg_score_from_dask_refuses_what_it_cannot_score():
     frame, y = _frame(4, n=60)
-    X, Y = split(frame, y, [30])
+    data = split(frame, y, [30])
     with dask.config.set(scheduler="sync"):
-        score = ConditionalGaussianScore().fit(X, Y)
+        score = ConditionalGaussianScore().fit(data)
         with pytest.raises(ValueError, match="supports at most 1 parent"):
             score("x", {"z", "w"})
         bad = frame.copy()
         bad.loc[5, "w"] = np.nan
         with pytest.raises(ValueError, match="NaN or infinity in column 'w'.*complete rows"):
-            ConditionalGaussianScore().fit(*split(bad, y, [30]))
+            ConditionalGaussianScore().fit(split(bad, y, [30]))
         bad = frame.copy()
         bad.loc[5, "q"] = None
         with pytest.raises(ValueError, match="missing values in column 'q'"):
-            ConditionalGaussianScore().fit(*split(bad, y, [30]))
+            ConditionalGaussianScore().fit(split(bad, y, [30]))
         bad = frame.assign(w=1.0)
         with pytest.raises(ValueError, match=r"column\(s\) \['w'\] of X are constant"):
-            ConditionalGaussianScore().fit(*split(bad, y, [30]))
+            ConditionalGaussianScore().fit(split(bad, y, [30]))
         with pytest.raises(ValueError, match="feature_types for a Dask X maps column names"):
-            ConditionalGaussianScore(feature_types={"nope": "continuous"}).fit(X, Y)
+            ConditionalGaussianScore(feature_types={"nope": "continuous"}).fit(data)
 
 
 def _assert_same_tan(clf, frame, y, npartitions):
@@ -133,9 +134,9 @@ def _assert_same_tan(clf, frame, y, npartitions):
     features = list(frame.columns)
     ddf = dd.from_pandas(frame.assign(y=y), npartitions=npartitions)
     with dask.config.set(scheduler="sync"):
-        got = clf.fit(ddf[features], ddf["y"])
-        proba = got.predict_proba(ddf[features]).compute().to_numpy()
-        pred = got.predict(ddf[features]).compute().to_numpy()
+        got = clf.fit(collect(ddf[features], ddf["y"]))
+        proba = predict_dask(got, ddf[features], "predict_proba").compute().to_numpy()
+        pred = predict_dask(got, ddf[features]).compute().to_numpy()
     ref = type(clf)(**clf.get_params()).fit(frame, y)
     fitted = {k for k in vars(ref) if k.endswith("_") and not k.startswith("_")}
     assert {k for k in vars(got) if k.endswith("_") and not k.startswith("_")} == fitted
@@ -190,9 +191,8 @@ def test_dask_typing_rule_equals_in_memory(seed, cuts):
     frame = frame.assign(dose=np.where(rng.random(n) < 0.3 + 0.4 * (y == "pos"), 0.48, 1.0),
                          tri=rng.choice([0.0, 0.5, 0.83], n),
                          quad=rng.choice([0.0, 0.5, 0.83, 1.25], n))
-    X, Y = split(frame, y, cuts)
     with dask.config.set(scheduler="sync"):
-        got = ConditionalGaussianScore().fit(X, Y)
+        got = ConditionalGaussianScore().fit(split(frame, y, cuts))
     ref = ConditionalGaussianScore().fit(frame, y)
     assert got.feature_types_ == ref.feature_types_
     assert [ref.feature_types_[c] for c in ("age", "code", "dose", "tri", "quad")] == [

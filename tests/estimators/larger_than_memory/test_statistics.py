@@ -5,12 +5,13 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from dask_partitions import cuts, split
+from dask_partitions import cuts, pieces, split
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from estimators.distributed import class_moments, merge_moments
-from estimators.distributed._stats import pair_counts
+from estimators.distributed import collect
+from estimators.network.partitions import InMemory, counts_of
+from estimators.network.statistics import ClassMoments
 from estimators.scores import DiscreteCMI, GaussianCMI
 
 dd = pytest.importorskip("dask.dataframe")
@@ -43,10 +44,11 @@ def test_merged_moments_equal_two_pass_moments(seed, cuts):
     frame, y = _data(seed, 300, 4)
     X = frame.to_numpy()
     bounds = [0, *sorted(set(cuts)), 300]
-    parts = [class_moments(X[a:b], y.to_numpy()[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+    parts = [ClassMoments.from_arrays(X[a:b], y.to_numpy()[a:b])
+             for a, b in zip(bounds, bounds[1:], strict=False)]
     merged = parts[0]
     for p in parts[1:]:
-        merged = merge_moments(merged, p)
+        merged = merged.merge(p)
     for c, label in enumerate(merged.classes):
         Xc = X[y.to_numpy() == label]
         assert merged.n[c] == Xc.shape[0]
@@ -62,7 +64,7 @@ def test_gaussian_cmi_from_partitions_equals_in_memory(seed, cuts):
     frame, y = _data(seed, 300, 5)
     ref = GaussianCMI().fit(frame, y)
     with dask.config.set(scheduler="sync"):
-        got = GaussianCMI().fit(*split(frame, y, cuts))
+        got = GaussianCMI().fit(split(frame, y, cuts))
     np.testing.assert_allclose(got.data_.R, ref.data_.R, rtol=RTOL, atol=ATOL)
     np.testing.assert_array_equal(got.class_prior_, ref.class_prior_)
     np.testing.assert_allclose(got.edge_matrix(), ref.edge_matrix(), rtol=RTOL, atol=ATOL)
@@ -77,7 +79,7 @@ def test_discrete_cmi_from_partitions_equals_in_memory(seed, cuts, alpha):
     frame, y = _data(seed, 300, 4, discrete=True)
     ref = DiscreteCMI(alpha=alpha).fit(frame, y)
     with dask.config.set(scheduler="sync"):
-        got = DiscreteCMI(alpha=alpha).fit(*split(frame, y, cuts))
+        got = DiscreteCMI(alpha=alpha).fit(split(frame, y, cuts))
     assert [c.tolist() for c in got.categories_] == [c.tolist() for c in ref.categories_]
     np.testing.assert_allclose(got.edge_matrix(), ref.edge_matrix(), rtol=RTOL, atol=ATOL)
 
@@ -86,7 +88,7 @@ def test_pair_counts_are_the_contingency_tables():
     frame, y = _data(3, 200, 3, discrete=True)
     cats = [np.sort(frame[c].unique()) for c in frame]
     classes = np.unique(y)
-    counts = pair_counts(frame, y, cats, classes)
+    counts = counts_of(InMemory(frame, y), cats, classes)
     brute = pd.crosstab([y, frame["x0"]], frame["x2"]).to_numpy().reshape(3, 3, 3)
     np.testing.assert_array_equal(counts.table(0, 2), brute)
 
@@ -94,7 +96,7 @@ def test_pair_counts_are_the_contingency_tables():
 def test_discrete_score_from_dask_answers_pairs_only():
     frame, y = _data(1, 100, 3, discrete=True)
     with dask.config.set(scheduler="sync"):
-        got = DiscreteCMI().fit(*split(frame, y, [50]))
+        got = DiscreteCMI().fit(split(frame, y, [50]))
     with pytest.raises(ValueError, match="at most 1 parent"):
         got("x0", {"x1", "x2"})
 
@@ -107,17 +109,18 @@ def test_constant_column_and_unsupported_score_are_refused():
     with dask.config.set(scheduler="sync"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match=r"column\(s\) \['x1'\] of X are constant"):
-            GaussianCMI().fit(*split(frame, y, [30]))
-        with pytest.raises(TypeError, match=r"GaussianCopulaCMI cannot be fitted from a Dask "
-                                            r"collection; the scores that can are "
+            GaussianCMI().fit(split(frame, y, [30]))
+        with pytest.raises(TypeError, match=r"GaussianCopulaCMI cannot be fitted from partition "
+                                            r"statistics \(a Dask collection\); the scores "
+                                            r"that can are "
                                             r"\['ConditionalGaussianScore', 'DiscreteCMI', "
                                             r"'GaussianCMI'\]"):
-            GaussianCopulaCMI().fit(*split(frame, y, [30]))
+            GaussianCopulaCMI().fit(split(frame, y, [30]))
 
 
 def test_misaligned_partitions_are_refused():
     frame, y = _data(0, 60, 3)
-    X, _ = split(frame, y, [20, 40])
-    _, Y = split(frame, y, [30])
+    X, _ = pieces(frame, y, [20, 40])
+    _, Y = pieces(frame, y, [30])
     with pytest.raises(ValueError, match="X has 3 partitions but y has 2"):
-        GaussianCMI().fit(X, Y)
+        collect(X, Y)

@@ -1,29 +1,40 @@
-"""A (k-)TAN from reduced Dask statistics; the mixed (continuous and categorical) table.
+"""A (k-)TAN fitted from the statistics of row partitions
+(:class:`~estimators.network.partitions.Partitions`: a Dask DataFrame through
+``estimators.distributed.collect``).
 
-As in memory (:mod:`estimators.ktan._structure`): the directed conditional Gaussian pair
-scores (:func:`~estimators.distributed._cg_score.pair_gains`, three passes), the maximum
-spanning arborescence over them (:func:`~estimators.ktan._structure.search_fitted`), then
-the network's factors (:func:`~estimators.network.model.fit_network`'s settings: pseudo-count
-``alpha``/``ess``, least squares, ``var_smoothing`` times the largest variance added) built
-from the same pass-2 statistics by :func:`~estimators.distributed._cg_pairs.factor_from_stats`.
-:func:`finish_tan` is that search and network for every family (Gaussian and discrete
-tables come with their closed-form scores, a Gaussian one answering any parent set, so a
-``KTANClassifier`` with ``k >= 2`` fits from Dask on continuous features).
+The structure and the parameters come from the same statistics: discrete features, the
+categories (one pass), then the class x K_i x K_j contingency tables of all pairs -> the
+plug-in CMI matrix and the CPTs; Gaussian features, the class moments -> the Gaussian CMI
+of any parent set and each linear Gaussian factor; continuous and categorical features
+together, as in memory (:mod:`estimators.ktan._structure`): the directed conditional
+Gaussian pair scores (:func:`~estimators.network.cg_pairs.pair_gains`, three passes),
+the maximum spanning arborescence over them. The network's factors
+(:func:`~estimators.network.model.fit_network`'s settings: pseudo-count ``alpha``/``ess``,
+least squares, ``var_smoothing`` times the largest variance added) come from the same
+statistics (:func:`~estimators.network.stats_factors.factor_from_stats`). A Gaussian table's
+score answers any parent set, so a ``KTANClassifier`` with ``k >= 2`` fits from partitions on
+continuous features. The fit ends with the attributes of an in-memory fit, so prediction is
+the ordinary code; inputs must be complete (no missing cells).
 """
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
-from estimators.class_information import discrete_information, gaussian_information
-from estimators.distributed._cg_pairs import StatsTable, factor_from_stats
-from estimators.distributed._cg_score import mixed_table, pair_gains
 from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _without_constant
 from estimators.ktan._structure import search_fitted
+from estimators.network.cg_pairs import pair_gains, statistics_table
 from estimators.network.model import CGNetwork, pseudo_count
+from estimators.network.partitions import Partitions
+from estimators.network.stats_factors import StatsTable, factor_from_stats
+from estimators.scores import GaussianCMI
+from estimators.scores.partitions import discrete_edge_matrix, gaussian_statistics
 from estimators.search import check_k
+from estimators.semiparametric import factor_kinds
 
-__all__ = ["PairScore", "finish_tan", "fit_tan_mixed", "network_from_stats"]
+__all__ = ["PairScore", "fit_tan_partitions", "network_from_stats"]
 
 
 class PairScore:
@@ -50,15 +61,6 @@ class PairScore:
         return self.W.copy()
 
 
-def largest_variance(table: StatsTable, columns) -> float:
-    """The largest variance over all rows of the continuous ``columns`` (0 when none)."""
-    cont = [table.position[v] for v in columns if table.continuous[v]]
-    if not cont:
-        return 0.0
-    n, _, M = table.stats.moments.pooled()
-    return float((np.diagonal(M)[cont] / n).max())
-
-
 def network_from_stats(enc, table: StatsTable, columns, parents, *, alpha, ess, var_smoothing,
                        floor) -> CGNetwork:
     """:func:`~estimators.network.model.fit_network` (k = 1, complete rows) from the
@@ -72,41 +74,12 @@ def network_from_stats(enc, table: StatsTable, columns, parents, *, alpha, ess, 
     return CGNetwork(tuple(columns), tuple(parents), factors)
 
 
-def fit_tan_mixed(clf, data, continuous: np.ndarray, set_classes, set_encoder):
-    """Fit ``clf`` (a ``TANClassifier``) on a Dask table with continuous and categorical
-    columns (``set_classes``/``set_encoder`` set the class and encoder attributes)."""
-    encoder, _, table, classes = mixed_table(data, continuous)
-    set_classes(clf, classes, table.class_counts, data, 2)
-    enc = set_encoder(clf, data, encoder)
-    kept = _kept(clf, enc)
-    W = pair_gains(data, table, classes, kept, var_smoothing=float(clf.var_smoothing),
-                   ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS)
-    names = clf.feature_names()
-    return finish_tan(clf, enc, table, PairScore(W, [names[j] for j in kept]), kept)
-
-
 def _kept(clf, enc) -> list:
     kept = [j for j, t in enumerate(enc.types) if t != "constant"]
     if len(kept) < 2:
         raise ValueError(f"{type(clf).__name__} needs at least 2 non-constant feature columns; "
                          f"X has {len(kept)} (constant: {clf.constant_features_}).")
     return kept
-
-
-def class_information_of(table: StatsTable) -> np.ndarray:
-    """I(X_j; C) in nats of every column from the reduced statistics, as the in-memory
-    ``class_information_`` (:mod:`estimators.class_information`): the diagonal of the pair
-    counts for a categorical column, the class moments for a continuous one."""
-    mo, counts = table.stats.moments, table.stats.counts
-    out = np.zeros(len(table.continuous))
-    for j, continuous in enumerate(table.continuous):  # per column, from (m, ...) arrays
-        q = table.position[j]
-        if continuous:
-            out[j] = gaussian_information(mo.n, mo.mean[:, q],
-                                          mo.M[:, q, q] / np.maximum(mo.n, 1))
-        elif table.n_levels[j] > 1:  # a constant column carries 0 (and may have no counts)
-            out[j] = discrete_information(np.diagonal(counts.table(q, q), axis1=1, axis2=2))
-    return out
 
 
 def finish_tan(clf, enc, table: StatsTable, score, kept=None):
@@ -134,18 +107,63 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     clf.candidates_, clf.structure_, clf.backbone_ = fit.candidates, fit.structure, fit.backbone
     clf.certificate_, clf.score_, clf.search_ = fit.certificate, fit.score, fit.search
     clf.edge_scores_ = fit.edge_matrix
-    clf.class_information_ = class_information_of(table)
+    clf.class_information_ = table.class_information()
     clf.hyperedge_scores_ = {v: float(score(v, clf.structure_.parents(v)))
                              for v in clf.structure_.order}
     index = {names[j]: j for j in kept}
     order = [index[v] for v in clf.structure_.order]
     parents = [tuple(sorted(index[p] for p in clf.structure_.parents(v)))
                for v in clf.structure_.order]
-    largest = largest_variance(table, order)
+    largest = table.largest_variance(order)
     floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
     clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
                                       ess=getattr(clf, "ess", None),
                                       var_smoothing=clf.var_smoothing, floor=floor)
-    clf.factor_kinds_ = {names[v]: "gaussian" for v in order}  # conditional Gaussian factors
+    clf.factor_kinds_ = factor_kinds(clf.network_, names)
     clf._warn_degenerate(enc, floor)
     return clf
+
+
+def _check_ktan(clf, owner: str) -> None:
+    """``KTANClassifier`` from partitions: an int ``k`` and the CMI score (sets ``k_``,
+    ``structure_score_``)."""
+    if owner != "KTANClassifier":
+        return
+    if not isinstance(clf.k, Integral) or clf.structure_score != "cmi":
+        raise ValueError(f"{owner} fits from a Dask collection with an int k and "
+                         f"structure_score='cmi'; got k={clf.k!r}, structure_score="
+                         f"{clf.structure_score!r} (k='auto' refits by cross-validation and "
+                         "BIC/BDeu need the rows: compute a sample into memory).")
+    clf.k_, clf.structure_score_ = int(clf.k), "cmi"
+
+
+def fit_tan_partitions(clf, data: Partitions):
+    """Fit a ``TANClassifier`` or ``KTANClassifier`` from partitions (module docstring)."""
+    owner = type(clf).__name__
+    data = data.with_owner(owner)
+    _check_ktan(clf, owner)
+    method = clf._feature_selection_method()
+    if method is not None:
+        raise ValueError(f"{owner}(feature_selection={method!r}) needs the rows in memory; use "
+                         "feature_selection=None on a Dask collection, or compute a sample.")
+    clf.feature_selection_ = None
+    continuous = clf._continuous_columns(data)
+    encoder, table, classes = statistics_table(data, continuous)
+    clf._set_classes_from_statistics(classes, table.class_counts, data, 2)
+    enc = clf._set_encoder_from_statistics(encoder)
+    names = clf.feature_names()
+    if continuous.any() and not continuous.all():  # mixed: the conditional Gaussian pairs
+        kept = _kept(clf, enc)
+        W = pair_gains(data, table, classes, kept, var_smoothing=float(clf.var_smoothing),
+                       ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS)
+        return finish_tan(clf, enc, table, PairScore(W, [names[j] for j in kept]), kept)
+    kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+    kept_names = [names[j] for j in kept]
+    score = None
+    if len(kept) >= 2 and continuous.all():
+        sub = table.stats.moments.subset(kept)
+        constant, R = gaussian_statistics(sub, kept_names, owner, allow_constant=True)
+        score = GaussianCMI().fit_correlations(kept_names, sub.classes, sub.n, constant, R)
+    elif len(kept) >= 2:
+        score = PairScore(discrete_edge_matrix(table.stats.counts.subset(kept)), kept_names)
+    return finish_tan(clf, enc, table, score)

@@ -1,16 +1,17 @@
-"""The conditional Gaussian score of a mixed Dask table (complete rows, one parent at most).
+"""The conditional Gaussian pair scores of a mixed table in partitions (complete rows, one
+parent at most).
 
 Three passes over the partitions, each a map and a tree reduction:
 
 1. the categories of the categorical columns and the class labels;
-2. :class:`~estimators.distributed._cg_stats.MixedStats` (class moments, pair counts, cell
-   moments);
+2. :class:`~estimators.network.mixed_statistics.MixedStats` (class moments, pair counts,
+   level moments);
 3. for every categorical vertex with a continuous parent, ``sum_rows ln p(x_v | x_p, y)`` of
    its Bayes'-rule factor (fitted on the client from pass 2; the log-sum-exp over the
    categories is not a function of moments), evaluated by the in-memory factor code.
 
 Every other pair score ``f(v, {p}) = (1/n) sum_rows [ln p(x_v | x_p, y) - ln p(x_v | y)]``
-is closed form in the pass-2 statistics (:func:`~estimators.distributed._cg_pairs.log_likelihood_from_stats`).
+is closed form in the pass-2 statistics (:func:`~estimators.network.stats_factors.log_likelihood_from_stats`).
 
 Column types of a Dask ``X`` follow the in-memory rule (:func:`estimators.columns.
 infer_feature_types`), unless a ``feature_types`` mapping says otherwise: strings, bools and
@@ -27,70 +28,26 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from estimators.columns import MAX_INTEGER_LEVELS, MAX_NUMERIC_LEVELS, auto_column_type
-from estimators.distributed._cg_pairs import (
+from estimators.network.factors import LOG_2PI as _LOG_2PI
+from estimators.network.mixed_statistics import MixedStats, mixed_stats
+from estimators.network.partitions import (
+    categories_of,
+    column_kinds,
+    counts_of,
+    empty_encoded,
+    encoder_order,
+    fit_encoder,
+    moments_of,
+)
+from estimators.network.statistics import encode
+from estimators.network.stats_factors import (
     StatsTable,
     factor_from_stats,
     log_likelihood_from_stats,
+    single_type_table,
 )
-from estimators.distributed._cg_stats import mixed_stats
-from estimators.distributed._collect import categories_of
-from estimators.distributed._factors import empty_encoded, encoder_order, fit_encoder
-from estimators.distributed._stats import encode
-from estimators.network.factors import LOG_2PI as _LOG_2PI
 
-__all__ = ["column_kinds", "fit_cg_score_from_dask", "mixed_table", "pair_gains"]
-
-KINDS = ("continuous", "categorical")
-
-
-def column_kinds(data, feature_types, owner: str) -> np.ndarray:
-    """Continuous mask of the columns by the in-memory rule (see the module docstring), a
-    ``feature_types`` mapping (``"continuous"`` / ``"categorical"``) overriding."""
-    given = {} if isinstance(feature_types, str) else dict(feature_types)
-    unknown = [k for k in given if k not in data.names]
-    bad = {k: t for k, t in given.items() if t not in KINDS}
-    if unknown or bad:
-        raise ValueError(f"{owner}: feature_types for a Dask X maps column names of X "
-                         f"{data.names} to one of {list(KINDS)}; got unknown columns {unknown}"
-                         f" and types {bad}.")
-    dtypes = dict(data.X.dtypes.items())
-    numeric = [c for c in data.names if c not in given
-               and pd.api.types.is_numeric_dtype(dtypes[c])
-               and not pd.api.types.is_bool_dtype(dtypes[c])]
-    levels = data.map_reduce(_few_levels, _merge_levels, numeric) if numeric else {}
-    return np.array([given[c] == "continuous" if c in given
-                     else c in levels and _continuous_levels(levels[c]) for c in data.names])
-
-
-#: a numeric column with more distinct values than this is continuous by either rule
-_MAX_LEVELS = max(MAX_INTEGER_LEVELS, MAX_NUMERIC_LEVELS)
-
-
-def _continuous_levels(levels: np.ndarray | None) -> bool:
-    """Whether a numeric column with these distinct values (None: too many) is continuous."""
-    if levels is None:
-        return True
-    whole = bool(np.all(levels == np.round(levels)))
-    return auto_column_type(True, levels.size, whole) == "continuous"
-
-
-def _few_levels(x: pd.DataFrame, y, columns: list) -> dict:
-    """Per column: its distinct observed values when there are at most ``_MAX_LEVELS``,
-    else None."""
-    out = {}
-    for c in columns:
-        values = pd.unique(x[c].dropna().to_numpy(dtype=float))
-        out[c] = np.sort(values) if values.size <= _MAX_LEVELS else None
-    return out
-
-
-def _merge_levels(a: dict, b: dict) -> dict:
-    out = {}
-    for c, levels in a.items():
-        both = None if levels is None or b[c] is None else np.union1d(levels, b[c])
-        out[c] = both if both is not None and both.size <= _MAX_LEVELS else None
-    return out
+__all__ = ["cg_pair_statistics", "mixed_table", "pair_gains", "statistics_table"]
 
 
 def mixed_table(data, continuous: np.ndarray):
@@ -105,7 +62,7 @@ def mixed_table(data, continuous: np.ndarray):
     draft = fit_encoder(data, continuous, categories, np.zeros(d), np.ones(d))
     ordered = encoder_order(draft, categories)
     cat_levels = [ordered[j] for j in range(d) if not continuous[j]]
-    stats = data.map_reduce(mixed_stats, lambda a, b: a + b, cont, cat, cat_levels, classes,
+    stats = data.map_reduce(mixed_stats, MixedStats.merge, cont, cat, cat_levels, classes,
                             data.owner)
     lo, hi = np.zeros(d), np.zeros(d)
     if cont:
@@ -117,6 +74,26 @@ def mixed_table(data, continuous: np.ndarray):
     levels = {j: ordered[j] for j in range(d) if not continuous[j]}
     return encoder, enc, StatsTable(stats, enc.continuous, enc.n_levels, position, levels), \
         classes
+
+
+def statistics_table(data, continuous: np.ndarray) -> tuple:
+    """``(encoder, StatsTable, classes)`` of a table in partitions, for families with at most
+    one feature parent (or only continuous ones): the class moments (all continuous), the
+    pair counts after the categories (all categorical), or both and the level moments
+    (:func:`mixed_table`)."""
+    d = len(data.names)
+    if continuous.any() and not continuous.all():
+        encoder, _, table, classes = mixed_table(data, continuous)
+        return encoder, table, classes
+    if continuous.all():
+        mo = moments_of(data)
+        encoder = fit_encoder(data, continuous, [None] * d, mo.lo.min(axis=0), mo.hi.max(axis=0))
+        return encoder, single_type_table(empty_encoded(encoder), mo.classes, moments=mo), \
+            mo.classes
+    categories, classes = categories_of(data)
+    encoder = fit_encoder(data, continuous, categories, None, None)
+    counts = counts_of(data, encoder_order(encoder, categories), classes)
+    return encoder, single_type_table(empty_encoded(encoder), classes, counts=counts), classes
 
 
 def _bayes_part(x, y, classes, specs) -> np.ndarray:
@@ -180,11 +157,14 @@ def pair_gains(data, table: StatsTable, classes, columns, *, var_smoothing: floa
     return W
 
 
-def fit_cg_score_from_dask(score, data):
-    """Fit a :class:`~estimators.scores.ConditionalGaussianScore` from :class:`DaskData`:
-    the pair scores (one parent at most; a larger parent set raises ``ValueError``)."""
-    owner = type(score).__name__
-    continuous = column_kinds(data, score.feature_types, owner)
+def cg_pair_statistics(data, feature_types, *, var_smoothing: float, ridge: float,
+                       min_cell_rows: int) -> tuple:
+    """What a :class:`~estimators.scores.ConditionalGaussianScore` fitted from
+    :class:`~estimators.network.partitions.Partitions` holds: ``(encoder, encoded table of
+    no rows, StatsTable, classes, W)`` with ``W[i, j] = f(j, {i})`` every pair score (one
+    parent at most: a larger parent set needs the joint tables of the parents)."""
+    owner = data.owner
+    continuous = column_kinds(data, feature_types)
     encoder, enc, table, classes = mixed_table(data, continuous)
     if classes.size < 2:
         raise ValueError(f"{owner} needs at least 2 classes in y; got only one class "
@@ -193,23 +173,6 @@ def fit_cg_score_from_dask(score, data):
     if constant:
         raise ValueError(f"{owner}: column(s) {constant} of X are constant; every feature "
                          "needs at least two distinct values.")
-    score.encoder_ = encoder
-    score.classes_ = classes
-    score.variables_ = list(data.names)
-    score.feature_types_ = dict(zip(data.names, enc.types, strict=True))
-    score.n_features_in_ = len(data.names)
-    counts = table.class_counts
-    score.class_prior_ = counts / counts.sum()
-    score._index = {v: i for i, v in enumerate(score.variables_)}
-    score.data_ = None  # no rows on the client: pairs only, from the statistics
-    score.stats_ = table
-    score._max_parents = 1
-    d = len(data.names)
-    W = pair_gains(data, table, classes, list(range(d)),
-                   var_smoothing=float(score.var_smoothing), ridge=float(score.ridge),
-                   min_cell_rows=int(score.min_cell_rows))
-    score._edge_matrix = W
-    ii, jj = np.nonzero(~np.eye(d, dtype=bool))
-    score._cache = {(int(j), frozenset({int(i)})): float(W[i, j])
-                    for i, j in zip(ii, jj, strict=True)}
-    return score
+    W = pair_gains(data, table, classes, list(range(len(data.names))),
+                   var_smoothing=var_smoothing, ridge=ridge, min_cell_rows=min_cell_rows)
+    return encoder, enc, table, classes, W

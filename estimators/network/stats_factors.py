@@ -1,4 +1,4 @@
-"""Conditional Gaussian factors with one parent (or only continuous ones) from reduced statistics.
+"""Conditional Gaussian factors with one parent (or only continuous ones) from statistics.
 
 :func:`factor_from_stats` builds the factor :func:`~estimators.scores.fit_cg_factor` fits on
 the rows (complete data: the available cases are all rows), from a :class:`StatsTable`, with
@@ -23,11 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from estimators.distributed._cg_stats import CellMoments, MixedStats, merge_cells
-from estimators.distributed._stats import ClassMoments, PairCounts
-from estimators.network.factors import (
-    LOG_2PI as _LOG_2PI,
-)
+from estimators.class_information import discrete_information, gaussian_information
+from estimators.network.factors import LOG_2PI as _LOG_2PI
 from estimators.network.factors import (
     BayesCategoricalFactor,
     CategoricalFactor,
@@ -35,7 +32,9 @@ from estimators.network.factors import (
 )
 from estimators.network.fitting import cell_regression as _regression
 from estimators.network.fitting import log_cpt_table as _cpt
+from estimators.network.mixed_statistics import LevelMoments, MixedStats
 from estimators.network.moments import Moments, pooled
+from estimators.network.statistics import CellStats, ClassMoments, PairCounts
 
 __all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats", "single_type_table"]
 
@@ -69,11 +68,32 @@ class StatsTable:
     def n_rows(self) -> float:
         return float(self.class_counts.sum())
 
+    def class_information(self) -> np.ndarray:
+        """I(X_j; C) in nats of every column, as the in-memory ``class_information_``
+        (:mod:`estimators.class_information`): the diagonal of the pair counts for a
+        categorical column, the class moments for a continuous one."""
+        mo, counts = self.stats.moments, self.stats.counts
+        out = np.zeros(len(self.continuous))
+        for j, continuous in enumerate(self.continuous):  # per column, from (m, ...) arrays
+            q = self.position[j]
+            if continuous:
+                out[j] = gaussian_information(mo.n, mo.mean[:, q],
+                                              mo.M[:, q, q] / np.maximum(mo.n, 1))
+            elif self.n_levels[j] > 1:  # a constant column carries 0 (and may have no counts)
+                out[j] = discrete_information(np.diagonal(counts.table(q, q), axis1=1, axis2=2))
+        return out
+
+    def largest_variance(self, columns) -> float:
+        """The largest variance over all rows of the continuous ``columns`` (0 when none)."""
+        cont = [self.position[v] for v in columns if self.continuous[v]]
+        if not cont:
+            return 0.0
+        return float(self.stats.moments.pooled_variance()[cont].max())
+
     def variance(self, columns) -> np.ndarray:
         """Variance of the continuous ``columns`` over all rows, 1 where it is 0 (as
         ``_column_variance`` scales ridge and floors)."""
-        n, _, M = self.stats.moments.pooled()
-        var = np.diagonal(M)[[self.position[j] for j in columns]] / n
+        var = self.stats.moments.pooled_variance()[[self.position[j] for j in columns]]
         return np.where(var > 0, var, 1.0)
 
 
@@ -91,7 +111,8 @@ def single_type_table(enc, classes: np.ndarray, moments: ClassMoments | None = N
         d, K = moments.mean.shape[1], np.zeros(0, np.int64)
         counts = PairCounts(np.zeros((m, 0, 0)), K)
     D = int(K.sum())
-    cells = CellMoments(np.zeros((D, m)), np.zeros((D, m, d)), np.zeros((D, m, d)), K)
+    cells = LevelMoments(CellStats(np.zeros((D, m)), np.zeros((D, m, d)), np.zeros((D, m, d))),
+                         K)
     return StatsTable(MixedStats(moments, counts, cells), enc.continuous, enc.n_levels,
                       {j: j for j in range(len(enc.types))})
 
@@ -169,9 +190,10 @@ def _bayes_levels(t: StatsTable, v, p) -> list:
     n, mean, S = cells.n[rows], cells.mean[rows][..., j], cells.S[rows][..., j]  # (K, m)
     K = n.shape[0]
     by_class = _diag(n.T, mean.T, S.T)  # index y * K + c
-    cn, cmean, cS = n[:, 0], mean[:, 0], S[:, 0]
+    level = CellStats(n[:, 0], mean[:, 0, None], S[:, 0, None])
     for y in range(1, m):  # merge the classes of each level c
-        cn, cmean, cS = merge_cells(cn, cmean, cS, n[:, y], mean[:, y], S[:, y])
+        level = level.merge(CellStats(n[:, y], mean[:, y, None], S[:, y, None]))
+    cn, cmean, cS = level.n, level.mean[:, 0], level.M[:, 0]
     _, alls = _class_and_all(t, [j])
     fine = np.arange(2 * m * K)
     return [(_cat(by_class, _empty(m * K, 1)), fine), (by_class, fine % (m * K)),
