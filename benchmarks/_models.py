@@ -71,15 +71,6 @@ for _label, _module, _name in (
     register_variant(_label, _discriminative(_module, _name))
 
 
-def _bnc(name: str) -> Callable[[], BaseEstimator]:
-    """A factory of ``estimators.bnc.NAME()`` at its defaults (seeded as the defaults)."""
-    return lambda: _seeded(getattr(importlib.import_module("estimators.bnc"), name))
-
-
-#: classifiers of ``estimators.bnc`` that ``estimators`` does not export (yet): at defaults
-for _label, _name in (("kdb", "KDBClassifier"), ("ban", "BANClassifier")):
-    register_variant(_label, _bnc(_name))
-
 #: exported classifiers left out of the board, and why (a duplicate of another row)
 SAME_AS = {"AnDEClassifier": "its default n=1 is AODEClassifier (the 'aode' row)"}
 

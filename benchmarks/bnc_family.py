@@ -39,6 +39,7 @@ for the peers, the quick tables for the family (results/bnc_family_quick.md).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 import warnings
@@ -53,7 +54,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baselines import BASELINES, BOOSTING, LOGISTIC  # noqa: E402
 from _common import write  # noqa: E402
 from _models import kgraph_classifiers  # noqa: E402
-from _tables import CACHE, load_table, one_version, settings, splits, table_results  # noqa: E402
+from _tables import (  # noqa: E402
+    CACHE,
+    cached,
+    load_table,
+    one_version,
+    settings,
+    splits,
+    table_results,
+)
 from leaderboard import METRICS, TABLES, matrix, metric_section  # noqa: E402
 from real_tables import FOLDS, QUICK_ROWS, QUICK_TABLES  # noqa: E402
 
@@ -179,7 +188,7 @@ def run_folds(make, X, y, folds, best_of: int = 3) -> dict:
     return {"acc": np.array(acc), "fit": fit_s, "predict": pred_s}
 
 
-def peer_section(tables: list[str], rows: int) -> list[str]:
+def peer_section(tables: list[str], rows: int, cache=None) -> list[str]:
     lines = ["## (a) Namesakes in bayesclass and pgmpy (discrete tables)", "",
              f"Stratified {FOLDS}-fold CV (seed 0), tables subsampled to {rows} rows "
              "(stratified, seed 0) when larger; fit seconds: per fold the best of 3 fits, summed "
@@ -197,21 +206,34 @@ def peer_section(tables: list[str], rows: int) -> list[str]:
         codes = np.column_stack([pd.factorize(X[c].astype(str), sort=True)[0]
                                  for c in X.columns]).astype(np.int64)
         folds = splits(y_series, FOLDS)
-        ours_cache: dict = {}
         for peer_label, make_peer, our_label, make_ours in pairs:
             if make_peer is None:
                 lines.append(f"| {name} | {peer_label} | – | – | – | – | – | – | – | – |")
                 continue
-            theirs = run_folds(make_peer, codes, y, folds)
+            theirs = _cached_run(cache, f"peer-{name}-{rows}-{peer_label}", make_peer, codes, y,
+                                 folds)
             if make_ours is None:
                 ours = {"error": "not on main when this ran"}
             else:
-                if our_label not in ours_cache:
-                    ours_cache[our_label] = run_folds(make_ours, X, y, folds)
-                ours = ours_cache[our_label]
+                ours = _cached_run(cache, f"peer-{name}-{rows}-kgraph-{our_label}", make_ours,
+                                   X, y, folds)
             lines.append(_peer_row(name, peer_label, theirs, our_label, ours))
             print(lines[-1], file=sys.stderr, flush=True)
     return lines + [""]
+
+
+def _cached_run(cache, key: str, make, X, y, folds) -> dict:
+    """:func:`run_folds`, cached per code version (so parallel runs can share the work)."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", key).strip("_")
+    entry = cached(cache, slug, lambda: _plain(run_folds(make, X, y, folds)))
+    out = dict(entry["result"])
+    if "acc" in out:
+        out["acc"] = np.asarray(out["acc"])
+    return out
+
+
+def _plain(result: dict) -> dict:
+    return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in result.items()}
 
 
 def _peer_row(name, peer_label, theirs, our_label, ours) -> str:
@@ -265,12 +287,15 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--cache", default=str(CACHE))
     parser.add_argument("--tables", default=None, help="comma-separated (family section)")
+    parser.add_argument("--peer-tables", default=None, help="comma-separated (peer section)")
     parser.add_argument("--skip-family", action="store_true")
     args = parser.parse_args()
     stem = "bnc_family_quick" if args.quick else "bnc_family"
-    peer_tables = QUICK_DISCRETE if args.quick else DISCRETE
+    peer_tables = ([t for t in args.peer_tables.split(",") if t]
+                   if args.peer_tables is not None else
+                   QUICK_DISCRETE if args.quick else DISCRETE)
     peer_rows = QUICK_ROWS if args.quick else args.peer_rows
-    lines = peer_section(peer_tables, peer_rows)
+    lines = peer_section(peer_tables, peer_rows, args.cache)
     if not args.skip_family:
         tables = (args.tables.split(",") if args.tables else
                   QUICK_TABLES if args.quick else TABLES)

@@ -98,15 +98,22 @@ def evaluate(model, X: pd.DataFrame, y: pd.Series, folds: list) -> dict:
             "fit_seconds": fit_seconds}
 
 
-def table(name: str, rows: int | None, cache) -> tuple[dict, list, tuple]:
+def table(name: str, rows: int | None, cache, cache_only: bool = False, only=None
+          ) -> tuple[dict, list, tuple]:
+    """Every model on table ``name``, cached; ``cache_only``: a model without a cached result
+    of this code version is reported as not computed."""
     X, y, _ = load_table(name, FOLDS, rows)
     pairs = splits(y, FOLDS)
     code = version()
     results, entries = {}, []
     for label, model in MODELS.items():
         slug = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
-        entry = cached(cache, f"semipar-{name}-{rows}-{slug}-{model_key(model)}",
-                       lambda model=model: evaluate(model, X, y, pairs), code)
+        key = f"semipar-{name}-{rows}-{slug}-{model_key(model)}"
+        if (only and label not in only) or (
+                cache_only and not (Path(cache) / f"{key}@{code}.json").is_file()):
+            results[label] = {"error": "not computed (not in the cache when reported)"}
+            continue
+        entry = cached(cache, key, lambda model=model: evaluate(model, X, y, pairs), code)
         results[label] = entry["result"]
         entries.append(entry)
         r = entry["result"]
@@ -152,7 +159,8 @@ def goals(all_results: dict) -> list[str]:
         for name, res in all_results.items():
             mine, lr, ref = res[model], res[LR], res[gauss]
             if "error" in mine or "error" in lr:
-                miss_loss.append(name)
+                miss_loss.append(f"{name} (no result)")
+                miss_acc.append(f"{name} (no result)")
                 continue
             ratio = np.mean(mine["loss"]) / np.mean(lr["loss"])
             if ratio <= GOAL_RATIO:
@@ -188,8 +196,10 @@ def reliability(all_results: dict) -> list[str]:
     lines += [head, "|---|" + "---:|" * len(RELIABILITY)]
     pooled = {}
     for m in RELIABILITY:
-        top = np.concatenate([r[m]["top"] for r in all_results.values() if "error" not in r[m]])
-        hit = np.concatenate([r[m]["hit"] for r in all_results.values() if "error" not in r[m]])
+        top = np.concatenate([[]] + [r[m]["top"] for r in all_results.values()
+                                     if "error" not in r[m]])
+        hit = np.concatenate([[]] + [r[m]["hit"] for r in all_results.values()
+                                     if "error" not in r[m]])
         pooled[m] = (top, hit, np.clip(np.digitize(top, BINS) - 1, 0, len(BINS) - 2))
     for b in range(len(BINS) - 1):
         cells = []
@@ -202,6 +212,9 @@ def reliability(all_results: dict) -> list[str]:
     ece = []
     for m in RELIABILITY:
         top, hit, which = pooled[m]
+        if not top.size:
+            ece.append(np.nan)
+            continue
         ece.append(sum(abs(hit[which == b].mean() - top[which == b].mean()) * (which == b).sum()
                        for b in range(len(BINS) - 1) if (which == b).any()) / top.size)
     lines.append("| ECE | " + " | ".join(f"{e:.3f}" for e in ece) + " |")
@@ -268,12 +281,20 @@ def main() -> None:
     parser.add_argument("--tables", default=None, help="comma-separated subset")
     parser.add_argument("--cache", default=None, help="folder of cached table results")
     parser.add_argument("--peer-rows", type=int, default=2000)
+    parser.add_argument("--cache-only", action="store_true",
+                        help="report the cached results of this code version; others as not "
+                             "computed")
+    parser.add_argument("--models", default=None,
+                        help="comma-separated labels to compute (others: not computed; to "
+                             "fill a shared cache in parallel)")
     args = parser.parse_args()
     rows = 150 if QUICK else args.max_rows
     names = args.tables.split(",") if args.tables else QUICK_TABLES if QUICK else MIXED + CONTINUOUS
     all_results, entries, shapes = {}, [], {}
     for name in names:
-        all_results[name], e, shapes[name] = table(name, rows, args.cache)
+        all_results[name], e, shapes[name] = table(name, rows, args.cache,
+                                                   args.cache_only and args.cache is not None,
+                                                   args.models.split(",") if args.models else None)
         entries += e
     one_version(entries)
     lines = [__doc__.split("\n\n")[0].replace("\n", " "), "",

@@ -308,11 +308,14 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         inner cross-validation of ``parameters="discriminative"``)."""
         raise ValueError(f"{type(self).__name__} cannot refit its factors on a subset.")
 
-    def _fit_parameters(self, enc: EncodedColumns, codes: np.ndarray) -> None:
+    def _fit_parameters(self, enc: EncodedColumns, codes: np.ndarray, parameters,
+                        random_state=None) -> None:
         """Set ``discriminative_``: None for ``parameters="generative"``, else the
         parameters fitted by :func:`estimators.discriminative.fit_parameters` on the
-        family's factors and its generative ``ln p(y, x_O)`` of the training rows."""
-        spec = resolve_parameters(getattr(self, "parameters", "generative"))
+        family's factors and its generative ``ln p(y, x_O)`` of the training rows (the
+        family passes its ``parameters`` and ``random_state``: the template reads no
+        family parameter)."""
+        spec = resolve_parameters(parameters)
         self.discriminative_ = None
         if spec is None:
             return
@@ -320,7 +323,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         self.discriminative_ = fit_parameters(
             self._log_linear_factors(enc, codes), enc, codes, jll, spec,
             refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]),
-            random_state=fixed_seed(getattr(self, "random_state", None)))
+            random_state=fixed_seed(random_state))
         if not self.discriminative_.info["converged"]:
             warn_user(f"{type(self).__name__}: the discriminative fit stopped before "
                       f"converging ({self.discriminative_.info['message']}).", UserWarning)

@@ -26,10 +26,11 @@ import numpy as np
 import pandas as pd
 
 from estimators._warnings import inside_classifier_fit, warn_user
-from estimators.columns._types import column_values, missing_mask, numeric_values
+from estimators.columns import column_values, missing_mask, numeric_values
 
 __all__ = [
     "DegenerateFeatureWarning",
+    "UndefinedScoreError",
     "ValidatedData",
     "check_cells",
     "check_features_target",
@@ -42,6 +43,14 @@ __all__ = [
 class DegenerateFeatureWarning(UserWarning):
     """A feature is constant (in the whole training set, or within one class), so it carries
     no information (or that class carries no dependence for it)."""
+
+
+class UndefinedScoreError(ValueError):
+    """A structure score is undefined (NaN), e.g. for perfectly collinear parents.
+
+    Scores and searchers raise it (never a NaN); structure learning searches such a
+    hyperedge as ineligible (:mod:`estimators.network.learn`) and recognises it by its type.
+    """
 
 
 @dataclass(frozen=True, eq=False)

@@ -30,21 +30,17 @@ Examples
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from sklearn.utils._param_validation import StrOptions
 
+from estimators._entry_points import GROUPS, STATE, PluginWarning, check_new_name
+from estimators.scores import SCORES, load_score_plugins
+from estimators.search import SEARCHERS, load_searcher_plugins
+
 __all__ = ["GROUPS", "PluginWarning", "RegistryName", "Registration", "check_new_name",
            "load_plugins", "registered"]
-
-#: entry-point group -> the kind of object it registers
-GROUPS = {"kgraph.scores": "score", "kgraph.searchers": "searcher"}
-
-
-class PluginWarning(UserWarning):
-    """A plug-in entry point could not be loaded; it is skipped."""
 
 
 @dataclass(frozen=True)
@@ -74,64 +70,21 @@ class Registration:
     loaded: bool = True
 
 
-#: (kind, name) -> origin of what plug-ins registered; broken ones -> (origin, error)
-_FROM_ENTRY_POINTS: dict[tuple[str, str], str] = {}
-_BROKEN: dict[tuple[str, str], str] = {}
-_LOADED = False
-
-
-def _describe(ep) -> str:
-    dist = getattr(ep, "dist", None)
-    where = f" ({dist.name} {dist.version})" if dist is not None else ""
-    return f"entry point {ep.name} = {ep.value}{where}"
-
-
-def _register(kind: str, name: str, obj) -> None:
-    if kind == "score":
-        from estimators.scores import register_score
-
-        register_score(name, obj)
-    else:
-        from estimators.search import register_searcher
-
-        register_searcher(name, obj)
-
-
 def load_plugins(*, reload: bool = False) -> None:
     """Register every score and searcher of the ``kgraph.scores`` / ``kgraph.searchers``
     entry points (once per process; ``reload=True`` reads them again, for tests).
 
-    A broken entry point is skipped with one :class:`PluginWarning` naming it.
+    Each registry also reads its own group the first time it is consulted
+    (:func:`estimators._entry_points.load_group`). A broken entry point is skipped with one
+    :class:`PluginWarning` naming it.
     """
-    global _LOADED
-    if _LOADED and not reload:
-        return
-    _LOADED = True
-    from importlib.metadata import entry_points
-
-    for group, kind in GROUPS.items():
-        for ep in entry_points(group=group):
-            key = (kind, ep.name)
-            if key in _FROM_ENTRY_POINTS:
-                continue
-            try:
-                _register(kind, ep.name, ep.load())
-            except Exception as exc:  # a plug-in's failure must not stop kgraph
-                reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
-                why = f"{_describe(ep)}: {reason}"
-                if _BROKEN.get(key) != why:  # one warning per broken plug-in and process
-                    warnings.warn(f"kgraph: the {kind} plug-in {_describe(ep)} [group {group}] "
-                                  f"could not be loaded and is skipped: {reason}",
-                                  PluginWarning, stacklevel=2)
-                _BROKEN[key] = why
-            else:
-                _FROM_ENTRY_POINTS[key] = _describe(ep)
-                _BROKEN.pop(key, None)
+    load_score_plugins(reload=reload)
+    load_searcher_plugins(reload=reload)
 
 
 def _origin(kind: str, name: str, obj) -> str:
-    if (kind, name) in _FROM_ENTRY_POINTS:
-        return _FROM_ENTRY_POINTS[kind, name]
+    if (kind, name) in STATE.registered:
+        return STATE.registered[kind, name]
     module = getattr(obj, "__module__", None) or type(obj).__module__
     if module and module.split(".")[0] in ("estimators", "kgraph"):
         return "kgraph"
@@ -147,9 +100,6 @@ def registered() -> list[Registration]:
         Scores, then searchers, each sorted by name.
     """
     load_plugins()
-    from estimators.scores import SCORES
-    from estimators.search import SEARCHERS
-
     rows = []
     for name in sorted(SCORES):
         factories = SCORES[name]
@@ -158,24 +108,9 @@ def registered() -> list[Registration]:
                                  tuple(factories)))
     for name in sorted(SEARCHERS):
         rows.append(Registration("searcher", name, _origin("searcher", name, SEARCHERS[name])))
-    for (kind, name), why in sorted(_BROKEN.items()):
+    for (kind, name), why in sorted(STATE.broken.items()):
         rows.append(Registration(kind, name, why, loaded=False))
     return rows
-
-
-def check_new_name(kind: str, name: object, registry: dict, *, replace: bool) -> None:
-    """The name checks shared by ``register_score`` and ``register_searcher``.
-
-    Raises
-    ------
-    ValueError
-        If ``name`` is not a non-empty str, or is taken and ``replace`` is False.
-    """
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"A {kind} name must be a non-empty str; got {name!r}.")
-    if name in registry and not replace:
-        raise ValueError(f"A {kind} named {name!r} is registered already; pass replace=True "
-                         "to replace it.")
 
 
 class RegistryName(StrOptions):

@@ -218,6 +218,12 @@ def _ande(clf) -> GraphDB:
     return _class_weights(_with_states(g, clf, target), clf, target)
 
 
+#: the structure graphs of kgraph's own families, by the ``structure_graph_kind`` a family's
+#: class declares (this module imports no family: the families import it, so the imports go
+#: one way)
+BUILT_IN: dict[str, Callable[[object], GraphDB]] = {
+    "gnb": _gnb, "kgnb": _kgnb, "ktan": _ktan, "latent": _latent, "ande": _ande}
+
 #: fitted-model class -> structure-graph function, added by :func:`register_structure_graph`
 _REGISTERED: dict[type, Callable[[object], GraphDB]] = {}
 
@@ -239,15 +245,19 @@ def register_structure_graph(kind: type, build: Callable[[object], GraphDB]) -> 
 
 
 def STRUCTURE_GRAPHS() -> dict[type, Callable[[object], GraphDB]]:  # noqa: N802
-    """The registry: fitted-model class -> its structure-graph function (the built-in ones
-    imported lazily, then those of :func:`register_structure_graph`)."""
-    from estimators.bnc import AnDEClassifier
-    from estimators.gnb import GNBClassifier, KGNBClassifier
-    from estimators.ktan._base import BaseKTAN
-    from estimators.latent import LatentCNBClassifier
+    """The registry: fitted-model class -> its structure-graph function, as given to
+    :func:`register_structure_graph` (kgraph's own families declare theirs:
+    :data:`BUILT_IN`)."""
+    return dict(_REGISTERED)
 
-    return {GNBClassifier: _gnb, KGNBClassifier: _kgnb, BaseKTAN: _ktan,
-            LatentCNBClassifier: _latent, AnDEClassifier: _ande, **_REGISTERED}
+
+def _builder(model) -> Callable[[object], GraphDB] | None:
+    """The structure-graph function of ``model``: a registered class's, else the one its
+    class declares by ``structure_graph_kind``."""
+    for kind, build in STRUCTURE_GRAPHS().items():
+        if isinstance(model, kind):
+            return build
+    return BUILT_IN.get(getattr(type(model), "structure_graph_kind", None))
 
 
 def _is_network(model) -> bool:
@@ -282,10 +292,10 @@ def structure_graph(model) -> GraphDB:
     >>> g.nodes(kind="class"), len(g.edges(kind="parent"))
     (['class'], 5)
     """
-    for kind, build in STRUCTURE_GRAPHS().items():
-        if isinstance(model, kind):
-            check_is_fitted(model)
-            return build(model)
+    build = _builder(model)
+    if build is not None:
+        check_is_fitted(model)
+        return build(model)
     if hasattr(model, "get_params"):  # an estimator: refuse an unfitted one as unfitted
         check_is_fitted(model)
     if _is_network(model):

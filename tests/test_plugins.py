@@ -16,6 +16,7 @@ import pytest
 
 import estimators.plugins as plugins
 from estimators import KTANClassifier
+from estimators._entry_points import STATE
 from estimators.scores import SCORES
 from estimators.search import SEARCHERS
 
@@ -68,13 +69,12 @@ def site(tmp_path, monkeypatch):
         broken-import = kgraph_no_such_module:FAMILIES
         """)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(plugins, "_LOADED", False)  # entry points are read again
+    monkeypatch.setattr(STATE, "loaded", set())  # entry points are read again
     importlib.invalidate_caches()
-    saved = (dict(SCORES), dict(SEARCHERS), dict(plugins._FROM_ENTRY_POINTS),
-             dict(plugins._BROKEN))
+    saved = (dict(SCORES), dict(SEARCHERS), dict(STATE.registered), dict(STATE.broken))
     yield tmp_path
-    for table, old in zip((SCORES, SEARCHERS, plugins._FROM_ENTRY_POINTS, plugins._BROKEN),
-                          saved, strict=True):
+    for table, old in zip((SCORES, SEARCHERS, STATE.registered, STATE.broken), saved,
+                          strict=True):
         table.clear()
         table.update(old)
     sys.modules.pop("kgraph_fake_plugin", None)
@@ -153,7 +153,7 @@ def test_every_command_runs_beside_a_broken_plugin(site, capsys, monkeypatch):
             main(["learn", "--help"])
     assert done.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "{bdeu,bic,cmi,half-cmi," in text and ",auto}" in text
+    assert "{bdeu,bic,cmi,gaussian-copula,half-cmi," in text and ",kde,auto}" in text
     assert "reversed-greedy" in text
     assert main(["datasets"]) == 0 and "car" in capsys.readouterr().out
 

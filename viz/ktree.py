@@ -173,6 +173,9 @@ def plot_tree_representation(ktree: AcyclicKTree | Any, *, ax: Axes | None = Non
     ['a,b,c', 'b,c,d', 'b,d,e']
     """
     kt = _ktree(ktree)
+    if not isinstance(kt, AcyclicKTree):
+        raise TypeError(f"A tree-representation is a k-tree's; got a {type(kt).__name__} "
+                        "(draw it with plot_ktree).")
     graph = kt.tree_representation()
     rank = {v: i for i, v in enumerate(kt.order)}
     cliques = kt.cliques()

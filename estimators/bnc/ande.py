@@ -152,6 +152,9 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     (3, (3,))
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "ande"
+
     _learns_dependence = True
 
     _parameter_constraints: dict = {

@@ -32,10 +32,9 @@ from estimators._joint import (
 from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
-from estimators.ktan._base import CLASS_NODE, MIN_CELL_ROWS, RIDGE
-from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._structure import fit_score
+from estimators.ktan import CLASS_NODE, FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.network.model import modelled_columns, refit_network
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import hill_climb_dag
@@ -252,7 +251,7 @@ class BANClassifier(JointLogLikelihoodClassifier):
             warnings.warn(f"{name}: column(s) {ineligible} have fewer than {MIN_CELL_ROWS} "
                           "observed rows; their factors are pooled.",
                           DegenerateFeatureWarning, stacklevel=2)
-        self._fit_parameters(enc, y_codes)
+        self._fit_parameters(enc, y_codes, self.parameters, self.random_state)
         return self
 
     @property

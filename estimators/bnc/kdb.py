@@ -35,10 +35,9 @@ from estimators._joint import (
 )
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
-from estimators.ktan._base import CLASS_NODE, MIN_CELL_ROWS, RIDGE
-from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._structure import fit_score
+from estimators.ktan import CLASS_NODE, FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.network.model import modelled_columns, refit_network
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.semiparametric import (
     KINDS,
     Semiparametric,
@@ -241,7 +240,7 @@ class KDBClassifier(JointLogLikelihoodClassifier):
             ess=self.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
             margins=margins)
         self.factor_kinds_ = factor_kinds(self.network_, names)
-        self._fit_parameters(enc, y_codes)
+        self._fit_parameters(enc, y_codes, self.parameters)
         return self
 
     @property

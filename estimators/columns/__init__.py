@@ -15,8 +15,12 @@ from estimators.columns._types import (
     MAX_INTEGER_LEVELS,
     MAX_NUMERIC_LEVELS,
     auto_column_type,
+    column_values,
     infer_feature_types,
+    missing_mask,
+    numeric_values,
 )
 
 __all__ = ["FEATURE_TYPES", "MAX_INTEGER_LEVELS", "MAX_NUMERIC_LEVELS", "EncodedColumns",
-           "MixedEncoder", "auto_column_type", "infer_feature_types"]
+           "MixedEncoder", "auto_column_type", "column_values", "infer_feature_types",
+           "missing_mask", "numeric_values"]

@@ -4,6 +4,7 @@
 """
 
 from estimators.densities._base import PairDensity
+from estimators.densities._normal_scores import NormalScoreDensity
 from estimators.densities.copula import ClassGaussianCopula
 from estimators.densities.gaussian import ClassGaussian
 from estimators.densities.kde import KDE1D, KDE2D
@@ -22,5 +23,6 @@ __all__ = [
     "ClassGaussian",
     "ClassGaussianCopula",
     "ClassKDE",
+    "NormalScoreDensity",
     "PairDensity",
 ]

@@ -8,33 +8,34 @@ from __future__ import annotations
 
 import numpy as np
 
+from estimators._validation import DegenerateFeatureWarning
+from estimators._warnings import warn_user
 from estimators.densities import DENSITIES, PairDensity
 from estimators.densities.kde_pair import KERNELS
+from estimators.network.learn import INELIGIBLE, Constraints, learn_structure
 from estimators.scores import (
     GaussianCMI,
-    GaussianCopulaCMI,
-    KDECopulaCMI,
     as_fitted_score,
     max_parents,
     unfitted_score,
 )
-from estimators.scores._gaussian import CorrelationData, gaussian_pair_matrix
+from estimators.scores import make_score as registered_score
 from estimators.search import maximum_spanning_tree
 
-#: the CMI score matching each dependence model (MATH.md §1)
-SCORES = {
-    "gaussian": GaussianCMI,
-    "gaussian-copula": GaussianCopulaCMI,
-    "kde": KDECopulaCMI,
-}
-#: the dependence models of GNBClassifier (the registry the command line offers)
-DEPENDENCES = tuple(SCORES)
-__all__ = ["DEPENDENCES", "KERNELS", "SCORES", "fit_structure_score", "fitted_copula_score",
-           "fitted_copula_tree", "make_density", "make_score"]
+#: the score of :data:`estimators.scores.SCORES` (``"gaussian"`` family) matching each
+#: dependence model of GNBClassifier (MATH.md §1); its keys are the dependence models the
+#: command line offers
+DEPENDENCE_SCORES = {"gaussian": "cmi", "gaussian-copula": "gaussian-copula", "kde": "kde"}
+DEPENDENCES = tuple(DEPENDENCE_SCORES)
+__all__ = ["DEPENDENCES", "DEPENDENCE_SCORES", "KERNELS", "fit_structure_score",
+           "fitted_copula_score", "fitted_copula_tree", "make_density", "make_score",
+           "search_tree"]
 
 
 def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | None = None):
-    """An unfitted CMI score for ``dependence`` (bandwidth goes to the kernel-based ones).
+    """An unfitted CMI score for ``dependence``: the registered score
+    ``DEPENDENCE_SCORES[dependence]`` of :data:`estimators.scores.SCORES` for the
+    ``"gaussian"`` family (``bandwidth`` goes to the kernel-based ones, ``n_jobs`` to all).
 
     The Gaussian-copula score uses ``marginals="kernel"``: normal scores from the class-y
     kernel CDF of the raw values (:func:`~estimators.scores._marginals.kernel_cdf`, u clipped
@@ -42,11 +43,10 @@ def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | 
     cannot give the scores (mixed tables, missing cells); on complete continuous data it
     takes them from the fitted density instead (:func:`fitted_copula_tree`).
     """
-    if dependence == "gaussian":
-        return GaussianCMI(n_jobs=n_jobs)
-    if dependence == "gaussian-copula":
-        return GaussianCopulaCMI(marginals="kernel", bandwidth=bandwidth, n_jobs=n_jobs)
-    return SCORES[dependence](bandwidth=bandwidth, n_jobs=n_jobs)
+    score = registered_score(DEPENDENCE_SCORES[dependence], "gaussian")
+    own = score.get_params(deep=False)
+    return score.set_params(**{k: v for k, v in {"bandwidth": bandwidth, "n_jobs": n_jobs}.items()
+                               if k in own})
 
 
 def fit_structure_score(score, X: np.ndarray, names: list, codes: np.ndarray, k: int, *,
@@ -72,26 +72,62 @@ def fit_structure_score(score, X: np.ndarray, names: list, codes: np.ndarray, k:
     return as_fitted_score(unfitted if fitted is None else fitted, names)
 
 
+def search_tree(score, used: np.ndarray, *, directed: bool
+                ) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The GNB tree of a fitted score over the positions ``0 .. len(used)-1``: edges as
+    column-index pairs (``used``) in selection order and their weights (nats, as searched:
+    see :mod:`estimators.network.learn`).
+
+    Learned by :func:`estimators.network.learn.learn_structure` with the registered
+    searchers. ``directed=False``: ``"spanning-tree"``, Kruskal's maximum spanning tree of
+    a symmetric score, edges in Kruskal's selection order (paper 1 Algorithm 1; decreasing
+    weight, ties by pair in variable order). ``directed=True``: ``"arborescence"``, the
+    maximum spanning arborescence (Chu–Liu/Edmonds) of ``W[i, j] = f(j, {i})``; the edges
+    are the arcs (mother, child) in decreasing order of weight (ties: creation order).
+    Arcs without enough complete rows are used (at
+    :data:`~estimators.network.learn.INELIGIBLE`) only when no tree avoids them, with one
+    warning.
+    """
+    q = len(used)
+    fit = learn_structure(score, "arborescence" if directed else "spanning-tree",
+                          Constraints(k=1, owner="GNBClassifier"), variables=range(q))
+    W, tree = fit.searched_edge_matrix, fit.structure
+    arcs = [(next(iter(tree.parents(v))), v) for v in tree.order[1:]]
+    if directed:  # stable: ties keep creation order
+        local = sorted(arcs, key=lambda a: -W[a[0], a[1]])
+    else:  # Kruskal's selection order: weight descending, then pair (i, j), i < j
+        pairs = sorted((min(a), max(a)) for a in arcs)
+        local = sorted(pairs, key=lambda e: (-W[e[0], e[1]], e[0] * q + e[1]))
+    if fit.ineligible:
+        warn_user(f"Too few rows observed together for every pair of some column: arcs "
+                  f"without enough complete rows (score -inf) were used at weight "
+                  f"{INELIGIBLE:g}, so the tree still spans every column.",
+                  DegenerateFeatureWarning)
+    weights = np.array([W[i, j] for i, j in local])
+    return [(int(used[i]), int(used[j])) for i, j in local], weights
+
+
 def fitted_copula_tree(
-    corr: np.ndarray, prior: np.ndarray, used: np.ndarray
+    corr: np.ndarray, counts: np.ndarray, used: np.ndarray
 ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """Chow–Liu tree of a fitted class-conditional Gaussian copula.
 
     The pair (i, j) of the fitted model ``c_rho(F_i, F_j) f_i f_j`` in class y has mutual
     information ``-1/2 ln(1 - rho_y^2)`` whatever its marginals, so the model's
     ``I(X_i; X_j | Y) = -1/2 sum_y p(y) ln(1 - rho_{ij|y}^2)`` (MATH.md §1, the Gaussian
-    closed form on the model's own normal scores). Its maximum spanning tree (Kruskal) is
-    the best GNB of the fitted model in the sense of MATH.md §2 (eq. 7–8). The training
-    log-likelihood of a tree's copula terms equals this weight only when each class's
-    normal scores have mean 0 and mean square 1, which kernel-CDF scores do not quite have
-    (see ``benchmarks/results/copula_structure.md``).
+    closed form on the model's own normal scores: :func:`fitted_copula_score`). Its maximum
+    spanning tree (Kruskal, :func:`search_tree`) is the best GNB of the fitted model in the
+    sense of MATH.md §2 (eq. 7–8). The training log-likelihood of a tree's copula terms
+    equals this weight only when each class's normal scores have mean 0 and mean square 1,
+    which kernel-CDF scores do not quite have (see
+    ``benchmarks/results/copula_structure.md``).
 
     Parameters
     ----------
     corr : ndarray of shape (m, d, d)
         The fitted copula correlations per class (``ClassGaussianCopula.corr_``).
-    prior : ndarray of shape (m,)
-        Class frequencies p(y).
+    counts : ndarray of shape (m,)
+        Training rows per class (p(y) is their share).
     used : ndarray of int
         The columns that enter the structure.
 
@@ -106,15 +142,26 @@ def fitted_copula_tree(
     --------
     >>> import numpy as np
     >>> corr = np.array([[[1.0, 0.6, 0.1], [0.6, 1.0, 0.3], [0.1, 0.3, 1.0]]])
-    >>> edges, w = fitted_copula_tree(corr, np.array([1.0]), np.array([0, 1, 2]))
+    >>> edges, w = fitted_copula_tree(corr, np.array([10]), np.array([0, 1, 2]))
     >>> edges, bool(np.isclose(w[0], -0.5 * np.log(1 - 0.36)))
     ([(0, 1), (1, 2)], True)
     """
     used = np.asarray(used, dtype=int)
-    full = used.size == corr.shape[1] and np.array_equal(used, np.arange(used.size))
-    R = corr if full else corr[:, used[:, None], used[None, :]]  # no (m, d, d) copy
-    W = gaussian_pair_matrix(CorrelationData(R, np.asarray(prior, dtype=float)))
-    local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
+    m = len(counts)
+    score = fitted_copula_score(corr, counts, np.arange(m), used, list(range(used.size)),
+                                np.zeros((m, used.size), dtype=bool))
+    return spanning_tree_of(score.edge_matrix(), used)
+
+
+def spanning_tree_of(W: np.ndarray, used: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """Kruskal's tree of a pair-information matrix ``W`` over the columns ``used`` (its rows):
+    the column-index pairs in selection order and their weights. ``W`` is a closed-form
+    matrix, exactly symmetric and NaN-free by construction: no input checks. (The
+    registry's ``"spanning-tree"`` through :func:`search_tree` finds the same tree; its
+    input checks and the score policy cost passes over a d x d matrix that the wide
+    Gaussian fit, d = 5,000, is timed without.)"""
+    used = np.asarray(used, dtype=int)
+    local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W, check=False).edges]
     weights = np.array([W[i, j] for i, j in local])
     return [(int(used[i]), int(used[j])) for i, j in local], weights
 
@@ -129,7 +176,7 @@ def fitted_copula_score(
     its correlations, so its ``I(X_v; X_P | Y)`` is the Gaussian closed form of MATH.md §1 on
     those correlations: a :class:`~estimators.scores.GaussianCMI` carrying them (as the
     larger-than-memory path builds one from class moments), any parent-set size. On pairs
-    it equals :func:`fitted_copula_tree`'s weights.
+    it gives :func:`fitted_copula_tree`'s weights.
 
     Parameters
     ----------
@@ -156,8 +203,9 @@ def fitted_copula_score(
     True
     """
     used = np.asarray(used, dtype=int)
-    return GaussianCMI().fit_correlations(names, classes, counts, constant,
-                                          corr[:, used[:, None], used[None, :]])
+    full = used.size == corr.shape[1] and np.array_equal(used, np.arange(used.size))
+    R = corr if full else corr[:, used[:, None], used[None, :]]  # no (m, d, d) copy
+    return GaussianCMI().fit_correlations(names, classes, counts, constant, R)
 
 
 def make_density(

@@ -13,6 +13,10 @@ in the rooted model (:mod:`estimators.gnb._rooted`):
 dependence CMI fitted on the rows where v, P and y are observed (class weights the class
 frequencies among those rows); fewer than ``MIN_ROWS`` complete rows, or one class only
 among them, makes it ineligible (-inf). The CG score already works this way.
+
+Values are the scores' own (``-inf`` ineligible, ``+inf`` a perfect dependence; collinear
+parents are ineligible); the searchers read them through the one policy of
+:mod:`estimators.network.learn`, where :func:`learn_gnb_tree` searches them.
 """
 
 from __future__ import annotations
@@ -21,46 +25,24 @@ from collections.abc import Hashable, Iterable
 
 import numpy as np
 
-from estimators._validation import DegenerateFeatureWarning
-from estimators._warnings import warn_user
+from estimators._validation import UndefinedScoreError
 from estimators.columns import EncodedColumns
-from estimators.gnb._learn import make_score
+from estimators.gnb._learn import make_score, search_tree
 from estimators.scores import ConditionalGaussianScore, DiscreteCMI
 
-__all__ = ["AvailableCaseCMI", "MixedScore", "SafeScore", "family_score", "learn_structure"]
+__all__ = ["AvailableCaseCMI", "MixedScore", "family_score", "learn_gnb_tree"]
 
 #: fewest complete rows for an all-continuous hyperedge with missing cells
 MIN_ROWS = 5
-#: a perfect dependence (collinear columns: +inf nats) scores this much, so that directed
-#: searchers, which need finite weights, still prefer it to any other
-PERFECT = 1e3
-#: the weight an ineligible arc (-inf: too few complete rows) takes when no spanning
-#: arborescence avoids them all
-INELIGIBLE = -1e12
 
 
-def safe_value(score, v, parents) -> float:
-    """``score(v, parents)`` with collinear parents (a NaN score) ineligible (-inf) and a
-    perfect dependence (+inf) capped at ``PERFECT``."""
+def defined_value(score, v, parents) -> float:
+    """``score(v, parents)``, with an undefined score (collinear parents) ineligible
+    (-inf)."""
     try:
-        value = float(score(v, parents))
-    except ValueError as exc:
-        if "NaN" not in str(exc):
-            raise
+        return float(score(v, parents))
+    except UndefinedScoreError:
         return -np.inf
-    return min(value, PERFECT)
-
-
-class SafeScore:
-    """A fitted score as a callable through :func:`safe_value` (collinear columns never
-    stop a search)."""
-
-    def __init__(self, score) -> None:
-        self.score = score
-        self.variables_ = list(score.variables_)
-
-    def __call__(self, v, parents) -> float:
-        return safe_value(self.score, v, parents)
 
 
 class AvailableCaseCMI:
@@ -92,7 +74,7 @@ class AvailableCaseCMI:
             else:
                 score = make_score(self.dependence, self.bandwidth).fit(self.X[rows][:, cols],
                                                                         codes)
-                self._cache[key] = safe_value(score, 0, range(1, len(cols)))
+                self._cache[key] = defined_value(score, 0, range(1, len(cols)))
         return self._cache[key]
 
     def edge_matrix(self) -> np.ndarray:
@@ -146,17 +128,18 @@ class MixedScore:
         if not parents:
             return 0.0
         if self.discrete is not None:
-            return safe_value(self.discrete, int(v), set(parents))
+            return defined_value(self.discrete, int(v), set(parents))
         if self.continuous[[int(v), *parents]].all():
             pos = self._cont_pos
-            return safe_value(self.family, int(pos[v]), {int(pos[p]) for p in parents})
+            return defined_value(self.family, int(pos[v]), {int(pos[p]) for p in parents})
         names = self._names
-        return safe_value(self.cg, names[self.used[v]], [names[self.used[p]] for p in parents])
+        return defined_value(self.cg, names[self.used[v]],
+                             [names[self.used[p]] for p in parents])
 
     def edge_matrix(self) -> np.ndarray:
         """Directed pair scores ``W[i, j] = f(j, {i})``."""
         if self.discrete is not None:
-            return np.minimum(self.discrete.edge_matrix(), PERFECT)
+            return self.discrete.edge_matrix()
         q = self.used.size
         W = np.zeros((q, q))
         ii, jj = np.nonzero(~np.eye(q, dtype=bool) & ~np.outer(self.continuous, self.continuous))
@@ -167,43 +150,30 @@ class MixedScore:
             c = np.flatnonzero(self.continuous)
             W[np.ix_(c, c)] = self.family.edge_matrix()
         np.fill_diagonal(W, 0.0)
-        return np.minimum(W, PERFECT)
+        return W
 
 
-def learn_structure(enc: EncodedColumns, codes: np.ndarray, classes: np.ndarray,
-                    used: np.ndarray, dependence: str, bandwidth: str | float,
-                    var_smoothing: float, n_jobs: int | None, *, directed: bool
-                    ) -> tuple[list[tuple[int, int]], np.ndarray]:
+def learn_gnb_tree(enc: EncodedColumns, codes: np.ndarray, classes: np.ndarray,
+                   used: np.ndarray, dependence: str, bandwidth: str | float,
+                   var_smoothing: float, n_jobs: int | None, *, directed: bool
+                   ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """The GNB tree over the columns ``used``: edges as column-index pairs in selection
-    order and their weights (nats).
+    order and their weights (nats, as searched: see :mod:`estimators.network.learn`).
 
-    ``directed=False`` (all-continuous data): Kruskal's maximum spanning tree of the
-    symmetric dependence CMI, in Kruskal's selection order (paper 1 Algorithm 1).
-    ``directed=True`` (mixed data): the maximum spanning arborescence (Chu–Liu/Edmonds) of
-    ``W[i, j] = f(j, {i})``; the edges are the arcs (mother, child) in decreasing order of
-    weight. Every score is a log-likelihood gain of the rooted model over its parentless
-    factors, so the arborescence is exactly the maximum-likelihood rooted tree; when f is
-    symmetric (all continuous) its weight equals Kruskal's and, with distinct weights, so
-    does its (undirected) tree.
+    ``directed=False`` (all-continuous data): ``"spanning-tree"``, Kruskal's
+    maximum spanning tree of the symmetric dependence CMI, edges in Kruskal's selection
+    order (paper 1 Algorithm 1; decreasing weight, ties by pair in variable order).
+    ``directed=True`` (mixed data): ``"arborescence"``, the maximum spanning arborescence
+    (Chu–Liu/Edmonds) of ``W[i, j] = f(j, {i})``; the edges are the arcs (mother, child) in
+    decreasing order of weight (:func:`~estimators.gnb._learn.search_tree`). Every score
+    is a log-likelihood gain of the rooted model over its parentless factors, so the
+    arborescence is exactly the maximum-likelihood rooted tree; when f is symmetric (all
+    continuous) its weight equals Kruskal's and, with distinct weights, so does its
+    (undirected) tree.
     """
-    from estimators.search import maximum_spanning_arborescence, maximum_spanning_tree  # noqa: PLC0415
-
     if not directed:
-        W = family_score(dependence, enc.values[:, used], codes, bandwidth, n_jobs).edge_matrix()
-        local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W).edges]
+        score = family_score(dependence, enc.values[:, used], codes, bandwidth, n_jobs)
     else:
-        W = MixedScore(enc, codes, classes, used, dependence, bandwidth, var_smoothing,
-                       n_jobs).edge_matrix()
-        try:
-            found = maximum_spanning_arborescence(W, variables=list(range(used.size)))
-        except ValueError:  # some column has no eligible mother (too few complete rows)
-            W = np.where(np.isfinite(W), W, INELIGIBLE)
-            found = maximum_spanning_arborescence(W, variables=list(range(used.size)))
-            warn_user(f"Too few rows observed together for every pair of some column: arcs "
-                      f"without enough complete rows (score -inf) were used at weight "
-                      f"{INELIGIBLE:g}, so the tree still spans every column.",
-                      DegenerateFeatureWarning)
-        arcs = list(found.edges)
-        local = sorted(arcs, key=lambda a: -W[a[0], a[1]])  # stable: ties keep creation order
-    weights = np.array([W[i, j] for i, j in local])
-    return [(int(used[i]), int(used[j])) for i, j in local], weights
+        score = MixedScore(enc, codes, classes, used, dependence, bandwidth, var_smoothing,
+                           n_jobs)
+    return search_tree(score, used, directed=directed)

@@ -12,9 +12,15 @@ from estimators._warnings import user_fit
 from estimators.densities import ClassGaussian
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
-from estimators.gnb._learn import DEPENDENCES, KERNELS, fitted_copula_tree, make_density
+from estimators.gnb._learn import (
+    DEPENDENCES,
+    KERNELS,
+    fitted_copula_tree,
+    make_density,
+    spanning_tree_of,
+)
 from estimators.gnb._log_linear import family_factors, forest_families
-from estimators.gnb._mixed_scores import learn_structure
+from estimators.gnb._mixed_scores import learn_gnb_tree
 from estimators.gnb._partitions import fit_gnb_partitions
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from estimators.network.partitions import Partitions
@@ -131,6 +137,9 @@ class GNBClassifier(BaseGNB):
     0.98
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "gnb"
+
     _parameter_constraints: dict = {
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "dependence": [StrOptions(set(DEPENDENCES))],
@@ -229,13 +238,16 @@ class GNBClassifier(BaseGNB):
             )
         self._used = used
         self.rooted_ = not bool(enc.continuous[used].all())
-        density, corr = self._shared_density(enc, codes)
+        density, shared = self._shared_density(enc, codes)
         with self._one_warning():
-            if corr is not None:  # Chow-Liu on the density's own statistics, computed once
+            if isinstance(shared, ClassMoments):  # Kruskal on the moments' Gaussian CMI
+                edges, self.edge_weights_ = spanning_tree_of(
+                    shared.subset(used).pair_information(), used)
+            elif shared is not None:  # Chow-Liu on the fitted copula's own normal scores
                 edges, self.edge_weights_ = fitted_copula_tree(
-                    corr, np.bincount(codes, minlength=self.classes_.size) / codes.size, used)
+                    shared, np.bincount(codes, minlength=self.classes_.size), used)
             else:
-                edges, self.edge_weights_ = learn_structure(
+                edges, self.edge_weights_ = learn_gnb_tree(
                     enc, codes, self.classes_, used, self.dependence, self.bandwidth,
                     self.var_smoothing, self.n_jobs, directed=self.rooted_,
                 )
@@ -255,7 +267,7 @@ class GNBClassifier(BaseGNB):
             self.n_clusters_ = best_n_clusters(self.reduction_scores_)
         else:
             self.n_clusters_ = d - 1 if self.n_clusters is None else int(self.n_clusters)
-        self._fit_parameters(enc, codes)
+        self._fit_parameters(enc, codes, self.parameters, self.random_state)
         return self
 
     def _families(self) -> list[tuple[int, tuple]]:
@@ -275,12 +287,11 @@ class GNBClassifier(BaseGNB):
         return factors, lambda table: log_prior + self._log_density(table, density, forest, m)
 
     def _shared_density(self, enc, codes: np.ndarray):
-        """On complete continuous data, the fitted density and the per-class correlation
-        matrices whose Gaussian closed form gives the edge weights -- both from one set of
-        statistics: the Gaussian's class moments (one Gram product per class; the score's
-        correlations and the density's smoothed ones both come from it), the copula's
-        normal scores. ``(None, None)`` otherwise (the KDE; mixed tables and missing cells
-        keep the scores of :func:`~estimators.gnb._mixed_scores.learn_structure`, MATH.md
+        """On complete continuous data, the fitted density and what gives the edge weights --
+        both from one set of statistics: the Gaussian's class moments (one Gram product per
+        class; the score's correlations and the density's smoothed ones both come from them),
+        or the copula's correlation matrices of its own normal scores. ``(None, None)`` otherwise (the KDE; mixed tables and missing cells
+        keep the scores of :func:`~estimators.gnb._mixed_scores.learn_gnb_tree`, MATH.md
         §7–8)."""
         if self.dependence not in ("gaussian", "gaussian-copula") or self.rooted_:
             return None, None
@@ -290,7 +301,7 @@ class GNBClassifier(BaseGNB):
         if self.dependence == "gaussian":
             moments = ClassMoments.from_arrays(X, codes, np.arange(self.classes_.size))
             density = ClassGaussian(var_smoothing=self.var_smoothing).fit_moments(moments)
-            return density, moments.correlations()
+            return density, moments
         density = make_density(self.dependence, self.bandwidth, self.var_smoothing, X)
         density.fit(X, codes, self.classes_.size)
         return density, density.corr_

@@ -19,11 +19,11 @@ from estimators.gnb._learn import (
     make_density,
     make_score,
 )
-from estimators.gnb._mixed_scores import PERFECT, AvailableCaseCMI, MixedScore, SafeScore
+from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
+from estimators.network.learn import Constraints, Relabelled, learn_structure
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
-from estimators.search import BACKBONE_METHODS, check_k, search_structure, searcher_names
-from estimators.search.candidates import restrict_search
+from estimators.search import BACKBONE_METHODS, check_k, searcher_names
 from kgraph import AcyclicKTree
 
 #: orders tried by ``order="auto"`` (k-trees of width 1, 2, 3)
@@ -114,6 +114,9 @@ class KGNBClassifier(BaseGNB):
     (2, 0.98)
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "kgnb"
+
     _parameter_constraints: dict = {
         "feature_types": FEATURE_TYPES_CONSTRAINT,
         "order": [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"],
@@ -182,10 +185,6 @@ class KGNBClassifier(BaseGNB):
             with self._one_warning():
                 score = fit_structure_score(self.structure_score, Xc, unames, codes, k,
                                             owner="KGNBClassifier")
-                W = self.edge_scores_ = score.edge_matrix()
-            if not np.allclose(W, W.T):  # directed: the arborescence is the exact k = 1 tree
-                search = "arborescence" if search == "spanning-tree" else search
-                W = np.maximum(W, W.T)
         elif (self.dependence == "gaussian-copula" and not self.rooted_
                 and not np.isnan(X).any()):  # the fitted copula's own CMI (as GNBClassifier)
             density = make_density(self.dependence, "scott", self.var_smoothing, X)
@@ -193,48 +192,26 @@ class KGNBClassifier(BaseGNB):
             score = fitted_copula_score(
                 density.corr_, self.class_count_, self.classes_, used, unames,
                 constant_by_class(enc, used, codes, self.classes_.size))
-            W = self.edge_scores_ = score.edge_matrix()
-        elif not self.rooted_ and not np.isnan(Xc).any():  # today's path, unchanged
+        elif not self.rooted_ and not np.isnan(Xc).any():
             with self._one_warning():
                 score = make_score(self.dependence).fit(pd.DataFrame(Xc, columns=unames),
                                                         codes)
-            W = self.edge_scores_ = score.edge_matrix()
         else:
-            inner = (MixedScore(enc, codes, self.classes_, used, self.dependence,
-                                var_smoothing=self.var_smoothing) if self.rooted_
-                     else AvailableCaseCMI(self.dependence, Xc, codes))
-            pos = {v: j for j, v in enumerate(unames)}
-
-            def score(v, parents):
-                return inner(pos[v], [pos[p] for p in parents])
-
-            with self._one_warning():
-                W = inner.edge_matrix()
-            self.edge_scores_ = W
-            if self.rooted_:  # a directed score: the arborescence is its exact k = 1 tree
-                search = "arborescence" if search == "spanning-tree" else search
-                W = np.maximum(W, W.T)  # backbone orders take symmetric pair weights
-        searched, backbone, self.candidates_ = restrict_search(
-            score, W, self.candidates, unames, k=k, search=search, backbone=self.backbone,
-            owner="KGNBClassifier")
+            score = Relabelled(MixedScore(enc, codes, self.classes_, used, self.dependence,
+                                          var_smoothing=self.var_smoothing) if self.rooted_
+                               else AvailableCaseCMI(self.dependence, Xc, codes), unames)
         with self._one_warning():
-            try:
-                found = search_structure(search, searched, unames, k, backbone=backbone, W=W,
-                                         owner="KGNBClassifier")
-            except ValueError as exc:  # collinear columns: retry with them ineligible
-                if "NaN" not in str(exc):
-                    raise
-                score, W = SafeScore(score), np.minimum(W, PERFECT)
-                searched, backbone, self.candidates_ = restrict_search(
-                    score, W, self.candidates, unames, k=k, search=search,
-                    backbone=self.backbone, owner="KGNBClassifier")
-                found = search_structure(search, searched, unames, k, backbone=backbone, W=W,
-                                         owner="KGNBClassifier")
-        tree = found.structure
+            W = self.edge_scores_ = np.asarray(score.edge_matrix(), dtype=float)
+            if search == "spanning-tree" and (self.rooted_ or not np.allclose(W, W.T)):
+                search = "arborescence"  # a directed score: its exact k = 1 tree
+            fit = learn_structure(score, search, Constraints(
+                k, self.backbone, self.candidates, "KGNBClassifier"), variables=unames)
+        self.candidates_ = fit.candidates
+        tree = fit.structure
         index = {names[u]: int(u) for u in used}
         self._parents = [(index[v], sorted(index[p] for p in tree.parents(v)))
                          for v in tree.order]
-        self.weight_ = float(tree.score(score))
+        self.weight_ = fit.score
         self.structure_ = AcyclicKTree(
             k,
             [names[v] for v, _ in self._parents],

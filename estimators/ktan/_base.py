@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import warnings
 from abc import abstractmethod
+from dataclasses import dataclass
 from numbers import Real
 from os import PathLike
+from typing import Any
 
 import numpy as np
 from sklearn.base import _fit_context
@@ -29,10 +31,11 @@ from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.ktan._structure import learn_structure
 from estimators.network.export import to_pgmpy
+from estimators.network.learn import Constraints, learn_structure
 from estimators.network.model import floored_vertices, refit_network, var_floor
 from estimators.network.partitions import Partitions
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
 from estimators.search import check_k
 from estimators.semiparametric import (
     KINDS,
@@ -44,15 +47,51 @@ from estimators.semiparametric import (
 )
 
 CLASS_NODE = "class"
-#: ridge of the CG score's regressions, relative to the parents' variances (see
-#: fit_cg_factor); the fitted factors use least squares (ridge 0, minimum-norm slopes)
-RIDGE = 1e-8
-#: Gaussian cells with fewer rows are pooled; hyperedges with fewer complete rows are -inf
-MIN_CELL_ROWS = 5
+
+
+@dataclass(frozen=True)
+class KTANSpec:
+    """What a k-TAN family member declares to :class:`BaseKTAN`: its structure constraints
+    and choices, passed explicitly (the base class reads no subclass parameter).
+
+    Attributes
+    ----------
+    k : int
+        Tree width (checked against the features at ``fit``).
+    search : str
+        A searcher of :data:`estimators.search.SEARCHERS`.
+    backbone : None, str or sequence
+        The backbone of ``"backbone-dp"``.
+    score : str or score object
+        The structure score (a name of :data:`estimators.scores.SCORES` or a score object).
+    candidates : int or None
+        Sparse candidate parents (None: no restriction).
+    ess : float or None
+        BDeu equivalent sample size of the CPTs (None: Laplace ``alpha``).
+    parameters : str or Discriminative
+        ``parameters=`` of the template (generative or discriminative).
+    random_state : int, RandomState or None
+        Seeds the discriminative fit's inner folds.
+    continuous : str or Semiparametric
+        How continuous factors are modelled (``continuous=``, MATH.md §11).
+    """
+
+    k: int
+    search: str = "backbone-dp"
+    backbone: Any = None
+    score: Any = "cmi"
+    candidates: int | None = None
+    ess: float | None = None
+    parameters: Any = "generative"
+    random_state: Any = None
+    continuous: Any = "gaussian"
 
 
 class BaseKTAN(JointLogLikelihoodClassifier):
     """k-TAN classifier machinery: subclasses say which k, search and backbone to use."""
+
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "ktan"
 
     _min_features = 2
     _learns_dependence = True
@@ -69,13 +108,9 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     # -- what a subclass decides ------------------------------------------------------------
     @abstractmethod
-    def _search_spec(self) -> tuple[int, str, object]:
-        """``(k, search, backbone)`` of this estimator."""
-
-    def _score_name(self):
-        """The structure score: a name of :data:`estimators.scores.SCORES` (default CMI) or
-        a score object."""
-        return "cmi"
+    def _spec(self) -> KTANSpec:
+        """What this estimator learns and fits (read at ``fit``, after the subclass has
+        resolved its choices)."""
 
     def _feature_types_by_column(self, raw):
         return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
@@ -102,7 +137,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         if isinstance(X, Partitions):  # statistics merged over row partitions
             from estimators.ktan._partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
 
-            if as_spec(getattr(self, "continuous", "gaussian")).kind != "gaussian":
+            if as_spec(self._spec().continuous).kind != "gaussian":
                 raise ValueError(f"{type(self).__name__}(continuous=...) other than 'gaussian' "
                                  "needs the rows in memory (kernel margins and CKDE factors "
                                  "keep the training rows); compute a sample.")
@@ -119,21 +154,23 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                 f"(constant: {self.constant_features_})."
             )
         kept = self._select_features(enc, y_codes, kept)
-        spec, margins, scored = normal_score_table(
-            enc, y_codes, self.classes_.size, kept, getattr(self, "continuous", "gaussian"),
-            owner=name, parameters=getattr(self, "parameters", "generative"))
+        spec = self._fit_spec = self._spec()
+        continuous, margins, scored = normal_score_table(
+            enc, y_codes, self.classes_.size, kept, spec.continuous, owner=name,
+            parameters=spec.parameters)
         model = _modelled(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
-        k, search, backbone = self._search_spec()
-        self.k_ = k = check_k(k, len(kept), owner=name)
+        search, backbone = spec.search, spec.backbone
+        self.k_ = k = check_k(spec.k, len(kept), owner=name)
         if backbone is not None and not isinstance(backbone, str):
             backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
-        fit = learn_structure(
-            model, y_codes, self.classes_, k=k, search=search, backbone=backbone,
-            estimator=name, var_smoothing=self.var_smoothing, ridge=RIDGE,
-            min_cell_rows=MIN_CELL_ROWS,
-            candidates=getattr(self, "candidates", None), score=self._score_name(),
-        )
+        score = spec.score
+        if not isinstance(score, str):
+            check_score_width(score, k, owner=name)
+        score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
+                          ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score=score, owner=name)
+        fit = learn_structure(score, search, Constraints(
+            k, backbone, spec.candidates, name), variables=model.names)
         self.candidates_ = fit.candidates
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone
@@ -147,9 +184,9 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         order = [index[v] for v in self.structure_.order]
         parents = [[index[p] for p in self.structure_.parents(v)] for v in self.structure_.order]
         self.network_ = fit_continuous_network(
-            enc, y_codes, self.classes_.size, order, parents, spec, alpha=self.alpha,
-            ess=getattr(self, "ess", None), var_smoothing=self.var_smoothing,
-            min_cell_rows=MIN_CELL_ROWS, margins=margins)
+            enc, y_codes, self.classes_.size, order, parents, continuous, alpha=self.alpha,
+            ess=spec.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
+            margins=margins)
         self.factor_kinds_ = factor_kinds(self.network_, names)
         self._warn_degenerate(enc)
         ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
@@ -159,7 +196,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                 "together with every parent set the k-tree allows them; their factors are "
                 "fitted on the rows there are (pooled) and the structure score is -inf.",
                 DegenerateFeatureWarning, stacklevel=2)
-        self._fit_parameters(enc, y_codes)
+        self._fit_parameters(enc, y_codes, spec.parameters, spec.random_state)
         return self
 
     def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
@@ -167,7 +204,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
         return refit_network(self.network_, enc, codes, self.classes_.size, alpha=self.alpha,
-                             ess=getattr(self, "ess", None), var_smoothing=self.var_smoothing,
+                             ess=self._fit_spec.ess, var_smoothing=self.var_smoothing,
                              ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
 
     def _warn_degenerate(self, enc: EncodedColumns, floor: float | None = None) -> None:

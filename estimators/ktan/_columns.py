@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from estimators.columns._types import column_values, missing_mask, numeric_values
+from estimators.columns import column_values, missing_mask, numeric_values
 
 #: A numeric column with more distinct values than this is refused by features="discrete".
 MAX_DISCRETE_LEVELS = 32

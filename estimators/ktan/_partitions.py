@@ -6,7 +6,7 @@ The structure and the parameters come from the same statistics: discrete feature
 categories (one pass), then the class x K_i x K_j contingency tables of all pairs -> the
 plug-in CMI matrix and the CPTs; Gaussian features, the class moments -> the Gaussian CMI
 of any parent set and each linear Gaussian factor; continuous and categorical features
-together, as in memory (:mod:`estimators.ktan._structure`): the directed conditional
+together, as in memory (:mod:`estimators.network.scoring`): the directed conditional
 Gaussian pair scores (:func:`~estimators.network.cg_pairs.pair_gains`, three passes),
 the maximum spanning arborescence over them. The network's factors
 (:func:`~estimators.network.model.fit_network`'s settings: pseudo-count ``alpha``/``ess``,
@@ -23,11 +23,12 @@ from numbers import Integral
 
 import numpy as np
 
-from estimators.ktan._base import MIN_CELL_ROWS, RIDGE, _without_constant
-from estimators.ktan._structure import search_fitted
+from estimators.ktan._base import _without_constant
 from estimators.network.cg_pairs import pair_gains, statistics_table
+from estimators.network.learn import Constraints, learn_structure
 from estimators.network.model import CGNetwork, pseudo_count
 from estimators.network.partitions import Partitions
+from estimators.network.scoring import MIN_CELL_ROWS, RIDGE
 from estimators.network.stats_factors import StatsTable, factor_from_stats
 from estimators.scores import GaussianCMI
 from estimators.scores.partitions import discrete_edge_matrix, gaussian_statistics
@@ -84,7 +85,7 @@ def _kept(clf, enc) -> list:
 
 def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     """Search the k-tree on the fitted ``score`` (over the non-constant columns ``kept``) as
-    :func:`~estimators.ktan._structure.learn_structure` does, and fit the network from the
+    :func:`~estimators.network.learn.learn_structure` does, and fit the network from the
     statistics; sets the fitted attributes of an in-memory fit."""
     owner = type(clf).__name__
     kept = _kept(clf, enc) if kept is None else kept
@@ -93,8 +94,9 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     kinds = {enc.types[j] for j in kept}
     clf.family_ = "mixed" if len(kinds) == 2 else (
         "gaussian" if kinds == {"continuous"} else "discrete")
-    k, search, backbone = clf._search_spec()
-    clf.k_ = k = check_k(k, len(kept), owner=owner)
+    spec = clf._spec()
+    search, backbone = spec.search, spec.backbone
+    clf.k_ = k = check_k(spec.k, len(kept), owner=owner)
     if k > 1 and clf.family_ != "gaussian":
         raise ValueError(f"{owner}(k={k}) fits from a Dask collection on continuous features "
                          f"only (the Gaussian CMI of any parent set comes from the class "
@@ -102,8 +104,8 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
                          "hold pairs: use k=1 (TANClassifier) or compute a sample into memory.")
     if backbone is not None and not isinstance(backbone, str):
         backbone = _without_constant(backbone, names, set(clf.constant_features_))
-    fit = search_fitted(score, kept_names, k=k, search=search, backbone=backbone,
-                        estimator=owner, candidates=getattr(clf, "candidates", None))
+    fit = learn_structure(score, search, Constraints(k, backbone, spec.candidates, owner),
+                          variables=kept_names)
     clf.candidates_, clf.structure_, clf.backbone_ = fit.candidates, fit.structure, fit.backbone
     clf.certificate_, clf.score_, clf.search_ = fit.certificate, fit.score, fit.search
     clf.edge_scores_ = fit.edge_matrix
@@ -117,7 +119,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     largest = table.largest_variance(order)
     floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
     clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
-                                      ess=getattr(clf, "ess", None),
+                                      ess=spec.ess,
                                       var_smoothing=clf.var_smoothing, floor=floor)
     clf.factor_kinds_ = factor_kinds(clf.network_, names)
     clf._warn_degenerate(enc, floor)

@@ -12,10 +12,10 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from estimators._model_selection import candidate_grid, select_by_cv
 from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
-from estimators.ktan._base import BaseKTAN, refuse_dask_discriminative
+from estimators.ktan._base import BaseKTAN, KTANSpec, refuse_dask_discriminative
 from estimators.ktan._partitions import fit_tan_partitions
-from estimators.ktan._structure import score_family, shared_scores
 from estimators.network.partitions import Partitions
+from estimators.network.scoring import score_family, shared_scores
 from estimators.plugins import RegistryName
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.search import BACKBONE_METHODS, searcher_names
@@ -170,8 +170,9 @@ class TANClassifier(BaseKTAN):
         self.verbose = verbose
         self.parameters = parameters
 
-    def _search_spec(self) -> tuple[int, str, object]:
-        return 1, "backbone-dp", None
+    def _spec(self) -> KTANSpec:
+        return KTANSpec(k=1, ess=self.ess, parameters=self.parameters,
+                        continuous=self.continuous)
 
 
 class KTANClassifier(BaseKTAN):
@@ -330,11 +331,10 @@ class KTANClassifier(BaseKTAN):
         self.var_smoothing = var_smoothing
         self.verbose = verbose
 
-    def _search_spec(self) -> tuple[int, str, object]:
-        return self.k_, self.search, self.backbone
-
-    def _score_name(self):
-        return self.structure_score_
+    def _spec(self) -> KTANSpec:
+        return KTANSpec(self.k_, self.search, self.backbone, self.structure_score_,
+                        self.candidates, self.ess, self.parameters, self.random_state,
+                        self.continuous)
 
     def _feature_selection_method(self) -> str | None:
         return self.feature_selection_
@@ -383,16 +383,15 @@ class KTANClassifier(BaseKTAN):
             )
         with shared_scores():  # each training part scored once for all candidates
             with warnings.catch_warnings():  # its notes come again from the final fit below
-                warnings.simplefilter("ignore")
-                probe = TANClassifier(features=self.features).fit(X, y)  # score family, d
-            enc = probe._check_X(X)
+                warnings.simplefilter("ignore")  # the template's validation: types, d
+                enc, _ = self._validate_training(X, y)
             family = score_family(enc)
             names = [s for s in BUILTIN_SCORES if family in SCORES[s]]
             selections = [self.feature_selection]
             if self.feature_selection == "auto":
                 complete = all(t != "continuous" for t in enc.types) and (enc.codes >= 0).all()
                 selections = [None, "markov-blanket"] if complete else [None]
-            grid = candidate_grid(self.k, self.structure_score, names, probe.n_features_in_,
+            grid = candidate_grid(self.k, self.structure_score, names, self.n_features_in_,
                                   selections)
             best, table = select_by_cv(self, X, y, grid)
             self.k_, self.structure_score_ = best["k"], best["structure_score"]

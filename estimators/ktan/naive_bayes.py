@@ -130,7 +130,7 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
         self.network_ = fit_network(enc, codes, self.classes_.size, kept, [()] * len(kept),
                                     alpha=self.alpha, var_smoothing=self.var_smoothing,
                                     ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
-        self._fit_parameters(enc, codes)
+        self._fit_parameters(enc, codes, self.parameters, self.random_state)
         return self
 
     @property

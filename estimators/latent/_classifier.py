@@ -20,7 +20,7 @@ from kgraph.plate import LatentCNBPlate
 
 from ._mixed import encoder_feature_types, pooled_moments
 from ._model import LatentCNB, plate_of
-from ._params import LATENT_PARAMETER_CONSTRAINTS
+from ._params import LATENT_PARAMETER_CONSTRAINTS, LatentSettings
 
 __all__ = ["LatentCNBClassifier"]
 
@@ -28,7 +28,7 @@ __all__ = ["LatentCNBClassifier"]
 AUTO_COMPONENTS = (1, 2, 3)
 
 
-class LatentCNBClassifier(JointLogLikelihoodClassifier):
+class LatentCNBClassifier(LatentSettings, JointLogLikelihoodClassifier):
     """Classifier that fits one :class:`LatentCNB` per class and predicts
     ``argmax_y ln p(y) + ELBO_y(x)`` (the ELBO standing in for ``ln p(x | y)``).
 
@@ -96,51 +96,14 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
     (True, [1, 2])
     """
 
+    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    structure_graph_kind = "latent"
+
     _parameter_constraints: dict = {
         **LATENT_PARAMETER_CONSTRAINTS,
         "n_components": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}),
                          "array-like"],
     }
-
-    def __init__(
-        self,
-        n_components: int = 3,
-        *,
-        prior: str = "dirichlet",
-        family: str = "auto",
-        prior_params: dict | None = None,
-        var_floor: float = 1e-3,
-        pseudo_count: float = 0.1,
-        max_iter: int = 100,
-        tol: float = 1e-4,
-        n_init: int = 1,
-        e_step_max_iter: int = 100,
-        e_step_tol: float = 1e-4,
-        random_state=None,
-        feature_types="auto",
-        verbose: bool = False,
-    ):
-        self.n_components = n_components
-        self.prior = prior
-        self.family = family
-        self.prior_params = prior_params
-        self.var_floor = var_floor
-        self.pseudo_count = pseudo_count
-        self.max_iter = max_iter
-        self.tol = tol
-        self.n_init = n_init
-        self.e_step_max_iter = e_step_max_iter
-        self.e_step_tol = e_step_tol
-        self.random_state = random_state
-        self.feature_types = feature_types
-        self.verbose = verbose
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.string = self.family != "gaussian"
-        tags.input_tags.categorical = self.family != "gaussian"
-        return tags
 
     def _feature_types_by_column(self, raw):
         """The template's ``feature_types``, every column forced when ``family`` is."""

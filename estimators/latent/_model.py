@@ -25,13 +25,14 @@ from ._em import fit_em
 from ._estep import EStepResult, e_step
 from ._family_base import check_rows_observed
 from ._mixed import MixedFamily, encoder_feature_types
-from ._params import LATENT_PARAMETER_CONSTRAINTS
+from ._params import LATENT_PARAMETER_CONSTRAINTS, LatentSettings
 from ._registry import make_prior
 
 __all__ = ["LatentCNB"]
 
 
-class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin, BaseEstimator):
+class LatentCNB(LatentSettings, ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
+                BaseEstimator):
     """Latent conditional Naive Bayes (LD-, LGD-, LBL-CNB; paper 3), fitted by variational EM.
 
     Each row i draws its own mixing weights ``pi_i`` from the prior; each *observed* feature
@@ -137,46 +138,6 @@ class LatentCNB(ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
     """
 
     _parameter_constraints: dict = dict(LATENT_PARAMETER_CONSTRAINTS)
-
-    def __init__(
-        self,
-        n_components: int = 3,
-        *,
-        prior: str = "dirichlet",
-        family: str = "auto",
-        prior_params: dict | None = None,
-        var_floor: float = 1e-3,
-        pseudo_count: float = 0.1,
-        max_iter: int = 100,
-        tol: float = 1e-4,
-        n_init: int = 1,
-        e_step_max_iter: int = 100,
-        e_step_tol: float = 1e-4,
-        random_state=None,
-        feature_types="auto",
-        verbose: bool = False,
-    ):
-        self.n_components = n_components
-        self.prior = prior
-        self.family = family
-        self.prior_params = prior_params
-        self.var_floor = var_floor
-        self.pseudo_count = pseudo_count
-        self.max_iter = max_iter
-        self.tol = tol
-        self.n_init = n_init
-        self.e_step_max_iter = e_step_max_iter
-        self.e_step_tol = e_step_tol
-        self.random_state = random_state
-        self.feature_types = feature_types
-        self.verbose = verbose
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.string = self.family != "gaussian"
-        tags.input_tags.categorical = self.family != "gaussian"
-        return tags
 
     def _encode(self, X, *, reset: bool) -> EncodedColumns:
         """X validated (scikit-learn's checks, dtypes kept) and encoded; at ``reset`` the

@@ -1,4 +1,5 @@
-"""Hyperparameter table shared by LatentCNB and LatentCNBClassifier."""
+"""Hyperparameters shared by LatentCNB and LatentCNBClassifier: their constraints, their
+``__init__`` and the input tags they imply (:class:`LatentSettings`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._registry import FAMILIES, PRIORS
 
-__all__ = ["LATENT_PARAMETER_CONSTRAINTS"]
+__all__ = ["LATENT_PARAMETER_CONSTRAINTS", "LatentSettings"]
 
 LATENT_PARAMETER_CONSTRAINTS: dict = {
     "n_components": [Interval(Integral, 1, None, closed="left")],
@@ -27,3 +28,50 @@ LATENT_PARAMETER_CONSTRAINTS: dict = {
     "feature_types": [StrOptions({"auto"}), Mapping],
     "verbose": ["verbose"],
 }
+
+
+class LatentSettings:
+    """The hyperparameters of the latent conditional Naive Bayes models, stored as given
+    (scikit-learn reads this ``__init__``'s signature for ``get_params``), and the input
+    tags they imply: missing cells always, strings and categories unless
+    ``family="gaussian"``. A mixin placed before the scikit-learn bases."""
+
+    def __init__(
+        self,
+        n_components: int = 3,
+        *,
+        prior: str = "dirichlet",
+        family: str = "auto",
+        prior_params: dict | None = None,
+        var_floor: float = 1e-3,
+        pseudo_count: float = 0.1,
+        max_iter: int = 100,
+        tol: float = 1e-4,
+        n_init: int = 1,
+        e_step_max_iter: int = 100,
+        e_step_tol: float = 1e-4,
+        random_state=None,
+        feature_types="auto",
+        verbose: bool = False,
+    ):
+        self.n_components = n_components
+        self.prior = prior
+        self.family = family
+        self.prior_params = prior_params
+        self.var_floor = var_floor
+        self.pseudo_count = pseudo_count
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_init = n_init
+        self.e_step_max_iter = e_step_max_iter
+        self.e_step_tol = e_step_tol
+        self.random_state = random_state
+        self.feature_types = feature_types
+        self.verbose = verbose
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.string = self.family != "gaussian"
+        tags.input_tags.categorical = self.family != "gaussian"
+        return tags

@@ -27,6 +27,8 @@ Engines (all take plain fitted parameters, not classifiers):
   1.3e-7 at order 64 (1.9e-5 at 32) on the d = 4 test model (see :mod:`.mixed`).
 """
 
+from estimators.marginal._elimination import check_summed, eliminate
+from estimators.marginal._patterns import kept_vertices, missing_patterns
 from estimators.marginal.discrete import discrete_log_marginal, discrete_log_marginal_evidence
 from estimators.marginal.gaussian import (
     gaussian_log_marginal,
@@ -40,6 +42,10 @@ from estimators.marginal.mixed import GH_ORDER, cg_log_marginal
 
 __all__ = [
     "GH_ORDER",
+    "check_summed",
+    "eliminate",
+    "kept_vertices",
+    "missing_patterns",
     "cg_log_marginal",
     "discrete_log_marginal",
     "discrete_log_marginal_evidence",

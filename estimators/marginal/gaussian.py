@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from estimators.densities._normal_scores import NormalScoreDensity
+from estimators.densities import NormalScoreDensity
 from estimators.marginal._patterns import missing_patterns
 
 _LOG_2PI = np.log(2.0 * np.pi)

@@ -27,8 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.marginal._elimination import check_summed, eliminate
-from estimators.marginal._patterns import kept_vertices, missing_patterns
+from estimators.marginal import check_summed, eliminate, kept_vertices, missing_patterns
 
 __all__ = ["grid_log_marginal", "integration_grids"]
 

@@ -84,7 +84,15 @@ from ._protocol import (
     max_parents,
     unfitted_score,
 )
-from ._registry import BUILTIN_SCORES, FAMILIES, SCORES, make_score, register_score, score_names
+from ._registry import (
+    BUILTIN_SCORES,
+    FAMILIES,
+    SCORES,
+    load_score_plugins,
+    make_score,
+    register_score,
+    score_names,
+)
 
 __all__ = [
     "BIC",
@@ -108,6 +116,7 @@ __all__ = [
     "LinearGaussianFactor",
     "copula_mi_normal_scores",
     "fit_cg_factor",
+    "load_score_plugins",
     "make_score",
     "max_parents",
     "register_score",

@@ -18,7 +18,12 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import ValidatedData, check_features_target, within_class_constant
+from .._validation import (
+    UndefinedScoreError,
+    ValidatedData,
+    check_features_target,
+    within_class_constant,
+)
 from ..network.partitions import Partitions
 from ._parallel import run_chunked
 
@@ -195,7 +200,7 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         if bad.size:
             v, p = keys[bad[0]]
             names = sorted((self.variables_[i] for i in p), key=str)
-            raise ValueError(
+            raise UndefinedScoreError(
                 f"{type(self).__name__}: the score of variable {self.variables_[v]!r} with "
                 f"parents {names} is NaN (e.g. perfectly collinear parents); only finite or "
                 "+inf scores are accepted."

@@ -9,6 +9,11 @@ another package through the ``kgraph.scores`` entry point (:mod:`estimators.plug
 | ``"cmi"`` | plug-in :class:`DiscreteCMI` | :class:`GaussianCMI` | :class:`ConditionalGaussianScore` |
 | ``"bic"`` | :class:`BIC` of ``DiscreteCMI()`` | :class:`BIC` of ``GaussianCMI()`` | :class:`ConditionalGaussianBIC` |
 | ``"bdeu"`` | :class:`DiscreteBDeu` (``ess=1``) | -- | -- |
+| ``"gaussian-copula"`` | -- | :class:`GaussianCopulaCMI` (``marginals="kernel"``) | -- |
+| ``"kde"`` | -- | :class:`KDECopulaCMI` (pairs only) | -- |
+
+The last two are the dependence models of the GNB family (``GNBClassifier(dependence=...)``
+scores with them); ``structure_score="auto"`` chooses among :data:`BUILTIN_SCORES` only.
 
 The ``"mixed"`` family is the conditional Gaussian model (MATH.md §7–§8): any table whose
 columns mix types or that has missing cells.
@@ -18,18 +23,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from estimators.plugins import check_new_name, load_plugins
+from estimators._entry_points import check_new_name, load_group
 
 from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore
 from ._discrete import DiscreteCMI
-from ._gaussian import GaussianCMI
+from ._gaussian import GaussianCMI, GaussianCopulaCMI
+from ._kde_copula import KDECopulaCMI
 from ._penalised import BIC, DiscreteBDeu
 
-__all__ = ["BUILTIN_SCORES", "FAMILIES", "SCORES", "make_score", "register_score",
-           "score_names"]
+__all__ = ["BUILTIN_SCORES", "FAMILIES", "SCORES", "load_score_plugins", "make_score",
+           "register_score", "score_names"]
 
-#: the feature families a score may serve (see :func:`estimators.ktan._structure.score_family`)
+#: the feature families a score may serve (see :func:`estimators.network.scoring.score_family`)
 FAMILIES = ("discrete", "gaussian", "mixed")
 
 SCORES: dict[str, dict[str, Callable[[], object]]] = {
@@ -37,9 +43,11 @@ SCORES: dict[str, dict[str, Callable[[], object]]] = {
     "bic": {"discrete": lambda: BIC(DiscreteCMI()), "gaussian": lambda: BIC(GaussianCMI()),
             "mixed": ConditionalGaussianBIC},
     "bdeu": {"discrete": DiscreteBDeu},
+    "gaussian-copula": {"gaussian": lambda: GaussianCopulaCMI(marginals="kernel")},
+    "kde": {"gaussian": KDECopulaCMI},
 }
-#: kgraph's own scores: those ``structure_score="auto"`` chooses among
-BUILTIN_SCORES = tuple(SCORES)
+#: the scores ``structure_score="auto"`` chooses among
+BUILTIN_SCORES = ("cmi", "bic", "bdeu")
 
 
 def register_score(name: str, factories: Mapping[str, Callable[[], object]] | Callable[[], object],
@@ -106,9 +114,15 @@ def register_score(name: str, factories: Mapping[str, Callable[[], object]] | Ca
     return factories
 
 
+def load_score_plugins(*, reload: bool = False) -> None:
+    """Register the scores of the ``kgraph.scores`` entry points (once per process;
+    ``reload=True`` reads them again); see :mod:`estimators.plugins`."""
+    load_group("kgraph.scores", register_score, reload=reload)
+
+
 def score_names() -> list[str]:
     """The registered score names, plug-ins included (sorted)."""
-    load_plugins()
+    load_score_plugins()
     return sorted(SCORES)
 
 
@@ -127,9 +141,9 @@ def make_score(name: str, family: str):
     >>> make_score("bdeu", "gaussian")
     Traceback (most recent call last):
     ...
-    ValueError: Score 'bdeu' is defined for discrete features only; got gaussian features. Use one of ['bic', 'cmi'] for gaussian features.
+    ValueError: Score 'bdeu' is defined for discrete features only; got gaussian features. Use one of ['bic', 'cmi', 'gaussian-copula', 'kde'] for gaussian features.
     """
-    load_plugins()
+    load_score_plugins()
     if name not in SCORES:
         raise ValueError(f"Unknown score {name!r}; the registered scores are {sorted(SCORES)}.")
     if family not in SCORES[name]:

@@ -8,6 +8,7 @@ from math import comb
 
 import numpy as np
 
+from estimators._validation import UndefinedScoreError
 from estimators._warnings import warn_user
 
 __all__ = ["Score", "check_k", "check_backbone", "resolve_variables", "score_values",
@@ -133,7 +134,8 @@ def resolve_variables(f: object, variables: Sequence[Hashable] | None) -> list:
 def score_values(f: Score, items: Sequence[tuple[Hashable, frozenset]]) -> np.ndarray:
     """``f(v, P)`` for each item as a float array, through ``f.score_many`` when it has one.
 
-    Raises ``ValueError`` naming the vertex and parent set of the first NaN.
+    Raises :class:`~estimators._validation.UndefinedScoreError` (a ``ValueError``) naming the
+    vertex and parent set of the first NaN.
     """
     if not items:
         return np.zeros(0)
@@ -145,7 +147,7 @@ def score_values(f: Score, items: Sequence[tuple[Hashable, frozenset]]) -> np.nd
     bad = np.flatnonzero(np.isnan(values))
     if bad.size:
         v, p = items[bad[0]]
-        raise ValueError(f"The score returned NaN for v={v!r} with parents="
+        raise UndefinedScoreError(f"The score returned NaN for v={v!r} with parents="
                          f"{sorted(p, key=repr)!r}; scores must be numbers (not NaN).")
     return values
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from estimators.plugins import check_new_name, load_plugins
+from estimators._entry_points import check_new_name, load_group
 from estimators.search._common import Score, check_backbone
 from estimators.search.arborescence import maximum_spanning_arborescence
 from estimators.search.backbone_dp import backbone_dp
@@ -34,8 +34,8 @@ from estimators.search.hill_climbing import hill_climb_dag
 from estimators.search.spanning_tree import maximum_spanning_tree, weight_matrix
 from kgraph.dag import ParentSetDAG, ParentSets
 
-__all__ = ["SEARCHERS", "SearchResult", "Searcher", "get_searcher", "register_searcher",
-           "reject_backbone", "resolve_backbone", "search_structure", "searcher_names"]
+__all__ = ["SEARCHERS", "SearchResult", "Searcher", "get_searcher", "load_searcher_plugins",
+           "register_searcher", "reject_backbone", "resolve_backbone", "search_structure", "searcher_names"]
 
 
 @dataclass(frozen=True)
@@ -96,9 +96,15 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
     return searcher
 
 
+def load_searcher_plugins(*, reload: bool = False) -> None:
+    """Register the searchers of the ``kgraph.searchers`` entry points (once per process;
+    ``reload=True`` reads them again); see :mod:`estimators.plugins`."""
+    load_group("kgraph.searchers", register_searcher, reload=reload)
+
+
 def searcher_names() -> list[str]:
     """The registered searcher names, plug-ins included (sorted)."""
-    load_plugins()
+    load_searcher_plugins()
     return sorted(SEARCHERS)
 
 
@@ -112,7 +118,7 @@ def get_searcher(name: str) -> Searcher:
     ...
     ValueError: Unknown searcher 'bogus'; valid ones are ['arborescence', 'backbone-dp', 'greedy', 'hill-climbing', 'spanning-tree'].
     """
-    load_plugins()
+    load_searcher_plugins()
     try:
         return SEARCHERS[name]
     except (KeyError, TypeError):

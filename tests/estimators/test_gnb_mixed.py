@@ -12,7 +12,7 @@ from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
 from estimators.gnb import GNBClassifier, KGNBClassifier
-from estimators.gnb._mixed_scores import learn_structure
+from estimators.gnb._mixed_scores import learn_gnb_tree
 
 
 def _mixed(n, seed, d_cont=2):
@@ -134,10 +134,10 @@ def test_arborescence_on_all_continuous_scores_is_kruskals_tree():
     clf = GNBClassifier().fit(X, y)
     enc, codes = clf.encoder_.transform(X), y
     used = np.arange(6)
-    arcs, w_arc = learn_structure(enc, codes, clf.classes_, used, "gaussian", "scott", 1e-9,
-                                  None, directed=True)
-    edges, w = learn_structure(enc, codes, clf.classes_, used, "gaussian", "scott", 1e-9,
-                               None, directed=False)
+    arcs, w_arc = learn_gnb_tree(enc, codes, clf.classes_, used, "gaussian", "scott", 1e-9,
+                                None, directed=True)
+    edges, w = learn_gnb_tree(enc, codes, clf.classes_, used, "gaussian", "scott", 1e-9,
+                             None, directed=False)
     assert set(map(frozenset, arcs)) == set(map(frozenset, edges))
     assert np.isclose(w_arc.sum(), w.sum(), atol=1e-12)
     assert edges == [tuple(e) for e in clf.cluster_order_.tolist()]

@@ -236,3 +236,6 @@ def test_parent_set_dag_draws_its_arcs_class_and_topological_order():
     assert {t: by_gid(ax, f"creation:{t}").get_text() for t in "abcd"} == {
         "a": "1", "b": "2", "c": "3", "d": "4"}
     assert "numbers: topological order" in texts(ax, "legend-text:")
+
+    with pytest.raises(TypeError, match="tree-representation is a k-tree's; got a ParentSetDAG"):
+        plot_tree_representation(dag)

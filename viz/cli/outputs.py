@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB, ParentSetDAG
+from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB, ParentSetDAG, SuperParentEnsemble
 from viz.cli.warning_log import WarningLog
 
 FILES = ("structure.graphml", "structure.json")
@@ -106,6 +106,11 @@ def structure_figure(model, structure, conf, threshold: float, graph: GraphDB | 
     if isinstance(structure, AcyclicKTree | ParentSetDAG):
         return plot_structure(structure, target=target, width=width, weights=weights,
                               feature_types=types)
+    if isinstance(structure, SuperParentEnsemble):  # the class node named as in the files
+        if target is not None and target not in structure.features:
+            structure = SuperParentEnsemble(structure.features, structure.super_parents,
+                                            structure.n, target=target)
+        return plot_structure(structure, width=width, feature_types=types)
     if isinstance(structure, GNBJunctionTree):
         named = structure_from_graph(graph)
         if model.n_clusters_ < len(structure.edges):

@@ -102,7 +102,7 @@ def test_bad_parameters(car_small, params, match):
 
 
 def test_bdeu_on_gaussian_features_names_the_usable_scores(gaussian_data):
-    with pytest.raises(ValueError, match=r"'bdeu' is defined for discrete features only.*\['bic', 'cmi'\]"):
+    with pytest.raises(ValueError, match=r"'bdeu' is defined for discrete features only.*\['bic', 'cmi', 'gaussian-copula', 'kde'\]"):
         KTANClassifier(k=1, structure_score="bdeu").fit(*gaussian_data)
 
 

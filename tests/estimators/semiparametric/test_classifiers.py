@@ -129,5 +129,7 @@ def test_dask_collection_is_refused_for_non_gaussian_kinds():
     dd = pytest.importorskip("dask.dataframe")
     X, y = _mixed()
     ddf = dd.from_pandas(X.assign(label=y), npartitions=2)
+    from estimators.distributed import collect
+
     with pytest.raises(ValueError, match="needs the rows in memory"):
-        TANClassifier(continuous="copula").fit(ddf.drop(columns="label"), ddf["label"])
+        TANClassifier(continuous="copula").fit(collect(ddf.drop(columns="label"), ddf["label"]))

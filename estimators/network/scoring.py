@@ -1,8 +1,9 @@
-"""The seam between the k-TAN classifiers and the scores/searchers of :mod:`estimators`.
+"""The structure score of the conditional Gaussian network on an encoded table.
 
-Everything the classifiers know about structure learning goes through
-:func:`learn_structure`. It chooses the score from the encoded table (the modelled columns:
-constant ones have left):
+The network classifiers (TAN, k-TAN, BAN, ...) fit their structure score here
+(:func:`fit_score`) and search it with :func:`estimators.network.learn.learn_structure`.
+The score is chosen from the encoded table (the modelled columns: constant ones have
+left):
 
 * complete single-type data: the closed-form plug-in :class:`~estimators.scores.DiscreteCMI`
   (all categorical) or :class:`~estimators.scores.GaussianCMI` (all continuous), which the
@@ -11,10 +12,10 @@ constant ones have left):
 * anything else (continuous and categorical columns together, or missing cells): the
   directed :class:`~estimators.scores.ConditionalGaussianScore` on the available cases
   (MATH.md §8; -inf for a hyperedge with too few complete rows, searched as a large
-  negative number by :class:`EligibleScore` so that a tiny table still gets a structure).
+  negative number, :data:`estimators.network.learn.INELIGIBLE`, so that a tiny table still
+  gets a structure).
 
-It runs the searcher registered under ``search`` in :data:`estimators.search.SEARCHERS`
-(see :func:`estimators.search.search_structure`):
+The searcher is the one registered under ``search`` in :data:`estimators.search.SEARCHERS`:
 
 * ``"backbone-dp"``: the exact maximum-score acyclic k-tree containing the backbone path
   (any score, directed included; a backbone method such as ``"mst-dfs"`` reads the pair
@@ -30,90 +31,15 @@ It runs the searcher registered under ``search`` in :data:`estimators.search.SEA
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from estimators.columns import EncodedColumns
 from estimators.scores import SCORES, as_fitted_score, max_parents, unfitted_score
-from estimators.search import search_structure
-from estimators.search.candidates import restrict_search
-from kgraph import ParentSets
-
-
-@dataclass(frozen=True)
-class StructureFit:
-    """What structure learning hands to the classifier.
-
-    Attributes
-    ----------
-    structure : kgraph.ParentSets
-        The learned k-tree over the modelled feature names.
-    backbone : tuple or None
-        The backbone the DP kept (feature names), None for the trees and greedy.
-    score : float
-        The objective ``sum_v f(v, pa(v))`` of ``structure``, in nats.
-    score_fn : callable
-        The fitted hyperedge score ``f(name, frozenset_of_names)``.
-    edge_matrix : ndarray
-        The pair scores ``W[parent, child] = f(child, {parent})`` (symmetric on single-type
-        data).
-    search : str
-        The searcher that ran.
-    certificate : PBKT or None
-        The backbone DP's certificate (its decomposition), None for the other searchers.
-    candidates : dict or None
-        Each feature's candidate parents when the search was restricted to them.
-    """
-
-    structure: ParentSets
-    backbone: tuple | None
-    score: float
-    score_fn: Any
-    edge_matrix: np.ndarray
-    search: str
-    certificate: Any = None
-    candidates: dict | None = None
-
-
-def is_symmetric(W: np.ndarray) -> bool:
-    """Whether the pair scores are symmetric (to the tolerance Kruskal's searcher checks):
-    always on complete single-type data, not on mixed data."""
-    return bool(np.isclose(W, W.T, rtol=1e-9, atol=1e-12).all())
-
-
-#: stands in for f = -inf (a hyperedge with too few complete rows) during the search, so that
-#: a table too small for any fully eligible k-tree still gets the one using fewest of them
-INELIGIBLE = -1e12
-
-
-class EligibleScore:
-    """A fitted hyperedge score whose -inf (ineligible: too few complete rows, MATH.md §8)
-    is searched as :data:`INELIGIBLE`. Any k-tree made of eligible hyperedges outscores
-    every k-tree with an ineligible one (scores are bounded by the entropies, far above
-    -1e12), so the optimum is unchanged whenever an eligible k-tree exists; when none does,
-    the search still returns the k-tree with the fewest ineligible hyperedges instead of
-    failing, and the classifier names them in a warning."""
-
-    def __init__(self, score):
-        self.score = score
-        self.variables_ = list(score.variables_)
-
-    def __call__(self, v, parents) -> float:
-        return max(float(self.score(v, parents)), INELIGIBLE)
-
-    def score_many(self, items) -> np.ndarray:
-        """``f(v, P)`` of many items, ineligible ones at :data:`INELIGIBLE`."""
-        return np.maximum(np.asarray(self.score.score_many(items), dtype=float), INELIGIBLE)
-
-    def edge_matrix(self) -> np.ndarray:
-        """Pair scores, ineligible pairs at :data:`INELIGIBLE`."""
-        return np.maximum(np.asarray(self.score.edge_matrix(), dtype=float), INELIGIBLE)
 
 
 def score_family(enc: EncodedColumns) -> str:
@@ -127,6 +53,12 @@ def score_family(enc: EncodedColumns) -> str:
             return "gaussian"
     return "mixed"
 
+
+#: ridge of the CG score's regressions, relative to the parents' variances (see
+#: fit_cg_factor); the fitted factors use least squares (ridge 0, minimum-norm slopes)
+RIDGE = 1e-8
+#: Gaussian cells with fewer rows are pooled; hyperedges with fewer complete rows are -inf
+MIN_CELL_ROWS = 5
 
 #: fitted scores shared by the fits inside :func:`shared_scores` (None: no sharing)
 _SHARED: ContextVar[dict | None] = ContextVar("kgraph_shared_scores", default=None)
@@ -232,78 +164,3 @@ def check_score_width(score, k: int, *, owner: str) -> None:
 def mixed_scores() -> list[str]:
     """Names of the scores defined on mixed tables or tables with missing cells."""
     return sorted(name for name, families in SCORES.items() if "mixed" in families)
-
-
-def learn_structure(
-    enc: EncodedColumns,
-    y_codes: np.ndarray,
-    classes: np.ndarray,
-    *,
-    k: int,
-    search: str,
-    backbone: str | Sequence | None,
-    estimator: str,
-    var_smoothing: float,
-    ridge: float,
-    min_cell_rows: int,
-    candidates: int | None = None,
-    score="cmi",
-) -> StructureFit:
-    """Fit the score and search the k-tree as described in the module docstring.
-
-    Parameters
-    ----------
-    enc : EncodedColumns
-        The modelled columns, ``enc.names`` the feature names (the vertices).
-    y_codes : ndarray of shape (n_samples,)
-        Class codes.
-    classes : ndarray
-        Class labels.
-    k : int
-        Tree width, ``1 <= k < n_features``.
-    search : str
-        A searcher of :data:`estimators.search.SEARCHERS`.
-    backbone : None, str or sequence of features
-        The backbone of ``"backbone-dp"``.
-    estimator : str
-        Class name for error messages.
-    var_smoothing, ridge, min_cell_rows :
-        Settings of the conditional Gaussian score.
-    candidates : int, optional
-        Restrict parents to each feature's top-m partners (:class:`CandidateScore`).
-    score : str or score object, default="cmi"
-        Name of the hyperedge score in :data:`estimators.scores.SCORES`, or an object
-        following the score protocol of :mod:`estimators.scores`.
-
-    Returns
-    -------
-    StructureFit
-    """
-    if not isinstance(score, str):
-        check_score_width(score, k, owner=estimator)
-    score = fit_score(enc, y_codes, classes, var_smoothing=var_smoothing, ridge=ridge,
-                      min_cell_rows=min_cell_rows, score=score, owner=estimator)
-    return search_fitted(score, list(enc.names), k=k, search=search, backbone=backbone,
-                         estimator=estimator, candidates=candidates)
-
-
-def search_fitted(score, names: list, *, k: int, search: str, backbone, estimator: str,
-                  candidates: int | None = None) -> StructureFit:
-    """The search part of :func:`learn_structure` on an already fitted hyperedge ``score``
-    over the variables ``names`` (a score fitted from partition statistics comes here)."""
-    searched = EligibleScore(score)
-    W = searched.edge_matrix()
-    symmetric = is_symmetric(W)
-    if search == "backbone-dp" and backbone is None and k == 1:
-        search = "spanning-tree" if symmetric else "arborescence"
-    # the backbone heuristics take symmetric pair scores: each pair's better direction
-    pairs = W if symmetric else np.maximum(W, W.T)
-    searched, backbone, chosen = restrict_search(searched, pairs, candidates, names, k=k,
-                                                 search=search, backbone=backbone,
-                                                 owner=estimator)
-    found = search_structure(search, searched, names, k, backbone=backbone, W=pairs,
-                             owner=estimator)
-    total = float(sum(score(v, found.structure.parents(v)) for v in found.structure.order))
-    return StructureFit(found.structure, found.backbone, total, score,
-                        np.asarray(score.edge_matrix(), dtype=float), search, found.certificate,
-                        chosen)

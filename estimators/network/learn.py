@@ -1,0 +1,269 @@
+"""Structure learning, written once: a fitted hyperedge score, a registered searcher and the
+classifier's constraints give the structure (issue 27).
+
+Every structured classifier (TAN, k-TAN, GNB, k-GNB; their Dask fits) calls
+:func:`learn_structure`; the searcher is looked up by name in
+:data:`estimators.search.SEARCHERS`, so a searcher registered once serves them all.
+
+**One policy for scores a search cannot use** (:class:`SearchedScore`), applied to every
+value a searcher reads (hyperedges, batches, the pair matrix):
+
+* ``-inf`` -- an *ineligible* hyperedge (too few complete rows, MATH.md §8) -- is searched
+  as :data:`INELIGIBLE` (-1e12). Any structure made of eligible hyperedges outscores every
+  structure with an ineligible one (scores are bounded by the entropies), so the optimum is
+  unchanged whenever an eligible structure exists; when none does, the search returns the
+  one with the fewest ineligible hyperedges instead of failing, and
+  :attr:`StructureFit.ineligible` names them (the classifier warns);
+* an *undefined* score (perfectly collinear parents: the score raises
+  :class:`~estimators._validation.UndefinedScoreError`, a typed exception, never recognised
+  by its message) is ineligible too;
+* ``+inf`` -- a perfect dependence, e.g. an exact copy of a column -- is searched as
+  :data:`PERFECT` (1e3 nats, more than any finite score), so directed searchers, which
+  need finite weights, prefer it to any other arc and sums stay comparable.
+
+Examples
+--------
+>>> import numpy as np
+>>> W = np.array([[0.0, 2.0, 1.0], [2.0, 0.0, -np.inf], [1.0, -np.inf, 0.0]])
+>>> f = lambda v, ps: sum(W[p, v] for p in ps)
+>>> fit = learn_structure(f, "spanning-tree", Constraints(k=1), variables=[0, 1, 2])
+>>> sorted(fit.structure.parents(2) | fit.structure.parents(1)), fit.score, fit.ineligible
+([0], 3.0, ())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from estimators._validation import UndefinedScoreError
+from estimators.search import search_structure
+from estimators.search.candidates import restrict_search
+from kgraph import ParentSets
+
+__all__ = ["INELIGIBLE", "PERFECT", "Constraints", "Relabelled", "SearchedScore",
+           "StructureFit", "is_symmetric", "learn_structure"]
+
+#: an ineligible hyperedge (score -inf, or undefined) as the searchers see it
+INELIGIBLE = -1e12
+#: a perfect dependence (score +inf) as the searchers see it
+PERFECT = 1e3
+
+
+def searched_values(values) -> np.ndarray:
+    """Score values under the policy of the module docstring (NaN is left for the
+    searchers to refuse: a score must never return it); finite values are returned as
+    they are (no copy)."""
+    values = np.asarray(values, dtype=float)
+    if np.isinf(values).any():
+        return np.clip(values, INELIGIBLE, PERFECT)
+    return values
+
+
+class SearchedScore:
+    """A fitted hyperedge score as every searcher sees it (the policy of the module
+    docstring): ``f(v, parents)``, ``score_many(items)`` and ``edge_matrix()`` with
+    ineligible and undefined values at :data:`INELIGIBLE` and perfect ones at
+    :data:`PERFECT`.
+
+    Parameters
+    ----------
+    score : callable
+        The fitted score ``f(v, parents)``; ``score_many`` and ``edge_matrix`` are used when
+        it has them.
+    variables : sequence, optional
+        Its variables (default: ``score.variables_``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators._validation import UndefinedScoreError
+    >>> def f(v, ps):
+    ...     if len(ps) > 1:
+    ...         raise UndefinedScoreError("collinear parents")
+    ...     return np.inf if ps == {"b"} else (-np.inf if ps else 0.0)
+    >>> g = SearchedScore(f, ["a", "b", "c"])
+    >>> g("a", {"b"}), g("a", {"c"}), g("a", {"b", "c"}), g("a", set())
+    (1000.0, -1000000000000.0, -1000000000000.0, 0.0)
+    """
+
+    def __init__(self, score, variables: Sequence[Hashable] | None = None) -> None:
+        self.score = score
+        self.variables_ = list(score.variables_ if variables is None else variables)
+        self.raw_edge_matrix: np.ndarray | None = None
+
+    def _raw(self, v, parents) -> float:
+        try:
+            return float(self.score(v, parents))
+        except UndefinedScoreError:
+            return -np.inf
+
+    def __call__(self, v, parents) -> float:
+        return float(searched_values(self._raw(v, parents)))
+
+    def score_many(self, items) -> np.ndarray:
+        """``f(v, P)`` of many items, under the policy."""
+        many = getattr(self.score, "score_many", None)
+        if callable(many):
+            try:
+                return searched_values(many(items))
+            except UndefinedScoreError:  # one is undefined: score them one by one
+                pass
+        return searched_values([self._raw(v, p) for v, p in items])
+
+    def edge_matrix(self) -> np.ndarray:
+        """Pair scores ``W[i, j] = f(j, {i})``, under the policy (the score's own matrix,
+        computed once, is kept as ``raw_edge_matrix``)."""
+        pairs = getattr(self.score, "edge_matrix", None)
+        if callable(pairs):
+            try:
+                self.raw_edge_matrix = np.asarray(pairs(), dtype=float)
+                return searched_values(self.raw_edge_matrix)
+            except UndefinedScoreError:  # some pair is undefined: score them one by one
+                pass
+        names = self.variables_
+        d = len(names)
+        W = np.zeros((d, d))
+        for i in range(d):
+            for j in range(d):
+                if i != j:
+                    W[i, j] = self._raw(names[j], frozenset([names[i]]))
+        return searched_values(W)
+
+
+class Relabelled:
+    """A score over the positions ``0 .. d-1`` as a score over the names ``names``
+    (``f(name, {names})``, ``edge_matrix()`` in the same order)."""
+
+    def __init__(self, score, names: Sequence[Hashable]) -> None:
+        self.score = score
+        self.variables_ = list(names)
+        self._position = {v: j for j, v in enumerate(self.variables_)}
+
+    def __call__(self, v, parents) -> float:
+        pos = self._position
+        return self.score(pos[v], [pos[p] for p in parents])
+
+    def edge_matrix(self) -> np.ndarray:
+        """The wrapped score's pair matrix."""
+        return self.score.edge_matrix()
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What a classifier allows the structure to be.
+
+    Attributes
+    ----------
+    k : int
+        Tree width (parents per feature), already checked (``check_k``).
+    backbone : None, str or sequence
+        The backbone of ``"backbone-dp"``: a method of
+        :data:`estimators.search.BACKBONE_METHODS` or a permutation of the variables.
+    candidates : int or None
+        Restrict each variable's parents to its top-``candidates`` partners by pair score
+        (:func:`estimators.search.candidates.restrict_search`).
+    owner : str
+        The classifier's name, for messages.
+    """
+
+    k: int = 1
+    backbone: Any = None
+    candidates: int | None = None
+    owner: str = "The classifier"
+
+
+@dataclass(frozen=True)
+class StructureFit:
+    """What structure learning hands to the classifier.
+
+    Attributes
+    ----------
+    structure : kgraph.ParentSets
+        The learned structure over the score's variables (the searcher's: an acyclic
+        k-tree, a tree, a DAG).
+    backbone : tuple or None
+        The backbone the DP kept, None for the trees and greedy.
+    score : float
+        The objective ``sum_v f(v, pa(v))`` of ``structure`` under the fitted score itself
+        (``-inf`` when an ineligible hyperedge had to be used), in nats.
+    score_fn : callable
+        The fitted hyperedge score ``f(v, parents)``.
+    edge_matrix : ndarray
+        The fitted score's pair scores ``W[parent, child] = f(child, {parent})`` (symmetric
+        for a symmetric score).
+    search : str
+        The searcher that ran.
+    certificate : object or None
+        The backbone DP's certificate (its decomposition), None for the other searchers.
+    candidates : dict or None
+        Each variable's candidate parents when the search was restricted to them.
+    searched_edge_matrix : ndarray or None
+        The pair scores the search read (the policy of :class:`SearchedScore` applied).
+    ineligible : tuple
+        The variables whose hyperedge in ``structure`` is ineligible or undefined.
+    """
+
+    structure: ParentSets
+    backbone: tuple | None
+    score: float
+    score_fn: Any
+    edge_matrix: np.ndarray
+    search: str
+    certificate: Any = None
+    candidates: dict | None = None
+    searched_edge_matrix: np.ndarray | None = None
+    ineligible: tuple = ()
+
+
+def is_symmetric(W: np.ndarray) -> bool:
+    """Whether the pair scores are symmetric (to the tolerance Kruskal's searcher checks)."""
+    return bool(np.array_equal(W, W.T) or np.isclose(W, W.T, rtol=1e-9, atol=1e-12).all())
+
+
+def learn_structure(score, searcher: str, constraints: Constraints, *,
+                    variables: Sequence[Hashable] | None = None) -> StructureFit:
+    """The structure maximising ``sum_v f(v, pa(v))`` found by a registered searcher.
+
+    Parameters
+    ----------
+    score : callable
+        A fitted hyperedge score ``f(v, parents)`` (``edge_matrix`` and ``score_many`` are
+        used when it has them); searched under the policy of the module docstring.
+    searcher : str
+        A name of :data:`estimators.search.SEARCHERS`. ``"backbone-dp"`` without a backbone
+        for ``k = 1`` is the exact maximum spanning tree: Kruskal's (``"spanning-tree"``)
+        for symmetric pair scores, the maximum spanning arborescence (``"arborescence"``)
+        otherwise. Backbone orders and candidate lists read symmetric pair scores: for a
+        directed score each pair's better direction ``max(f(i, {j}), f(j, {i}))``.
+    constraints : Constraints
+        Width, backbone, candidates and the classifier's name.
+    variables : sequence, optional
+        The score's variables (default: ``score.variables_``).
+
+    Returns
+    -------
+    StructureFit
+    """
+    searched = SearchedScore(score, variables)
+    names = searched.variables_
+    k, backbone, owner = constraints.k, constraints.backbone, constraints.owner
+    W = searched.edge_matrix()
+    symmetric = is_symmetric(W)
+    if searcher == "backbone-dp" and backbone is None and k == 1:
+        searcher = "spanning-tree" if symmetric else "arborescence"
+    pairs = W if symmetric else np.maximum(W, W.T)
+    restricted, backbone, chosen = restrict_search(
+        searched, pairs, constraints.candidates, names, k=k, search=searcher,
+        backbone=backbone, owner=owner)
+    found = search_structure(searcher, restricted, names, k, backbone=backbone, W=pairs,
+                             owner=owner)
+    tree = found.structure
+    raw = {v: searched._raw(v, tree.parents(v)) for v in tree.order}
+    matrix = W if searched.raw_edge_matrix is None else searched.raw_edge_matrix
+    return StructureFit(tree, found.backbone, float(sum(raw.values())), score, matrix,
+                        searcher, found.certificate, chosen, W,
+                        tuple(v for v, f in raw.items() if f == -np.inf))

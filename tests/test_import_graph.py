@@ -1,0 +1,221 @@
+"""The import graph of :mod:`estimators`, computed from the source with :mod:`ast`.
+
+Two rules (HELPERS.md "layering", issue 27):
+
+(a) **No import cycle spanning two subpackages.** A *unit* is a subpackage of
+    ``estimators`` (``estimators.gnb``, ``estimators.scores``, ...) or a top-level module
+    (``estimators._joint``, ``estimators.confidence``, ...). The graph has one vertex per
+    module (a package is its ``__init__``) and an arc A -> B when A imports B anywhere: at
+    module level, inside a function (a deferred import is still a dependency), under
+    ``TYPE_CHECKING``. ``from P import x`` is an arc to ``P`` and, when ``x`` is a module, to
+    ``P.x``; importing ``P.Q.m`` also runs ``P.Q``'s ``__init__``, so it is an arc to every
+    package between ``estimators`` and ``m`` (``estimators`` itself is left out: its
+    ``__init__`` imports nothing, its attributes are lazy). Every strongly connected
+    component must lie inside one unit.
+
+(b) **No private name imported across subpackages.** The rule, per component of what is
+    imported (``P.m.name`` for ``from P.m import name``, ``import P.m``, or an attribute
+    ``alias._x`` of an imported module):
+
+    * a private *module* ``P._m`` (its name starts with one underscore) is private to its
+      package ``P``: only modules inside ``P`` import it or anything from it. So
+      ``estimators._joint`` and ``estimators._validation`` are shared by all of
+      ``estimators``, but ``estimators.scores._gaussian`` belongs to ``estimators.scores``
+      (others import what ``estimators.scores`` exports);
+    * a private *name* ``_x`` defined in a module ``M`` (a constant, function, class) is
+      private to ``M``'s unit: ``_LOG_2PI`` of ``estimators.scores._gaussian`` may be
+      imported inside ``estimators.scores`` only, ``_x`` of ``estimators._joint`` inside
+      ``estimators._joint`` only.
+
+    Dunder names (``__version__``) are public.
+
+(While issue 27's statistics layer was unfinished, a list of its remaining violations, all
+of them arcs to or from ``estimators.distributed``, was carried here and checked to shrink;
+it emptied and was deleted.)
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+
+@dataclass(frozen=True)
+class Import:
+    """One thing a module imports: ``target`` is a dotted name (a module or module.name)."""
+
+    importer: str
+    target: str
+    line: int
+
+
+def module_index(package: Path, name: str) -> dict[str, Path]:
+    """Dotted module name -> source file, for every module under ``package``."""
+    index = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = [name, *path.relative_to(package).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        index[".".join(parts)] = path
+    return index
+
+
+def is_package(modules: dict[str, Path], name: str) -> bool:
+    return name in modules and modules[name].name == "__init__.py"
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> list[Import]:
+    """Everything module ``name`` imports (anywhere in its body), with attribute accesses
+    ``alias._x`` on an imported module counted as importing ``module._x``."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = name if is_package(modules, name) else name.rpartition(".")[0]
+    found: list[Import] = []
+    aliases: dict[str, str] = {}  # local name -> module it is bound to
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.append(Import(name, alias.name, node.lineno))
+                if alias.asname:
+                    aliases[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                target = f"{source}.{alias.name}" if alias.name != "*" else source
+                found.append(Import(name, target, node.lineno))
+                if target in modules:
+                    aliases[alias.asname or alias.name] = target
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in aliases and node.attr.startswith("_")
+                and not node.attr.startswith("__")):
+            found.append(Import(name, f"{aliases[node.value.id]}.{node.attr}", node.lineno))
+    return [imp for imp in found if imp.target.split(".")[0] == "estimators"]
+
+
+def module_of(target: str, modules: dict[str, Path]) -> str:
+    """The module a dotted import target lives in (itself when it is a module)."""
+    while target not in modules:
+        target = target.rpartition(".")[0]
+    return target
+
+
+def unit(module: str) -> str:
+    """The subpackage (or top-level module) of ``estimators`` holding ``module``."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def private_violation(imp: Import, modules: dict[str, Path]) -> bool:
+    """Whether ``imp`` breaks rule (b) of the module docstring."""
+    parts = imp.target.split(".")
+    for i in range(1, len(parts)):
+        head, part = ".".join(parts[:i]), parts[i]
+        if not part.startswith("_") or part.startswith("__"):
+            continue
+        dotted = f"{head}.{part}"
+        if dotted in modules:  # a private module (or package): private to its package
+            if not inside(imp.importer, head):
+                return True
+        elif unit(imp.importer) != unit(module_of(head, modules)):  # a private name
+            return True
+    return False
+
+
+def import_graph(modules: dict[str, Path], imports: list[Import]) -> nx.DiGraph:
+    graph = nx.DiGraph()
+    graph.add_nodes_from(modules)
+    for imp in imports:
+        target = module_of(imp.target, modules)
+        parts = target.split(".")
+        for i in range(2, len(parts) + 1):  # the packages on the way run their __init__
+            dotted = ".".join(parts[:i])
+            if dotted != imp.importer:
+                graph.add_edge(imp.importer, dotted)
+    return graph
+
+
+def violations(package: Path, name: str) -> tuple[set, list[str]]:
+    """The violations of rules (a) and (b) as triples -- ``("cycle", importer, imported)``
+    for an arc between units on a cycle, ``("private", importer, dotted name)`` -- and
+    readable lines."""
+    modules = module_index(package, name)
+    imports = [imp for mod, path in modules.items() for imp in imports_of(mod, path, modules)]
+    found, lines = set(), []
+    graph = import_graph(modules, imports)
+    for component in nx.strongly_connected_components(graph):
+        units = sorted({unit(m) for m in component})
+        if len(units) < 2:
+            continue
+        arcs = sorted((a, b) for a, b in graph.subgraph(component).edges
+                      if unit(a) != unit(b))
+        found |= {("cycle", a, b) for a, b in arcs}
+        lines.append(f"import cycle of {len(component)} modules through {units}; arcs "
+                     f"between units: " + ", ".join(f"{a} -> {b}" for a, b in arcs))
+    for imp in imports:
+        if private_violation(imp, modules):
+            found.add(("private", imp.importer, imp.target))
+            lines.append(f"{imp.importer}:{imp.line} imports the private {imp.target}")
+    return found, lines
+
+
+def test_estimators_has_no_cross_subpackage_cycle_or_private_import():
+    found, lines = violations(ROOT / "estimators", "estimators")
+    assert not found, "\n".join(lines)
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    # a cycle through a deferred import, across two subpackages
+    ({"a/__init__.py": "", "a/m.py": "from estimators.b.n import g\n",
+      "b/__init__.py": "", "b/n.py": "def g():\n    from estimators.a import m\n"},
+     {("cycle", "estimators.a.m", "estimators.b.n"),
+      ("cycle", "estimators.b.n", "estimators.a.m")}),
+    # the same pair of modules inside one subpackage is no violation
+    ({"a/__init__.py": "", "a/m.py": "from .n import g\n",
+      "a/n.py": "def g():\n    from . import m\n"}, set()),
+    # importing a submodule runs its package's __init__, which closes the cycle
+    ({"a/__init__.py": "from .m import f\n", "a/m.py": "def f(): pass\n",
+      "b/__init__.py": "", "b/n.py": "from estimators.a.m import f\n",
+      "a/p.py": "import estimators.b.n\n"}, set()),
+    ({"a/__init__.py": "from .p import h\n", "a/m.py": "def f(): pass\n",
+      "a/p.py": "from estimators.b.n import g\nh = 1\n",
+      "b/__init__.py": "", "b/n.py": "from estimators.a.m import f\ng = 1\n"},
+     {("cycle", "estimators.a.p", "estimators.b.n"), ("cycle", "estimators.b.n", "estimators.a")}),
+    # private names and modules across subpackages; top-level private modules are shared
+    ({"a/__init__.py": "", "a/_m.py": "_X = 1\nY = 2\n",
+      "b/__init__.py": "", "b/n.py": "from estimators.a._m import Y\nfrom ..a import _m\n"
+                                     "from estimators._t import T\nfrom estimators._t import _U\n",
+      "a/q.py": "from ._m import _X\nimport estimators.a._m as mm\nZ = mm._X\n",
+      "_t.py": "T = 1\n_U = 2\n",
+      "c.py": "import estimators.a.q as q\nW = q._hidden\nV = q.__doc__\n"},
+     {("private", "estimators.b.n", "estimators.a._m.Y"),
+      ("private", "estimators.b.n", "estimators.a._m"),
+      ("private", "estimators.b.n", "estimators._t._U"),
+      ("private", "estimators.c", "estimators.a.q._hidden")}),
+])
+def test_the_checker_finds_cycles_and_private_imports(tmp_path, files, expected):
+    package = write(tmp_path / "estimators", {"__init__.py": "", **files})
+    assert violations(package, "estimators")[0] == expected
