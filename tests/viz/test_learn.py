@@ -109,6 +109,7 @@ def test_every_choices_list_is_its_registry():
     from estimators.latent import FAMILIES, PRIORS
     from estimators.scores import score_names
     from estimators.search import searcher_names
+    from estimators.semiparametric import KINDS
     from viz.cli.engine import ENGINES
     from viz.cli.learn import MODELS
 
@@ -116,7 +117,7 @@ def test_every_choices_list_is_its_registry():
                 "search": searcher_names(), "features": list(FEATURE_FAMILIES),
                 "prior": list(PRIORS), "family": list(FAMILIES),
                 "structure_score": [*score_names(), "auto"], "engine": list(ENGINES),
-                "parameters": list(PARAMETERS)}
+                "parameters": list(PARAMETERS), "continuous": list(KINDS)}
     found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
     assert found == expected
 
