@@ -12,6 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from estimators import (
     A2DEClassifier,
     AODEClassifier,
+    BANClassifier,
     GNBClassifier,
     KGNBClassifier,
     KTANClassifier,
@@ -25,7 +26,7 @@ from estimators.scores import ConditionalGaussianScore, make_score
 #: a discriminative fit without the inner cross-validation (keeps the checks fast)
 FIXED_PENALTY = Discriminative(l2=1.0, centre="generative")
 CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier,
-               NaiveBayesClassifier, AODEClassifier, A2DEClassifier]
+               NaiveBayesClassifier, AODEClassifier, A2DEClassifier, BANClassifier]
 
 
 class EveryFamily(BaseEstimator):

@@ -35,8 +35,8 @@ class EveryFamilyBIC:
         return self.base_.score(v, parents)
 
 
-@parametrize_with_checks([BANClassifier(), BANClassifier(max_parents=1, restarts=2,
-                                                         random_state=0),
+# BANClassifier() at its defaults: tests/estimators/test_sklearn_conformance.py
+@parametrize_with_checks([BANClassifier(max_parents=1, restarts=2, random_state=0),
                           BANClassifier(structure_score=EveryFamilyBIC())])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
