@@ -20,7 +20,7 @@ from estimators.gnb._learn import (
     make_score,
 )
 from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
-from estimators.network.learn import Constraints, Relabelled, learn_structure
+from estimators.network.learn import PERFECT, Constraints, Relabelled, learn_structure
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import BACKBONE_METHODS, check_k, searcher_names
@@ -202,6 +202,8 @@ class KGNBClassifier(BaseGNB):
                                else AvailableCaseCMI(self.dependence, Xc, codes), unames)
         with self._one_warning():
             W = self.edge_scores_ = np.asarray(score.edge_matrix(), dtype=float)
+            if isinstance(score, Relabelled):  # as before: a perfect dependence at PERFECT
+                self.edge_scores_ = np.minimum(W, PERFECT)
             if search == "spanning-tree" and (self.rooted_ or not np.allclose(W, W.T)):
                 search = "arborescence"  # a directed score: its exact k = 1 tree
             fit = learn_structure(score, search, Constraints(
