@@ -17,40 +17,25 @@ marginalises empty cells exactly on the DAG (MATH.md §8).
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval
 
-from estimators._joint import (
-    FEATURE_SELECTION_CONSTRAINT,
-    FEATURE_TYPES_CONSTRAINT,
-    PARAMETERS_CONSTRAINT,
-    JointLogLikelihoodClassifier,
-)
 from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
-from estimators.columns import EncodedColumns
-from estimators.ktan import CLASS_NODE, FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.network.model import modelled_columns, refit_network
+from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
 from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import hill_climb_dag
-from estimators.semiparametric import (
-    KINDS,
-    Semiparametric,
-    factor_kinds,
-    fit_continuous_network,
-    normal_score_table,
-)
 from kgraph import ParentSetDAG
 
 __all__ = ["BANClassifier"]
 
 
-class BANClassifier(JointLogLikelihoodClassifier):
+class BANClassifier(DAGNetworkClassifier):
     """Bayesian-network-augmented naive Bayes: a hill-climbed DAG among the features.
 
     Parameters
@@ -140,26 +125,15 @@ class BANClassifier(JointLogLikelihoodClassifier):
     [1.0, 1.0]
     """
 
-    _min_features = 1
-    _learns_dependence = True
-
     _parameter_constraints: dict = {
         "max_parents": [Interval(Integral, 0, None, closed="left")],
         "structure_score": [RegistryName(score_names),
                             HasMethods(["fit", "score"])],
-        "features": [StrOptions(set(FEATURE_FAMILIES))],
-        "alpha": [Interval(Real, 0, None, closed="neither")],
-        "ess": [None, Interval(Real, 0, None, closed="neither")],
-        "feature_types": FEATURE_TYPES_CONSTRAINT,
-        "var_smoothing": [Interval(Real, 0, None, closed="left")],
-        "feature_selection": FEATURE_SELECTION_CONSTRAINT,
         "tabu_length": [Interval(Integral, 0, None, closed="left")],
         "patience": [Interval(Integral, 0, None, closed="left")],
         "restarts": [Interval(Integral, 0, None, closed="left")],
         "random_state": ["random_state"],
-        "parameters": PARAMETERS_CONSTRAINT,
-        "verbose": ["verbose"],
-        "continuous": [StrOptions(set(KINDS)), Semiparametric],
+        **NETWORK_CONSTRAINTS,
     }
 
     def __init__(self, *, max_parents: int = 2, structure_score="bic", features: str = "auto",
@@ -184,10 +158,6 @@ class BANClassifier(JointLogLikelihoodClassifier):
         self.parameters = parameters
         self.verbose = verbose
 
-    def _feature_types_by_column(self, raw):
-        return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
-                                self.feature_names(), type(self).__name__)
-
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
     def fit(self, X, y):
@@ -205,18 +175,8 @@ class BANClassifier(JointLogLikelihoodClassifier):
         self
         """
         name = type(self).__name__
-        enc, y_codes = self._validate_training(X, y)
+        enc, y_codes, kept, spec, margins, model = self._prepare_fit(X, y)
         names = self.feature_names()
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if not kept:
-            raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
-                             f"constant ({self.constant_features_}).")
-        kept = self._select_features(enc, y_codes, kept)
-        spec, margins, scored = normal_score_table(
-            enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
-            parameters=self.parameters)
-        model = modelled_columns(scored, kept, [names[j] for j in kept])
-        self.family_ = family_of(model.types)
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
                           score=self.structure_score, owner=name)
@@ -235,12 +195,9 @@ class BANClassifier(JointLogLikelihoodClassifier):
         self.hyperedge_scores_ = {v: float(score(v, frozenset(ps)))
                                   for v, ps in self.parents_.items()}
         index = {names[j]: j for j in kept}
-        self.network_ = fit_continuous_network(
-            enc, y_codes, self.classes_.size, kept,
-            [[index[p] for p in self.parents_[names[j]]] for j in kept], spec,
-            alpha=self.alpha, ess=self.ess, var_smoothing=self.var_smoothing,
-            min_cell_rows=MIN_CELL_ROWS, margins=margins)
-        self.factor_kinds_ = factor_kinds(self.network_, names)
+        self._fit_network(enc, y_codes, kept,
+                          [[index[p] for p in self.parents_[names[j]]] for j in kept],
+                          spec, margins)
         if searched.n_singular:
             warnings.warn(f"{name}: {searched.n_singular} parent set(s) scored +inf (the "
                           "class-conditional covariance of the family is singular: collinear "
@@ -253,52 +210,6 @@ class BANClassifier(JointLogLikelihoodClassifier):
                           DegenerateFeatureWarning, stacklevel=2)
         self._fit_parameters(enc, y_codes, self.parameters, self.random_state)
         return self
-
-    @property
-    def class_node_(self) -> str:
-        """Name of the class vertex in exports: ``"class"``, with ``_`` added until unique."""
-        node = CLASS_NODE
-        while node in self.feature_names():
-            node += "_"
-        return node
-
-    def to_pgmpy(self):
-        """The fitted model in pgmpy (:func:`estimators.network.export.to_pgmpy`): the
-        discrete Bayesian network with its CPDs, or ``{class label:
-        LinearGaussianBayesianNetwork}`` for continuous features; a mixed model is refused
-        (pgmpy has no conditional Gaussian network)."""
-        from estimators.network.export import to_pgmpy
-
-        return to_pgmpy(self)
-
-    def write_graphml(self, path) -> None:
-        """Write the learned DAG with the class node, the scores and every factor's
-        parameters to GraphML (:func:`estimators.structure_graph.structure_graph`)."""
-        from estimators.structure_graph import structure_graph
-
-        structure_graph(self).write_graphml(path)
-
-    def _smoothing(self) -> dict:
-        return dict(alpha=self.alpha, ess=self.ess, var_smoothing=self.var_smoothing,
-                    ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
-
-    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
-        return list(self.network_.factors)
-
-    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
-        return refit_network(self.network_, enc, codes, self.classes_.size,
-                             **self._smoothing())
-
-    @property
-    def selected_features_(self) -> list:
-        """The modelled features, in column order (all non-constant ones without feature
-        selection)."""
-        names = self.feature_names()
-        return [names[j] for j in sorted(self.network_.columns)]
-
-    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
-        """``ln p(y, x_O)`` per row and class, empty cells marginalised exactly."""
-        return self.network_.joint_log_likelihood(X, self.class_log_prior_)
 
 
 class _SingularAsIneligible:

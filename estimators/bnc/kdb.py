@@ -21,30 +21,15 @@ structure rule.
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 
-from estimators._joint import (
-    FEATURE_SELECTION_CONSTRAINT,
-    FEATURE_TYPES_CONSTRAINT,
-    PARAMETERS_CONSTRAINT,
-    JointLogLikelihoodClassifier,
-)
 from estimators._warnings import user_fit
-from estimators.columns import EncodedColumns
-from estimators.ktan import CLASS_NODE, FEATURE_FAMILIES, family_of, feature_types_of
-from estimators.network.model import modelled_columns, refit_network
+from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
 from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
-from estimators.semiparametric import (
-    KINDS,
-    Semiparametric,
-    factor_kinds,
-    fit_continuous_network,
-    normal_score_table,
-)
 from kgraph import ParentSetDAG
 
 __all__ = ["KDBClassifier", "kdb_parents"]
@@ -87,7 +72,7 @@ def kdb_parents(class_information, pair_information, k: int) -> tuple[list[int],
     return order, parents
 
 
-class KDBClassifier(JointLogLikelihoodClassifier):
+class KDBClassifier(DAGNetworkClassifier):
     """The k-dependence Bayesian classifier (Sahami 1996): each feature has the class and at
     most ``k`` earlier features (by information about the class) as parents.
 
@@ -155,20 +140,9 @@ class KDBClassifier(JointLogLikelihoodClassifier):
     [1.0, 1.0]
     """
 
-    _min_features = 1
-    _learns_dependence = True
-
     _parameter_constraints: dict = {
         "k": [Interval(Integral, 0, None, closed="left")],
-        "features": [StrOptions(set(FEATURE_FAMILIES))],
-        "alpha": [Interval(Real, 0, None, closed="neither")],
-        "ess": [None, Interval(Real, 0, None, closed="neither")],
-        "feature_types": FEATURE_TYPES_CONSTRAINT,
-        "var_smoothing": [Interval(Real, 0, None, closed="left")],
-        "feature_selection": FEATURE_SELECTION_CONSTRAINT,
-        "parameters": PARAMETERS_CONSTRAINT,
-        "verbose": ["verbose"],
-        "continuous": [StrOptions(set(KINDS)), Semiparametric],
+        **NETWORK_CONSTRAINTS,
     }
 
     def __init__(self, *, k: int = 2, features: str = "auto", alpha: float = 1.0,
@@ -185,10 +159,6 @@ class KDBClassifier(JointLogLikelihoodClassifier):
         self.feature_selection = feature_selection
         self.parameters = parameters
         self.verbose = verbose
-
-    def _feature_types_by_column(self, raw):
-        return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
-                                self.feature_names(), type(self).__name__)
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
@@ -207,18 +177,8 @@ class KDBClassifier(JointLogLikelihoodClassifier):
         self
         """
         name = type(self).__name__
-        enc, y_codes = self._validate_training(X, y)
+        enc, y_codes, kept, spec, margins, model = self._prepare_fit(X, y)
         names = self.feature_names()
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if not kept:
-            raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
-                             f"constant ({self.constant_features_}).")
-        kept = self._select_features(enc, y_codes, kept)
-        spec, margins, scored = normal_score_table(
-            enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
-            parameters=self.parameters)
-        model = modelled_columns(scored, kept, [names[j] for j in kept])
-        self.family_ = family_of(model.types)
         if len(kept) > 1 and self.k > 0:
             score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                               ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score="cmi", owner=name)
@@ -234,49 +194,7 @@ class KDBClassifier(JointLogLikelihoodClassifier):
             target=self.class_node_, max_in_degree=self.k)
         self.hyperedge_scores_ = {names[kept[i]]: float(sum(W[p, i] for p in parents[i]))
                                   for i in order}
-        self.network_ = fit_continuous_network(
-            enc, y_codes, self.classes_.size, [kept[i] for i in order],
-            [[kept[p] for p in parents[i]] for i in order], spec, alpha=self.alpha,
-            ess=self.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
-            margins=margins)
-        self.factor_kinds_ = factor_kinds(self.network_, names)
+        self._fit_network(enc, y_codes, [kept[i] for i in order],
+                          [[kept[p] for p in parents[i]] for i in order], spec, margins)
         self._fit_parameters(enc, y_codes, self.parameters)
         return self
-
-    @property
-    def class_node_(self) -> str:
-        """Name of the class vertex in exports: ``"class"``, with ``_`` added until unique."""
-        node = CLASS_NODE
-        while node in self.feature_names():
-            node += "_"
-        return node
-
-    @property
-    def selected_features_(self) -> list:
-        """The modelled features, in column order."""
-        names = self.feature_names()
-        return [names[j] for j in sorted(self.network_.columns)]
-
-    def _smoothing(self) -> dict:
-        return dict(alpha=self.alpha, ess=self.ess, var_smoothing=self.var_smoothing,
-                    ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
-
-    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
-        return list(self.network_.factors)
-
-    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
-        return refit_network(self.network_, enc, codes, self.classes_.size,
-                             **self._smoothing())
-
-    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
-        """``ln p(y, x_O)`` per row and class, empty cells marginalised exactly."""
-        return self.network_.joint_log_likelihood(X, self.class_log_prior_)
-
-    def to_pgmpy(self):
-        """The fitted model in pgmpy (:func:`estimators.network.export.to_pgmpy`): the
-        discrete Bayesian network with its CPDs, or ``{class label:
-        LinearGaussianBayesianNetwork}`` for continuous features."""
-        from estimators.network.export import to_pgmpy
-
-        return to_pgmpy(self)
-

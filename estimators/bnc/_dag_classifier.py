@@ -1,0 +1,138 @@
+"""The shared half of the classifiers on a parent-set DAG (kDB, BAN).
+
+A subclass learns the parents of each feature; everything else — the template's input
+checks and feature selection, the normal-score table of ``continuous=``, the conditional
+Gaussian network on the DAG, its exports and the discriminative refit — is here, once.
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from estimators._joint import (
+    FEATURE_SELECTION_CONSTRAINT,
+    FEATURE_TYPES_CONSTRAINT,
+    PARAMETERS_CONSTRAINT,
+    JointLogLikelihoodClassifier,
+)
+from estimators.columns import EncodedColumns
+from estimators.ktan import CLASS_NODE, FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.network.model import modelled_columns, refit_network
+from estimators.network.scoring import MIN_CELL_ROWS
+from estimators.semiparametric import (
+    KINDS,
+    Semiparametric,
+    factor_kinds,
+    fit_continuous_network,
+    normal_score_table,
+)
+
+#: the parameter constraints of the hyperparameters every DAG network classifier has
+NETWORK_CONSTRAINTS: dict = {
+    "features": [StrOptions(set(FEATURE_FAMILIES))],
+    "alpha": [Interval(Real, 0, None, closed="neither")],
+    "ess": [None, Interval(Real, 0, None, closed="neither")],
+    "feature_types": FEATURE_TYPES_CONSTRAINT,
+    "var_smoothing": [Interval(Real, 0, None, closed="left")],
+    "feature_selection": FEATURE_SELECTION_CONSTRAINT,
+    "parameters": PARAMETERS_CONSTRAINT,
+    "verbose": ["verbose"],
+    "continuous": [StrOptions(set(KINDS)), Semiparametric],
+}
+
+
+class DAGNetworkClassifier(JointLogLikelihoodClassifier):
+    """Base of the classifiers whose features form a DAG with the class a parent of each.
+
+    Subclasses set the hyperparameters ``features``, ``alpha``, ``ess``,
+    ``var_smoothing``, ``continuous`` and ``parameters``, and write ``fit`` as
+    :meth:`_prepare_fit`, their own choice of parents, then :meth:`_fit_network`.
+    """
+
+    _min_features = 1
+    _learns_dependence = True
+
+    def _feature_types_by_column(self, raw):
+        return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
+                                self.feature_names(), type(self).__name__)
+
+    def _prepare_fit(self, X, y) -> tuple:
+        """Validate, select features and build the modelled columns.
+
+        Returns ``(enc, y_codes, kept, spec, margins, model)``: the encoded table, the class
+        codes, the modelled column indices, the factor-kind specification and margins of
+        ``continuous=`` and the modelled columns (normal scores where a kind needs them).
+        """
+        name = type(self).__name__
+        enc, y_codes = self._validate_training(X, y)
+        names = self.feature_names()
+        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+        if not kept:
+            raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
+                             f"constant ({self.constant_features_}).")
+        kept = self._select_features(enc, y_codes, kept)
+        spec, margins, scored = normal_score_table(
+            enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
+            parameters=self.parameters)
+        model = modelled_columns(scored, kept, [names[j] for j in kept])
+        self.family_ = family_of(model.types)
+        return enc, y_codes, kept, spec, margins, model
+
+    def _fit_network(self, enc: EncodedColumns, y_codes: np.ndarray, columns: list,
+                     parents: list, spec, margins) -> None:
+        """Fit ``network_`` (the factor of each of ``columns`` given its ``parents``, column
+        indices, and the class) and ``factor_kinds_``."""
+        self.network_ = fit_continuous_network(
+            enc, y_codes, self.classes_.size, columns, parents, spec, alpha=self.alpha,
+            ess=self.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
+            margins=margins)
+        self.factor_kinds_ = factor_kinds(self.network_, self.feature_names())
+
+    @property
+    def class_node_(self) -> str:
+        """Name of the class vertex in exports: ``"class"``, with ``_`` added until unique."""
+        node = CLASS_NODE
+        while node in self.feature_names():
+            node += "_"
+        return node
+
+    @property
+    def selected_features_(self) -> list:
+        """The modelled features, in column order (all non-constant ones without feature
+        selection)."""
+        names = self.feature_names()
+        return [names[j] for j in sorted(self.network_.columns)]
+
+    def to_pgmpy(self):
+        """The fitted model in pgmpy (:func:`estimators.network.export.to_pgmpy`): the
+        discrete Bayesian network with its CPDs, or ``{class label:
+        LinearGaussianBayesianNetwork}`` for continuous features; a mixed model is refused
+        (pgmpy has no conditional Gaussian network)."""
+        from estimators.network.export import to_pgmpy
+
+        return to_pgmpy(self)
+
+    def write_graphml(self, path) -> None:
+        """Write the learned DAG with the class node, the scores and every factor's
+        parameters to GraphML (:func:`estimators.structure_graph.structure_graph`)."""
+        from estimators.structure_graph import structure_graph
+
+        structure_graph(self).write_graphml(path)
+
+    def _smoothing(self) -> dict:
+        return dict(alpha=self.alpha, ess=self.ess, var_smoothing=self.var_smoothing,
+                    ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
+
+    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
+        return list(self.network_.factors)
+
+    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
+        return refit_network(self.network_, enc, codes, self.classes_.size,
+                             **self._smoothing())
+
+    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
+        """``ln p(y, x_O)`` per row and class, empty cells marginalised exactly."""
+        return self.network_.joint_log_likelihood(X, self.class_log_prior_)
