@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.ktan import MIN_CELL_ROWS
-from estimators.network.cg_pairs import statistics_table
+from estimators.network.cg_pairs import fit_statistics_table
 from estimators.network.model import CGNetwork
 from estimators.network.partitions import Partitions
 from estimators.network.stats_factors import factor_from_stats, log_likelihood_from_stats
@@ -36,15 +36,7 @@ def fit_ande_partitions(clf, data: Partitions):
                          "its families have n feature parents, and the partitions' statistics "
                          "hold pairs; use AODEClassifier (n = 1) or compute a sample into "
                          "memory.")
-    method = clf._feature_selection_method()
-    if method is not None:
-        raise ValueError(f"{owner}(feature_selection={method!r}) needs the rows in memory; use "
-                         "feature_selection=None on a Dask collection, or compute a sample.")
-    clf.feature_selection_ = None
-    continuous = clf._continuous_columns(data)
-    encoder, table, classes = statistics_table(data, continuous)
-    clf._set_classes_from_statistics(classes, table.class_counts, data, 2)
-    enc = clf._set_encoder_from_statistics(encoder)
+    continuous, enc, table, _ = fit_statistics_table(clf, data)
     clf.class_information_ = table.class_information()
     kept = [j for j, t in enumerate(enc.types) if t != "constant"]
     if not kept:

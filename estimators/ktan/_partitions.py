@@ -24,7 +24,7 @@ from numbers import Integral
 import numpy as np
 
 from estimators.ktan._base import _without_constant
-from estimators.network.cg_pairs import pair_gains, statistics_table
+from estimators.network.cg_pairs import fit_statistics_table, pair_gains
 from estimators.network.learn import Constraints, learn_structure
 from estimators.network.model import CGNetwork, pseudo_count
 from estimators.network.partitions import Partitions
@@ -144,15 +144,7 @@ def fit_tan_partitions(clf, data: Partitions):
     owner = type(clf).__name__
     data = data.with_owner(owner)
     _check_ktan(clf, owner)
-    method = clf._feature_selection_method()
-    if method is not None:
-        raise ValueError(f"{owner}(feature_selection={method!r}) needs the rows in memory; use "
-                         "feature_selection=None on a Dask collection, or compute a sample.")
-    clf.feature_selection_ = None
-    continuous = clf._continuous_columns(data)
-    encoder, table, classes = statistics_table(data, continuous)
-    clf._set_classes_from_statistics(classes, table.class_counts, data, 2)
-    enc = clf._set_encoder_from_statistics(encoder)
+    continuous, enc, table, classes = fit_statistics_table(clf, data)
     names = clf.feature_names()
     if continuous.any() and not continuous.all():  # mixed: the conditional Gaussian pairs
         kept = _kept(clf, enc)

@@ -24,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+import abc
 import copy
 from collections.abc import Callable, Hashable
 
@@ -42,7 +43,7 @@ __all__ = ["InMemory", "Partitions", "categories_of", "column_kinds", "counts_of
            "empty_encoded", "encoder_order", "fit_encoder", "moments_of"]
 
 
-class Partitions:
+class Partitions(abc.ABC):
     """A training table ``(X, y)`` in row partitions (see the module docstring).
 
     Attributes
@@ -62,10 +63,10 @@ class Partitions:
     from_array: bool = False
     owner: str = "collect"
 
+    @abc.abstractmethod
     def map_reduce(self, fn: Callable, combine: Callable, *args):
         """``combine`` over the partitions of ``fn(x_part, y_part, *args)`` (x a pandas
         DataFrame, y a Series), computed."""
-        raise NotImplementedError
 
     def with_owner(self, owner: str) -> Partitions:
         """The same partitions, messages naming ``owner``."""
