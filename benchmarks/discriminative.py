@@ -3,8 +3,10 @@ TAN, k-TAN and naive Bayes beside the LogisticRegression and HistGradientBoostin
 each model on its own, the same folds for every model of a table.
 
 Models: ``nb``, ``tan``, ``ktan`` at their defaults (generative) and with
-``parameters="discriminative"`` (log-linear cells, λ and the penalty centre chosen by inner
-3-fold CV on the training fold, :mod:`estimators.discriminative`), and TAN with
+``parameters="discriminative"`` (log-linear cells beside logistic regression's own features,
+λ and the cells' scale chosen by inner 3-fold CV on the training fold,
+:mod:`estimators.discriminative`), and TAN with ``Discriminative(scale=None)`` (the flat
+cells: one penalty on the cells alone, λ by the same inner CV) and with
 ``Discriminative(form="weights")`` (WANBIA-C: one weight per generative log-factor and
 class, same inner CV). The goal row, fixed before the run, is :data:`GOAL` (the
 discriminative TAN); the discriminative k-TAN's counts are stated beside it.
@@ -53,6 +55,7 @@ _BOARD = kgraph_classifiers()
 MODELS = {
     **{k: _BOARD[k] for k in ("NaiveBayesClassifier", "NaiveBayesClassifier (discriminative)",
                               "tan", "tan (discriminative)")},
+    "tan (discriminative, flat)": TANClassifier(parameters=Discriminative(scale=None)),
     "tan (discriminative, weights)": TANClassifier(parameters=Discriminative(form="weights")),
     **{k: _BOARD[k] for k in ("ktan", "ktan (discriminative)")},
     LR: SKLEARN[LR],

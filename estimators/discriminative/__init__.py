@@ -10,17 +10,19 @@ from estimators.discriminative._cll import CLLProblem, maximise_cll
 from estimators.discriminative._design import Design, fit_design, generative_weights
 from estimators.discriminative._model import (
     FORMS,
-    L2,
     PARAMETERS,
     Discriminative,
     DiscriminativeParameters,
     fit_parameters,
     resolve_parameters,
 )
+from estimators.discriminative._select import L2, L2_GRID, SCALE_GRID
 
 __all__ = [
     "FORMS",
     "L2",
+    "L2_GRID",
+    "SCALE_GRID",
     "PARAMETERS",
     "CLLProblem",
     "Design",

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import optimize
-from threadpoolctl import threadpool_limits
+from scipy import optimize, sparse
+from threadpoolctl import ThreadpoolController
 
 from estimators.progress import progress
 
@@ -43,7 +43,10 @@ class CLLProblem:
 
     def __init__(self, design, offset: np.ndarray, y: np.ndarray, l2: float):
         self.shared = not isinstance(design, Sequence)
-        self.design = design
+        self.design = compact(design) if self.shared else [compact(D) for D in design]
+        # Φᵀ once (a CSR or contiguous copy), not one transposition per evaluation
+        self.design_t = (_transpose(self.design) if self.shared else
+                         [_transpose(D) for D in self.design])
         self.offset = np.asarray(offset, dtype=float)
         self.n, self.m = self.offset.shape
         self.p = (design if self.shared else design[0]).shape[1]
@@ -78,7 +81,7 @@ class CLLProblem:
         lse = logsumexp(s)
         loss = -(s[np.arange(self.n), self.y] - lse).sum() + 0.5 * self.l2 * np.vdot(W, W)
         R = np.exp(s - lse[:, None]) - self.onehot  # p - 1[y]
-        gW = transposed(self.design, R) + self.l2 * W
+        gW = _products(self.design_t, R) + self.l2 * W
         return loss / self.n, self.pack(gW, R.sum(axis=0)) / self.n
 
 
@@ -95,11 +98,38 @@ def linear(design, W: np.ndarray) -> np.ndarray:
     return np.column_stack([np.asarray(D @ W[:, y]).ravel() for y, D in enumerate(design)])
 
 
-def transposed(design, R: np.ndarray) -> np.ndarray:
-    """``Φ_yᵀ r_y`` for every class: shape (p, m)."""
-    if not isinstance(design, Sequence):
-        return np.asarray(design.T @ R)
-    return np.column_stack([np.asarray(D.T @ R[:, y]).ravel() for y, D in enumerate(design)])
+#: a design with at most this many cells (rows x columns) is multiplied as a dense array:
+#: BLAS on a few hundred thousand numbers beats the per-call overhead of a sparse product
+DENSE_CELLS = 400_000
+
+
+def compact(D):
+    """``D`` as a dense array when small (:data:`DENSE_CELLS`), else as CSR."""
+    if sparse.issparse(D):
+        return D.toarray() if D.shape[0] * D.shape[1] <= DENSE_CELLS else D.tocsr()
+    return np.asarray(D, dtype=float)
+
+
+def _transpose(D):
+    return D.T.tocsr() if sparse.issparse(D) else np.ascontiguousarray(D.T)
+
+
+def _products(design_t, R: np.ndarray) -> np.ndarray:
+    """``Φ_yᵀ r_y`` for every class from the transposed designs: shape (p, m)."""
+    if not isinstance(design_t, Sequence):
+        return np.asarray(design_t @ R)
+    return np.column_stack([np.asarray(D @ R[:, y]).ravel() for y, D in enumerate(design_t)])
+
+
+_CONTROLLER: list = []
+
+
+def _controller() -> ThreadpoolController:
+    """One :class:`ThreadpoolController` per process (finding the libraries takes ~6 ms,
+    more than a small fit)."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0]
 
 
 def maximise_cll(problem: CLLProblem, W0: np.ndarray, b0: np.ndarray, *, max_iter: int = 1000,
@@ -132,7 +162,7 @@ def maximise_cll(problem: CLLProblem, W0: np.ndarray, b0: np.ndarray, *, max_ite
 
     # one BLAS thread: L-BFGS-B's vectors are small, and threads of scipy's own OpenBLAS
     # spinning on a busy machine made each iteration ~7 ms instead of ~50 us
-    with threadpool_limits(1, user_api="blas"):
+    with _controller().limit(limits=1, user_api="blas"):
         res = optimize.minimize(problem.loss_grad, theta0, jac=True, method="L-BFGS-B",
                                 callback=callback,
                                 options={"maxiter": max_iter, "gtol": tol,

@@ -15,15 +15,24 @@ parent cell ``u`` seen in training:
 * categorical v with C ≠ ∅: ``1[x_v = c, u] * (1, z_c, z_c z_c')``, the terms of the
   Gaussian numerator ``p(c | u, y) N(x_C; mu, S)`` of its Bayes-rule factor.
 
-Each class has its own weight on every column (the cells "given parents and class"). A
-family is **active** on a row when v and every parent are observed and ``u`` was seen in
+Each class has its own weight on every column (the cells "given parents and class").
+
+**The hierarchy** (``fit_design(..., scale=s)``): logistic regression's own features get
+columns of their own after the cells -- the one-hot cells ``1[x_v = c]`` of every
+categorical vertex that has parents and the standardised value ``z_v`` of every continuous
+vertex -- and every family's cells are multiplied by ``s``, except those of a categorical
+vertex with no parent but the class (they *are* its one-hot cells). One penalty ``λ`` on all
+weights then penalises the structure's terms by ``λ / s²``: they are shrunk towards logistic
+regression on the same features instead of towards nothing (:mod:`._model`).
+
+A family is **active** on a row when v and every parent are observed and ``u`` was seen in
 training; elsewhere its columns are zero (the scheme of :mod:`._model` then gives it its
 generative, marginalised term). Built with one COO assembly per family, no loop over rows.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import sparse
@@ -47,18 +56,44 @@ class Design:
     mean, sd : ndarray
         Standardisation of every encoded column (0 and 1 for categorical ones).
     offsets : ndarray of int
-        First design column of each family; ``offsets[-1]`` is the width.
+        First design column of each family's cells; ``offsets[-1]`` is :attr:`n_cells`.
+    main : ndarray of int or None
+        First main-effect column of each family, counted from :attr:`n_cells` (None: no
+        hierarchy).
+    scales : ndarray or None
+        The factor of each family's cells (None: 1).
     """
 
     factors: tuple
     mean: np.ndarray
     sd: np.ndarray
     offsets: np.ndarray
+    main: np.ndarray | None = None
+    scales: np.ndarray | None = None
+
+    @property
+    def n_cells(self) -> int:
+        """Number of cell columns (the structure's log-linear features)."""
+        return int(self.offsets[-1])
 
     @property
     def n_columns(self) -> int:
-        """Number of design columns."""
-        return int(self.offsets[-1])
+        """Number of design columns (cells, then the main effects)."""
+        return self.n_cells + (0 if self.main is None else int(self.main[-1]))
+
+    def column_scales(self) -> np.ndarray:
+        """The factor of every design column: the family's scale on its cells, 1 on the
+        main effects (:meth:`matrix` of a design with other scales is the same matrix
+        times the ratio of these)."""
+        out = np.ones(self.n_columns)
+        if self.scales is not None:
+            out[:self.n_cells] = np.repeat(self.scales, np.diff(self.offsets))
+        return out
+
+    def rescaled(self, scale: float) -> Design:
+        """The same layout with every scaled family at ``scale``."""
+        return replace(self, scales=np.array([1.0 if _is_main(f) else float(scale)
+                                              for f in self.factors]))
 
     def active(self, enc: EncodedColumns) -> np.ndarray:
         """Boolean (n, n_families): the family is active on the row (module docstring)."""
@@ -88,7 +123,22 @@ class Design:
             col = self.offsets[j] + cell[:, None] * width + np.arange(width)
             rows.append(np.repeat(idx, width))
             cols.append(col.ravel())
-            vals.append(block.ravel())
+            vals.append(block.ravel() * (1.0 if self.scales is None else self.scales[j]))
+        if self.main is not None:
+            for j, f in enumerate(self.factors):
+                if self.main[j + 1] == self.main[j]:
+                    continue
+                idx = np.flatnonzero(active[:, j])
+                start = self.n_cells + self.main[j]
+                if isinstance(f, LinearGaussianFactor):
+                    block = z[idx, f.v][:, None]
+                    col = np.full(block.shape, start)
+                else:
+                    block = np.ones((idx.size, 1))
+                    col = start + enc.codes[idx, f.v][:, None]
+                rows.append(np.repeat(idx, block.shape[1]))
+                cols.append(col.ravel())
+                vals.append(block.ravel())
         data = (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols)))
         return sparse.csr_matrix(sparse.coo_matrix(data, shape=(n, self.n_columns)))
 
@@ -122,7 +172,22 @@ def _cells(f) -> int:
     return f.n_configs * (1 if isinstance(f, LinearGaussianFactor) else int(f.log_cpt.shape[2]))
 
 
-def fit_design(factors, enc: EncodedColumns) -> Design:
+def _is_main(f) -> bool:
+    """The family's cells are logistic regression's own features: a categorical vertex with
+    no parent but the class (its one-hot cells)."""
+    return (isinstance(f, CategoricalFactor) and not len(f.continuous_parents)
+            and not len(f.categorical_parents))
+
+
+def _main_width(f) -> int:
+    """Main-effect columns of family ``f``: none when its cells are main effects, the
+    standardised value of a continuous vertex, the one-hot cells of a categorical one."""
+    if _is_main(f):
+        return 0
+    return 1 if isinstance(f, LinearGaussianFactor) else int(f.log_cpt.shape[2])
+
+
+def fit_design(factors, enc: EncodedColumns, scale: float | None = None) -> Design:
     """The :class:`Design` of a fitted structure's factors on its training table.
 
     Parameters
@@ -132,6 +197,8 @@ def fit_design(factors, enc: EncodedColumns) -> Design:
         ``BayesCategoricalFactor``), one per modelled feature.
     enc : EncodedColumns
         The training table (its continuous columns give the standardisation).
+    scale : float or None, default=None
+        ``s`` of the hierarchy (module docstring); None: the cells alone.
 
     Returns
     -------
@@ -163,7 +230,12 @@ def fit_design(factors, enc: EncodedColumns) -> Design:
         mean[cont] = np.where(np.isfinite(m), m, 0.0)
         sd[cont] = np.where(np.isfinite(s) & (s > 0), s, 1.0)
     sizes = [_cells(f) * _width(f) for f in factors]
-    return Design(tuple(factors), mean, sd, np.concatenate([[0], np.cumsum(sizes)]).astype(int))
+    main = scales = None
+    if scale is not None:
+        main = np.concatenate([[0], np.cumsum([_main_width(f) for f in factors])]).astype(int)
+        scales = np.array([1.0 if _is_main(f) else float(scale) for f in factors])
+    return Design(tuple(factors), mean, sd, np.concatenate([[0], np.cumsum(sizes)]).astype(int),
+                  main, scales)
 
 
 def generative_weights(design: Design, n_classes: int) -> np.ndarray:
@@ -183,7 +255,7 @@ def generative_weights(design: Design, n_classes: int) -> np.ndarray:
             block = block.transpose(0, 2, 1, 3)  # (U, K, m, width)
             block = block.reshape(-1, n_classes, block.shape[-1])
         W[design.offsets[j]:design.offsets[j + 1]] = block.transpose(0, 2, 1).reshape(
-            -1, n_classes)
+            -1, n_classes) / (1.0 if design.scales is None else design.scales[j])
     return W
 
 

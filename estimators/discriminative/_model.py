@@ -18,16 +18,35 @@ was seen in training). Two choices, fixed by :class:`Discriminative`:
     generative log-factor itself, ``ln p_f(x | y)``, one weight per family and class
     (WANBIA-C).
 
+``scale`` (the hierarchy of the cells; ``form="cells"`` only)
+    ``None``: the cells alone, one penalty on all (the flat parameterisation: for naive
+    Bayes, logistic regression on the cells). A number ``s`` (or ``"auto"``: chosen by inner
+    CV from :data:`._select.SCALE_GRID`): logistic regression's own features -- the one-hot
+    cells of every categorical feature and the standardised value ``z`` of every continuous
+    one -- are columns of their own, and every other cell (a CPT's cells given parents, the
+    quadratic and cross terms of the continuous families) enters multiplied by ``s``, so
+    that its weight is penalised by ``λ / s²``: the structure's terms are shrunk towards the
+    logistic regression of the same features (s -> 0) rather than towards nothing. The
+    model class is unchanged (the main effects are sums of cells); what changes is the
+    prior. Measured (``benchmarks/results/discriminative.md``): the flat TAN overfits where
+    its interactions or class-specific variances are not supported by the rows -- the
+    quadratic terms alone cost scikit-learn's own LR 0.027 accuracy on heart_failure
+    (0.839 -> 0.813 with ``[z, z²]``) -- and the hierarchy recovers it.
+
 ``centre`` (what the penalty ``(λ/2)‖w‖²`` shrinks towards, and the start of L-BFGS)
-    ``"zero"``: ``o_y(x) = ln p(y, x_O) - Σ_{f active} ln p_f(x | y)`` and ``w`` the full
-    log-linear weights, started at the generative ones (:func:`._design.generative_weights`
-    for cells, 1 for weights). On complete rows ``o`` is ``ln p(y)``, absorbed by the bias:
-    this is exactly MATH.md §10's CLL, and for naive Bayes it is scikit-learn's multinomial
+    ``"zero"`` (default): ``o_y(x) = ln p(y, x_O) - Σ_{f active} ln p_f(x | y)`` and ``w``
+    the full log-linear weights, started at the generative ones
+    (:func:`._design.generative_weights` for cells, 1 for weights; 0 on the main effects).
+    On complete rows ``o`` is ``ln p(y)``, absorbed by the bias: this is exactly MATH.md
+    §10's CLL, and for naive Bayes with ``scale=None`` it is scikit-learn's multinomial
     ``LogisticRegression(C = 1/λ)`` on one-hot (categorical) or ``[z, z²]`` (continuous)
     features. ``"generative"``: ``o_y(x) = ln p(y, x_O)``, the generative model itself, and
     ``w`` the *correction* to it (0 at the start): the penalty shrinks towards the generative
     parameters instead of towards zero, so the fitted CLL is never below the generative one
-    (``CLL(w*) >= CLL(0) + (λ/2)‖w*‖²``).
+    (``CLL(w*) >= CLL(0) + (λ/2)‖w*‖²``). ``"auto"``: chosen with λ. Measured on the 18
+    tables, inner CV picked the generative centre on a few categorical tables only, with
+    the same outer accuracy as the zero centre (within 0.004) at twice the fit time: the
+    default is ``"zero"``.
 
 **Missing cells and unseen parent cells** (the scheme; beyond §10, which names it for the
 weighted form only). Every family is discriminative where it is active and generative where
@@ -48,14 +67,15 @@ the NB = logistic regression identities, all tested):
   by other factors in a fully log-linear model);
 - ``centre="generative"``: the penalty shrinks towards the generative parameters (a prior
   centred on them) rather than towards zero;
-- λ and the centre are chosen by inner cross-validation (:mod:`._select`);
+- λ, the scale (and optionally the centre) are chosen by inner cross-validation
+  (:mod:`._select`); the hierarchy of ``scale`` is a prior, not in §10;
 - the missing-cell scheme above covers the cell form too (§10 states it for the weighted
   form): inactive families keep their generative factors, marginalised as in §8.
 
 **Which form.** Both were measured on the 18 shared tables
-(``benchmarks/results/discriminative.md``, TAN, the same inner CV): the cells reach the
-LogisticRegression pipeline's accuracy on 10 of 18 tables, the weights on 4 of 18 (log-loss
-6 and 7 of 18). One weight per factor and class can only rescale a factor, not correct the
+(``benchmarks/results/discriminative.md``, TAN, the same inner CV; at commit 219b6be, the
+flat cells): the cells reach the LogisticRegression pipeline's accuracy on 10 of 18 tables,
+the weights on 4 of 18 (log-loss 6 and 7 of 18); the benchmark keeps both rows. One weight per factor and class can only rescale a factor, not correct the
 cells a wrong independence assumption got wrong (tic-tac-toe: cells 0.972, weights 0.748,
 generative 0.744), so ``"cells"`` is the default form.
 """
@@ -79,8 +99,6 @@ __all__ = ["FORMS", "PARAMETERS", "Discriminative", "DiscriminativeParameters", 
 PARAMETERS = ("generative", "discriminative")
 FORMS = ("cells", "weights")
 CENTRES = ("generative", "zero", "auto")
-#: λ where inner cross-validation cannot split (a class with one row): scikit-learn's C = 1
-L2 = 1.0
 
 
 @dataclass(frozen=True)
@@ -95,24 +113,29 @@ class Discriminative:
     l2 : float or "auto", default="auto"
         λ of the penalty ``(λ/2)‖w‖²`` on the summed CLL (``1 / C`` of scikit-learn);
         ``"auto"``: chosen from :data:`._select.L2_GRID` by inner cross-validated log-loss.
-    centre : {"generative", "zero", "auto"}, default="auto"
+    centre : {"generative", "zero", "auto"}, default="zero"
         What the penalty shrinks towards (module docstring); ``"auto"``: chosen with λ.
     max_iter : int, default=1000
         L-BFGS iterations at most.
     tol : float, default=1e-6
         L-BFGS gradient tolerance (of the objective divided by n).
+    scale : float, "auto" or None, default="auto"
+        ``s``: the structure's cells beyond logistic regression's features enter times
+        ``s`` (penalty ``λ / s²``), beside those features; ``None``: the cells alone, one
+        penalty (module docstring). ``"auto"``: chosen with λ by inner cross-validation.
 
     Examples
     --------
     >>> Discriminative(l2=0.5)
-    Discriminative(form='cells', l2=0.5, centre='auto', max_iter=1000, tol=1e-06)
+    Discriminative(form='cells', l2=0.5, centre='zero', max_iter=1000, tol=1e-06, scale='auto')
     """
 
     form: str = "cells"
     l2: float | str = "auto"
-    centre: str = "auto"
+    centre: str = "zero"
     max_iter: int = 1000
     tol: float = 1e-6
+    scale: float | str | None = "auto"
 
     def __post_init__(self):
         if self.form not in FORMS:
@@ -124,6 +147,11 @@ class Discriminative:
                                       and self.l2 >= 0):
             raise ValueError(f"Discriminative l2 must be a finite number >= 0 or 'auto'; got "
                              f"{self.l2!r}.")
+        if self.scale not in (None, "auto") and not (
+                isinstance(self.scale, int | float) and np.isfinite(self.scale)
+                and self.scale > 0):
+            raise ValueError(f"Discriminative scale must be a finite number > 0, 'auto' or "
+                             f"None; got {self.scale!r}.")
 
 
 def resolve_parameters(parameters) -> Discriminative | None:
@@ -208,8 +236,8 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
     spec : Discriminative
     refit : callable, optional
         ``refit(rows) -> (factors, jll)``: the family's generative factors refitted on the
-        given training rows and their ``ln p(y, x_O)`` function, for ``l2="auto"`` or
-        ``centre="auto"`` (:func:`._select.select_penalty`); the chosen values are in the
+        given training rows and their ``ln p(y, x_O)`` function, for ``l2``, ``centre`` or
+        ``scale`` ``"auto"`` (:func:`._select.select_penalty`); the chosen values are in the
         returned ``spec`` and the inner-CV table in ``info["cv"]``.
     random_state : int, default=0
         Seed of that inner cross-validation's folds.
@@ -229,21 +257,22 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
     >>> enc = MixedEncoder({0: "categorical"}).fit_transform(X)
     >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
     >>> jll = np.log(np.bincount(y) / 300) + sum(f.log_prob(enc) for f in factors)
-    >>> fitted = fit_parameters(factors, enc, y, jll, Discriminative(l2=1.0, centre="generative"))
+    >>> spec = Discriminative(l2=1.0, centre="generative", scale=1.0)
+    >>> fitted = fit_parameters(factors, enc, y, jll, spec)
     >>> bool(fitted.info["cll"] >= fitted.info["cll_start"])
     True
     """
     m = jll.shape[1]
     table = None
-    if "auto" in (spec.l2, spec.centre):
+    if "auto" in (spec.l2, spec.centre, spec.scale):
         if refit is None:
-            raise ValueError("Discriminative(l2='auto' or centre='auto') needs the family's "
+            raise ValueError("Discriminative(l2, centre or scale 'auto') needs the family's "
                              "refit function (inner cross-validation).")
-        l2, centre, table = select_penalty(spec, enc, y, m, refit, _terms,
+        l2, centre, scale, table = select_penalty(spec, enc, y, m, refit, _terms,
                                              random_state=random_state)
         spec = Discriminative(form=spec.form, l2=l2, centre=centre, max_iter=spec.max_iter,
-                              tol=spec.tol)
-    design = fit_design(factors, enc)
+                              tol=spec.tol, scale=scale)
+    design = fit_design(factors, enc, spec.scale if spec.form == "cells" else None)
     offset, matrix = _terms(spec, design, enc, jll)
     p = matrix.shape[1] if spec.form == "cells" else len(factors)
     if spec.centre == "generative":

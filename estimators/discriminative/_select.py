@@ -1,30 +1,48 @@
-"""Choosing the penalty (λ and its centre) by inner cross-validation on the training rows.
+"""Choosing the penalty (λ, the hierarchy's scale, the centre) by inner cross-validation on
+the training rows.
 
-``Discriminative(l2="auto")`` and/or ``centre="auto"`` try every pair of
-:data:`L2_GRID` x centres on stratified :data:`INNER_FOLDS`-fold splits of the training rows
-(seeded by ``random_state``, the estimator's, 0 when it has none): per fold the family refits its *generative* factors on the inner training rows
-(the structure is kept), the discriminative weights are fitted along the λ path from the
-largest λ down (each fit warm-started from the previous one) and scored by the log-loss of
-the held-out rows. The pair with the smallest mean held-out log-loss wins (ties: the larger
-λ, then the generative centre); the final fit uses it on all training rows.
+Every ``"auto"`` of a :class:`Discriminative` is chosen on stratified :data:`INNER_FOLDS`-fold
+splits of the training rows (seeded by ``random_state``, the estimator's, 0 when it has
+none): per fold the family refits its *generative* factors on the inner training rows (the
+structure is kept); for every centre and scale of :data:`SCALE_GRID` the discriminative
+weights are fitted along the λ path of every other value of :data:`L2_GRID` from the
+largest λ down (each fit warm-started from the previous one, all folds in step) and scored
+by the mean log-loss of the held-out rows; the path stops once that loss rises
+(:data:`PATIENCE`), since it is past its minimum, and the two grid neighbours of its best λ
+are tried. The scales are tried in the order of :data:`SCALE_GRID` and stop once a scale's
+best loss is no better than the previous scale's. The setting with the smallest mean held-out log-loss wins (ties: the larger λ,
+the generative centre, the larger scale); the final fit uses it on all training rows. The
+outer test rows are never seen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
+from scipy import sparse
 from scipy.special import logsumexp
 from sklearn.model_selection import StratifiedKFold
 
 from estimators.columns import EncodedColumns
-from estimators.discriminative._cll import CLLProblem, linear, maximise_cll
+from estimators.discriminative._cll import CLLProblem, compact, linear, maximise_cll
 from estimators.discriminative._design import fit_design, generative_weights
 
 __all__ = ["INNER_FOLDS", "L2_GRID", "select_penalty"]
 
-#: the λ tried by ``l2="auto"`` (largest first: the path is warm-started downwards)
-L2_GRID = (100.0, 10.0, 1.0, 0.1)
+#: the λ tried by ``l2="auto"`` (largest first: the path is warm-started downwards),
+#: 1000 to 0.001 in steps of √10
+L2_GRID = tuple(float(10 ** (e / 2)) for e in range(6, -7, -1))
+#: the scales ``s`` of the structure's terms beyond logistic regression's tried by
+#: ``scale="auto"`` (their penalty is λ / s²)
+SCALE_GRID = (1.0, 0.3, 0.1, 0.03)
+#: ``s`` where inner cross-validation cannot split
+SCALE = 1.0
+#: the path stops after this many steps without a better held-out log-loss
+PATIENCE = 1
+#: λ where inner cross-validation cannot split (a class with one row): scikit-learn's C = 1
+L2 = 1.0
 #: inner folds
 INNER_FOLDS = 3
 #: gradient tolerance of the inner fits (the final fit uses the spec's)
@@ -33,13 +51,13 @@ _INNER_TOL = 1e-4
 
 def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
                    refit: Callable, terms: Callable,
-                   random_state: int = 0) -> tuple[float, str, dict]:
-    """``(l2, centre, table)``: the penalty with the best inner-CV log-loss.
+                   random_state: int = 0) -> tuple[float, str, float | None, dict]:
+    """``(l2, centre, scale, table)``: the penalty with the best inner-CV log-loss.
 
     Parameters
     ----------
     spec : Discriminative
-        Its ``l2`` and ``centre`` (either may be ``"auto"``) and ``form``.
+        Its ``l2``, ``centre`` and ``scale`` (any may be ``"auto"``) and ``form``.
     enc, y, n_classes
         The training table and class codes.
     refit : callable
@@ -54,42 +72,118 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
     -------
     l2 : float
     centre : str
+    scale : float or None
     table : dict
-        ``{(centre, l2): mean held-out log-loss}``.
+        ``{(centre, scale, l2): mean held-out log-loss}``.
     """
     grid = L2_GRID if spec.l2 == "auto" else (float(spec.l2),)
     centres = ("generative", "zero") if spec.centre == "auto" else (spec.centre,)
+    scales = SCALE_GRID if spec.scale == "auto" and spec.form == "cells" else (
+        None if spec.scale == "auto" else spec.scale,)
     counts = np.bincount(y, minlength=n_classes)
     folds = min(INNER_FOLDS, int(counts[counts > 0].min()))
     if folds < 2:  # a class with one row: no inner split; the documented defaults
-        return (1.0 if spec.l2 == "auto" else float(spec.l2),
-                "generative" if spec.centre == "auto" else spec.centre, {})
-    losses = {(c, lam): [] for c in centres for lam in grid}
+        return (L2 if spec.l2 == "auto" else float(spec.l2),
+                "zero" if spec.centre == "auto" else spec.centre,
+                SCALE if spec.scale == "auto" else spec.scale, {})
     split = StratifiedKFold(folds, shuffle=True, random_state=random_state)
+    cells = spec.form == "cells"
+    prepared = []  # per inner fold and centre: the terms of both sides at scale 1
     for train, test in split.split(np.zeros(y.size), y):
         factors, jll = refit(train)
         tr, te = enc.take(_mask(train, y.size)), enc.take(_mask(test, y.size))
-        design = fit_design(factors, tr)
+        unit = fit_design(factors, tr, 1.0 if cells and scales != (None,) else None)
         jll_tr, jll_te = jll(tr), jll(te)
         for centre in centres:
-            inner = type(spec)(form=spec.form, l2=grid[0], centre=centre)
-            offset, matrix = terms(inner, design, tr, jll_tr)
-            offset_te, matrix_te = terms(inner, design, te, jll_te)
-            p = matrix.shape[1] if spec.form == "cells" else len(factors)
-            W = (np.zeros((p, n_classes)) if centre == "generative" else
-                 generative_weights(design, n_classes) if spec.form == "cells"
-                 else np.ones((p, n_classes)))
-            b = np.zeros(n_classes)
-            for lam in grid:
-                problem = CLLProblem(matrix, offset, y[train], lam)
-                W, b, _ = maximise_cll(problem, W, b, max_iter=spec.max_iter, tol=_INNER_TOL)
-                s = offset_te + b + linear(matrix_te, W)
-                logp = s - logsumexp(s, axis=1, keepdims=True)
-                losses[(centre, lam)].append(-logp[np.arange(test.size), y[test]].mean())
-    table = {key: float(np.mean(v)) for key, v in losses.items()}
+            inner = replace(spec, centre=centre)
+            offset, matrix = terms(inner, unit, tr, jll_tr)
+            offset_te, matrix_te = terms(inner, unit, te, jll_te)
+            if cells:
+                matrix, matrix_te = compact(matrix), compact(matrix_te)
+            prepared.append((centre, y[train], y[test], unit, len(factors), offset, matrix,
+                             offset_te, matrix_te))
+    table = {}
+    for centre in centres:
+        centre_best = np.inf
+        for scale in scales:
+            states = [_state(entry, scale, n_classes, grid[0], cells)
+                      for entry in prepared if entry[0] == centre]
+            losses = _path(states, grid, spec.max_iter)
+            table.update({(centre, scale, lam): loss for lam, loss in losses.items()})
+            best = min(losses.values())
+            if best >= centre_best:  # past the best scale: the held-out loss rises again
+                break
+            centre_best = best
     order = {c: i for i, c in enumerate(("generative", "zero"))}
-    best = min(table, key=lambda k: (round(table[k], 12), -k[1], order[k[0]]))
-    return best[1], best[0], table
+    best = min(table, key=lambda k: (round(table[k], 12), -k[2], order[k[0]], -_size(k[1])))
+    return best[2], best[0], best[1], table
+
+
+def _state(entry, scale, n_classes: int, l2: float, cells: bool) -> list:
+    """One inner fold's problem at ``scale``: [problem, held-out matrix, held-out offset,
+    held-out classes, W, b] with W, b the start (the centre's)."""
+    centre, y_tr, y_te, unit, n_factors, offset, matrix, offset_te, matrix_te = entry
+    design = unit
+    if scale is not None:  # the matrices of a design at this scale
+        design = unit.rescaled(scale)
+        ratio = design.column_scales()
+        matrix, matrix_te = _times(matrix, ratio), _times(matrix_te, ratio)
+    p = matrix.shape[1] if cells else n_factors
+    W = (np.zeros((p, n_classes)) if centre == "generative" else
+         generative_weights(design, n_classes) if cells else np.ones((p, n_classes)))
+    return [CLLProblem(matrix, offset, y_tr, l2), matrix_te, offset_te, y_te, W,
+            np.zeros(n_classes)]
+
+
+def _step(states: list, lam: float, max_iter: int) -> float:
+    """Fit every fold at ``lam`` from its state (updated to the solution): the mean held-out
+    log-loss."""
+    losses = []
+    for state in states:
+        problem, matrix_te, offset_te, y_te, W, b = state
+        problem.l2 = lam
+        W, b, _ = maximise_cll(problem, W, b, max_iter=max_iter, tol=_INNER_TOL)
+        state[4:] = [W, b]
+        s = offset_te + b + linear(matrix_te, W)
+        logp = s - logsumexp(s, axis=1, keepdims=True)
+        losses.append(-logp[np.arange(y_te.size), y_te].mean())
+    return float(np.mean(losses))
+
+
+def _path(states: list, grid: tuple, max_iter: int) -> dict:
+    """``{λ: mean held-out log-loss}``: every other λ of ``grid`` from the largest down
+    (warm-started), stopped once the loss rises (:data:`PATIENCE`), then the two neighbours
+    in ``grid`` of the best one, warm-started from its solution."""
+    losses, solutions = {}, {}
+    worse = 0
+    for lam in grid[::2]:
+        losses[lam] = _step(states, lam, max_iter)
+        solutions[lam] = [state[4:] for state in states]
+        if losses[lam] <= min(losses.values()):
+            worse = 0
+        else:
+            worse += 1
+            if worse >= PATIENCE:
+                break
+    best = min(losses, key=losses.get)
+    i = grid.index(best)
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(grid) and grid[j] not in losses:
+            for state, solution in zip(states, solutions[best], strict=True):
+                state[4:] = solution
+            losses[grid[j]] = _step(states, grid[j], max_iter)
+    return losses
+
+
+def _size(scale) -> float:
+    return np.inf if scale is None else scale
+
+
+def _times(matrix, columns: np.ndarray):
+    """``matrix`` with its columns multiplied by ``columns`` (dense or sparse)."""
+    if sparse.issparse(matrix):
+        return sparse.csr_matrix(matrix.multiply(columns[None, :]))
+    return matrix * columns
 
 
 def _mask(rows: np.ndarray, n: int) -> np.ndarray:

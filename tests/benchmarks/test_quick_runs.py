@@ -32,11 +32,11 @@ def test_list_and_unknown_steps(capsys):
 
 
 def test_arguments_after_a_double_dash_reach_every_step(capsys):
-    assert main(["list", "--", "--repeats", "1"]) == 0
+    assert main(["list", "--", "--repeats", "2"]) == 0
     out = capsys.readouterr().out
-    assert ("real_tables: python benchmarks/real_tables.py --max-rows 500 --repeats 1 -> "
-            "real_tables.md") in out
-    assert "startup: python benchmarks/startup.py --repeats 1 -> startup.md" in out
+    assert ("real_tables: python benchmarks/real_tables.py --max-rows 500 --repeats 1 "
+            "--repeats 2 -> real_tables.md") in out
+    assert "startup: python benchmarks/startup.py --repeats 2 -> startup.md" in out
 
 
 def test_write_puts_the_provenance_header_on_top(tmp_path, monkeypatch):

@@ -18,7 +18,9 @@ from estimators.discriminative import CLLProblem, Discriminative
 from estimators.ktan import KTANClassifier, NaiveBayesClassifier, TANClassifier
 
 C = 0.7  # scikit-learn's C; our lambda is 1 / C (both leave the intercept unpenalised)
-ZERO = Discriminative(centre="zero", l2=1 / C, tol=1e-10)
+#: the flat parameterisation (scale=None: no separate main effects), the same convex problem
+#: as logistic regression on the cells
+ZERO = Discriminative(centre="zero", l2=1 / C, tol=1e-10, scale=None)
 
 
 def _lr(F, y):
@@ -73,6 +75,41 @@ def test_gaussian_nb_equals_lr_on_standardised_x_and_x_squared():
     np.testing.assert_allclose(nb.predict_proba(X), lr.predict_proba(F), atol=1e-6)
 
 
+def test_gaussian_nb_with_main_effects_equals_lr_on_scaled_terms_and_z():
+    """scale=s: logistic regression's own features (here z) as separate columns, the
+    structure's terms (here the cells [z, z^2]) scaled by s, one penalty on all: the same
+    convex problem as scikit-learn's LogisticRegression on [s z, s z^2, z]."""
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 3, 300)
+    X = rng.normal(0.5 * y[:, None], 1.0 + 0.3 * y[:, None], size=(300, 2))
+    s = 0.3
+    spec = Discriminative(centre="zero", l2=1 / C, tol=1e-10, scale=s)
+    nb = NaiveBayesClassifier(parameters=spec).fit(X, y)
+    z = (X - X.mean(axis=0)) / X.std(axis=0)
+    F = np.hstack([s * z, s * z ** 2, z])
+    np.testing.assert_allclose(nb.predict_proba(X), _lr(F, y).predict_proba(F), atol=1e-6)
+
+
+def test_tan_main_effects_are_the_one_hot_cells_of_every_child():
+    """With a scale, a categorical child's family has its structure cells times s and its
+    own one-hot cells (logistic regression's features); the root's cells are its one-hot."""
+    X, y = _categorical(np.random.default_rng(13), n=200)
+    types = dict.fromkeys(range(3), "categorical")
+    clf = TANClassifier(feature_types=types, parameters=Discriminative(
+        l2=1.0, scale=0.25)).fit(X, y)
+    design = clf.discriminative_.design
+    F = design.matrix(clf._check_X(X)).toarray()
+    main = F[:, design.n_cells:]
+    children = [j for j, f in enumerate(design.factors) if len(f.categorical_parents)]
+    assert len(children) == 2
+    expected = np.hstack([_one_hot(X[:, [design.factors[j].v]],
+                                   [np.unique(X[:, design.factors[j].v])]) for j in children])
+    np.testing.assert_array_equal(main, expected)
+    for j in range(len(design.factors)):
+        block = F[:, design.offsets[j]:design.offsets[j + 1]]
+        assert set(np.unique(block)) == ({0.0, 0.25} if j in children else {0.0, 1.0})
+
+
 def _training_cll(clf, X, y) -> float:
     codes = np.searchsorted(clf.classes_, y)
     return float(clf.predict_log_proba(X)[np.arange(len(y)), codes].sum())
@@ -101,7 +138,7 @@ def _mixed_tables(draw):
 def test_cll_after_fitting_at_least_generative(table):
     """Penalty centred on the generative parameters: CLL(w*) >= CLL(0) + (l2/2)|w*|^2."""
     df, y, form = table
-    spec = Discriminative(form=form, l2=1.0, centre="generative")
+    spec = Discriminative(form=form, l2=1.0, centre="generative", scale=0.5)
     for model in (NaiveBayesClassifier, TANClassifier):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -166,7 +203,8 @@ def test_ktan_discriminative_mixed_with_missing_predicts_every_row():
                        "c": rng.normal(-y, 1.0), "d": rng.normal(0, 1, n)})
     df.loc[rng.random(n) < 0.2, "a"] = np.nan
     df.loc[rng.random(n) < 0.2, "b"] = None
-    clf = KTANClassifier(k=2, parameters=Discriminative(l2=1.0, centre="generative")).fit(df, y)
+    clf = KTANClassifier(k=2, parameters=Discriminative(l2=1.0, centre="generative",
+                                                                scale=0.3)).fit(df, y)
     proba = clf.predict_proba(df)
     assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
     assert clf.discriminative_.info["cll"] >= clf.discriminative_.info["cll_start"]
@@ -182,6 +220,8 @@ def test_bad_parameters_are_refused():
         Discriminative(centre="uniform")
     with pytest.raises(ValueError, match="l2 must be a finite number"):
         Discriminative(l2=-1.0)
+    with pytest.raises(ValueError, match="scale must be a finite number > 0"):
+        Discriminative(scale=0.0)
 
 
 def test_to_pgmpy_refuses_a_discriminative_model():
@@ -205,7 +245,8 @@ def test_gaussian_gnb_equals_lr_on_its_tree_monomials():
     x0 = rng.normal(y, 1.0)
     X = np.column_stack([x0, x0 + rng.normal(0, 0.5, n), rng.normal(-y, 1.0 + 0.2 * y)])
     # x1 is nearly x0: an ill-conditioned problem, solved to a tighter gradient tolerance
-    clf = GNBClassifier(parameters=Discriminative(centre="zero", l2=1 / C, tol=1e-13)).fit(X, y)
+    clf = GNBClassifier(parameters=Discriminative(centre="zero", l2=1 / C, tol=1e-13,
+                                                  scale=None)).fit(X, y)
     z = (X - X.mean(axis=0)) / X.std(axis=0)
     columns = []
     for v, parents in clf._families():
@@ -227,7 +268,7 @@ def test_gnb_discriminative_refuses_non_gaussian_dependence_and_fits_mixed():
     with pytest.raises(ValueError, match="needs dependence='gaussian'"):
         GNBClassifier(dependence="kde", parameters="discriminative").fit(df, y)
     df.loc[rng.random(n) < 0.1, "a"] = np.nan
-    spec = Discriminative(l2=1.0, centre="generative")
+    spec = Discriminative(l2=1.0, centre="generative", scale=1.0)
     gen = GNBClassifier().fit(df, y)
     dis = GNBClassifier(parameters=spec).fit(df, y)
     assert _training_cll(dis, df, y) >= _training_cll(gen, df, y) - 1e-8

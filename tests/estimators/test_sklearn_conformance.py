@@ -24,7 +24,7 @@ from estimators.discriminative import Discriminative
 from estimators.scores import ConditionalGaussianScore, make_score
 
 #: a discriminative fit without the inner cross-validation (keeps the checks fast)
-FIXED_PENALTY = Discriminative(l2=1.0, centre="generative")
+FIXED_PENALTY = Discriminative(l2=1.0, centre="generative", scale=1.0)
 CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier,
                NaiveBayesClassifier, AODEClassifier, A2DEClassifier, BANClassifier]
 
