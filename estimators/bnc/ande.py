@@ -79,6 +79,7 @@ from estimators._joint import (
 from estimators._warnings import user_fit
 from estimators.bnc._counts import categorical_factor
 from estimators.bnc._partitions import fit_ande_partitions
+from estimators.bnc._spode_joint import spode_joint_log_likelihood
 from estimators.columns import EncodedColumns
 from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network
 from estimators.network.partitions import Partitions
@@ -278,7 +279,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
                 if not use[:, k].any():
                     continue
                 part = X.take(use[:, k])
-                jll = net.joint_log_likelihood(part, self.class_log_prior_)
+                jll = spode_joint_log_likelihood(net, self._sets[k], part, self.class_log_prior_)
                 total[use[:, k]] = np.logaddexp(total[use[:, k]], jll)
                 count += use[:, k]
         out = np.empty_like(total)
