@@ -29,7 +29,7 @@ import numpy as np
 from estimators.columns import EncodedColumns
 from estimators.marginal import check_summed, eliminate, kept_vertices, missing_patterns
 
-__all__ = ["grid_log_marginal", "integration_grids"]
+__all__ = ["coarsened", "grid_log_marginal", "integration_grids"]
 
 #: largest rows x nodes table evaluated at once
 MAX_CELLS = 1 << 21
@@ -83,9 +83,14 @@ def _expand(enc: EncodedColumns, cols: list[int], nodes: list[np.ndarray]) -> En
 
 
 def grid_log_marginal(enc: EncodedColumns, order: list, factor_of, n_classes: int,
-                      grids: dict) -> np.ndarray:
+                      grids: dict, max_family_cells: int | None = None) -> np.ndarray:
     """``sum`` / integral over the missing cells of ``exp(sum_v ln p(x_v | x_pa(v), y))``,
-    in logs, shape (n_rows, n_classes); ``order`` is ``(v, parents)``, parents first."""
+    in logs, shape (n_rows, n_classes); ``order`` is ``(v, parents)``, parents first.
+
+    ``max_family_cells`` (None: no limit): in a missing pattern whose largest factor table
+    (the product of the node counts of one family's summed variables) exceeds it, the
+    continuous summed variables of that family get coarser rules over the same interval
+    (:func:`coarsened`), the one with the most nodes first, until it fits."""
     d = enc.codes.shape[1]
     parents = [()] * d
     covered = np.zeros(d, dtype=bool)
@@ -100,14 +105,48 @@ def grid_log_marginal(enc: EncodedColumns, order: list, factor_of, n_classes: in
         axis = {v: a for a, v in enumerate(summed)}
         nodes = {v: (grids[v][0] if v in grids else np.arange(int(enc.n_levels[v])))
                  for v in summed}
-        widest = max([1] + [int(np.prod([nodes[u].size for u in (v, *ps) if u in axis]))
-                            for v, ps in order if keep[v]])
+        families = [[u for u in (v, *ps) if u in axis] for v, ps in order if keep[v]]
+        local = {v: grids[v] for v in summed if v in grids}
+        if max_family_cells is not None:
+            local = coarsened(local, families, max_family_cells)
+            nodes.update({v: g[0] for v, g in local.items()})
+        widest = max([1] + [int(np.prod([nodes[u].size for u in f])) for f in families])
         step = max(1, MAX_CELLS // widest)
         for s in range(0, rows.size, step):
             part = enc.take(rows[s:s + step])
             out[rows[s:s + step]] = _one_chunk(part, order, factor_of, n_classes, keep,
-                                               summed, axis, nodes, grids)
+                                               summed, axis, nodes, local)
     return out
+
+
+def coarsened(grids: dict, families: list, max_cells: int) -> dict:
+    """``grids`` (vertex -> nodes, log trapezoid weights) with the largest rule of any
+    family over more than ``max_cells`` nodes replaced by one of half its nodes (same
+    interval), repeatedly, until every family's product of node counts (categorical
+    members count 1 here) is at most ``max_cells`` or its rules have 3 nodes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> g = {0: (np.linspace(0, 1, 101), np.zeros(101)), 1: (np.linspace(0, 1, 11), np.zeros(11))}
+    >>> out = coarsened(g, [[0, 1]], 300)
+    >>> out[0][0].size, out[1][0].size, round(float(np.exp(out[0][1]).sum()), 12)
+    (26, 11, 1.0)
+    """
+    grids = dict(grids)
+    for family in families:
+        cont = [u for u in family if u in grids]
+        while cont and np.prod([grids[u][0].size for u in cont]) > max_cells:
+            u = max(cont, key=lambda w: grids[w][0].size)
+            size = grids[u][0].size
+            if size <= 3:
+                break
+            lo, hi = grids[u][0][0], grids[u][0][-1]
+            size = (size + 1) // 2
+            w = np.full(size, (hi - lo) / (size - 1))
+            w[[0, -1]] *= 0.5
+            grids[u] = (np.linspace(lo, hi, size), np.log(w))
+    return grids
 
 
 def _one_chunk(enc, order, factor_of, n_classes, keep, summed, axis, nodes, grids):

@@ -39,7 +39,7 @@ from scipy.special import xlogy
 
 from estimators.columns import EncodedColumns
 from estimators.network.statistics import CellStats, merge_axes
-from estimators.scores._cg_rows_batch import gains_on_rows
+from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 
 __all__ = ["CGTables", "cg_gains"]
 
@@ -383,9 +383,16 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         small = nrows[idx] < max(min_cell_rows, c + 2)
         gain[idx[small]] = -np.inf
         flags[idx[small]] = False
-        redo = idx[flags[idx]]
-        if redo.size:
-            gain[redo] = gains_on_rows(enc, tables.y, m, [items[i] for i in redo],
+    # the flagged hyperedges of all groups on the row path, batched by what it shares
+    redo: dict[tuple, list] = defaultdict(list)
+    for i in np.flatnonzero(flags):
+        v, ps = int(items[i][0]), tuple(int(p) for p in items[i][1])
+        redo[row_path_key(enc, v, ps)].append(i)
+    step = max(1, _BUDGET // (4 * max(1, enc.codes.shape[0])))
+    for idx in redo.values():
+        for a in range(0, len(idx), step):
+            part = idx[a:a + step]
+            gain[part] = gains_on_rows(enc, tables.y, m, [items[i] for i in part],
                                        min_cell_rows=min_cell_rows,
                                        var_smoothing=var_smoothing, ridge=ridge)
     return gain, nrows, flags

@@ -18,16 +18,17 @@ from scipy.special import logsumexp
 from estimators.network.fitting import cell_regression as _regression
 from estimators.network.fitting import log_cpt_table as _cpt
 from estimators.network.moments import grouped_moments, pooled
+from estimators.network.statistics import CellStats
 
-__all__ = ["gains_on_rows"]
+__all__ = ["gains_on_rows", "row_path_key"]
 
 _LOG_2PI = float(np.log(2.0 * np.pi))
 
 
 def _scale(Z: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
     """Each hyperedge's column variances over its rows, 1 where 0 (shape (H, p))."""
-    mo = grouped_moments(Z, hh, H)
-    var = np.diagonal(mo.M, axis1=1, axis2=2) / np.maximum(mo.n, 1.0)[:, None]
+    mo = CellStats.from_arrays(Z, hh, H, cross=False)  # the diagonal of the cross products
+    var = mo.M / np.maximum(mo.n, 1.0)[:, None]
     return np.where(var > 0, var, 1.0)
 
 
@@ -37,76 +38,107 @@ def _mean_per(values: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
     return np.array([part.mean() if part.size else np.nan for part in np.split(values, cuts)])
 
 
-def _gaussian_ll(Z, bins, nb, up_class, up_glob, th, ridge, scale, floor, first):
-    """Per-row ln N(x_v; a + b^T x_C, s2) of the pooled cell regressions (v last in Z)."""
-    cells = [(grouped_moments(Z, bins[0], nb[0]), np.arange(nb[0])),
-             (grouped_moments(Z, bins[1], nb[1]), up_class),
-             (grouped_moments(Z, bins[2], nb[2]), up_glob)]
-    a, b, s2 = _regression(pooled(cells[first:], th), ridge, scale, floor, False)
-    g = bins[0]
+def _gaussian_ll(Z, g, levels, th, ridge, scale, floor):
+    """Per-row ln N(x_v; a + b^T x_C, s2) of the pooled cell regressions (v last in Z; row
+    t in finest cell ``g[t]``; ``levels`` as for :func:`pooled`)."""
+    a, b, s2 = _regression(pooled(levels, th), ridge, scale, floor, False)
     r = Z[:, -1] - (a[g] + np.einsum("tc,tc->t", b[g], Z[:, :-1]))
     return -0.5 * (_LOG_2PI + np.log(s2[g]) + r * r / s2[g])
 
 
+def _last(mo: CellStats) -> CellStats:
+    """The moments of the last column alone (the same sums as computing them apart)."""
+    return CellStats(mo.n, mo.mean[:, -1:], mo.M[:, -1:, -1:])
+
+
+def _configurations(enc, items, hh, ii):
+    """Per (hyperedge, row) pair the configuration code of the hyperedge's categorical
+    parents, and per hyperedge the number of configurations."""
+    cont = enc.continuous
+    Ds = [tuple(p for p in ps if not cont[p]) for _, ps in items]
+    U = np.array([int(np.prod(enc.n_levels[list(D)])) if D else 1 for D in Ds], dtype=np.int64)
+    u = np.zeros(ii.size, dtype=np.int64)
+    key = {D: i for i, D in enumerate(dict.fromkeys(Ds))}
+    which = np.array([key[D] for D in Ds], dtype=np.int64)[hh]
+    for D, i in key.items():
+        sel = np.flatnonzero(which == i)
+        for j in D:
+            u[sel] = u[sel] * int(enc.n_levels[j]) + enc.codes[ii[sel], j]
+    return u, U
+
+
+def row_path_key(enc, v: int, parents: tuple) -> tuple:
+    """The items :func:`gains_on_rows` can take in one call share this key: the role of v
+    (and its levels when categorical), the number of continuous parents and whether there
+    is a categorical one."""
+    cont = enc.continuous
+    c = int(cont[list(parents)].sum()) if parents else 0
+    return (bool(cont[v]), 0 if cont[v] else int(enc.n_levels[v]), c, c < len(parents))
+
+
 def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> np.ndarray:
-    """``f(v, P)`` of items ``(v, P)`` sharing the categorical members and the role of v
-    (one group of :func:`~estimators.scores._cg_batch.cg_gains`), on their rows."""
+    """``f(v, P)`` of items ``(v, P)`` with one :func:`row_path_key` (the categorical
+    parents may differ), on their rows; each hyperedge's value does not depend on the
+    others in the call (its rows go to bins of its own, summed in row order)."""
     H = len(items)
     cont = enc.continuous
     v0 = items[0][0]
-    cats = [p for p in (v0, *items[0][1]) if not cont[p]]
-    D = [p for p in items[0][1] if not cont[p]]
     C = np.array([[p for p in ps if cont[p]] for _, ps in items], dtype=np.int64).reshape(H, -1)
     vs = np.array([v for v, _ in items], dtype=np.int64)
     cols = np.column_stack([C, vs]) if cont[v0] else C
-    obs = enc.observed[:, cats].all(axis=1)[None, :] & enc.observed[:, cols].all(axis=2).T
-    if not cont[v0]:
-        obs &= enc.observed[:, v0][None, :]
+    obs = enc.observed[:, cols].all(axis=2).T
+    for h, (v, ps) in enumerate(items):  # the categorical members observed
+        cats = [p for p in (v, *ps) if not cont[p]]
+        if cats:
+            obs[h] &= enc.observed[:, cats].all(axis=1)
     hh, ii = np.nonzero(obs)  # rows of each hyperedge, in row order
     yy = y[ii]
-    levels = enc.n_levels[D]
-    u = np.zeros(ii.size, dtype=np.int64)
-    for j, lv in zip(D, levels, strict=True):
-        u = u * int(lv) + enc.codes[ii, j]
-    U = int(np.prod(levels)) if len(D) else 1
+    u, U = _configurations(enc, items, hh, ii)
     Z = enc.values[ii[:, None], cols[hh]]  # (T, s)
     scale = _scale(Z, hh, H)
     c = C.shape[1]
     th = max(min_cell_rows, c + 2)
-    first = 0 if D else 1
+    first = 0 if any(not cont[p] for p in items[0][1]) else 1
+    offU = np.concatenate([[0], np.cumsum(U)[:-1]])  # first configuration of each hyperedge
+    h_of_u = np.repeat(np.arange(H), U)
     if cont[v0]:
         floor = var_smoothing * scale[:, -1]
-        G = U * m
-        cell = hh * G + u * m + yy
-        up_class = (np.arange(H * G) // G) * m + np.arange(H * G) % m
-        up_glob = np.arange(H * G) // G
-        full = _gaussian_ll(Z, (cell, hh * m + yy, hh), (H * G, H * m, H), up_class,
-                            up_glob, th, ridge, scale[:, :-1].repeat(G, 0),
-                            floor.repeat(G), first)
-        base = _gaussian_ll(Z[:, -1:], (hh * m + yy, hh * m + yy, hh), (H * m, H * m, H),
-                            np.arange(H * m), np.arange(H * m) // m, max(min_cell_rows, 2),
-                            ridge, scale[:, :0].repeat(m, 0), floor.repeat(m), 1)
+        nb = int(U.sum()) * m
+        cell = (offU[hh] + u) * m + yy
+        h_of = h_of_u[np.arange(nb) // m]
+        up_class = h_of * m + np.arange(nb) % m
+        cls, glob = grouped_moments(Z, hh * m + yy, H * m), grouped_moments(Z, hh, H)
+        levels = [(cls, up_class), (glob, h_of)]
+        if first == 0:  # the (configuration, class) cells: only with categorical parents
+            levels.insert(0, (grouped_moments(Z, cell, nb), np.arange(nb)))
+        full = _gaussian_ll(Z, cell, levels, th, ridge,
+                            np.repeat(scale[:, :-1], U * m, axis=0), np.repeat(floor, U * m))
+        # the P = {} factor: x_v's class and global moments are sub-blocks of the above
+        base = _gaussian_ll(Z[:, -1:], hh * m + yy,
+                            [(_last(cls), np.arange(H * m)), (_last(glob), np.arange(H * m) // m)],
+                            max(min_cell_rows, 2), ridge, scale[:, :0].repeat(m, 0),
+                            floor.repeat(m))
     else:
         K = int(enc.n_levels[v0])
-        cv = enc.codes[ii, v0]
-        fine = ((hh * U + u) * m + yy) * K + cv  # (c, u, y) within h
-        n_fine = H * U * m * K
+        cv = enc.codes[ii, vs[hh]]
+        row = (offU[hh] + u) * m + yy  # (h, u, y) cell of each row
+        fine = row * K + cv  # (c, u, y) within h
+        n_fine = int(U.sum()) * m * K
         ids = np.arange(n_fine)
-        h_of, k_of, y_of = ids // (U * m * K), ids % K, (ids // K) % m
+        h_of, k_of, y_of = h_of_u[ids // (m * K)], ids % K, (ids // K) % m
         up = [ids, (h_of * m + y_of) * K + k_of, h_of * K + k_of, h_of]
         sizes = [n_fine, H * m * K, H * K, H]
         bins = [fine, (hh * m + yy) * K + cv, hh * K + cv, hh]
-        mo = pooled([(grouped_moments(Z, b, nb), mp) for b, nb, mp in zip(bins, sizes, up, strict=True)
-                     ][first:], th)
+        mo = pooled([(grouped_moments(Z, b, nb), mp) for b, nb, mp in
+                     list(zip(bins, sizes, up, strict=True))[first:]], th)
         floor = max(ridge, var_smoothing) * scale  # (H, c)
         cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + \
             floor[h_of][:, :, None] * np.eye(c)
         _, logdet = np.linalg.slogdet(cov)
         prec = np.linalg.inv(cov)
-        counts = np.bincount(fine, minlength=n_fine).astype(float)
-        log_cpt = np.concatenate([_cpt(counts.reshape(H, U, m, K)[h], 0.0)
-                                  for h in range(H)])  # (H*U, m, K): per hyperedge's table
-        row = (hh * U + u) * m + yy  # (h, u, y) cell of each row
+        counts = np.bincount(fine, minlength=n_fine).astype(float).reshape(-1, m, K)
+        log_cpt = np.concatenate([_cpt(counts[offU[h]:offU[h] + U[h]], 0.0)
+                                  for h in range(H)])  # (sum U, m, K): per hyperedge's table
         mean = mo.mean.reshape(-1, K, c)[row]
         r = Z[:, None, :] - mean
         quad = np.einsum("tki,tkij,tkj->tk", r, prec.reshape(-1, K, c, c)[row], r)

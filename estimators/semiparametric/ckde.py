@@ -274,8 +274,8 @@ def fit_ckde_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int, 
                     cells[(uu, c)] = cell(mine)
     pooled = None
     if tail > 0.0:
-        x = enc.values[:, v]
-        x = x[np.isfinite(x)]
+        x = enc.values[:, v] if rows is None else enc.values[np.asarray(rows), v]
+        x = x[np.isfinite(x)]  # the training rows only (held-out rows stay out of kernels)
         pooled = class_kde(x, np.arange(x.size), scott_factor(max(x.size, 2), 1), floor[0])
     return CKDEFactor(v, C, D, n_classes, radix, configs, cells, class_cells, pooled, tail,
                       int(values.shape[0]), float(scale))

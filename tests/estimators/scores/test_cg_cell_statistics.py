@@ -107,3 +107,30 @@ def test_statistics_are_additive():
     np.testing.assert_allclose(one.M[0], centred.T @ centred, rtol=1e-10)
     diag = CellStats.from_arrays(X, cells, 4, cross=False)
     np.testing.assert_allclose(diag.M, np.diagonal(whole.M, axis1=1, axis2=2), rtol=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(mixed_tables())
+def test_row_path_batches_across_categorical_parents(table):
+    """The batched row path takes hyperedges with different categorical parents in one call
+    (one ``row_path_key``; a categorical v needs a continuous parent): each value is the one
+    it has alone to rounding (the batched row path of main before this batching already
+    differed from a lone call in the last bit) and equals the per-hyperedge row path to
+    1e-10."""
+    from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
+
+    X, y = table
+    data = _data(X, y)
+    enc, settings_ = data.enc, dict(min_cell_rows=5, var_smoothing=1e-9, ridge=1e-8)
+    groups: dict = {}
+    for v, ps in _items(X.shape[1], 2):
+        key = row_path_key(enc, v, ps)
+        if key[0] or key[2]:  # a categorical v without continuous parents is a table
+            groups.setdefault(key, []).append((v, ps))
+    for items in groups.values():
+        together = gains_on_rows(enc, y, data.m, items, **settings_)
+        alone = np.array([gains_on_rows(enc, y, data.m, [it], **settings_)[0] for it in items])
+        np.testing.assert_allclose(together, alone, rtol=1e-13, atol=1e-14)
+        rows = cg_block_rows(data, items)
+        ok = np.isfinite(rows)
+        np.testing.assert_allclose(together[ok], rows[ok], rtol=0, atol=1e-10)
