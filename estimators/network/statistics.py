@@ -130,9 +130,12 @@ class CellStats:
         count = np.bincount(cells, minlength=n_cells).astype(float)
         mean = _cell_sums(X, cells, n_cells) / np.maximum(count, 1.0)[:, None]
         C = X - mean[cells] if n_cells else X
-        if cross:
-            M = _cell_sums(_outer(C, True).reshape(C.shape[0], p * p), cells, n_cells).reshape(
-                n_cells, p, p)
+        if cross:  # the upper triangle, mirrored: x_i x_j is x_j x_i, bit for bit
+            iu, ju = np.triu_indices(p)
+            upper = _cell_sums(C[:, iu] * C[:, ju], cells, n_cells)
+            M = np.empty((n_cells, p, p))
+            M[:, iu, ju] = upper
+            M[:, ju, iu] = upper
         else:
             M = _cell_sums(C * C, cells, n_cells)
         return cls(count, mean, M)
