@@ -1,5 +1,7 @@
-"""User trial of ``kgraph learn`` (issue 11): every real table and every shipped table with
-each of the five models, as a user runs it; exit status and every output file checked.
+"""User trial of ``kgraph learn`` (issues 11 and 31): every real table and every shipped table
+with each model of the command line -- the five older ones and the Bayesian-network-classifier
+family (kdb, aode, a2de, ban) -- as a user runs it; exit status and every output file
+checked.
 
 Data: the built-in names (``kgraph datasets``) and the four real tables as CSV files with
 ``--target`` (from a folder given by ``--csv-dir``, default ``estimators/datasets/data``).
@@ -7,7 +9,8 @@ A run passes when it exits 0 and writes structure.graphml, structure.json, model
 metrics.json, metrics.csv, structure.pdf, structure.png and report.md.
 
 Run: ``PYTHONPATH=$PWD python benchmarks/cli_trial.py`` (writes results/cli_trial.md);
-``--models`` and ``--data`` restrict the grid.
+``--models`` and ``--data`` restrict the grid; ``--from-logs`` writes the report from the
+progress lines (stderr) of earlier runs, e.g. the older models and the family run apart.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from _common import write  # noqa: E402
 from estimators.datasets import dataset_target, list_datasets  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-MODELS = ["gnb", "kgnb", "tan", "ktan", "latent-cnb"]
+MODELS = ["gnb", "kgnb", "tan", "ktan", "latent-cnb", "kdb", "aode", "a2de", "ban"]
 REAL = ["penguins", "oj", "arrests", "helpmiss"]
 FILES = ["structure.graphml", "structure.json", "model.joblib", "metrics.json", "metrics.csv",
          "structure.pdf", "structure.png", "report.md"]

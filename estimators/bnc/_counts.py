@@ -21,9 +21,11 @@ __all__ = ["categorical_factor"]
 
 def categorical_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
                        parents: tuple, alpha: float, observed: np.ndarray
-                       ) -> CategoricalFactor:
+                       ) -> tuple[CategoricalFactor, float]:
     """``p(x_v | x_parents, y)`` for a categorical v with categorical ``parents`` (sorted),
-    from counts (``observed``: ``enc.observed``, computed once by the caller)."""
+    from counts (``observed``: ``enc.observed``, computed once by the caller), and the mean
+    ``ln p(x_v | x_parents, y_i)`` of the training rows where the family is observed (from
+    the same counts: ``sum n_{u,y,x} ln p(x | u, y) / sum n_{u,y,x}``; 0 without such rows)."""
     parents = tuple(parents)
     radix = enc.n_levels[list(parents)].astype(np.int64)
     ok = observed[:, [v, *parents]].all(axis=1)
@@ -38,6 +40,9 @@ def categorical_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: in
     if configs.size == 0:
         configs = np.zeros(1, np.int64)
     table = np.concatenate([counts[configs], np.zeros((1, m, K))])  # slot U: unseen
+    log_cpt = log_cpt_table(table, alpha)
+    rows = int(ok.sum())
+    mean = float((table * log_cpt).sum() / rows) if rows else 0.0
     return CategoricalFactor(v=v, continuous_parents=(), categorical_parents=parents,
                              n_classes=m, radix=radix, configs=configs.astype(np.int64),
-                             n_rows=int(ok.sum()), log_cpt=log_cpt_table(table, alpha))
+                             n_rows=rows, log_cpt=log_cpt), mean

@@ -43,7 +43,11 @@ fit's on complete tables (the Dask path fits on complete rows). AnDE with ``n >=
 triples and is refused there.
 
 **Cost.** ``C(d, n)`` SPODEs of ``d`` factors each: ``d^2`` factors for AODE, ``d^3 / 2``
-for A2DE; prediction evaluates each SPODE on all rows at once (no loop over rows).
+for A2DE; prediction evaluates each SPODE on all rows at once (no loop over rows), the rows
+grouped by the missing pattern of its super-parents only (a missing leaf drops whatever else
+is missing, :mod:`estimators.bnc._spode_joint`): observed super-parents are the factors
+summed, missing categorical ones are enumerated, and only rows with a missing continuous
+super-parent go to the marginalisation engine.
 
 Examples
 --------
@@ -79,6 +83,7 @@ from estimators._joint import (
 from estimators._warnings import user_fit
 from estimators.bnc._counts import categorical_factor
 from estimators.bnc._partitions import fit_ande_partitions
+from estimators.bnc._spode_joint import spode_joint_log_likelihood
 from estimators.columns import EncodedColumns
 from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network
 from estimators.network.partitions import Partitions
@@ -211,8 +216,9 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
                    min_cell_rows=MIN_CELL_ROWS)
 
         def network(parents):
-            net = _spode(enc, codes, self.classes_.size, kept, parents, fit)
-            return net, [_mean_log_prob(f, enc, codes) for f in net.factors]
+            net, means = _spode(enc, codes, self.classes_.size, kept, parents, fit)
+            return net, [_mean_log_prob(f, enc, codes) if mean is None else mean
+                         for f, mean in zip(net.factors, means, strict=True)]
 
         return self.fit_spodes(kept, network, lambda S: _joint_counts(enc, S))
 
@@ -278,7 +284,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
                 if not use[:, k].any():
                     continue
                 part = X.take(use[:, k])
-                jll = net.joint_log_likelihood(part, self.class_log_prior_)
+                jll = spode_joint_log_likelihood(net, self._sets[k], part, self.class_log_prior_)
                 total[use[:, k]] = np.logaddexp(total[use[:, k]], jll)
                 count += use[:, k]
         out = np.empty_like(total)
@@ -291,21 +297,23 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
 
 
 def _spode(enc: EncodedColumns, codes: np.ndarray, m: int, kept: list, parents: list,
-           fit: dict) -> CGNetwork:
+           fit: dict) -> tuple[CGNetwork, list]:
     """One SPODE's network: categorical families with categorical parents from counts
-    (:mod:`estimators.bnc._counts`), the others by :func:`estimators.ktan.fit_network`."""
+    (:mod:`estimators.bnc._counts`), the others by :func:`estimators.ktan.fit_network`; and
+    per factor its mean training ``ln p`` when the counts gave it (else None)."""
     cont = enc.continuous
     counted = [not cont[v] and not any(cont[p] for p in pa) for v, pa in zip(kept, parents,
                                                                              strict=True)]
     if not all(counted):
         general = fit_network(enc, codes, m, kept, parents, **fit)
         if not any(counted):
-            return general
+            return general, [None] * len(kept)
     observed = enc.observed
-    factors = [categorical_factor(enc, codes, m, v, tuple(sorted(pa)), fit["alpha"], observed)
-               if c else general.factors[i]
-               for i, (v, pa, c) in enumerate(zip(kept, parents, counted, strict=True))]
-    return CGNetwork(tuple(kept), tuple(tuple(sorted(pa)) for pa in parents), tuple(factors))
+    fitted = [categorical_factor(enc, codes, m, v, tuple(sorted(pa)), fit["alpha"], observed)
+              if c else (general.factors[i], None)
+              for i, (v, pa, c) in enumerate(zip(kept, parents, counted, strict=True))]
+    return (CGNetwork(tuple(kept), tuple(tuple(sorted(pa)) for pa in parents),
+                      tuple(f for f, _ in fitted)), [mean for _, mean in fitted])
 
 
 def _mean_log_prob(factor, enc: EncodedColumns, codes: np.ndarray) -> float:

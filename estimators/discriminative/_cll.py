@@ -78,9 +78,13 @@ class CLLProblem:
         """The objective ``L`` and its gradient."""
         W, b = self.unpack(theta)
         s = self.offset + b + linear(self.design, W)
-        lse = logsumexp(s)
-        loss = -(s[np.arange(self.n), self.y] - lse).sum() + 0.5 * self.l2 * np.vdot(W, W)
-        R = np.exp(s - lse[:, None]) - self.onehot  # p - 1[y]
+        s -= s.max(axis=1, keepdims=True)  # shift-invariant: the softmax of s is unchanged
+        R = np.exp(s)
+        total = R.sum(axis=1, keepdims=True)
+        # -Σ_i (s_{i,y_i} - ln Σ_y exp s_iy), with s_{i,y_i} summed through the one-hot
+        loss = float(np.log(total).sum() - np.vdot(s, self.onehot)) + 0.5 * self.l2 * np.vdot(W, W)
+        R /= total
+        R -= self.onehot  # p - 1[y]
         gW = _products(self.design_t, R) + self.l2 * W
         return loss / self.n, self.pack(gW, R.sum(axis=0)) / self.n
 

@@ -28,6 +28,7 @@ from sklearn.model_selection import StratifiedKFold
 from estimators.columns import EncodedColumns
 from estimators.discriminative._cll import CLLProblem, compact, linear, maximise_cll
 from estimators.discriminative._design import fit_design, generative_weights
+from estimators.progress import progress, show_progress
 
 __all__ = ["INNER_FOLDS", "L2_GRID", "select_penalty"]
 
@@ -103,9 +104,12 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
             prepared.append((centre, y[train], y[test], unit, len(factors), offset, matrix,
                              offset_te, matrix_te))
     table = {}
+    bar = progress(scales * len(centres), "discriminative penalty (inner CV, scales)")
+    steps = iter(bar)
     for centre in centres:
         centre_best = np.inf
         for scale in scales:
+            next(steps, None)
             states = [_state(entry, scale, n_classes, grid[0], cells)
                       for entry in prepared if entry[0] == centre]
             losses = _path(states, grid, spec.max_iter)
@@ -114,6 +118,8 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
             if best >= centre_best:  # past the best scale: the held-out loss rises again
                 break
             centre_best = best
+    if hasattr(bar, "close"):
+        bar.close()
     order = {c: i for i, c in enumerate(("generative", "zero"))}
     best = min(table, key=lambda k: (round(table[k], 12), -k[2], order[k[0]], -_size(k[1])))
     return best[2], best[0], best[1], table
@@ -142,7 +148,8 @@ def _step(states: list, lam: float, max_iter: int) -> float:
     for state in states:
         problem, matrix_te, offset_te, y_te, W, b = state
         problem.l2 = lam
-        W, b, _ = maximise_cll(problem, W, b, max_iter=max_iter, tol=_INNER_TOL)
+        with show_progress(False):  # one bar for the whole search (select_penalty)
+            W, b, _ = maximise_cll(problem, W, b, max_iter=max_iter, tol=_INNER_TOL)
         state[4:] = [W, b]
         s = offset_te + b + linear(matrix_te, W)
         logp = s - logsumexp(s, axis=1, keepdims=True)

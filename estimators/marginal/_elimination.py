@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from estimators.marginal.factors import log_sum_exp
+
 #: numpy arrays have at most 64 axes: rows, classes and 62 summed variables per pattern
 MAX_SUMMED = 62
 
@@ -32,14 +34,6 @@ def check_summed(n_vars: int, what: str) -> None:
             f"A missing pattern leaves {n_vars} {what} to sum or integrate out; at most "
             f"{MAX_SUMMED} per row are supported."
         )
-
-
-def _logsumexp(a: np.ndarray, axis: int) -> np.ndarray:
-    """``ln sum exp(a)`` along ``axis`` (kept), stable, -inf where every term is -inf."""
-    top = np.max(a, axis=axis, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.log(np.sum(np.exp(a - top), axis=axis, keepdims=True)) + top
 
 
 def _table_size(shapes: Sequence[tuple[int, ...]], v: int) -> int:
@@ -115,7 +109,7 @@ def eliminate(factors: Sequence[np.ndarray], n_rows: int, n_classes: int, n_vars
         total = involved[0]
         for f in involved[1:]:
             total = total + f
-        pool.append(_logsumexp(total, 2 + v))
+        pool.append(log_sum_exp(total, 2 + v))
     out = np.zeros((n_rows, n_classes))
     for f in pool:
         out = out + f.reshape(f.shape[:2])

@@ -52,9 +52,10 @@ descendant and suggests a lower ``gh_order`` or imputation.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
-from numpy.polynomial.hermite_e import hermegauss
+from numpy.polynomial.hermite_e import hermegauss as _hermegauss
 
 from estimators._warnings import warn_user
 from estimators.marginal._elimination import axis_shape, check_summed, eliminate, peak_cells
@@ -69,6 +70,15 @@ _MIN_ORDER = 6
 #: measured error of the rule by order (module docstring)
 _MEASURED_ERROR = {6: 3.5e-2, 8: 1.1e-2, 10: 3.4e-3, 12: 1.3e-3, 16: 5e-4, 32: 1.9e-5, 48: 1.2e-6, 64: 1.3e-7, 128: 3e-10}
 _LOG_2PI = np.log(2.0 * np.pi)
+
+
+@cache
+def hermegauss(order: int) -> tuple[np.ndarray, np.ndarray]:
+    """The Gauss-Hermite rule of ``order`` (numpy's ``hermegauss``, computed once per order:
+    it is an eigenproblem, asked for once per missing pattern). Read-only arrays."""
+    nodes, weights = _hermegauss(order)
+    nodes.flags.writeable = weights.flags.writeable = False
+    return nodes, weights
 
 
 def _descendants_with_categorical(factors, keep: np.ndarray) -> np.ndarray:

@@ -77,10 +77,9 @@ from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
-from scipy.special import logsumexp
 
 from estimators.columns import EncodedColumns
-from estimators.marginal.factors import gather
+from estimators.marginal.factors import gather, log_sum_exp
 from estimators.network.moments import parent_configurations
 
 __all__ = ["LOG_2PI", "BayesCategoricalFactor", "CategoricalFactor", "Factor",
@@ -328,7 +327,7 @@ class BayesCategoricalFactor(Factor):
             chosen = np.take_along_axis(lj, np.broadcast_to(c[sl, None, None], (lj.shape[0], q, 1)),
                                         axis=2)[:, :, 0]
             with np.errstate(invalid="ignore"):
-                out[sl] = chosen - logsumexp(lj, axis=2)
+                out[sl] = chosen - log_sum_exp(lj, 2)[..., 0]
         return out
 
     @classmethod
@@ -374,12 +373,18 @@ class BayesCategoricalFactor(Factor):
         xs = [np.asarray(parent_values[p], dtype=float) for p in self.continuous_parents]
         ndim = max([np.ndim(value), *(np.ndim(v) for v in parent_values.values())])
         xs = [x.reshape(x.shape + (1,) * (ndim - x.ndim)) for x in xs]
-        x = np.stack(np.broadcast_arrays(*xs), axis=-1)[..., None, :]  # (..., 1, n)
-        resid = x - gather(mean, idx, ndim)  # (..., r_v, n)
-        quad = np.einsum("...i,...ij,...j->...", resid, gather(prec, idx, ndim), resid)
+        # the quadratic form term by term over the (few) continuous parents: an einsum
+        # with broadcast leading axes is several times slower on the engine's tables
+        resid = [x[..., None] - gather(mean[..., i], idx, ndim) for i, x in enumerate(xs)]
+        quad = 0.0
+        for i, r in enumerate(resid):  # (..., r_v) each
+            quad = quad + r * r * gather(prec[..., i, i], idx, ndim)
+            for j in range(i):
+                quad = quad + r * resid[j] * gather(prec[..., i, j] + prec[..., j, i], idx,
+                                                    ndim)
         log_joint = (gather(log_prior, idx, ndim)
                      - 0.5 * (quad + gather(logdet, idx, ndim) + len(xs) * _LOG_2PI))
-        log_post = log_joint - logsumexp(log_joint, axis=-1, keepdims=True)
+        log_post = log_joint - log_sum_exp(log_joint, -1)
         value = np.asarray(value, dtype=np.intp)
         full = np.broadcast_shapes(log_post.shape[:-1], value.shape)
         log_post = np.broadcast_to(log_post, full + log_post.shape[-1:])

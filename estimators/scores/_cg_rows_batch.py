@@ -18,6 +18,7 @@ from scipy.special import logsumexp
 from estimators.network.fitting import cell_regression as _regression
 from estimators.network.fitting import log_cpt_table as _cpt
 from estimators.network.moments import grouped_moments, pooled
+from estimators.network.statistics import CellStats
 
 __all__ = ["gains_on_rows", "row_path_key"]
 
@@ -26,8 +27,8 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 
 def _scale(Z: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
     """Each hyperedge's column variances over its rows, 1 where 0 (shape (H, p))."""
-    mo = grouped_moments(Z, hh, H)
-    var = np.diagonal(mo.M, axis1=1, axis2=2) / np.maximum(mo.n, 1.0)[:, None]
+    mo = CellStats.from_arrays(Z, hh, H, cross=False)  # the diagonal of the cross products
+    var = mo.M / np.maximum(mo.n, 1.0)[:, None]
     return np.where(var > 0, var, 1.0)
 
 
@@ -37,15 +38,17 @@ def _mean_per(values: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
     return np.array([part.mean() if part.size else np.nan for part in np.split(values, cuts)])
 
 
-def _gaussian_ll(Z, bins, nb, up_class, up_glob, th, ridge, scale, floor, first):
-    """Per-row ln N(x_v; a + b^T x_C, s2) of the pooled cell regressions (v last in Z)."""
-    cells = [(grouped_moments(Z, bins[0], nb[0]), np.arange(nb[0])),
-             (grouped_moments(Z, bins[1], nb[1]), up_class),
-             (grouped_moments(Z, bins[2], nb[2]), up_glob)]
-    a, b, s2 = _regression(pooled(cells[first:], th), ridge, scale, floor, False)
-    g = bins[0]
+def _gaussian_ll(Z, g, levels, th, ridge, scale, floor):
+    """Per-row ln N(x_v; a + b^T x_C, s2) of the pooled cell regressions (v last in Z; row
+    t in finest cell ``g[t]``; ``levels`` as for :func:`pooled`)."""
+    a, b, s2 = _regression(pooled(levels, th), ridge, scale, floor, False)
     r = Z[:, -1] - (a[g] + np.einsum("tc,tc->t", b[g], Z[:, :-1]))
     return -0.5 * (_LOG_2PI + np.log(s2[g]) + r * r / s2[g])
+
+
+def _last(mo: CellStats) -> CellStats:
+    """The moments of the last column alone (the same sums as computing them apart)."""
+    return CellStats(mo.n, mo.mean[:, -1:], mo.M[:, -1:, -1:])
 
 
 def _configurations(enc, items, hh, ii):
@@ -104,12 +107,17 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
         cell = (offU[hh] + u) * m + yy
         h_of = h_of_u[np.arange(nb) // m]
         up_class = h_of * m + np.arange(nb) % m
-        full = _gaussian_ll(Z, (cell, hh * m + yy, hh), (nb, H * m, H), up_class,
-                            h_of, th, ridge, np.repeat(scale[:, :-1], U * m, axis=0),
-                            np.repeat(floor, U * m), first)
-        base = _gaussian_ll(Z[:, -1:], (hh * m + yy, hh * m + yy, hh), (H * m, H * m, H),
-                            np.arange(H * m), np.arange(H * m) // m, max(min_cell_rows, 2),
-                            ridge, scale[:, :0].repeat(m, 0), floor.repeat(m), 1)
+        cls, glob = grouped_moments(Z, hh * m + yy, H * m), grouped_moments(Z, hh, H)
+        levels = [(cls, up_class), (glob, h_of)]
+        if first == 0:  # the (configuration, class) cells: only with categorical parents
+            levels.insert(0, (grouped_moments(Z, cell, nb), np.arange(nb)))
+        full = _gaussian_ll(Z, cell, levels, th, ridge,
+                            np.repeat(scale[:, :-1], U * m, axis=0), np.repeat(floor, U * m))
+        # the P = {} factor: x_v's class and global moments are sub-blocks of the above
+        base = _gaussian_ll(Z[:, -1:], hh * m + yy,
+                            [(_last(cls), np.arange(H * m)), (_last(glob), np.arange(H * m) // m)],
+                            max(min_cell_rows, 2), ridge, scale[:, :0].repeat(m, 0),
+                            floor.repeat(m))
     else:
         K = int(enc.n_levels[v0])
         cv = enc.codes[ii, vs[hh]]
@@ -121,8 +129,8 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
         up = [ids, (h_of * m + y_of) * K + k_of, h_of * K + k_of, h_of]
         sizes = [n_fine, H * m * K, H * K, H]
         bins = [fine, (hh * m + yy) * K + cv, hh * K + cv, hh]
-        mo = pooled([(grouped_moments(Z, b, nb), mp) for b, nb, mp in zip(bins, sizes, up, strict=True)
-                     ][first:], th)
+        mo = pooled([(grouped_moments(Z, b, nb), mp) for b, nb, mp in
+                     list(zip(bins, sizes, up, strict=True))[first:]], th)
         floor = max(ridge, var_smoothing) * scale  # (H, c)
         cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + \
             floor[h_of][:, :, None] * np.eye(c)
