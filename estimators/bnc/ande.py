@@ -43,7 +43,11 @@ fit's on complete tables (the Dask path fits on complete rows). AnDE with ``n >=
 triples and is refused there.
 
 **Cost.** ``C(d, n)`` SPODEs of ``d`` factors each: ``d^2`` factors for AODE, ``d^3 / 2``
-for A2DE; prediction evaluates each SPODE on all rows at once (no loop over rows).
+for A2DE; prediction evaluates each SPODE on all rows at once (no loop over rows), the rows
+grouped by the missing pattern of its super-parents only (a missing leaf drops whatever else
+is missing, :mod:`estimators.bnc._spode_joint`): observed super-parents are the factors
+summed, missing categorical ones are enumerated, and only rows with a missing continuous
+super-parent go to the marginalisation engine.
 
 Examples
 --------
