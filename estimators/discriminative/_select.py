@@ -92,9 +92,13 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
     prepared = []  # per inner fold and centre: the terms of both sides at scale 1
     for train, test in split.split(np.zeros(y.size), y):
         factors, jll = refit(train)
-        tr, te = enc.take(_mask(train, y.size)), enc.take(_mask(test, y.size))
+        mask_tr, mask_te = _mask(train, y.size), _mask(test, y.size)
+        tr, te = enc.take(mask_tr), enc.take(mask_te)
         unit = fit_design(factors, tr, 1.0 if cells and scales != (None,) else None)
-        jll_tr, jll_te = jll(tr), jll(te)
+        # ln p(y, x_O) is row by row: one call on every row shares the work per pattern of
+        # missing cells (the marginalised factors) between both sides of the fold
+        jll_all = jll(enc)
+        jll_tr, jll_te = jll_all[mask_tr], jll_all[mask_te]
         for centre in centres:
             inner = replace(spec, centre=centre)
             offset, matrix = terms(inner, unit, tr, jll_tr)

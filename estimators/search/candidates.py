@@ -216,7 +216,7 @@ def greedy_ktree_candidates(f: CandidateScore, k: int, *,
         for c in new:
             cliques.append(c)
             common = set.intersection(*(set(f.candidates_[x]) for x in c)) & rest
-            for v in common:
+            for v in sorted(common, key=index.__getitem__):
                 items.append((v, c))
                 where.append((index[v], len(cliques) - 1))
         for value, (i, j) in zip(score_values(f, items).tolist(), where, strict=True):
@@ -239,6 +239,7 @@ def greedy_ktree_candidates(f: CandidateScore, k: int, *,
         order.append(v)
         parents[v] = c
         rest.discard(v)
-        add_cliques([c - {x} | {v} for x in c])  # the dense greedy's clique order
+        # the dense greedy's clique order: in variable order (set order varies by process)
+        add_cliques([c - {x} | {v} for x in sorted(c, key=index.__getitem__)])
     return CandidateGreedyResult(AcyclicKTree(k, order, parents), float(score), forced,
                                  f.n_scored_)

@@ -75,6 +75,7 @@ def greedy_ktree(f: Score, k: int, *, variables: Sequence[Hashable] | None = Non
     parents = {order[k]: frozenset(order[:k])}
     cliques = [frozenset(c) for c in combinations(order, k)]
     rest = [v for v in variables if v not in set(order)]
+    rank = {v: i for i, v in enumerate(variables)}
     cache: dict = {}
     while rest:
         todo = [(v, c) for v in rest for c in cliques if (v, c) not in cache]
@@ -85,5 +86,6 @@ def greedy_ktree(f: Score, k: int, *, variables: Sequence[Hashable] | None = Non
         order.append(v)
         parents[v] = c
         rest.remove(v)
-        cliques.extend(c - {x} | {v} for x in c)
+        # in variable order, not set order (string hashes vary between processes)
+        cliques.extend(c - {x} | {v} for x in sorted(c, key=rank.__getitem__))
     return GreedyKTreeResult(AcyclicKTree(k, order, parents), float(score))
