@@ -19,7 +19,7 @@ from estimators._joint import (
     JointLogLikelihoodClassifier,
 )
 from estimators.columns import EncodedColumns
-from estimators.ktan import CLASS_NODE, FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.ktan import FEATURE_FAMILIES, family_of, feature_types_of, unique_class_node
 from estimators.network.model import modelled_columns, refit_network
 from estimators.network.scoring import MIN_CELL_ROWS
 from estimators.semiparametric import (
@@ -94,10 +94,7 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
     @property
     def class_node_(self) -> str:
         """Name of the class vertex in exports: ``"class"``, with ``_`` added until unique."""
-        node = CLASS_NODE
-        while node in self.feature_names():
-            node += "_"
-        return node
+        return unique_class_node(self.feature_names())
 
     @property
     def selected_features_(self) -> list:

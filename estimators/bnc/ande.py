@@ -85,14 +85,13 @@ from estimators.bnc._counts import categorical_factor
 from estimators.bnc._partitions import fit_ande_partitions
 from estimators.bnc._spode_joint import spode_joint_log_likelihood
 from estimators.columns import EncodedColumns
-from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network
+from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network, unique_class_node
 from estimators.network.partitions import Partitions
 from estimators.progress import progress
 from kgraph.superparent import SuperParentEnsemble
 
 __all__ = ["A2DEClassifier", "AODEClassifier", "AnDEClassifier"]
 
-CLASS_NODE = "class"
 
 
 class AnDEClassifier(JointLogLikelihoodClassifier):
@@ -258,10 +257,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     @property
     def class_node_(self) -> str:
         """Name of the class vertex: ``"class"``, with ``_`` added until unique."""
-        node = CLASS_NODE
-        while node in self.feature_names():
-            node += "_"
-        return node
+        return unique_class_node(self.feature_names())
 
     def qualifying(self, enc: EncodedColumns) -> np.ndarray:
         """Boolean (n_samples, n_spodes): the SPODE is averaged for the row (its observed

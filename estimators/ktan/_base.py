@@ -49,6 +49,21 @@ from estimators.semiparametric import (
 CLASS_NODE = "class"
 
 
+def unique_class_node(feature_names) -> str:
+    """The class vertex's name in exports: :data:`CLASS_NODE`, with ``_`` appended until it
+    is not one of ``feature_names``.
+
+    Examples
+    --------
+    >>> unique_class_node(["class", "x"])
+    'class_'
+    """
+    node = CLASS_NODE
+    while node in feature_names:
+        node += "_"
+    return node
+
+
 @dataclass(frozen=True)
 class KTANSpec:
     """What a k-TAN family member declares to :class:`BaseKTAN`: its structure constraints
@@ -241,10 +256,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     def class_node_(self) -> str:
         """Name of the class vertex in exports: ``"class"``, with ``_`` added until unique."""
         check_is_fitted(self)
-        node = CLASS_NODE
-        while node in self.feature_names():
-            node += "_"
-        return node
+        return unique_class_node(self.feature_names())
 
     # -- prediction -------------------------------------------------------------------------
     def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:

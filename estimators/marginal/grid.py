@@ -29,7 +29,7 @@ import numpy as np
 from estimators.columns import EncodedColumns
 from estimators.marginal import check_summed, eliminate, kept_vertices, missing_patterns
 
-__all__ = ["coarsened", "grid_log_marginal", "integration_grids"]
+__all__ = ["coarsened", "grid_log_marginal", "integration_grids", "trapezoid_grid"]
 
 #: largest rows x nodes table evaluated at once
 MAX_CELLS = 1 << 21
@@ -50,11 +50,23 @@ def integration_grids(enc: EncodedColumns, density, vertices) -> dict:
         scale = min([sd / 5.0, *_bandwidths(density, v)])
         lo, hi = x.min() - REACH * scale, x.max() + REACH * scale
         size = int(min(np.ceil((hi - lo) / (SPACING * scale)) + 1, MAX_NODES))
-        nodes = np.linspace(lo, hi, size)
-        w = np.full(size, (hi - lo) / (size - 1))
-        w[[0, -1]] *= 0.5
-        grids[int(v)] = (nodes, np.log(w))
+        grids[int(v)] = trapezoid_grid(lo, hi, size)
     return grids
+
+
+def trapezoid_grid(lo: float, hi: float, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``size`` equally spaced nodes on [lo, hi] and the log of their trapezoid weights.
+
+    Examples
+    --------
+    >>> nodes, log_w = trapezoid_grid(0.0, 1.0, 3)
+    >>> nodes.tolist(), np.exp(log_w).tolist()
+    ([0.0, 0.5, 1.0], [0.25, 0.5, 0.25])
+    """
+    nodes = np.linspace(lo, hi, size)
+    w = np.full(size, (hi - lo) / (size - 1))
+    w[[0, -1]] *= 0.5
+    return nodes, np.log(w)
 
 
 def _bandwidths(density, v: int) -> list[float]:

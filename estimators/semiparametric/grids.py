@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.columns import EncodedColumns
+from estimators.marginal.grid import trapezoid_grid
 from estimators.scores import LinearGaussianFactor
 from estimators.semiparametric.ckde import CKDEFactor
 from estimators.semiparametric.copula import CopulaFactor
@@ -27,10 +28,7 @@ def rule_grids(enc: EncodedColumns, scales: dict) -> dict:
         small, large = min([sd / 5.0, *ss]), max([sd / 5.0, *ss])
         lo, hi = x.min() - REACH * large, x.max() + REACH * large
         size = int(min(np.ceil((hi - lo) / (SPACING * small)) + 1, MAX_NODES))
-        nodes = np.linspace(lo, hi, size)
-        w = np.full(size, (hi - lo) / (size - 1))
-        w[[0, -1]] *= 0.5
-        grids[int(v)] = (nodes, np.log(w))
+        grids[int(v)] = trapezoid_grid(lo, hi, size)
     return grids
 
 
