@@ -133,3 +133,23 @@ def test_figure_width_option_and_plot_width(tmp_path, capsys):
     target = tmp_path / "column.pdf"
     assert main(["plot", f"{out}/structure.json", "--out", str(target), "--width", "column"]) == 0
     assert re.search(rb"/MediaBox \[\s*0 0 252", target.read_bytes())  # 3.5 in = 252 pt
+
+
+def test_semiparametric_run_reports_each_factor_kind(tmp_path):
+    """continuous="auto": the parents table gains a factor column, each feature's kind as
+    the fitted model's ``factor_kinds_`` says (a noise column here goes class-free)."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 160)
+    a = rng.gamma(2.0 + y, size=160)
+    data = pd.DataFrame({"a": a, "b": a + rng.normal(scale=0.3, size=160),
+                         "e": rng.standard_t(3, size=160),
+                         "d": np.where(rng.random(160) < 0.4, "u", "v"), "class": y})
+    data.to_csv(tmp_path / "noise.csv", index=False)
+    report, model, _ = run(tmp_path, str(tmp_path / "noise.csv"), "--model", "tan",
+                           "--continuous", "auto", "--cv", "2")
+    text = section(report, "Parents (besides the class `class`)")
+    assert "| feature | parents | family score | factor |" in text
+    assert "class-free: p(feature | parents) the same in every class" in text
+    rows = {r[0]: r[3] for r in table_rows(text)}
+    assert rows == {str(v): k for v, k in model.factor_kinds_.items()}
+    assert "class-free" in rows.values()
