@@ -40,7 +40,9 @@ kinds fixed; ``calibrate=False``: w = 1). Measured on the benchmark's folds (500
 2-TAN "auto"): oj fold weights 0.34-0.61 and log-loss / LR 1.26 -> 1.18 (TAN), 1.43 ->
 1.24 (2-TAN); heart_failure 2-TAN 1.28 -> 1.16; winequality_red 2-TAN 1.22 -> 1.09. On oj
 2-TAN the weight fitted on each test fold itself (a diagnostic, never used) gives 1.23: the
-rest of the gap is ranking, not calibration. Missing cells:
+rest of the gap was ranking, not calibration (these numbers are from the per-node
+density choice alone; the class-free option of :mod:`.selection` then closed that ranking
+gap, benchmarks/results/semiparametric.md). Missing cells:
 an all-copula network marginalises exactly in z-space (Gaussian algebra per class, plus the
 Gauss–Hermite rule of :mod:`estimators.marginal.mixed` only where a missing continuous cell
 has a categorical descendant, as for ``"gaussian"``); any other mix uses the grid engine
@@ -391,6 +393,7 @@ def fit_continuous_network(enc: EncodedColumns, y: np.ndarray, n_classes: int, c
 
 
 def factor_kinds(network, names) -> dict:
-    """Feature name -> the kind of its factor ("gaussian", "copula" or "ckde")."""
+    """Feature name -> the kind of its factor ("gaussian", "copula", "ckde" or
+    "class-free")."""
     kinds = getattr(network, "kinds", None) or ("gaussian",) * len(network.columns)
     return {names[v]: k for v, k in zip(network.columns, kinds, strict=True)}

@@ -17,9 +17,8 @@ evaluate).
 1. *Its density*: the option with the largest held-out log-likelihood
    ``sum_i L_{v,k}[i, y_i]`` (the per-node choice of semiparametric networks; ties to the
    earlier option of the list above).
-2. *Whether the class is its parent*: the vertices that keep that density or go
-   class-free are chosen to maximise the out-of-fold conditional log-likelihood of the
-   class,
+2. *Whether the class is its parent*: the set of class-free vertices maximises the
+   out-of-fold conditional log-likelihood of the class,
 
        CLL = max_w sum_i ln p_w(y_i | x_i),   ln p(x_i | c) = sum_v L_v[i, c],
 
@@ -58,6 +57,7 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.semiparametric.calibration import conditional_log_likelihood, evidence_weight
+from estimators.semiparametric.copula import WrapsCGFactor
 
 #: the option of a vertex whose factor does not depend on the class
 CLASS_FREE = "class-free"
@@ -66,34 +66,12 @@ MAX_SWEEPS = 3
 
 
 @dataclass(eq=False)
-class ClassFreeFactor:
+class ClassFreeFactor(WrapsCGFactor):
     """``p(x_v | x_pa)``, the same in every class: ``inner`` is a one-class factor of
     :func:`estimators.scores.fit_cg_factor`, broadcast over ``n_classes``."""
 
     inner: object
     n_classes: int
-
-    @property
-    def v(self) -> int:
-        return self.inner.v
-
-    vertex = v
-
-    @property
-    def parents(self) -> tuple:
-        return (*self.inner.categorical_parents, *self.inner.continuous_parents)
-
-    @property
-    def continuous_parents(self) -> tuple:
-        return self.inner.continuous_parents
-
-    @property
-    def categorical_parents(self) -> tuple:
-        return self.inner.categorical_parents
-
-    @property
-    def n_rows(self) -> int:
-        return self.inner.n_rows
 
     def describe(self, names: list) -> dict:
         """Its parameters for exports: those of the one-class factor, marked class-free."""
