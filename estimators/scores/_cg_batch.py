@@ -148,7 +148,10 @@ class CGTables:
             else:
                 S1[hq] += R1[q][sq]
                 S2[hq] += blk
-        S1, S2 = np.moveaxis(S1, -1, 1), np.moveaxis(S2, -1, 1)  # (H, G, s), (H, G, s, s)
+        # (H, G, s), (H, G, s, s) in memory: the regressions' einsums then reduce in the
+        # order they always did (a strided layout rounds some values differently)
+        S1 = np.ascontiguousarray(np.moveaxis(S1, -1, 1))
+        S2 = np.ascontiguousarray(np.moveaxis(S2, -1, 1))
         n1 = np.maximum(n, 1.0)[..., None]
         d = S1 / n1
         mean = np.moveaxis(ref[:, spos], 1, 0) + d
