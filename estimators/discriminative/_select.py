@@ -33,7 +33,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from estimators.columns import EncodedColumns
 from estimators.discriminative._cll import CLLProblem, compact, linear, maximise_cll
-from estimators.discriminative._design import fit_design, generative_weights
+from estimators.discriminative._design import fit_design
 from estimators.progress import progress, show_progress
 
 __all__ = ["INNER_FOLDS", "L2_GRID", "START_L2", "select_penalty"]
@@ -144,19 +144,20 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
 
 def _state(entry, scale, n_classes: int, l2: float, cells: bool, start: bool = True) -> list:
     """One inner fold's problem at ``scale``: [problem, held-out matrix, held-out offset,
-    held-out classes, W, b, column factors] with W, b the start (the centre's) and the
-    factor of every column relative to the unit design (``start=False``: W None, to be
-    set by the caller)."""
+    held-out classes, W, b, column factors] with W, b the start and the factor of every
+    column relative to the unit design (``start=False``: W None, to be set by the caller).
+    The start is W = 0 for cells (either centre: the problem is convex, so the start
+    changes the iterations, not the optimum; from 0 the first fit took 30-50% fewer L-BFGS
+    iterations than from the generative weights on helpmiss and sonar), 1 for weights (the
+    generative factors)."""
     centre, y_tr, y_te, unit, n_factors, offset, matrix, offset_te, matrix_te = entry
-    design = unit
     p = matrix.shape[1] if cells else n_factors
     ratio = np.ones(p)
     if scale is not None:  # the matrices of a design at this scale
-        design = unit.rescaled(scale)
-        ratio = design.column_scales()
+        ratio = unit.rescaled(scale).column_scales()
         matrix, matrix_te = _times(matrix, ratio), _times(matrix_te, ratio)
-    W = (None if not start else np.zeros((p, n_classes)) if centre == "generative" else
-         generative_weights(design, n_classes) if cells else np.ones((p, n_classes)))
+    W = (None if not start else np.zeros((p, n_classes)) if centre == "generative" or cells
+         else np.ones((p, n_classes)))
     return [CLLProblem(matrix, offset, y_tr, l2), matrix_te, offset_te, y_te, W,
             np.zeros(n_classes), ratio]
 
