@@ -31,6 +31,7 @@ from scipy import sparse
 from scipy.special import logsumexp
 from sklearn.model_selection import StratifiedKFold
 
+from estimators._warnings import warn_user
 from estimators.columns import EncodedColumns
 from estimators.discriminative._cll import CLLProblem, compact, linear, maximise_cll
 from estimators.discriminative._design import fit_design
@@ -90,6 +91,10 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
     counts = np.bincount(y, minlength=n_classes)
     folds = min(INNER_FOLDS, int(counts[counts > 0].min()))
     if folds < 2:  # a class with one row: no inner split; the documented defaults
+        warn_user(f"parameters='discriminative': {int((counts == 1).sum())} class(es) have a "
+                  "single training row, so the penalty cannot be chosen by inner "
+                  f"cross-validation; using l2={L2}, scale={SCALE} and centre 'zero' where "
+                  "'auto' was asked (drop such classes to let the inner CV choose).")
         return (L2 if spec.l2 == "auto" else float(spec.l2),
                 "zero" if spec.centre == "auto" else spec.centre,
                 SCALE if spec.scale == "auto" else spec.scale, {})

@@ -306,3 +306,21 @@ def test_inner_cv_folds_follow_the_estimators_random_state():
     first = [test for _, test in StratifiedKFold(3, shuffle=True, random_state=4).split(X, y)]
     other = [test for _, test in StratifiedKFold(3, shuffle=True, random_state=0).split(X, y)]
     assert any(not np.array_equal(a, b) for a, b in zip(first, other, strict=True))
+
+
+def test_a_single_row_class_warns_that_the_penalty_was_not_chosen():
+    """A class with one training row leaves no inner split: the documented defaults are
+    used (l2 = 1, scale = 1) and one warning says so; with every class on 3+ rows the inner
+    CV runs and nothing is said about it."""
+    X, y = _categorical(np.random.default_rng(5), n=120)
+    y = np.where(np.arange(y.size) == 0, 9, y)  # class 9: one row
+    with pytest.warns(UserWarning, match="single training row, so the penalty cannot be "
+                                         "chosen by inner cross-validation"):
+        clf = TANClassifier(parameters="discriminative").fit(X, y)
+    assert (clf.discriminative_.spec.l2, clf.discriminative_.spec.scale) == (1.0, 1.0)
+    assert clf.discriminative_.info["cv"] == {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = TANClassifier(parameters="discriminative").fit(X[1:], y[1:])
+    assert not [w for w in caught if "inner cross-validation" in str(w.message)]
+    assert clf.discriminative_.info["cv"]
