@@ -43,6 +43,14 @@ class ModelSpec:
     fixed: dict[str, Any] = field(default_factory=dict)
 
     def build(self, args: argparse.Namespace):
+        other = [name for name in MODEL_OPTIONS
+                 if name not in self.options and getattr(args, name, None) is not None]
+        if other:  # never fit a model that silently ignores what was asked
+            flags = ", ".join(_flag(name) for name in other)
+            takes = ", ".join(_flag(name) for name in self.options) or "none"
+            verb = "does" if len(other) == 1 else "do"
+            raise CommandError(f"{flags} {verb} not apply to --model {args.model} "
+                               f"(its model options: {takes}).")
         estimator = getattr(importlib.import_module(self.module), self.cls)
         kwargs = {name: getattr(args, name) for name in (*self.options, "feature_types")
                   if getattr(args, name, None) is not None}
@@ -68,7 +76,7 @@ MODELS = {
                        "structure_score", "ess", "parameters", "continuous"),
                       "k-TAN classifier (paper 2)"),
     "kdb": ModelSpec("estimators.bnc", "KDBClassifier", ("k", "features", "alpha", "ess",
-                                                         "parameters"),
+                                                         "parameters", "continuous"),
                      "kDB classifier (k-dependence Bayesian classifier, Sahami 1996, MATH.md §9)"),
     "aode": ModelSpec("estimators.bnc", "AODEClassifier", ("alpha",),
                       "AODE classifier (averaged one-dependence estimators, MATH.md §9)"),
@@ -79,9 +87,16 @@ MODELS = {
                             "latent conditional Naive Bayes, one per class (paper 3)"),
     "ban": ModelSpec("estimators.bnc", "BANClassifier",
                      ("max_parents", "structure_score", "features", "alpha", "ess",
-                      "parameters"),
+                      "parameters", "continuous"),
                      "BAN classifier (a hill-climbed DAG among the features, MATH.md §9)"),
 }
+
+#: every model option of some model (each model takes only its own)
+MODEL_OPTIONS = tuple(dict.fromkeys(o for spec in MODELS.values() for o in spec.options))
+
+
+def _flag(option: str) -> str:
+    return "--" + option.replace("_", "-")
 
 
 def _n_clusters(text: str) -> int | str:
