@@ -115,6 +115,9 @@ class CGTables:
         M = st.M.reshape(r, G, *st.M.shape[1:])
         R2 = M + n[:, :, None, None] * d[..., :, None] * d[..., None, :] if cross else \
             M + n[:, :, None] * d * d
+        # cells last (r, p, G) and (r, p, p, G): a gather of some columns is contiguous
+        R1 = np.ascontiguousarray(np.moveaxis(R1, 1, -1))
+        R2 = np.ascontiguousarray(np.moveaxis(R2, 1, -1))
         self._blocks[cats] = have = (st, ref, R1, R2)
         return have
 
@@ -127,19 +130,28 @@ class CGTables:
         st, ref, R1, R2 = self.block(cats, cross=s >= 2)
         r = self.n_patterns
         G = st.n.size // r
-        comp = self.pattern_observed[:, spos].all(axis=-1).T.astype(float)  # (H, r)
-        n = comp @ st.n.reshape(r, G)  # (H, G)
+        comp = self.pattern_observed[:, spos].all(axis=-1).T  # (H, r)
+        n = comp.astype(float) @ st.n.reshape(r, G)  # (H, G)
         if s == 0:
             return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
-        S1, S2 = np.zeros((H, G, s)), np.zeros((H, G, s, s))
-        # pattern by pattern, in order, only those some hyperedge here uses: a hyperedge's
-        # sums (its unused patterns add exact zeros) do not depend on its batch
+        S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
+        cross = R2.ndim == 4
+        # pattern by pattern, in order, each added to the hyperedges observing their
+        # columns in it: a hyperedge's sums do not depend on its batch
         for q in np.flatnonzero(comp.any(axis=0)):
-            w = comp[:, q, None, None]
-            S1 = S1 + w * np.moveaxis(R1[q][:, spos], 1, 0)
-            blk = (R2[q][:, spos[:, :, None], spos[:, None, :]] if R2.ndim == 4
-                   else R2[q][:, spos][..., None])
-            S2 = S2 + w[..., None] * np.moveaxis(blk, 1, 0)
+            hq = np.flatnonzero(comp[:, q])
+            sq = spos if hq.size == H else spos[hq]
+            blk = R2[q][sq[:, :, None], sq[:, None, :]] if cross else R2[q][sq][:, :, None]
+            if hq.size == H:
+                S1 += R1[q][sq]
+                S2 += blk
+            else:
+                S1[hq] += R1[q][sq]
+                S2[hq] += blk
+        # (H, G, s), (H, G, s, s) in memory: the regressions' einsums then reduce in the
+        # order they always did (a strided layout rounds some values differently)
+        S1 = np.ascontiguousarray(np.moveaxis(S1, -1, 1))
+        S2 = np.ascontiguousarray(np.moveaxis(S2, -1, 1))
         n1 = np.maximum(n, 1.0)[..., None]
         d = S1 / n1
         mean = np.moveaxis(ref[:, spos], 1, 0) + d
@@ -298,20 +310,31 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     rows = rows[np.argsort(cidx[rows], kind="stable")]
     cidx, cv = cidx[rows], cv[rows]
     starts = np.searchsorted(cidx, np.arange(cidx[-1] + 2)) if rows.size else np.zeros(1, int)
-    const = np.moveaxis(const.reshape(H, K, -1), 1, 2)  # (H, U*m, K)
-    mean = np.moveaxis(mean.reshape(H, K, -1, c), 1, 2)
-    prec = np.moveaxis(prec.reshape(H, K, -1, c, c), 1, 2)
-    X = tables.X[rows][:, spos]  # (n', H, c)
+    # per cell g, contiguous: every hyperedge's K Gaussians, the precision entries already
+    # multiplied by their weight in the quadratic form (sum_i<=k w_ik P_ik r_i r_k, the
+    # same products in the same order as term by term)
+    pairs = [(i, k) for i in range(c) for k in range(i, c)]
+    const = np.ascontiguousarray(np.moveaxis(const.reshape(H, K, -1), 2, 0))  # (G, H, K)
+    mean = np.ascontiguousarray(np.moveaxis(mean.reshape(H, K, -1, c), (2, 3), (0, 1)))
+    prec = prec.reshape(H, K, -1, c, c)
+    wprec = np.ascontiguousarray(np.moveaxis(np.stack(
+        [(1.0 if i == k else 2.0) * prec[..., i, k] for i, k in pairs]), 3, 0))  # (G, q, H, K)
+    X = np.ascontiguousarray(tables.X[rows][:, spos].transpose(2, 0, 1))  # (c, n', H)
     mask = tables.obs[rows][:, spos].all(axis=-1)  # (n', H)
     full = np.zeros(H)
-    pairs = [(i, k) for i in range(c) for k in range(i, c)]
     for g in np.flatnonzero(np.diff(starts)):
         sl = slice(starts[g], starts[g + 1])
-        x = X[sl]  # (n_g, H, c)
-        r = [x[:, :, None, i] - mean[None, :, g, :, i] for i in range(c)]  # (n_g, H, K)
-        P = prec[:, g]
-        quad = sum((1.0 if i == k else 2.0) * P[None, :, :, i, k] * r[i] * r[k] for i, k in pairs)
-        lj = const[None, :, g] - 0.5 * quad
+        r = [X[i, sl][:, :, None] - mean[g, i] for i in range(c)]  # (n_g, H, K)
+        lj = None
+        for (i, k), wP in zip(pairs, wprec[g], strict=True):
+            t = wP * r[i]
+            t *= r[k]
+            if lj is None:
+                lj = t
+            else:
+                lj += t
+        lj *= -0.5
+        lj += const[g]  # const - quad / 2
         if K == 2:  # ln p(c | x) = -ln(1 + exp(l_other - l_c))
             delta = (lj[..., 1] - lj[..., 0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
             with np.errstate(invalid="ignore"):
