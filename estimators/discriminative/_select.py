@@ -16,6 +16,9 @@ whole grid of earlier versions assumed; measured on the 18 shared tables at 500 
 the same outer accuracy on 15 of 18 tables and within 0.006 on the other three, with 30-55%
 fewer fits, e.g. 41 instead of 69 per fit on helpmiss). The scales are tried in the order of
 :data:`SCALE_GRID` and stop once a scale's best loss is no better than the previous scale's.
+A class with a single training row cannot be both held out and trained on: its row
+is in every inner training part and in no held-out part (the other rows are split as
+above); only when no class has two rows are the documented defaults used, with a warning.
 The setting with the smallest mean held-out log-loss wins (ties: the larger λ, the generative
 centre, the larger scale); the final fit uses it on all training rows. The outer test rows
 are never seen.
@@ -31,6 +34,7 @@ from scipy import sparse
 from scipy.special import logsumexp
 from sklearn.model_selection import StratifiedKFold
 
+from estimators._warnings import warn_user
 from estimators.columns import EncodedColumns
 from estimators.discriminative._cll import CLLProblem, compact, linear, maximise_cll
 from estimators.discriminative._design import fit_design
@@ -54,6 +58,19 @@ L2 = 1.0
 INNER_FOLDS = 3
 #: gradient tolerance of the inner fits (the final fit uses the spec's)
 _INNER_TOL = 1e-4
+
+
+def _inner_splits(y: np.ndarray, counts: np.ndarray, random_state: int) -> list:
+    """Stratified inner folds (``INNER_FOLDS``, fewer when the smallest class with two or
+    more rows has fewer) over the rows of classes with two or more rows; a class with a
+    single training row cannot be held out and trained on, so its row is in every inner
+    training part and in no held-out part (every class keeps a row in every inner fit)."""
+    single = np.isin(y, np.flatnonzero(counts == 1))
+    kept, always = np.flatnonzero(~single), np.flatnonzero(single)
+    folds = min(INNER_FOLDS, int(counts[counts > 1].min()))
+    split = StratifiedKFold(folds, shuffle=True, random_state=random_state)
+    return [(np.sort(np.concatenate([kept[train], always])), kept[test])
+            for train, test in split.split(np.zeros(kept.size), y[kept])]
 
 
 def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
@@ -88,15 +105,16 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
     scales = SCALE_GRID if spec.scale == "auto" and spec.form == "cells" else (
         None if spec.scale == "auto" else spec.scale,)
     counts = np.bincount(y, minlength=n_classes)
-    folds = min(INNER_FOLDS, int(counts[counts > 0].min()))
-    if folds < 2:  # a class with one row: no inner split; the documented defaults
+    if not (counts > 1).any():  # no class can be split: the documented defaults
+        warn_user("parameters='discriminative': no class has two training rows, so the "
+                  "penalty cannot be chosen by inner cross-validation; using "
+                  f"l2={L2}, scale={SCALE} and the zero centre where 'auto' was asked.")
         return (L2 if spec.l2 == "auto" else float(spec.l2),
                 "zero" if spec.centre == "auto" else spec.centre,
                 SCALE if spec.scale == "auto" else spec.scale, {})
-    split = StratifiedKFold(folds, shuffle=True, random_state=random_state)
     cells = spec.form == "cells"
     prepared = []  # per inner fold and centre: the terms of both sides at scale 1
-    for train, test in split.split(np.zeros(y.size), y):
+    for train, test in _inner_splits(y, counts, random_state):
         factors, jll = refit(train)
         mask_tr, mask_te = _mask(train, y.size), _mask(test, y.size)
         unit = fit_design(factors, enc.take(mask_tr),

@@ -101,24 +101,30 @@ class CGTables:
         rows where a column is observed, any pattern) and the raw sums about it that make
         merging patterns a weighted sum."""
         have = self._blocks.get(cats)
-        if have is not None and (have[0].cross or not cross):
+        if have is not None and (have[1] or not cross):
             return have
         cell, G = self.cells(cats)
         key = np.where(cell >= 0, self.pid * G + cell, -1)
         r, p = self.n_patterns, self.X.shape[1]
-        st = CellStats.from_arrays(self.X, key, r * G, cross=cross)
-        n, mean = st.n.reshape(r, G), st.mean.reshape(r, G, p)
+        # two-pass statistics of the non-empty cells only (most (pattern, configuration,
+        # class) cells are empty), placed in the r * G layout: per cell the same sums
+        used, packed = np.unique(key[key >= 0], return_inverse=True)
+        kept = np.full(key.shape, -1)
+        kept[key >= 0] = packed
+        st = CellStats.from_arrays(self.X, kept, used.size, cross=cross)
+        q, g = np.divmod(used, G)
+        n, mean = np.zeros((r, G)), np.zeros((r, G, p))
+        n[q, g], mean[q, g] = st.n, st.mean
         w = n[:, :, None] * self.pattern_observed[:, None, :]  # rows with column j observed
         ref = (w * mean).sum(axis=0) / np.maximum(w.sum(axis=0), 1.0)  # (G, p)
-        d = mean - ref
-        R1 = n[:, :, None] * d
-        M = st.M.reshape(r, G, *st.M.shape[1:])
-        R2 = M + n[:, :, None, None] * d[..., :, None] * d[..., None, :] if cross else \
-            M + n[:, :, None] * d * d
-        # cells last (r, p, G) and (r, p, p, G): a gather of some columns is contiguous
-        R1 = np.ascontiguousarray(np.moveaxis(R1, 1, -1))
-        R2 = np.ascontiguousarray(np.moveaxis(R2, 1, -1))
-        self._blocks[cats] = have = (st, ref, R1, R2)
+        d = mean[q, g] - ref[g]  # (cells, p)
+        # cells last (r, p, G) and (r, p, p, G): a gather of some columns is contiguous;
+        # an empty cell's sums are 0
+        R1, R2 = np.zeros((r, p, G)), np.zeros((r, p, p, G) if cross else (r, p, G))
+        R1[q, :, g] = st.n[:, None] * d
+        R2[q, ..., g] = (st.M + st.n[:, None, None] * d[:, :, None] * d[:, None, :] if cross
+                         else st.M + st.n[:, None] * d * d)
+        self._blocks[cats] = have = (n.reshape(-1), cross, ref, R1, R2)
         return have
 
     def gather(self, cats: tuple, spos: np.ndarray) -> CellStats:
@@ -127,11 +133,11 @@ class CGTables:
         cell's reference point over the patterns in which they are, centred at the end
         (a constant cell stays exactly constant)."""
         H, s = spos.shape
-        st, ref, R1, R2 = self.block(cats, cross=s >= 2)
+        cell_n, _, ref, R1, R2 = self.block(cats, cross=s >= 2)
         r = self.n_patterns
-        G = st.n.size // r
+        G = cell_n.size // r
         comp = self.pattern_observed[:, spos].all(axis=-1).T  # (H, r)
-        n = comp.astype(float) @ st.n.reshape(r, G)  # (H, G)
+        n = comp.astype(float) @ cell_n.reshape(r, G)  # (H, G)
         if s == 0:
             return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
         S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
@@ -350,7 +356,9 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
 
 
-def _group_key(cont: np.ndarray, v: int, parents: tuple):
+def _group_key(cont: list, v: int, parents: tuple):
+    """The group of ``(v, parents)`` and its continuous members (``cont`` a list of bools:
+    indexing it is several times faster than an array, once per hyperedge)."""
     cats = tuple(sorted(p for p in (v, *parents) if not cont[p]))
     C = tuple(p for p in parents if cont[p])
     if cont[v]:
@@ -374,11 +382,12 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         (:mod:`estimators.scores._cg_rows_batch`).
     """
     enc, m = tables.enc, tables.m
-    cont = enc.continuous
+    cont = enc.continuous.tolist()
     groups: dict[tuple, list] = defaultdict(list)
     for i, (v, ps) in enumerate(items):
-        key, S = _group_key(cont, int(v), tuple(int(p) for p in ps))
-        groups[key].append((i, S, int(v)))
+        v = int(v)
+        key, S = _group_key(cont, v, tuple(map(int, ps)))
+        groups[key].append((i, S, v))
     gain, nrows = np.empty(len(items)), np.empty(len(items))
     flags = np.zeros(len(items), dtype=bool)
     for (kind, cats, c, j), members in groups.items():
