@@ -31,24 +31,19 @@ from estimators.scores import fit_cg_factor
 from estimators.semiparametric._margins import ClassMargins
 
 
-@dataclass(eq=False)
-class CopulaFactor:
-    """A conditional Gaussian factor in class-y normal scores (module docstring).
-
-    ``inner`` is the factor of :func:`estimators.scores.fit_cg_factor` fitted on the
-    training normal scores; ``margins`` the :class:`ClassMargins` that define them."""
+class WrapsCGFactor:
+    """Vertex, parents and training rows of a factor built on a CG factor ``self.inner``
+    (:func:`estimators.scores.fit_cg_factor`): the copula and class-free factors."""
 
     inner: object
-    margins: ClassMargins
-    continuous: bool
-    n_classes: int
-    _scored: tuple = field(default=())
 
     @property
     def v(self) -> int:
         return self.inner.v
 
-    vertex = v
+    @property
+    def vertex(self) -> int:
+        return self.inner.v
 
     @property
     def parents(self) -> tuple:
@@ -66,6 +61,20 @@ class CopulaFactor:
     def n_rows(self) -> int:
         """Complete training rows of the family."""
         return self.inner.n_rows
+
+
+@dataclass(eq=False)
+class CopulaFactor(WrapsCGFactor):
+    """A conditional Gaussian factor in class-y normal scores (module docstring).
+
+    ``inner`` is the factor of :func:`estimators.scores.fit_cg_factor` fitted on the
+    training normal scores; ``margins`` the :class:`ClassMargins` that define them."""
+
+    inner: object
+    margins: ClassMargins
+    continuous: bool
+    n_classes: int
+    _scored: tuple = field(default=())
 
     def describe(self, names: list) -> dict:
         """Its parameters for exports: the z-space CG factor's (``z_space``) and the class

@@ -10,6 +10,7 @@ from estimators.marginal.grid import trapezoid_grid
 from estimators.scores import LinearGaussianFactor
 from estimators.semiparametric.ckde import CKDEFactor
 from estimators.semiparametric.copula import CopulaFactor
+from estimators.semiparametric.selection import ClassFreeFactor
 
 #: the grid engine's rule: spacing (in smallest scales), reach (in largest scales), nodes
 SPACING, REACH, MAX_NODES = 0.25, 8.0, 256
@@ -36,6 +37,7 @@ def factor_scales(factors, margins, cont) -> dict:
     """Per continuous vertex, the scales on which its factors vary (for the grids)."""
     scales = {v: [] for v in cont}
     for f in factors:
+        f = f.inner if isinstance(f, ClassFreeFactor) else f
         if isinstance(f, CKDEFactor):
             cells = [*f.cells.values(), *f.class_cells]
             for j, u in enumerate((f.v, *f.continuous_parents)):

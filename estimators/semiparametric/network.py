@@ -9,11 +9,13 @@
   (the CG network in class-conditional normal scores, kernel margins);
 * ``"ckde"``: continuous vertices get :class:`~estimators.semiparametric.ckde.CKDEFactor`,
   categorical ones the CG factor;
-* ``"auto"``: each vertex takes the kind (gaussian, copula, or for a continuous vertex ckde)
-  with the largest ``folds``-fold cross-validated log-likelihood ``sum ln p(x_v | x_pa, y)``
-  of its complete training rows (MATH.md §11, "choosing per node"; ties to the earlier
-  kind of that list). Each fold refits everything the factor depends on (margins too), so
-  the held-out rows never enter a kernel they are scored by.
+* ``"auto"``: each vertex takes the kind (gaussian, copula, for a continuous vertex ckde,
+  or class-free: ``p(x_v | x_pa)`` the same in every class) that maximises the
+  ``folds``-fold out-of-fold conditional log-likelihood of the class, by coordinate ascent
+  from each vertex's best held-out density (:mod:`estimators.semiparametric.selection`:
+  the objective, and why not the held-out density alone). Each fold refits everything the
+  factor depends on (margins too), so the held-out rows never enter a kernel they are
+  scored by.
 
 **Structure score** (all three non-Gaussian kinds): the conditional Gaussian score of
 MATH.md §7 on the training normal scores, i.e. on continuous data the Gaussian CMI of the
@@ -38,7 +40,9 @@ kinds fixed; ``calibrate=False``: w = 1). Measured on the benchmark's folds (500
 2-TAN "auto"): oj fold weights 0.34-0.61 and log-loss / LR 1.26 -> 1.18 (TAN), 1.43 ->
 1.24 (2-TAN); heart_failure 2-TAN 1.28 -> 1.16; winequality_red 2-TAN 1.22 -> 1.09. On oj
 2-TAN the weight fitted on each test fold itself (a diagnostic, never used) gives 1.23: the
-rest of the gap is ranking, not calibration. Missing cells:
+rest of the gap was ranking, not calibration (these numbers are from the per-node
+density choice alone; the class-free option of :mod:`.selection` then closed that ranking
+gap, benchmarks/results/semiparametric.md). Missing cells:
 an all-copula network marginalises exactly in z-space (Gaussian algebra per class, plus the
 Gauss–Hermite rule of :mod:`estimators.marginal.mixed` only where a missing continuous cell
 has a categorical descendant, as for ``"gaussian"``); any other mix uses the grid engine
@@ -81,6 +85,12 @@ from estimators.semiparametric.calibration import evidence_weight
 from estimators.semiparametric.ckde import BANDWIDTHS, fit_ckde_factor
 from estimators.semiparametric.copula import fit_copula_factor
 from estimators.semiparametric.grids import factor_scales, rule_grids
+from estimators.semiparametric.selection import (
+    CLASS_FREE,
+    ClassFreeFactor,
+    choose_kinds,
+    out_of_fold_table,
+)
 
 KINDS = ("gaussian", "copula", "ckde", "auto")
 #: most nodes of one factor's table per row (the family's summed continuous cells)
@@ -216,8 +226,8 @@ def _kinds_for(enc: EncodedColumns, v: int, parents, kind: str) -> tuple:
     cont_parents = any(enc.continuous[p] for p in parents)
     if kind == "auto":
         if enc.continuous[v]:
-            return ("gaussian", "copula", "ckde")
-        return ("gaussian", "copula") if cont_parents else ("gaussian",)
+            return ("gaussian", "copula", "ckde", CLASS_FREE)
+        return ("gaussian", "copula", CLASS_FREE) if cont_parents else ("gaussian", CLASS_FREE)
     if kind == "ckde" and not enc.continuous[v]:
         return ("gaussian",)
     return (kind,)
@@ -241,6 +251,14 @@ class _Fitter:
 
     def fit(self, kind, v, parents, rows=None, margins=None, z_train=None):
         enc, y = self.enc, self.y
+        if kind == CLASS_FREE:
+            sub = enc if rows is None else enc.take(rows)
+            inner = fit_cg_factor(sub, np.zeros(sub.codes.shape[0], np.int64), 1, v, parents,
+                                  alpha=self.alpha, var_smoothing=self.var_smoothing,
+                                  ridge=0.0, min_cell_rows=self.min_cell_rows,
+                                  var_floor=self.var_floor(v) if enc.continuous[v] else None,
+                                  shrink=not sub.observed[:, [v, *parents]].all())
+            return ClassFreeFactor(inner, self.m)
         if kind == "gaussian":
             sub, yy = (enc, y) if rows is None else (enc.take(rows), y[rows])
             return fit_cg_factor(sub, yy, self.m, v, parents, alpha=self.alpha,
@@ -261,24 +279,6 @@ class _Fitter:
         return fit_copula_factor(enc, z_train, y, self.m, v, parents, margins,
                                  alpha=self.alpha, bw_floor=self.spec.bw_floor,
                                  min_cell_rows=self.min_cell_rows, rows=rows)
-
-    def cv_choice(self, kinds, v, parents) -> str:
-        """The kind with the largest cross-validated log-likelihood of v's complete rows."""
-        ok = np.flatnonzero(self.enc.observed[:, [v, *parents]].all(axis=1))
-        folds = int(self.spec.folds)
-        if ok.size < 2 * folds:
-            return kinds[0]
-        fold = np.random.default_rng(0).permutation(ok.size) % folds
-        totals = []
-        for kind in kinds:
-            total = 0.0
-            for k in range(folds):
-                train, test = ok[fold != k], ok[fold == k]
-                f = self.fit(kind, v, parents, rows=train)
-                lp = f.log_prob_at(self.enc.take(test), self.y[test])
-                total += float(np.sum(lp))
-            totals.append(total if np.isfinite(total) else -np.inf)
-        return kinds[int(np.argmax(totals))]
 
 
 def fit_semiparametric_network(enc: EncodedColumns, y: np.ndarray, n_classes: int, columns,
@@ -306,17 +306,19 @@ def fit_semiparametric_network(enc: EncodedColumns, y: np.ndarray, n_classes: in
     y = np.asarray(y)
     fitter = _Fitter(enc, y, n_classes, spec, alpha=alpha, var_smoothing=var_smoothing,
                      min_cell_rows=min_cell_rows)
-    kinds = []
-    for v, pa in zip(columns, parents, strict=True):
-        options = _kinds_for(enc, v, pa, spec.kind)
-        kinds.append(options[0] if len(options) == 1 else fitter.cv_choice(options, v, pa))
-    kinds = tuple(kinds)
-    net = _fit_kinds(fitter, columns, parents, kinds, margins)
-    if not spec.calibrate:
-        return net
     counts = np.bincount(y, minlength=n_classes).astype(float)
     with np.errstate(divide="ignore"):
         log_prior = np.log(counts / counts.sum())
+    options = [_kinds_for(enc, v, pa, spec.kind) for v, pa in zip(columns, parents, strict=True)]
+    if spec.kind == "auto":
+        tables = [{k: out_of_fold_table(fitter, k, v, pa, int(spec.folds)) for k in opts}
+                  for v, pa, opts in zip(columns, parents, options, strict=True)]
+        kinds = choose_kinds(tables, y, log_prior, calibrate=bool(spec.calibrate))
+    else:
+        kinds = tuple(opts[0] for opts in options)
+    net = _fit_kinds(fitter, columns, parents, kinds, margins)
+    if not spec.calibrate:
+        return net
     loglik = _out_of_fold(fitter, columns, parents, kinds)
     return replace(net, weight=evidence_weight(loglik, y, log_prior))
 
@@ -391,6 +393,7 @@ def fit_continuous_network(enc: EncodedColumns, y: np.ndarray, n_classes: int, c
 
 
 def factor_kinds(network, names) -> dict:
-    """Feature name -> the kind of its factor ("gaussian", "copula" or "ckde")."""
+    """Feature name -> the kind of its factor ("gaussian", "copula", "ckde" or
+    "class-free")."""
     kinds = getattr(network, "kinds", None) or ("gaussian",) * len(network.columns)
     return {names[v]: k for v, k in zip(network.columns, kinds, strict=True)}

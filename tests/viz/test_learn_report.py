@@ -133,3 +133,25 @@ def test_figure_width_option_and_plot_width(tmp_path, capsys):
     target = tmp_path / "column.pdf"
     assert main(["plot", f"{out}/structure.json", "--out", str(target), "--width", "column"]) == 0
     assert re.search(rb"/MediaBox \[\s*0 0 252", target.read_bytes())  # 3.5 in = 252 pt
+
+
+def test_semiparametric_run_reports_each_factor_kind(tmp_path):
+    """continuous="auto": the parents table gains a factor column, each feature's kind as
+    the fitted model's ``factor_kinds_`` says (a near copy and a noise column here go
+    class-free)."""
+    rng = np.random.default_rng(2)  # the table of tests/estimators/semiparametric/test_selection
+    y = rng.integers(0, 2, 200)
+    a = rng.gamma(2.0 + 2 * y, size=200)
+    data = pd.DataFrame({"a": a, "b": a + rng.normal(scale=0.05, size=200),
+                         "e": rng.standard_t(3, size=200),
+                         "d": np.where(a + rng.normal(scale=0.2, size=200) > 3.0, "u", "v"),
+                         "class": y})
+    data.to_csv(tmp_path / "noise.csv", index=False)
+    report, model, _ = run(tmp_path, str(tmp_path / "noise.csv"), "--model", "tan",
+                           "--continuous", "auto", "--cv", "2")
+    text = section(report, "Parents (besides the class `class`)")
+    assert "| feature | parents | family score | factor |" in text
+    assert "class-free: p(feature | parents) the same in every class" in text
+    rows = {r[0]: r[3] for r in table_rows(text)}
+    assert rows == {str(v): k for v, k in model.factor_kinds_.items()}
+    assert "class-free" in rows.values()

@@ -250,7 +250,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "maximising the conditional log-likelihood (discriminative)"), "parameters")
     _choices(g.add_argument("--continuous",
                    help="tan, ktan: continuous factors: linear Gaussian, Gaussian copula with "
-                        "kernel margins, conditional KDE, or chosen per feature by CV (auto)"),
+                        "kernel margins, conditional KDE, or chosen per feature by CV (auto: "
+                        "the best held-out density, and the class dropped from the features "
+                        "whose evidence does not raise the out-of-fold conditional "
+                        "likelihood)"),
              "continuous")
     g.add_argument("--candidates", type=int,
                    help="kgnb, ktan: score only each feature's top-m partners (wide tables)")

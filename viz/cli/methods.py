@@ -212,7 +212,14 @@ def parents_lines(model, graph: GraphDB) -> list[str]:
         lines = ["", f"## Parents (besides the class `{target}`)", "",
                  f"Family score: {note}.", "", "| feature | parents | family score |",
                  "|---|---|---:|"]
-        return lines + [f"| {v} | {p} | {s} |" for v, p, s in rows]
+        kinds = getattr(model, "factor_kinds_", None) or {}
+        if set(kinds.values()) <= {"gaussian"}:
+            return lines + [f"| {v} | {p} | {s} |" for v, p, s in rows]
+        lines[3] += (" Factor: its kind under `continuous=` (class-free: p(feature | parents) "
+                     "the same in every class, so the class is not its parent in the fitted "
+                     "model).")
+        lines[5:7] = ["| feature | parents | family score | factor |", "|---|---|---:|---|"]
+        return lines + [f"| {v} | {p} | {s} | {kinds.get(v, '')} |" for v, p, s in rows]
     if kind == "GNBJunctionTree":
         lines = ["", f"## Parents (besides the class `{target}`)", "",
                  "Each feature's mother in the GNB tree; the score is the edge's I(X_i; X_j | "
