@@ -342,8 +342,8 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
         lj *= -0.5
         lj += const[g]  # const - quad / 2
         if K == 2:  # ln p(c | x) = -ln(1 + exp(l_other - l_c))
-            delta = (lj[..., 1] - lj[..., 0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
-            with np.errstate(invalid="ignore"):
+            with np.errstate(invalid="ignore"):  # -inf - -inf: both states' cells empty
+                delta = (lj[..., 1] - lj[..., 0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
                 chosen, lse = -np.logaddexp(0.0, delta), 0.0
         else:
             top = lj.max(axis=2, keepdims=True)
