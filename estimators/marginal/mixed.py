@@ -36,10 +36,12 @@ use only the exact Gaussian algebra, all-categorical ones only exact sums.
 Memory bound. The Gaussian block is split into its connected components (block vertices
 joined by a regression or a shared observed child); given the categorical values and the
 nodes they are independent, so one log-factor per component is exact and spans only the
-axes that component touches. Before a pattern is computed, its factors are built for one row
-with a 2-node rule and the elimination is replayed on their shapes
-(:func:`._elimination.peak_cells`), which gives the cells held at once per row at any
-order (factors, their construction's temporaries, combined tables). If rows x that
+axes that component touches. Before a pattern is computed, an upper bound of the cells held at once per row is
+taken from the pattern alone (:func:`_cells_bound`: the full table of the summed
+variables times the number of factors and temporaries); only when that bound exceeds the
+budget are its factors built for one row with a 2-node rule and the elimination replayed on
+their shapes (:func:`._elimination.peak_cells`), which gives the cells held at once per row
+at any order (factors, their construction's temporaries, combined tables). If rows x that
 exceeds ``max_cells`` (default 2**26 float64 cells, 512 MB), the
 pattern's rows are processed in chunks that fit. If one row alone exceeds it, the
 pattern uses the largest Gauss-Hermite order that fits, not below 6, and one warning
@@ -214,8 +216,12 @@ def cg_log_marginal(
     lowered: list[int] = []
     for pattern, rows in missing_patterns(missing):
         args = (factors, order, class_log_prior)
-        g, per_row = _fitting_order(_pattern_factors(*args, X[rows[:1]], pattern, hermegauss(2)),
-                                    gh_order, max_cells)
+        per_row = _cells_bound(factors, n_classes, pattern, gh_order)
+        if per_row <= max_cells:  # fits at gh_order for sure: no probe needed
+            g = gh_order
+        else:
+            probe = _pattern_factors(*args, X[rows[:1]], pattern, hermegauss(2))
+            g, per_row = _fitting_order(probe, gh_order, max_cells)
         if g < gh_order:
             lowered.append(g)
         rule = hermegauss(g)
@@ -234,6 +240,28 @@ def cg_log_marginal(
             f"measured error in ln p(y, x_O) at order {g}: about {err:.1e}."
         )
     return out
+
+
+def _cells_bound(factors, n_classes: int, pattern: np.ndarray, g: int) -> int:
+    """An upper bound on the cells per row that :func:`_fitting_order` counts for this
+    pattern at order ``g``, from the pattern alone (no factor is built). Every log-factor,
+    construction temporary and combined table spans at most the full table T = classes x
+    (states of each summed categorical vertex) x (g per Gauss-Hermite vertex); there are
+    at most 5 d + 1 log-factors (the class prior; two per Gauss-Hermite vertex; two per
+    other vertex; one per Gaussian component), a construction holds at most
+    max(states x continuous parents, d**2) cells per table cell, and the elimination at
+    most the pooled factors plus three tables of size T."""
+    parents = [tuple(f.parents) for f in factors]
+    continuous = np.array([f.continuous for f in factors])
+    keep = kept_vertices(parents, pattern)
+    quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
+    summed = keep & pattern & (quad | ~continuous)
+    d = len(factors)
+    table = n_classes * int(np.prod([g if quad[v] else factors[v].n_states
+                                     for v in np.flatnonzero(summed)], dtype=np.int64))
+    width = max([d * d] + [f.n_states * max(1, len(getattr(f, "continuous_parents", ())))
+                           for f in factors if not f.continuous])
+    return (5 * d + 1 + width + 3) * table
 
 
 def _fitting_order(probe, gh_order: int, max_cells: int) -> tuple[int, int]:

@@ -101,21 +101,30 @@ class CGTables:
         rows where a column is observed, any pattern) and the raw sums about it that make
         merging patterns a weighted sum."""
         have = self._blocks.get(cats)
-        if have is not None and (have[0].cross or not cross):
+        if have is not None and (have[1] or not cross):
             return have
         cell, G = self.cells(cats)
         key = np.where(cell >= 0, self.pid * G + cell, -1)
         r, p = self.n_patterns, self.X.shape[1]
-        st = CellStats.from_arrays(self.X, key, r * G, cross=cross)
-        n, mean = st.n.reshape(r, G), st.mean.reshape(r, G, p)
+        # two-pass statistics of the non-empty cells only (most (pattern, configuration,
+        # class) cells are empty), placed in the r * G layout: per cell the same sums
+        used, packed = np.unique(key[key >= 0], return_inverse=True)
+        kept = np.full(key.shape, -1)
+        kept[key >= 0] = packed
+        st = CellStats.from_arrays(self.X, kept, used.size, cross=cross)
+        q, g = np.divmod(used, G)
+        n, mean = np.zeros((r, G)), np.zeros((r, G, p))
+        n[q, g], mean[q, g] = st.n, st.mean
         w = n[:, :, None] * self.pattern_observed[:, None, :]  # rows with column j observed
         ref = (w * mean).sum(axis=0) / np.maximum(w.sum(axis=0), 1.0)  # (G, p)
-        d = mean - ref
-        R1 = n[:, :, None] * d
-        M = st.M.reshape(r, G, *st.M.shape[1:])
-        R2 = M + n[:, :, None, None] * d[..., :, None] * d[..., None, :] if cross else \
-            M + n[:, :, None] * d * d
-        self._blocks[cats] = have = (st, ref, R1, R2)
+        d = mean[q, g] - ref[g]  # (cells, p)
+        # cells last (r, p, G) and (r, p, p, G): a gather of some columns is contiguous;
+        # an empty cell's sums are 0
+        R1, R2 = np.zeros((r, p, G)), np.zeros((r, p, p, G) if cross else (r, p, G))
+        R1[q, :, g] = st.n[:, None] * d
+        R2[q, ..., g] = (st.M + st.n[:, None, None] * d[:, :, None] * d[:, None, :] if cross
+                         else st.M + st.n[:, None] * d * d)
+        self._blocks[cats] = have = (n.reshape(-1), cross, ref, R1, R2)
         return have
 
     def gather(self, cats: tuple, spos: np.ndarray) -> CellStats:
@@ -124,22 +133,31 @@ class CGTables:
         cell's reference point over the patterns in which they are, centred at the end
         (a constant cell stays exactly constant)."""
         H, s = spos.shape
-        st, ref, R1, R2 = self.block(cats, cross=s >= 2)
+        cell_n, _, ref, R1, R2 = self.block(cats, cross=s >= 2)
         r = self.n_patterns
-        G = st.n.size // r
-        comp = self.pattern_observed[:, spos].all(axis=-1).T.astype(float)  # (H, r)
-        n = comp @ st.n.reshape(r, G)  # (H, G)
+        G = cell_n.size // r
+        comp = self.pattern_observed[:, spos].all(axis=-1).T  # (H, r)
+        n = comp.astype(float) @ cell_n.reshape(r, G)  # (H, G)
         if s == 0:
             return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
-        S1, S2 = np.zeros((H, G, s)), np.zeros((H, G, s, s))
-        # pattern by pattern, in order, only those some hyperedge here uses: a hyperedge's
-        # sums (its unused patterns add exact zeros) do not depend on its batch
+        S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
+        cross = R2.ndim == 4
+        # pattern by pattern, in order, each added to the hyperedges observing their
+        # columns in it: a hyperedge's sums do not depend on its batch
         for q in np.flatnonzero(comp.any(axis=0)):
-            w = comp[:, q, None, None]
-            S1 = S1 + w * np.moveaxis(R1[q][:, spos], 1, 0)
-            blk = (R2[q][:, spos[:, :, None], spos[:, None, :]] if R2.ndim == 4
-                   else R2[q][:, spos][..., None])
-            S2 = S2 + w[..., None] * np.moveaxis(blk, 1, 0)
+            hq = np.flatnonzero(comp[:, q])
+            sq = spos if hq.size == H else spos[hq]
+            blk = R2[q][sq[:, :, None], sq[:, None, :]] if cross else R2[q][sq][:, :, None]
+            if hq.size == H:
+                S1 += R1[q][sq]
+                S2 += blk
+            else:
+                S1[hq] += R1[q][sq]
+                S2[hq] += blk
+        # (H, G, s), (H, G, s, s) in memory: the regressions' einsums then reduce in the
+        # order they always did (a strided layout rounds some values differently)
+        S1 = np.ascontiguousarray(np.moveaxis(S1, -1, 1))
+        S2 = np.ascontiguousarray(np.moveaxis(S2, -1, 1))
         n1 = np.maximum(n, 1.0)[..., None]
         d = S1 / n1
         mean = np.moveaxis(ref[:, spos], 1, 0) + d
@@ -298,23 +316,34 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     rows = rows[np.argsort(cidx[rows], kind="stable")]
     cidx, cv = cidx[rows], cv[rows]
     starts = np.searchsorted(cidx, np.arange(cidx[-1] + 2)) if rows.size else np.zeros(1, int)
-    const = np.moveaxis(const.reshape(H, K, -1), 1, 2)  # (H, U*m, K)
-    mean = np.moveaxis(mean.reshape(H, K, -1, c), 1, 2)
-    prec = np.moveaxis(prec.reshape(H, K, -1, c, c), 1, 2)
-    X = tables.X[rows][:, spos]  # (n', H, c)
+    # per cell g, contiguous: every hyperedge's K Gaussians, the precision entries already
+    # multiplied by their weight in the quadratic form (sum_i<=k w_ik P_ik r_i r_k, the
+    # same products in the same order as term by term)
+    pairs = [(i, k) for i in range(c) for k in range(i, c)]
+    const = np.ascontiguousarray(np.moveaxis(const.reshape(H, K, -1), 2, 0))  # (G, H, K)
+    mean = np.ascontiguousarray(np.moveaxis(mean.reshape(H, K, -1, c), (2, 3), (0, 1)))
+    prec = prec.reshape(H, K, -1, c, c)
+    wprec = np.ascontiguousarray(np.moveaxis(np.stack(
+        [(1.0 if i == k else 2.0) * prec[..., i, k] for i, k in pairs]), 3, 0))  # (G, q, H, K)
+    X = np.ascontiguousarray(tables.X[rows][:, spos].transpose(2, 0, 1))  # (c, n', H)
     mask = tables.obs[rows][:, spos].all(axis=-1)  # (n', H)
     full = np.zeros(H)
-    pairs = [(i, k) for i in range(c) for k in range(i, c)]
     for g in np.flatnonzero(np.diff(starts)):
         sl = slice(starts[g], starts[g + 1])
-        x = X[sl]  # (n_g, H, c)
-        r = [x[:, :, None, i] - mean[None, :, g, :, i] for i in range(c)]  # (n_g, H, K)
-        P = prec[:, g]
-        quad = sum((1.0 if i == k else 2.0) * P[None, :, :, i, k] * r[i] * r[k] for i, k in pairs)
-        lj = const[None, :, g] - 0.5 * quad
+        r = [X[i, sl][:, :, None] - mean[g, i] for i in range(c)]  # (n_g, H, K)
+        lj = None
+        for (i, k), wP in zip(pairs, wprec[g], strict=True):
+            t = wP * r[i]
+            t *= r[k]
+            if lj is None:
+                lj = t
+            else:
+                lj += t
+        lj *= -0.5
+        lj += const[g]  # const - quad / 2
         if K == 2:  # ln p(c | x) = -ln(1 + exp(l_other - l_c))
-            delta = (lj[..., 1] - lj[..., 0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
-            with np.errstate(invalid="ignore"):
+            with np.errstate(invalid="ignore"):  # -inf - -inf: both states' cells empty
+                delta = (lj[..., 1] - lj[..., 0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
                 chosen, lse = -np.logaddexp(0.0, delta), 0.0
         else:
             top = lj.max(axis=2, keepdims=True)
@@ -327,7 +356,9 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
 
 
-def _group_key(cont: np.ndarray, v: int, parents: tuple):
+def _group_key(cont: list, v: int, parents: tuple):
+    """The group of ``(v, parents)`` and its continuous members (``cont`` a list of bools:
+    indexing it is several times faster than an array, once per hyperedge)."""
     cats = tuple(sorted(p for p in (v, *parents) if not cont[p]))
     C = tuple(p for p in parents if cont[p])
     if cont[v]:
@@ -351,11 +382,12 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         (:mod:`estimators.scores._cg_rows_batch`).
     """
     enc, m = tables.enc, tables.m
-    cont = enc.continuous
+    cont = enc.continuous.tolist()
     groups: dict[tuple, list] = defaultdict(list)
     for i, (v, ps) in enumerate(items):
-        key, S = _group_key(cont, int(v), tuple(int(p) for p in ps))
-        groups[key].append((i, S, int(v)))
+        v = int(v)
+        key, S = _group_key(cont, v, tuple(map(int, ps)))
+        groups[key].append((i, S, v))
     gain, nrows = np.empty(len(items)), np.empty(len(items))
     flags = np.zeros(len(items), dtype=bool)
     for (kind, cats, c, j), members in groups.items():

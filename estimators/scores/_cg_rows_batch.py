@@ -13,7 +13,6 @@ own, so every per-bin sum adds the same numbers in the same order as the row pat
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 from estimators.network.fitting import cell_regression as _regression
 from estimators.network.fitting import log_cpt_table as _cpt
@@ -30,6 +29,19 @@ def _scale(Z: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
     mo = CellStats.from_arrays(Z, hh, H, cross=False)  # the diagonal of the cross products
     var = mo.M / np.maximum(mo.n, 1.0)[:, None]
     return np.where(var > 0, var, 1.0)
+
+
+def _logsumexp_rows(a: np.ndarray) -> np.ndarray:
+    """``scipy.special.logsumexp(a, axis=1)`` by scipy's own steps (the maxima taken out of
+    the sum, ``log1p`` of the rest over their number), bit for bit, without its per-call
+    array-API overhead (a third of the time here); rows with a finite entry."""
+    top = a.max(axis=1, keepdims=True)
+    is_max = a == top
+    m = is_max.sum(axis=1, keepdims=True, dtype=float)
+    with np.errstate(invalid="ignore"):
+        s = np.exp(np.where(is_max, -np.inf, a) - top).sum(axis=1, keepdims=True)
+    s = np.where(s == 0, s, s / m)
+    return (np.log1p(s) + np.log(m) + top)[:, 0]
 
 
 def _mean_per(values: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
@@ -145,7 +157,7 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
         lj = log_cpt.reshape(-1, K)[row] - 0.5 * (c * _LOG_2PI + logdet.reshape(-1, K)[row]
                                                   + quad)
         with np.errstate(invalid="ignore"):
-            full = lj[np.arange(ii.size), cv] - logsumexp(lj, axis=1)
+            full = lj[np.arange(ii.size), cv] - _logsumexp_rows(lj)
         ycount = np.bincount((hh * m + yy) * K + cv, minlength=H * m * K).astype(float)
         base_cpt = np.concatenate([_cpt(ycount.reshape(H, 1, m, K)[h], 0.0) for h in range(H)])
         base = base_cpt.reshape(H, m, K)[hh, yy, cv]

@@ -306,3 +306,40 @@ def test_inner_cv_folds_follow_the_estimators_random_state():
     first = [test for _, test in StratifiedKFold(3, shuffle=True, random_state=4).split(X, y)]
     other = [test for _, test in StratifiedKFold(3, shuffle=True, random_state=0).split(X, y)]
     assert any(not np.array_equal(a, b) for a, b in zip(first, other, strict=True))
+
+
+def test_a_single_row_class_is_in_every_inner_training_part():
+    """A class with one training row (helpmiss's 'missing') is never held out: its row is in
+    every inner training part, the other rows are split as before (without such a class the
+    folds are StratifiedKFold's own), and the penalty is still chosen by inner CV."""
+    from sklearn.model_selection import StratifiedKFold
+
+    from estimators.discriminative._select import INNER_FOLDS, _inner_splits
+
+    X, y = _categorical(np.random.default_rng(5), n=120)
+    plain = _inner_splits(y, np.bincount(y), 0)
+    reference = StratifiedKFold(INNER_FOLDS, shuffle=True, random_state=0).split(X, y)
+    for (tr, te), (tr0, te0) in zip(plain, reference, strict=True):
+        assert np.array_equal(tr, tr0) and np.array_equal(te, te0)
+    y = np.where(np.arange(y.size) == 7, 3, y)  # class 3: one row, index 7
+    splits = _inner_splits(y, np.bincount(y), 0)
+    assert all(7 in tr and 7 not in te for tr, te in splits)
+    held = np.sort(np.concatenate([te for _, te in splits]))
+    assert np.array_equal(held, np.delete(np.arange(y.size), 7))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback warning
+        clf = TANClassifier(parameters="discriminative").fit(X, y)
+    assert clf.discriminative_.info["cv"]
+    assert np.isfinite(clf.predict_proba(X)).all()
+
+
+def test_no_splittable_class_warns_and_uses_the_defaults():
+    """Every class on one row: no inner split is possible; the documented defaults are used
+    and one warning says so."""
+    from estimators.discriminative._select import select_penalty
+
+    spec = Discriminative()
+    with pytest.warns(UserWarning, match="no class has two training rows"):
+        l2, centre, scale, table = select_penalty(spec, None, np.array([0, 1, 2]), 3,
+                                                  None, None)
+    assert (l2, centre, scale, table) == (1.0, "zero", 1.0, {})

@@ -202,3 +202,16 @@ def test_builtin_mixed_table_accepts_its_own_target(tmp_path):
     assert code == 0
     assert joblib.load(out / "model.joblib").classes_.tolist() == ["Adelie", "Chinstrap",
                                                                    "Gentoo"]
+
+
+def test_a_model_option_the_model_does_not_take_is_refused(tmp_path, capsys):
+    """--parameters with --model aode (which has no discriminative mode) was silently
+    ignored: the run fitted the generative AODE. Now it exits 2 and names what the model
+    takes."""
+    code = main(["learn", "iris", "--model", "aode", "--parameters", "discriminative",
+                 "--k", "2", "--out", str(tmp_path / "run")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--parameters, --k do not apply to --model aode" in err
+    assert "its model options: --alpha" in err
+    assert not (tmp_path / "run").exists()

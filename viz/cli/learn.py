@@ -43,6 +43,14 @@ class ModelSpec:
     fixed: dict[str, Any] = field(default_factory=dict)
 
     def build(self, args: argparse.Namespace):
+        other = [name for name in MODEL_OPTIONS
+                 if name not in self.options and getattr(args, name, None) is not None]
+        if other:  # never fit a model that silently ignores what was asked
+            flags = ", ".join(_flag(name) for name in other)
+            takes = ", ".join(_flag(name) for name in self.options) or "none"
+            verb = "does" if len(other) == 1 else "do"
+            raise CommandError(f"{flags} {verb} not apply to --model {args.model} "
+                               f"(its model options: {takes}).")
         estimator = getattr(importlib.import_module(self.module), self.cls)
         kwargs = {name: getattr(args, name) for name in (*self.options, "feature_types")
                   if getattr(args, name, None) is not None}
@@ -68,7 +76,7 @@ MODELS = {
                        "structure_score", "ess", "parameters", "continuous"),
                       "k-TAN classifier (paper 2)"),
     "kdb": ModelSpec("estimators.bnc", "KDBClassifier", ("k", "features", "alpha", "ess",
-                                                         "parameters"),
+                                                         "parameters", "continuous"),
                      "kDB classifier (k-dependence Bayesian classifier, Sahami 1996, MATH.md §9)"),
     "aode": ModelSpec("estimators.bnc", "AODEClassifier", ("alpha",),
                       "AODE classifier (averaged one-dependence estimators, MATH.md §9)"),
@@ -79,9 +87,25 @@ MODELS = {
                             "latent conditional Naive Bayes, one per class (paper 3)"),
     "ban": ModelSpec("estimators.bnc", "BANClassifier",
                      ("max_parents", "structure_score", "features", "alpha", "ess",
-                      "parameters"),
+                      "parameters", "continuous"),
                      "BAN classifier (a hill-climbed DAG among the features, MATH.md §9)"),
 }
+
+#: every model option of some model (each model takes only its own)
+MODEL_OPTIONS = tuple(dict.fromkeys(o for spec in MODELS.values() for o in spec.options))
+
+
+def _model_option(group, flag: str, **kwargs) -> argparse.Action:
+    """A model option whose help starts with the models that take it (from :data:`MODELS`,
+    so it never goes stale)."""
+    option = flag[2:].replace("-", "_")
+    takers = ", ".join(name for name, spec in MODELS.items() if option in spec.options)
+    kwargs["help"] = f"{takers}: {kwargs['help']}"
+    return group.add_argument(flag, **kwargs)
+
+
+def _flag(option: str) -> str:
+    return "--" + option.replace("_", "-")
 
 
 def _n_clusters(text: str) -> int | str:
@@ -207,46 +231,47 @@ def register(sub: argparse._SubParsersAction) -> None:
                    metavar="COL=TYPE,...", help="column types that override the automatic "
                    "rule: continuous or categorical (every model)")
     g = p.add_argument_group("model options (each model uses its own; defaults are the model's)")
-    _choices(g.add_argument("--dependence", help="gnb, kgnb: the pair dependence model"),
+    _choices(_model_option(g, "--dependence", help="the pair dependence model"),
              "dependence")
-    g.add_argument("--n-clusters", type=_n_clusters, help="gnb: reduced model size or 'auto'")
-    g.add_argument("--order", type=_orders,
-                   help="kgnb: cluster order (3 = GNB), 'auto' or a list such as 3,4 (chosen "
+    _model_option(g, "--n-clusters", type=_n_clusters, help="reduced model size or 'auto'")
+    _model_option(g, "--order", type=_orders,
+                   help="cluster order (3 = GNB), 'auto' or a list such as 3,4 (chosen "
                         "by inner CV log-loss)")
-    g.add_argument("--k", type=_orders,
-                   help="ktan: the k of the k-tree, 'auto' or a list such as 1,2 (chosen by "
-                        "inner CV log-loss)")
-    g.add_argument("--max-parents", type=int,
-                   help="ban: the largest number of feature parents of a feature (2)")
-    _choices(g.add_argument("--structure-score", help="ktan, kgnb, ban: structure score, plug-ins "
+    _model_option(g, "--k", type=_orders,
+                   help="ktan: the k of the k-tree, 'auto' or a list such as 1,2 (chosen "
+                        "by inner CV log-loss); kdb: the largest number of feature parents "
+                        "(an int)")
+    _model_option(g, "--max-parents", type=int,
+                   help="the largest number of feature parents of a feature (2)")
+    _choices(_model_option(g, "--structure-score", help="structure score, plug-ins "
                             "included ('kgraph plugins'); ktan: 'auto' with --k auto: chosen "
                             "by inner CV"), "score", extra=("auto",))
-    g.add_argument("--ess", type=float,
-                   help="tan, ktan: equivalent sample size of a BDeu CPT prior (replaces --alpha)")
-    _choices(g.add_argument("--search", help="kgnb, ktan: searcher"), "search")
-    backbone = g.add_argument("--backbone", type=_backbone,
-                              help="kgnb, ktan: %(methods)s | a,b,c,... "
+    _model_option(g, "--ess", type=float,
+                   help="equivalent sample size of a BDeu CPT prior (replaces --alpha)")
+    _choices(_model_option(g, "--search", help="searcher"), "search")
+    backbone = _model_option(g, "--backbone", type=_backbone,
+                              help="%(methods)s | a,b,c,... "
                                    "(implies --search backbone-dp unless --search is given)")
     backbone.methods = RegistryChoices("backbone")  # read only when the help is printed
-    _choices(g.add_argument("--features", help="tan, ktan: feature model"), "features")
-    g.add_argument("--alpha", type=float, help="tan, ktan: CPT pseudo-count")
-    _choices(g.add_argument("--parameters",
-                   help="gnb, tan, ktan: fit the parameters of the learned structure by "
+    _choices(_model_option(g, "--features", help="feature model"), "features")
+    _model_option(g, "--alpha", type=float, help="CPT pseudo-count")
+    _choices(_model_option(g, "--parameters",
+                   help="fit the parameters of the learned structure by "
                         "maximising the conditional log-likelihood (discriminative)"), "parameters")
-    _choices(g.add_argument("--continuous",
-                   help="tan, ktan: continuous factors: linear Gaussian, Gaussian copula with "
+    _choices(_model_option(g, "--continuous",
+                   help="continuous factors: linear Gaussian, Gaussian copula with "
                         "kernel margins, conditional KDE, or chosen per feature by CV (auto: "
                         "the best held-out density, and the class dropped from the features "
                         "whose evidence does not raise the out-of-fold conditional "
                         "likelihood)"),
              "continuous")
-    g.add_argument("--candidates", type=int,
-                   help="kgnb, ktan: score only each feature's top-m partners (wide tables)")
-    g.add_argument("--n-components", type=_n_clusters,
-                   help="latent-cnb: components per class, or 'auto' (1-3 by inner CV)")
-    _choices(g.add_argument("--prior", help="latent-cnb: the prior of the mixing weights"),
+    _model_option(g, "--candidates", type=int,
+                   help="score only each feature's top-m partners (wide tables)")
+    _model_option(g, "--n-components", type=_n_clusters,
+                   help="components per class, or 'auto' (1-3 by inner CV)")
+    _choices(_model_option(g, "--prior", help="the prior of the mixing weights"),
              "prior")
-    _choices(g.add_argument("--family", help="latent-cnb: features"), "family")
+    _choices(_model_option(g, "--family", help="features"), "family")
     confidence.add_options(p)
     engine.add_options(p)
     outputs.add_options(p)

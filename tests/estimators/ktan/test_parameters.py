@@ -168,3 +168,18 @@ def test_a_class_with_collinear_rows_does_not_stop_ktan():
     proba = clf.predict_proba(X)
     assert not np.isnan(clf.score_) and np.isfinite(proba).all()  # +inf: 3 = 1 - 2 there
     assert np.allclose(proba.sum(axis=1), 1.0)
+
+
+def test_bayes_rule_scores_with_empty_class_cells_raise_no_runtime_warning():
+    """A binary categorical child whose cells are empty in a class (helpmiss: the
+    one-row class 'missing') met -inf - -inf in the batched Bayes-rule score, and numpy's
+    'invalid value encountered in subtract' reached the user on every fit."""
+    import warnings
+
+    from estimators.datasets import load_dataset
+
+    X, y = load_dataset("helpmiss")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        warnings.simplefilter("error", RuntimeWarning)
+        TANClassifier().fit(X, y)

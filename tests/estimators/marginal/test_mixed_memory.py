@@ -107,3 +107,22 @@ def test_linked_chain_lowers_the_order_then_refuses():
     X, missing = _chain_rows(10, 3)
     with pytest.raises(ValueError, match="10 missing continuous features with a categorical"):
         cg_log_marginal(_chain(10), PRIOR, X, missing, max_cells=2**24)
+
+
+@pytest.mark.parametrize("length", [1, 2])
+def test_cells_bound_is_at_least_the_probed_count_on_every_pattern(length):
+    """The probe-free bound that lets a pattern skip building its factors twice is an upper
+    bound of the probe's count (factors, temporaries, elimination peak) at orders 2, 6 and
+    64, on every missing pattern of a chain with Bayes-rule children and Gaussian blocks."""
+    factors = _chain(length)
+    d = len(factors)
+    order = mixed.topological_order([f.parents for f in factors])
+    X, _ = _chain_rows(length, 1)
+    for bits in range(2**d):
+        pattern = np.array([(bits >> v) & 1 for v in range(d)], dtype=bool)
+        row = np.where(pattern, np.nan, np.nan_to_num(X))
+        probe = mixed._pattern_factors(factors, order, PRIOR, row, pattern,
+                                       mixed.hermegauss(2))
+        for g in (2, 6, 64):
+            counted = mixed._fitting_order(probe, g, 2**62)[1]
+            assert mixed._cells_bound(factors, PRIOR.size, pattern, g) >= counted

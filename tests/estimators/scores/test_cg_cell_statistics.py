@@ -134,3 +134,21 @@ def test_row_path_batches_across_categorical_parents(table):
         rows = cg_block_rows(data, items)
         ok = np.isfinite(rows)
         np.testing.assert_allclose(together[ok], rows[ok], rtol=0, atol=1e-10)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 6), st.sampled_from([0.0, 0.2, 0.5]))
+def test_row_path_logsumexp_is_scipys(seed, K, ties):
+    """The row path's inlined log-sum-exp equals ``scipy.special.logsumexp`` bit for bit,
+    with tied maxima and -inf entries (empty CPT cells)."""
+    from scipy.special import logsumexp
+
+    from estimators.scores._cg_rows_batch import _logsumexp_rows
+
+    rng = np.random.default_rng(seed)
+    a = rng.normal(size=(200, K)) * 10.0 ** rng.integers(-3, 4)
+    tie = rng.random(200) < ties
+    a[tie, -1] = a[tie].max(axis=1)
+    a[rng.random((200, K)) < 0.1] = -np.inf
+    a[:, 0] = np.where(np.isinf(a).all(axis=1), 0.0, a[:, 0])  # every row has a finite entry
+    assert np.array_equal(_logsumexp_rows(a), logsumexp(a, axis=1))
