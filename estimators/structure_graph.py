@@ -24,7 +24,9 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
   single-type data) and each feature its ``clique_score`` = f(v, pa(v)), ``parents`` and
   ``clique`` (comma-separated names) and ``parameters``, the fitted factor
   (:func:`estimators.network.export.factor_parameters`; readable text in GraphML, exact in
-  the JSON); k-GNB parent edges carry ``weight`` = f(child, {parent}) from its
+  the JSON), and the class edge of a feature whose fitted factor is class-free
+  (``continuous="auto"``: p(x_v | pa) the same in every class) ``in_use=False``; k-GNB
+  parent edges carry ``weight`` = f(child, {parent}) from its
   ``edge_scores_`` and the graph its total ``weight``. ``KTANClassifier.write_graphml``
   writes this graph.
 * AODE/AnDE (:class:`~estimators.bnc.AnDEClassifier`): the
@@ -176,6 +178,10 @@ def _network(clf, **attrs) -> GraphDB:
         if clique_scores is not None:
             node = {"clique_score": float(clique_scores[v]), **node}
         g.set_node_attrs(v, **node)
+        if isinstance(node["parameters"], dict) and node["parameters"].get("class_free"):
+            # continuous="auto" may fit p(x_v | x_pa) the same in every class: the learned
+            # structure has the class edge, the fitted model does not use it
+            g.set_edge_attrs(clf.class_node_, v, in_use=False)
         for p in parents:
             weight = 0.0 if edge_scores is None else float(edge_scores[index[p], index[v]])
             g.set_edge_attrs(p, v, weight=weight)

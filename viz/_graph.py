@@ -229,8 +229,9 @@ def _draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | Non
     draw_class_edges = spec.class_node is not None and feature_count <= CLASS_EDGES_UP_TO
     legend = list(spec.legend)
     if spec.class_node is not None and not draw_class_edges and spec.class_edges:
+        but = " but the dashed ones" if any(e.dashed for e in spec.class_edges) else ""
         legend.append(LegendItem(f"{spec.labels[spec.class_node]} is a parent of every "
-                                 "feature (edges not drawn)", kind="text"))
+                                 f"feature{but} (edges not drawn)", kind="text"))
     top_row = pitch if spec.class_node is not None else 0.0
     limits = label_limits(sheet.width)
     if spec.members:

@@ -18,6 +18,13 @@ def graph_extras(graph: GraphDB) -> tuple[dict, dict]:
     return weights, types
 
 
+def unused_class_edges(graph: GraphDB) -> set:
+    """The features whose class edge the fitted model does not use (``in_use=False``: a
+    class-free factor of ``continuous="auto"``)."""
+    return {v for _, v, a in graph.edges(data=True)
+            if a.get("kind") == "class-edge" and a.get("in_use") is False}
+
+
 def model_extras(obj: Any, weights: dict | None, feature_types: dict | None
                  ) -> tuple[dict | None, dict | None]:
     """The weights and feature types to draw: those given, else a fitted model's."""

@@ -4,7 +4,7 @@ certificate of the backbone dynamic program."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from typing import TYPE_CHECKING, Any
 
 from kgraph.dag import ParentSetDAG
@@ -48,7 +48,8 @@ def _ktree(obj: Any) -> AcyclicKTree | ParentSetDAG:
 def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
                ax: Axes | None = None, style: Style | None = None,
                title: str | None = None, width: Width = None, weights: dict | None = None,
-               feature_types: dict | None = None) -> Figure:
+               feature_types: dict | None = None,
+               class_free: Collection[Hashable] | None = None) -> Figure:
     """Paper 2 fig. 2a (2c with ``target``): an acyclic k-tree with its creation order;
     also a :class:`kgraph.ParentSetDAG` (kDB, BAN) with its topological order, its class
     vertex drawn unless another ``target`` is given.
@@ -78,6 +79,10 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
     feature_types : dict, optional
         ``{feature: "continuous" | "categorical"}`` for the node fills (a fitted model's
         when None).
+    class_free : collection, optional
+        Features whose class edge the fitted model does not use (class-free factors of
+        ``continuous="auto"``): their outlines and class edges are dashed, with a legend
+        entry (a fitted model's ``factor_kinds_`` when None).
 
     Returns
     -------
@@ -100,6 +105,10 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
         raise ValueError(f"The target {target!r} is a vertex of the k-tree; name the class "
                          "vertex differently.")
     weights, feature_types = model_extras(ktree, weights, feature_types)
+    if class_free is None:
+        kinds = getattr(ktree, "factor_kinds_", None) or {}
+        class_free = [v for v, kind in kinds.items() if kind == "class-free"]
+    class_free = set(class_free) if target is not None else set()
     order = list(kt.order)
     s = resolve_style(style, width)
     with style_context(s):
@@ -111,7 +120,8 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
             face = feature_face(s, feature_types, v)
             first = k is not None and i < k
             looks[v] = NodeLook(face=face or (s.soft_highlight_color if first else None),
-                                edge=s.highlight_color if first and face else None)
+                                edge=s.highlight_color if first and face else None,
+                                dashed=v in class_free)
         labels = {v: str(v) for v in order}
         gids = {v: f"variable:{v}" for v in order}
         if target is not None:
@@ -127,7 +137,8 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
             edges=[EdgeSpec(p, v, f"parent:{p}->{v}", directed=True, width=widths.get((p, v)))
                    for p, v in kt.edges],
             class_edges=[EdgeSpec(target, v, f"class:{target}->{v}", color=s.light_color,
-                                  width=0.6 * s.line_width) for v in order]
+                                  width=0.6 * s.line_width, dashed=v in class_free)
+                         for v in order]
             if target is not None else [])
         extra = [LegendItem("numbers: topological order", kind="text")]
         if k is not None:
@@ -137,6 +148,9 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
                 first = LegendItem(f"{what}, orange outline", face="#FFFFFF",
                                    edge=s.highlight_color)
             extra = [first, LegendItem("numbers: creation order", kind="text")]
+        if class_free:
+            extra.append(LegendItem("dashed: class-free factor (the class is not its parent)",
+                                    dashed=True))
         spec.legend = node_kinds_legend(
             s, feature_types=feature_types, nodes=order,
             class_label=None if target is None else str(target), extra=extra) + weight_legend

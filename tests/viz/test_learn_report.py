@@ -155,3 +155,31 @@ def test_semiparametric_run_reports_each_factor_kind(tmp_path):
     rows = {r[0]: r[3] for r in table_rows(text)}
     assert rows == {str(v): k for v, k in model.factor_kinds_.items()}
     assert "class-free" in rows.values()
+
+
+def test_class_free_features_have_dashed_class_edges_in_the_figure():
+    """The figure of a continuous="auto" TAN draws the outlines and class edges of its
+    class-free features dashed (the fitted model does not use those edges), with a legend
+    entry; the others solid."""
+    from estimators import TANClassifier
+    from viz.ktree import plot_ktree
+
+    rng = np.random.default_rng(2)  # the table of tests/estimators/semiparametric/test_selection
+    y = rng.integers(0, 2, 200)
+    a = rng.gamma(2.0 + 2 * y, size=200)
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(scale=0.05, size=200),
+                      "e": rng.standard_t(3, size=200),
+                      "d": np.where(a + rng.normal(scale=0.2, size=200) > 3.0, "u", "v")})
+    clf = TANClassifier(continuous="auto").fit(X, y)
+    free = {v for v, kind in clf.factor_kinds_.items() if kind == "class-free"}
+    assert free
+    ax = plot_ktree(clf, target="class").axes[0]
+    dashed = {p.get_gid().split("->")[1]: p.get_linestyle() not in ("-", "solid")
+              for p in ax.patches if (p.get_gid() or "").startswith("edge:class:class->")}
+    assert set(dashed) == set(X.columns)
+    assert {v for v, is_dashed in dashed.items() if is_dashed} == free
+    outlined = {p.get_gid().split(":")[-1]: p.get_linestyle() not in ("-", "solid")
+                for p in ax.patches if (p.get_gid() or "").startswith("node:variable:")}
+    assert {v for v, is_dashed in outlined.items() if is_dashed} == free
+    assert any(p.get_gid() == "legend:dashed: class-free factor (the class is not its parent)"
+               for p in ax.patches)

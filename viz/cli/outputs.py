@@ -91,7 +91,7 @@ def structure_figure(model, structure, conf, threshold: float, graph: GraphDB | 
     ``width`` wide; ``graph`` (what :func:`write_structure` wrote) names the class node and
     gives edge weights and feature types."""
     from kgraph.structure import structure_from_graph
-    from viz._model import graph_extras
+    from viz._model import graph_extras, unused_class_edges
     from viz.structure import plot_structure
 
     graph = graph if graph is not None else model_graph(model, conf)
@@ -105,7 +105,7 @@ def structure_figure(model, structure, conf, threshold: float, graph: GraphDB | 
     target = graph.attrs.get("target")
     if isinstance(structure, AcyclicKTree | ParentSetDAG):
         return plot_structure(structure, target=target, width=width, weights=weights,
-                              feature_types=types)
+                              feature_types=types, class_free=unused_class_edges(graph))
     if isinstance(structure, SuperParentEnsemble):  # the class node named as in the files
         if target is not None and target not in structure.features:
             structure = SuperParentEnsemble(structure.features, structure.super_parents,

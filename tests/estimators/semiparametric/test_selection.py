@@ -225,3 +225,19 @@ def test_class_free_vertices_marginalise_exactly(fitted, missing):
     ours = clf.network_.feature_log_likelihood(enc, 2)[0] + clf.class_log_prior_
     brute = _brute(clf, X.iloc[3], missing, n=1201 if len(missing) == 1 else 301)
     np.testing.assert_allclose(ours, brute, atol=1e-6)
+
+
+def test_structure_graph_marks_the_class_edges_the_model_does_not_use(fitted):
+    """The learned TAN keeps a class edge to every feature; the class edge of each
+    class-free feature (a and e here) carries ``in_use=False``, the others none."""
+    from estimators.structure_graph import structure_graph
+
+    _, _, clf = fitted
+    graph = structure_graph(clf)
+    free = {v for v, kind in clf.factor_kinds_.items() if kind == CLASS_FREE}
+    assert free == {"a", "e"}
+    marked = {v for _, v, a in graph.edges(data=True)
+              if a.get("kind") == "class-edge" and a.get("in_use") is False}
+    assert marked == free
+    assert all("in_use" not in a for _, v, a in graph.edges(data=True)
+               if a.get("kind") == "class-edge" and v not in free)
