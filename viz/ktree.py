@@ -105,10 +105,12 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
         raise ValueError(f"The target {target!r} is a vertex of the k-tree; name the class "
                          "vertex differently.")
     weights, feature_types = model_extras(ktree, weights, feature_types)
-    if class_free is None:
-        kinds = getattr(ktree, "factor_kinds_", None) or {}
-        class_free = [v for v, kind in kinds.items() if kind == "class-free"]
-    class_free = set(class_free) if target is not None else set()
+    kinds = getattr(ktree, "factor_kinds_", None) if class_free is None else None
+    if kinds:  # a fitted model's
+        from estimators.semiparametric.selection import CLASS_FREE
+
+        class_free = [v for v, kind in kinds.items() if kind == CLASS_FREE]
+    class_free = set(class_free or ()) if target is not None else set()
     order = list(kt.order)
     s = resolve_style(style, width)
     with style_context(s):

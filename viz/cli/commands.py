@@ -93,7 +93,7 @@ def saved_target(path: Path):
 
 
 def run_plot(args: argparse.Namespace) -> int:
-    from viz._model import graph_extras
+    from viz._model import graph_extras, unused_class_edges
     from viz.overview import plot_structure_or_overview
     from viz.style import save_figure
 
@@ -102,13 +102,14 @@ def run_plot(args: argparse.Namespace) -> int:
     structure = read_structure_or_fail(args.file)
     reader = (kgraph.GraphDB.read_graphml if args.file.suffix.lower() == ".graphml"
               else kgraph.GraphDB.read_json)
-    weights, types = graph_extras(reader(args.file))
+    graph = reader(args.file)
+    weights, types = graph_extras(graph)
     extra = {}
     if isinstance(structure, kgraph.AcyclicKTree | kgraph.GNBJunctionTree):
         extra = {"weights": weights or None, "feature_types": types or None}
-    target = saved_target(args.file) if isinstance(structure, kgraph.AcyclicKTree) else None
-    if target is not None:
-        extra["target"] = target
+    target = graph.attrs.get("target") if isinstance(structure, kgraph.AcyclicKTree) else None
+    if target is not None:  # the class edges the saved model does not use are dashed
+        extra.update(target=target, class_free=unused_class_edges(graph))
     try:
         fig, _ = plot_structure_or_overview(structure, width=args.width, **extra)
     except TypeError as exc:
