@@ -237,6 +237,10 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
     import pandas as pd
     from tqdm.auto import tqdm
 
+    if hasattr(model, "_validate_params"):
+        # a bad parameter fails here under the model's own name: inside cross_validate,
+        # scikit-learn's validator renames it "The 'k' parameter of cross_validate ..."
+        model._validate_params()
     classes = np.unique(np.asarray(y))
     splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     if n_jobs not in (None, 1) and "verbose" in model.get_params():

@@ -54,3 +54,15 @@ def test_pgmpy_export_gives_the_same_posterior():
         order = [list(q.state_names[target]).index(c) for c in clf.classes_]
         np.testing.assert_allclose(q.values[order], clf.predict_proba(X.iloc[[i]])[0],
                                    rtol=1e-6)
+
+
+def test_discriminative_parameters_fit_and_predict():
+    """parameters='discriminative' (on the lowest scipy, L-BFGS through
+    scipy.optimize.minimize rather than the direct setulb loop of scipy >= 1.15)."""
+    X, y = load_dataset("car")
+    rows = np.random.default_rng(0).permutation(len(y))[:300]
+    X, y = X.iloc[rows], y.iloc[rows]
+    clf = TANClassifier(parameters="discriminative").fit(X, y)
+    proba = clf.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert (clf.predict(X) == y.to_numpy()).mean() > 0.85

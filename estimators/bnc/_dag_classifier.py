@@ -89,7 +89,8 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
             enc, y_codes, self.classes_.size, columns, parents, spec, alpha=self.alpha,
             ess=self.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
             margins=margins)
-        self.factor_kinds_ = factor_kinds(self.network_, self.feature_names())
+        self.factor_kinds_ = factor_kinds(self.network_, self.feature_names(),
+                                          enc.continuous)
 
     @property
     def class_node_(self) -> str:

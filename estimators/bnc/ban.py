@@ -102,7 +102,8 @@ class BANClassifier(DAGNetworkClassifier):
     network_ : CGNetwork or SemiparametricNetwork
         The fitted factors.
     factor_kinds_ : dict
-        Feature name -> its factor's kind ("gaussian", "copula", "ckde").
+        Feature name -> its factor's kind ("gaussian", "copula", "ckde",
+        "class-free", or "categorical" for a categorical feature's table).
     family_ : str
         ``"discrete"``, ``"gaussian"`` or ``"mixed"``.
     classes_, class_count_, class_log_prior_, class_information_, feature_types_,

@@ -202,7 +202,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             enc, y_codes, self.classes_.size, order, parents, continuous, alpha=self.alpha,
             ess=spec.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
             margins=margins)
-        self.factor_kinds_ = factor_kinds(self.network_, names)
+        self.factor_kinds_ = factor_kinds(self.network_, names, enc.continuous)
         self._warn_degenerate(enc)
         ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
         if ineligible:

@@ -121,7 +121,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
                                       ess=spec.ess,
                                       var_smoothing=clf.var_smoothing, floor=floor)
-    clf.factor_kinds_ = factor_kinds(clf.network_, names)
+    clf.factor_kinds_ = factor_kinds(clf.network_, names, enc.continuous)
     clf._warn_degenerate(enc, floor)
     return clf
 

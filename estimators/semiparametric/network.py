@@ -392,8 +392,16 @@ def fit_continuous_network(enc: EncodedColumns, y: np.ndarray, n_classes: int, c
                                       min_cell_rows=min_cell_rows, margins=margins)
 
 
-def factor_kinds(network, names) -> dict:
-    """Feature name -> the kind of its factor ("gaussian", "copula", "ckde" or
-    "class-free")."""
+CATEGORICAL = "categorical"
+
+
+def factor_kinds(network, names, continuous) -> dict:
+    """Feature name -> the kind of its factor: "gaussian", "copula", "ckde" or
+    "class-free", and "categorical" for a categorical feature's class-conditional table
+    (the kind "gaussian" of a categorical vertex: a CPT given its parents and the class).
+
+    ``continuous[v]`` says whether column v is continuous (``EncodedColumns.continuous``).
+    """
     kinds = getattr(network, "kinds", None) or ("gaussian",) * len(network.columns)
-    return {names[v]: k for v, k in zip(network.columns, kinds, strict=True)}
+    return {names[v]: CATEGORICAL if k == "gaussian" and not continuous[v] else k
+            for v, k in zip(network.columns, kinds, strict=True)}

@@ -14,7 +14,7 @@ from scipy.special import logsumexp
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils._param_validation import InvalidParameterError
 
-from estimators.discriminative import CLLProblem, Discriminative
+from estimators.discriminative import CLLProblem, Discriminative, _cll
 from estimators.ktan import KTANClassifier, NaiveBayesClassifier, TANClassifier
 
 C = 0.7  # scikit-learn's C; our lambda is 1 / C (both leave the intercept unpenalised)
@@ -149,10 +149,11 @@ def test_cll_after_fitting_at_least_generative(table):
         assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
 
 
-@pytest.mark.parametrize("shared", [True, False])
-def test_gradient_matches_finite_differences(shared):
+@pytest.mark.parametrize(("shared", "m"), [(True, 3), (False, 3), (True, 10)])
+def test_gradient_matches_finite_differences(shared, m):
+    """(m = 10: the row maximum by numpy's reduction instead of column by column.)"""
     rng = np.random.default_rng(3)
-    n, p, m = 60, 7, 3
+    n, p = 60, 7
     dense = rng.normal(size=(n, p)) * (rng.random((n, p)) < 0.5)
     design = sparse.csr_matrix(dense) if shared else [
         sparse.csr_matrix(dense * rng.normal(size=(1, p))) for _ in range(m)]
@@ -167,6 +168,27 @@ def test_gradient_matches_finite_differences(shared):
         [dense @ W[:, y] if shared else design[y] @ W[:, y] for y in range(m)])
     cll = (s[np.arange(n), problem.y] - logsumexp(s, axis=1)).sum()
     assert np.isclose(problem.loss_grad(theta)[0], (-cll + 0.4 * np.sum(W ** 2)) / n)
+
+
+@pytest.mark.skipif(not _cll._DIRECT, reason="the direct setulb loop needs scipy >= 1.15")
+@pytest.mark.parametrize("max_iter", [1000, 5])
+def test_direct_lbfgs_loop_has_scipys_iterates(max_iter):
+    """The L-BFGS-B loop around scipy's setulb (``_cll._drive``) takes the same iterations
+    to the same point as ``scipy.optimize.minimize(method="L-BFGS-B")`` with the same
+    options, stopped by the tolerances or by ``max_iter``."""
+    rng = np.random.default_rng(5)
+    n, p, m = 120, 9, 3
+    X = rng.normal(size=(n, p))
+    y = (X[:, :m] + rng.normal(size=(n, m))).argmax(axis=1)
+    problem = CLLProblem(X, np.zeros((n, m)), y, l2=0.3)
+    theta0 = rng.normal(size=p * m + m)
+    mine = _cll._drive(problem.loss_grad, theta0, max_iter, 1e-8, lambda: None)
+    ref = optimize.minimize(problem.loss_grad, theta0, jac=True, method="L-BFGS-B",
+                            options={"maxiter": max_iter, "gtol": 1e-8, "ftol": 1e-11,
+                                     "maxcor": _cll._MAXCOR, "maxls": _cll._MAXLS})
+    assert (mine.nit, mine.nfev, mine.success) == (ref.nit, ref.nfev, ref.success)
+    assert mine.success == (max_iter == 1000)
+    np.testing.assert_allclose(mine.x, ref.x, rtol=0, atol=1e-12)
 
 
 def test_tan_start_is_the_generative_model_and_leaf_cells_add():

@@ -69,6 +69,8 @@ def test_learn_from_csv_with_target(tmp_path):
         (["BAD.csv", "--model", "tan"], "cannot read"),
         (["unknown_set", "--model", "tan"], "neither a CSV file nor a built-in data set"),
         (["car", "--model", "ktan", "--k", "two"], "expected an int or 'auto', got 'two'"),
+        (["car", "--model", "kdb", "--k", "auto"],
+         "The 'k' parameter of KDBClassifier must be an int"),
         (["car", "--model", "latent-cnb", "--n-components", "x"],
          "expected an int or 'auto', got 'x'"),
         (["DATA.csv", "--model", "tan", "--feature-types", "b=categorical"],

@@ -213,7 +213,7 @@ def parents_lines(model, graph: GraphDB) -> list[str]:
                  f"Family score: {note}.", "", "| feature | parents | family score |",
                  "|---|---|---:|"]
         kinds = getattr(model, "factor_kinds_", None) or {}
-        if set(kinds.values()) <= {"gaussian"}:
+        if set(kinds.values()) <= {"gaussian", "categorical"}:
             return lines + [f"| {v} | {p} | {s} |" for v, p, s in rows]
         lines[3] += (" Factor: its kind under `continuous=` (class-free: p(feature | parents) "
                      "the same in every class, so the class is not its parent in the fitted "

@@ -190,6 +190,8 @@ def test_structure_graph_files_and_bif(tmp_path):
     for path in (tmp_path / "s.graphml", tmp_path / "s.json"):
         assert read_structure(path) == clf.structure_
     assert isinstance(clf.structure_, ParentSetDAG)
+    # car is all categorical: every factor is a class-conditional table, not "gaussian"
+    assert clf.factor_kinds_ == dict.fromkeys(X.columns, "categorical")
     assert g.attrs["model"] == "KDBClassifier"
     assert all(isinstance(a.get("weight"), float) for _, _, a in g.edges(data=True))
     assert g.nodes(kind="class") == ["class"]
