@@ -104,6 +104,22 @@ class SearchedScore:
     def __call__(self, v, parents) -> float:
         return float(searched_values(self._raw(v, parents)))
 
+    def score_positions(self, V: np.ndarray, P: np.ndarray) -> np.ndarray:
+        """``f(v, P)`` of hyperedges given by positions in ``variables_`` (V (N,), P (N, j)
+        each row ascending), under the policy: the wrapped score's ``score_positions``
+        when it has one over the same variables (no per-hyperedge Python), else
+        :meth:`score_many` on the names."""
+        own = getattr(self.score, "score_positions", None)
+        if callable(own) and list(getattr(self.score, "variables_", ())) == self.variables_:
+            try:
+                return searched_values(own(V, P))
+            except UndefinedScoreError:  # one is undefined: score them one by one
+                pass
+        names = self.variables_
+        return self.score_many([(names[v], frozenset(names[p] for p in ps))
+                                for v, ps in zip(np.asarray(V).tolist(), np.asarray(P).tolist(),
+                                                 strict=True)])
+
     def score_many(self, items) -> np.ndarray:
         """``f(v, P)`` of many items, under the policy."""
         many = getattr(self.score, "score_many", None)

@@ -32,6 +32,7 @@ scored on the row path instead (``cg_gains`` returns the mask; the score counts 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from math import prod
 
 import numpy as np
@@ -41,7 +42,7 @@ from estimators.columns import EncodedColumns
 from estimators.network.statistics import CellStats, merge_axes
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 
-__all__ = ["CGTables", "cg_gains"]
+__all__ = ["CGTables", "Hyperedges", "cg_gains"]
 
 _LOG_2PI = float(np.log(2.0 * np.pi))
 #: relative size below which a variance or residual is recomputed on the row path
@@ -356,19 +357,76 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
 
 
-def _group_key(cont: list, v: int, parents: tuple):
-    """The group of ``(v, parents)`` and its continuous members (``cont`` a list of bools:
-    indexing it is several times faster than an array, once per hyperedge)."""
-    cats = tuple(sorted(p for p in (v, *parents) if not cont[p]))
-    C = tuple(p for p in parents if cont[p])
-    if cont[v]:
-        return ("continuous", cats, len(C), -1), (*C, v)
-    return ("categorical" if C else "table", cats, len(C), cats.index(v)), C
+@dataclass(frozen=True, eq=False)
+class Hyperedges:
+    """Hyperedges as arrays: ``V`` (N,) the vertices and ``P`` (N, J) the parents
+    ascending, padded with -1 (column indices); sliced like a list of items (the chunks of
+    :func:`~estimators.scores._parallel.run_chunked`)."""
+
+    V: np.ndarray
+    P: np.ndarray
+
+    @classmethod
+    def from_items(cls, items) -> Hyperedges:
+        """From items ``(v, sorted parent tuple)`` (one pass per parent count)."""
+        V = np.fromiter((v for v, _ in items), dtype=np.int64, count=len(items))
+        width = max((len(ps) for _, ps in items), default=0)
+        P = np.full((len(items), width), -1, dtype=np.int64)
+        for j in range(1, width + 1):
+            at = [i for i, (_, ps) in enumerate(items) if len(ps) == j]
+            if at:
+                P[at, :j] = [items[i][1] for i in at]
+        return cls(V, P)
+
+    def __len__(self) -> int:
+        return int(self.V.size)
+
+    def __getitem__(self, index) -> Hyperedges:
+        return Hyperedges(self.V[index], self.P[index])
+
+    def items(self) -> list[tuple[int, tuple]]:
+        """As items ``(v, sorted parent tuple)``."""
+        return [(v, tuple(p for p in ps if p >= 0))
+                for v, ps in zip(self.V.tolist(), self.P.tolist(), strict=True)]
+
+
+def _groups(cont: np.ndarray, V: np.ndarray, P: np.ndarray):
+    """The items' groups -- (kind, categorical members ascending, number of continuous
+    parents c, position j of v among the categorical members) -- and each item's
+    continuous members (the continuous parents ascending, then v when continuous), as
+    arrays: no per-item Python. Yields ``(kind, cats, c, j, idx, S)`` with ``idx`` the
+    group's items in item order and ``S`` (len(idx), s) their continuous members."""
+    N, J = P.shape
+    d = cont.size
+    valid = P >= 0
+    pc = valid & cont[np.where(valid, P, 0)]  # continuous parents
+    c = pc.sum(axis=1)
+    vc = cont[V]
+    members = np.column_stack([P, V])
+    is_cat = np.column_stack([valid & ~pc, ~vc])
+    cats = np.sort(np.where(is_cat, members, d), axis=1)  # categorical members, then d
+    j = np.where(vc, -1, (is_cat & (members < V[:, None])).sum(axis=1))
+    kind = np.where(vc, 0, np.where(c > 0, 2, 1))
+    key = np.column_stack([kind, c, j, cats])
+    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    order = np.argsort(inv, kind="stable")
+    cuts = np.searchsorted(inv[order], np.arange(1, uniq.shape[0]))
+    # continuous parents first, in their order; then v
+    lead = np.take_along_axis(P, np.argsort(~pc, axis=1, kind="stable"), axis=1)
+    for row, idx in zip(uniq, np.split(order, cuts), strict=True):
+        k, cg, jg = (int(x) for x in row[:3])
+        S = lead[idx, :cg]
+        if k == 0:
+            S = np.column_stack([S, V[idx]])
+        yield ("continuous", "table", "categorical")[k], tuple(int(x) for x in row[3:] if x < d), \
+            cg, jg, idx, S
 
 
 def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: float,
              ridge: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``f(v, P)`` of each item ``(v, sorted parent tuple)`` from the cell statistics.
+    """``f(v, P)`` of each item ``(v, sorted parent tuple)`` -- or of ``(V, P)`` arrays as
+    :class:`Hyperedges` -- from the cell statistics.
 
     Returns
     -------
@@ -382,17 +440,12 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         (:mod:`estimators.scores._cg_rows_batch`).
     """
     enc, m = tables.enc, tables.m
-    cont = enc.continuous.tolist()
-    groups: dict[tuple, list] = defaultdict(list)
-    for i, (v, ps) in enumerate(items):
-        v = int(v)
-        key, S = _group_key(cont, v, tuple(map(int, ps)))
-        groups[key].append((i, S, v))
-    gain, nrows = np.empty(len(items)), np.empty(len(items))
-    flags = np.zeros(len(items), dtype=bool)
-    for (kind, cats, c, j), members in groups.items():
-        idx = np.array([i for i, _, _ in members], dtype=np.int64)
-        spos = tables.pos[np.array([S for _, S, _ in members], dtype=np.int64).reshape(len(members), -1)]
+    hyper = items if isinstance(items, Hyperedges) else Hyperedges.from_items(items)
+    V, P = hyper.V, hyper.P
+    gain, nrows = np.empty(V.size), np.empty(V.size)
+    flags = np.zeros(V.size, dtype=bool)
+    for kind, cats, c, j, idx, S in _groups(enc.continuous, V, P):
+        spos = tables.pos[S]
         s = spos.shape[1]
         L = [int(x) for x in enc.n_levels[list(cats)]]
         G = int(prod(L)) * m
@@ -409,7 +462,7 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
                 g, nt = _gain_categorical(tables.gather(cats, spos[sl]).n, L, m, j)
                 fl = np.zeros(g.size, dtype=bool)
             else:  # (cats, j) names v: one vertex per group
-                g, nt, fl = _gain_bayes(tables, members[a][2], cats, j, spos[sl], min_cell_rows,
+                g, nt, fl = _gain_bayes(tables, cats[j], cats, j, spos[sl], min_cell_rows,
                                         var_smoothing, ridge)
             gain[idx[sl]], nrows[idx[sl]], flags[idx[sl]] = g, nt, fl
         small = nrows[idx] < max(min_cell_rows, c + 2)
@@ -417,14 +470,15 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         flags[idx[small]] = False
     # the flagged hyperedges of all groups on the row path, batched by what it shares
     redo: dict[tuple, list] = defaultdict(list)
-    for i in np.flatnonzero(flags):
-        v, ps = int(items[i][0]), tuple(int(p) for p in items[i][1])
+    flagged = {int(i): (int(V[i]), tuple(int(p) for p in P[i] if p >= 0))
+               for i in np.flatnonzero(flags)}
+    for i, (v, ps) in flagged.items():
         redo[row_path_key(enc, v, ps)].append(i)
     step = max(1, _BUDGET // (4 * max(1, enc.codes.shape[0])))
     for idx in redo.values():
         for a in range(0, len(idx), step):
             part = idx[a:a + step]
-            gain[part] = gains_on_rows(enc, tables.y, m, [items[i] for i in part],
+            gain[part] = gains_on_rows(enc, tables.y, m, [flagged[i] for i in part],
                                        min_cell_rows=min_cell_rows,
                                        var_smoothing=var_smoothing, ridge=ridge)
     return gain, nrows, flags

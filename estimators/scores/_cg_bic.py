@@ -31,13 +31,13 @@ from math import prod
 
 import numpy as np
 
+from estimators.scores._cg_batch import Hyperedges
 from estimators.scores._conditional_gaussian import (
     CGData,
     ConditionalGaussianScore,
     cg_gain,
     cg_gains_and_rows,
 )
-from estimators.scores._parallel import run_chunked
 
 __all__ = ["ConditionalGaussianBIC", "cg_extra_parameters"]
 
@@ -70,7 +70,7 @@ def cg_bic_block_rows(data: CGData, items) -> np.ndarray:
 
 def cg_bic_block(data: CGData, items) -> np.ndarray:
     """``f_BIC(v, P)`` for each ``(v, P)`` item (P a sorted tuple), from the batched gains."""
-    items = list(items)
+    items = items.items() if isinstance(items, Hyperedges) else list(items)
     gain, n = cg_gains_and_rows(data, items)
     dims = np.array([cg_extra_parameters(data, int(v), tuple(int(p) for p in ps))
                      for v, ps in items], dtype=float)
@@ -104,9 +104,7 @@ class ConditionalGaussianBIC(ConditionalGaussianScore):
     True
     """
 
-    def _compute(self, todo) -> None:
-        work = [(v, tuple(sorted(p))) for v, p in todo]
-        self._store(todo, run_chunked(cg_bic_block, self.data_, work, self.n_jobs))
+    _block = staticmethod(cg_bic_block)
 
     def extra_parameters(self, vi: int, parents: frozenset) -> int:
         """``Delta_dim(vi, parents)`` (column indices), as in the module docstring."""

@@ -43,6 +43,7 @@ from math import comb
 
 import numpy as np
 
+from estimators._validation import UndefinedScoreError
 from estimators.search._backbone_solver import BackboneSolver
 from estimators.search._backbone_tables import BackboneTables
 from estimators.search._common import (
@@ -86,16 +87,31 @@ class BackboneDPResult:
 def _score_tables(f: Score, backbone: tuple, tables: BackboneTables):
     """``fk[t, v] = f(v, T_t)`` for k-sets and ``fsmall[j][r, v]`` for j-sets, j < k."""
     n, k = tables.n, tables.k
+    # a score answering positions (SearchedScore of a ConditionalGaussianScore): arrays of
+    # positions in its variables, no frozenset per hyperedge
+    positions = getattr(f, "score_positions", None)
+    index = None
+    if callable(positions):
+        where = {name: i for i, name in enumerate(getattr(f, "variables_", ()))}
+        if all(b in where for b in backbone):
+            index = np.array([where[b] for b in backbone], dtype=np.int64)
     out = []
     for j in range(k + 1):
         rows = tables.T.rows if j == k else combination_table(n, j, tables.binom)
         member = (rows[:, :, None] == np.arange(n)).any(axis=1)
         r, v = np.nonzero(~member)
-        sets = [frozenset(map(backbone.__getitem__, row)) for row in rows.tolist()]
-        items = list(zip(map(backbone.__getitem__, v.tolist()), map(sets.__getitem__, r.tolist()),
-                         strict=True))
         table = np.full((len(rows), n), -np.inf)
-        table[r, v] = score_values(f, items)
+        if index is not None and j > 0:
+            values = np.asarray(positions(index[v], np.sort(index[rows[r]], axis=1)), dtype=float)
+            if np.isnan(values).any():
+                raise UndefinedScoreError("The score returned NaN; scores must be numbers "
+                                          "(not NaN).")
+            table[r, v] = values
+        else:
+            sets = [frozenset(map(backbone.__getitem__, row)) for row in rows.tolist()]
+            items = list(zip(map(backbone.__getitem__, v.tolist()),
+                             map(sets.__getitem__, r.tolist()), strict=True))
+            table[r, v] = score_values(f, items)
         out.append(table)
     return out[k], out[:k]
 

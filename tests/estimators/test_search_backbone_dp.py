@@ -135,3 +135,28 @@ def test_minus_inf_forbids_and_all_forbidden_is_an_error():
     assert res.score == 3.0 and res.structure.parent_map == {2: set(), 0: {2}, 1: {0}}
     with pytest.raises(ValueError, match="scores -inf"):
         backbone_dp(lambda v, ps: -np.inf if ps else 0.0, range(3), 1)
+
+
+def test_positions_path_gives_the_tables_of_the_items_path():
+    """A score answering positions (SearchedScore of the conditional Gaussian score) fills
+    the DP's tables with the values the per-item path reads: same optimum, same score."""
+    import pandas as pd
+
+    from estimators.network.learn import SearchedScore
+    from estimators.scores import ConditionalGaussianScore
+
+    rng = np.random.default_rng(3)
+    n = 200
+    y = rng.integers(0, 2, n)
+    X = pd.DataFrame({"a": rng.normal(y, 1.0, n), "b": rng.choice(["p", "q", "r"], n),
+                      "c": rng.normal(size=n), "d": rng.choice(["s", "t"], n),
+                      "e": rng.normal(y, 2.0, n)})
+    X.loc[rng.random(n) < 0.1, "c"] = np.nan
+    score = ConditionalGaussianScore().fit(X, y)
+    fast = SearchedScore(score)
+    slow = SearchedScore(ConditionalGaussianScore().fit(X, y))
+    slow.score_positions = None  # not callable: the items path
+    order = list(X.columns)
+    a, b = backbone_dp(fast, order, 2), backbone_dp(slow, order, 2)
+    assert a.score == b.score
+    assert {v: a.structure.parents(v) for v in order} == {v: b.structure.parents(v) for v in order}

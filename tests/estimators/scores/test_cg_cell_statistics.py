@@ -152,3 +152,46 @@ def test_row_path_logsumexp_is_scipys(seed, K, ties):
     a[rng.random((200, K)) < 0.1] = -np.inf
     a[:, 0] = np.where(np.isinf(a).all(axis=1), 0.0, a[:, 0])  # every row has a finite entry
     assert np.array_equal(_logsumexp_rows(a), logsumexp(a, axis=1))
+
+
+@settings(max_examples=15, deadline=None)
+@given(mixed_tables())
+def test_score_positions_equal_score_many_and_the_row_path(table):
+    """The positions path (arrays, one cache) gives the values of the items path and of
+    the row path, whatever order and repetition the hyperedges come in."""
+    from estimators.scores import ConditionalGaussianScore
+
+    X, y = table
+    f = ConditionalGaussianScore(feature_types={c: "continuous" if c.startswith("x")
+                                                else "categorical" for c in X.columns})
+    f.fit(X, y)
+    d = X.shape[1]
+    rows = cg_block_rows(_data(X, y), _items(d, 2))
+    for j in (1, 2):
+        items = [(v, p) for v, p in _items(d, 2) if len(p) == j]
+        if not items:
+            continue
+        V, P = np.array([v for v, _ in items]), np.array([p for _, p in items])
+        order = np.random.default_rng(j).permutation(len(items))
+        twice = np.concatenate([order, order[: len(order) // 2]])
+        got = f.score_positions(V[twice], P[twice])
+        ref = rows[[i for i, (_, p) in enumerate(_items(d, 2)) if len(p) == j]][twice]
+        assert np.array_equal(np.isfinite(got), np.isfinite(ref))
+        assert np.allclose(got[np.isfinite(ref)], ref[np.isfinite(ref)], rtol=0, atol=1e-10)
+        names = list(X.columns)
+        many = f.score_many([(names[v], {names[p] for p in P[i]}) for i, v in enumerate(V)])
+        assert np.array_equal(many, f.score_positions(V, P))
+
+
+def test_score_positions_refuses_bad_rows():
+    import pytest
+
+    from estimators.scores import ConditionalGaussianScore
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"z": rng.choice(["a", "b"], 60), "x": rng.normal(size=60),
+                      "w": rng.normal(size=60)})
+    f = ConditionalGaussianScore().fit(X, rng.integers(0, 2, 60))
+    for V, P in (([0], [[0]]), ([0], [[2, 1]]), ([0], [[3]]), ([1], [[-1]])):
+        with pytest.raises(ValueError, match="strictly ascending positions"):
+            f.score_positions(V, P)
