@@ -131,8 +131,9 @@ def main() -> None:
                         help="penguins, car and wine at 150 rows (discriminative_quick.md)")
     parser.add_argument("--note", default="",
                         help="a sentence on how the run was made, written under the command")
-    parser.add_argument("--models", default=",".join(MODELS),
-                        help="the models to run, comma-separated labels (default: all); the "
+    parser.add_argument("--models", default=None,
+                        help="the models to run, labels separated by ';' (they hold commas; "
+                             "default: all); the "
                              "goal row and the LR pipeline (the reference of the ratios) are "
                              "always run")
     parser.add_argument("--out", default="discriminative",
@@ -145,8 +146,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.tables, args.max_rows = "penguins,car,wine", 150
-    chosen = [k for k in MODELS if k in args.models.split(",") or k in (GOAL, LR)]
-    unknown = set(args.models.split(",")) - set(MODELS)
+    asked = list(MODELS) if args.models is None else args.models.split(";")
+    chosen = [k for k in MODELS if k in asked or k in (GOAL, LR)]
+    unknown = set(asked) - set(MODELS)
     if unknown:
         parser.error(f"unknown model label(s) {sorted(unknown)}; labels: {list(MODELS)}")
     all_results, notes, entries = {}, [], []
