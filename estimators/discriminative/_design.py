@@ -38,6 +38,7 @@ import numpy as np
 from scipy import sparse
 
 from estimators.columns import EncodedColumns
+from estimators.network.statistics import upper_pairs
 from estimators.scores import BayesCategoricalFactor, CategoricalFactor, LinearGaussianFactor
 
 __all__ = ["Design", "fit_design", "generative_weights"]
@@ -145,7 +146,7 @@ class Design:
 
 def _pairs(p: int) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs (c <= c') of the quadratic terms of p continuous parents."""
-    return np.triu_indices(p)
+    return upper_pairs(p)
 
 
 def _monomials(z: np.ndarray, f) -> np.ndarray:

@@ -209,17 +209,38 @@ class DiscriminativeParameters:
         return offset + self.intercept + linear(design, self.coef)
 
 
-def _terms(spec: Discriminative, design: Design, enc: EncodedColumns, jll: np.ndarray):
+def _terms(spec: Discriminative, design: Design, enc: EncodedColumns, jll):
+    """The offset and design of ``enc``; ``jll``: its ``ln p(y, x_O)`` (n, m), or a function
+    giving it of an encoded table. For the zero-centred cells and a function with the
+    ``class_log_prior`` of its complete rows (``network.NetworkLikelihood``), the offset of a
+    row on which every family is active is that prior (module docstring: ``ln p(y)``, the
+    product over no inactive family), and ``jll`` and the log-factors are computed on the
+    other rows only (the inner cross-validation, :mod:`._select`)."""
     active = design.active(enc)
-    need_logs = spec.form == "weights" or spec.centre == "zero"
+    prior = getattr(jll, "class_log_prior", None)
+    if spec.form == "cells" and spec.centre == "zero" and prior is not None:
+        offset = np.tile(np.asarray(prior, float), (active.shape[0], 1))
+        partial = ~active.all(axis=1)
+        if partial.any():
+            rows = enc.take(partial)
+            offset[partial] = jll(rows) - _active_logs(design, rows, active[partial]).sum(axis=2)
+        return offset, design.matrix(enc, active)
+    if callable(jll):
+        jll = jll(enc)
     logs = None
-    if need_logs:  # ln p_f(x | y) on active rows, 0 elsewhere: (n, m, n_families)
-        logs = np.stack([np.where(active[:, [j]], np.nan_to_num(f.log_prob(enc)), 0.0)
-                         for j, f in enumerate(design.factors)], axis=2)
+    if spec.form == "weights" or spec.centre == "zero":
+        logs = _active_logs(design, enc, active)
     offset = jll - logs.sum(axis=2) if spec.centre == "zero" else np.asarray(jll, float)
     if spec.form == "cells":
         return offset, design.matrix(enc, active)
     return offset, [sparse.csr_matrix(logs[:, y, :]) for y in range(logs.shape[1])]
+
+
+def _active_logs(design: Design, enc: EncodedColumns, active: np.ndarray) -> np.ndarray:
+    """``ln p_f(x | y)`` on the rows where family f is active, 0 elsewhere: (n, m,
+    n_families)."""
+    return np.stack([np.where(active[:, [j]], np.nan_to_num(f.log_prob(enc)), 0.0)
+                     for j, f in enumerate(design.factors)], axis=2)
 
 
 def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,

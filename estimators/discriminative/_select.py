@@ -121,8 +121,9 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
                           1.0 if cells and scales != (None,) else None)
         # ln p(y, x_O), the design and the offset are row by row: one call on every row
         # shares the work per pattern of missing cells (the marginalised factors) and per
-        # family between both sides of the fold
-        jll_all = jll(enc)
+        # family between both sides of the fold; with the class prior of a network's
+        # likelihood, the zero centre needs ln p(y, x_O) only where a family is inactive
+        jll_all = jll if centres == ("zero",) and hasattr(jll, "class_log_prior") else jll(enc)
         for centre in centres:
             offset_all, matrix_all = terms(replace(spec, centre=centre), unit, enc, jll_all)
             offset, offset_te = offset_all[mask_tr], offset_all[mask_te]

@@ -212,7 +212,23 @@ def refit_network(network: CGNetwork, enc: EncodedColumns, y_codes: np.ndarray,
     net = fit_network(enc, y_codes, n_classes, network.columns, network.parents, **kwargs)
     counts = np.bincount(y_codes, minlength=n_classes)
     prior = np.log(np.maximum(counts, 1) / counts.sum())
-    return list(net.factors), lambda table: net.joint_log_likelihood(table, prior)
+    return list(net.factors), NetworkLikelihood(net, prior)
+
+
+@dataclass(frozen=True, eq=False)
+class NetworkLikelihood:
+    """``enc -> ln p(y, x_O)`` of a fitted network with the class term ``class_log_prior``.
+
+    On a row where every factor is defined (its vertex and parents observed, its parent
+    cell seen) the value is ``class_log_prior + Σ_f f.log_prob`` (:meth:`CGNetwork.
+    joint_log_likelihood`'s complete rows): what the discriminative inner cross-validation
+    uses to skip the marginalisation on such rows."""
+
+    network: CGNetwork
+    class_log_prior: np.ndarray
+
+    def __call__(self, enc: EncodedColumns) -> np.ndarray:
+        return self.network.joint_log_likelihood(enc, self.class_log_prior)
 
 
 def pseudo_count(enc: EncodedColumns, v: int, parents, n_classes: int, alpha: float,

@@ -365,3 +365,38 @@ def test_no_splittable_class_warns_and_uses_the_defaults():
         l2, centre, scale, table = select_penalty(spec, None, np.array([0, 1, 2]), 3,
                                                   None, None)
     assert (l2, centre, scale, table) == (1.0, "zero", 1.0, {})
+
+
+def test_zero_centre_offset_from_the_class_prior_equals_the_marginal_formula():
+    """The inner CV's zero-centred offset with a network's likelihood: on rows where every
+    family is active, the class prior (no marginalisation computed); elsewhere ln p(y, x_O)
+    minus the active log-factors. It equals the formula on every row (missing cells and a
+    category unseen by the refitted factors included)."""
+    from estimators.discriminative._design import fit_design
+    from estimators.discriminative._model import _terms
+    from estimators.network.model import NetworkLikelihood, refit_network
+
+    rng = np.random.default_rng(12)
+    n = 300
+    y = rng.integers(0, 2, n)
+    a = np.where(np.arange(n) < 20, "rare", rng.choice(["p", "q"], n))  # 'rare' refit-unseen
+    df = pd.DataFrame({"a": a, "b": rng.normal(y, 1.0), "c": rng.normal(-y, 1.0)})
+    df["d"] = df["b"] + rng.normal(size=n)
+    df.loc[rng.random(n) < 0.1, "c"] = np.nan
+    clf = TANClassifier().fit(df, y)
+    enc = clf._check_X(df)
+    rows = np.arange(20, n)  # the refit never sees 'rare'
+    factors, like = refit_network(clf.network_, enc.take(rows), y[rows], 2, alpha=clf.alpha,
+                                  var_smoothing=clf.var_smoothing, ridge=0.0, min_cell_rows=5)
+    assert isinstance(like, NetworkLikelihood)
+    design = fit_design(factors, enc.take(rows), 1.0)
+    active = design.active(enc)
+    assert active.all(axis=1).any() and not active.all(axis=1).all()
+    assert not active[:20].all(axis=1).any()  # the unseen category: an inactive family
+    spec = Discriminative(l2=1.0, centre="zero", scale=1.0)
+    short, matrix = _terms(spec, design, enc, like)
+    full, matrix_full = _terms(spec, design, enc, like(enc))
+    np.testing.assert_allclose(short, full, rtol=0, atol=1e-10)
+    assert (matrix != matrix_full).nnz == 0
+    np.testing.assert_array_equal(short[active.all(axis=1)],
+                                  np.tile(like.class_log_prior, (active.all(axis=1).sum(), 1)))
