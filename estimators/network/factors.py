@@ -376,15 +376,24 @@ class BayesCategoricalFactor(Factor):
         # the quadratic form term by term over the (few) continuous parents: an einsum
         # with broadcast leading axes is several times slower on the engine's tables
         resid = [x[..., None] - gather(mean[..., i], idx, ndim) for i, x in enumerate(xs)]
-        quad = 0.0
+        # in place on one table of the full shape (the engine's tables reach millions of
+        # cells): the operations of ``quad + r * r * P ...`` in their order, the same numbers
+        quad = np.zeros(np.broadcast_shapes(*(r.shape for r in resid),
+                                            gather(logdet, idx, ndim).shape))
         for i, r in enumerate(resid):  # (..., r_v) each
-            quad = quad + r * r * gather(prec[..., i, i], idx, ndim)
+            t = r * r
+            t *= gather(prec[..., i, i], idx, ndim)
+            quad += t
             for j in range(i):
-                quad = quad + r * resid[j] * gather(prec[..., i, j] + prec[..., j, i], idx,
-                                                    ndim)
-        log_joint = (gather(log_prior, idx, ndim)
-                     - 0.5 * (quad + gather(logdet, idx, ndim) + len(xs) * _LOG_2PI))
-        log_post = log_joint - log_sum_exp(log_joint, -1)
+                t = r * resid[j]
+                t *= gather(prec[..., i, j] + prec[..., j, i], idx, ndim)
+                quad += t
+        t = None  # freed before the next tables
+        quad += gather(logdet, idx, ndim)
+        quad += len(xs) * _LOG_2PI
+        quad *= 0.5
+        log_joint = np.subtract(gather(log_prior, idx, ndim), quad, out=quad)
+        log_post = np.subtract(log_joint, log_sum_exp(log_joint, -1), out=log_joint)
         value = np.asarray(value, dtype=np.intp)
         full = np.broadcast_shapes(log_post.shape[:-1], value.shape)
         log_post = np.broadcast_to(log_post, full + log_post.shape[-1:])
