@@ -71,7 +71,7 @@ def log_sum_exp(a: np.ndarray, axis: int) -> np.ndarray:
     [1.38629436112, 1.38629436112]
     """
     n = a.shape[axis]
-    if 1 < n <= 8:  # a short axis slice by slice: the same numbers, bit for bit
+    if 1 < n < 8:  # a short axis slice by slice: the same numbers, bit for bit
         return _log_sum_exp_short(a, axis)
     top = np.max(a, axis=axis, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
@@ -80,9 +80,10 @@ def log_sum_exp(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _log_sum_exp_short(a: np.ndarray, axis: int) -> np.ndarray:
-    """:func:`log_sum_exp` along a short axis (2 to 8 entries) as elementwise operations on
+    """:func:`log_sum_exp` along a short axis (2 to 7 entries) as elementwise operations on
     its slices: the maximum is exact and the sum adds the terms in index order, as numpy's
-    reduction of so few entries does, so the result is the same bit for bit -- ten times
+    reduction of fewer than 8 entries does (from 8 on it sums pairwise), so the result is
+    the same bit for bit -- ten times
     faster on the engine's large tables whose last axis is a binary feature (a reduction
     over a short strided axis is slow)."""
     index = [slice(None)] * a.ndim
