@@ -349,6 +349,18 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
             with np.errstate(invalid="ignore"):  # -inf - -inf: both states' cells empty
                 delta = (lj[..., 1] - lj[..., 0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
                 chosen, lse = -np.logaddexp(0.0, delta), 0.0
+        elif K < 8:  # state by state: numpy reduces fewer than 8 entries in index order,
+            # so these are its numbers, without a slow reduction over a short strided axis
+            parts = [lj[..., k] for k in range(K)]
+            top = parts[0]
+            for p in parts[1:]:
+                top = np.maximum(top, p)
+            with np.errstate(invalid="ignore", over="ignore"):
+                total = np.exp(parts[0] - top)
+                for p in parts[1:]:
+                    total += np.exp(p - top)
+                lse = top + np.log(total)
+            chosen = lj[np.arange(lj.shape[0]), :, cv[sl]]
         else:
             top = lj.max(axis=2, keepdims=True)
             with np.errstate(invalid="ignore", over="ignore"):
