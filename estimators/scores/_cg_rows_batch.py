@@ -35,6 +35,21 @@ def _logsumexp_rows(a: np.ndarray) -> np.ndarray:
     """``scipy.special.logsumexp(a, axis=1)`` by scipy's own steps (the maxima taken out of
     the sum, ``log1p`` of the rest over their number), bit for bit, without its per-call
     array-API overhead (a third of the time here); rows with a finite entry."""
+    K = a.shape[1]
+    if 1 < K < 8:  # column by column: numpy reduces fewer than 8 entries in index order
+        cols = [a[:, k] for k in range(K)]
+        top = cols[0]
+        for c in cols[1:]:
+            top = np.maximum(top, c)
+        m = np.zeros(a.shape[0])
+        s = np.zeros(a.shape[0])
+        with np.errstate(invalid="ignore"):
+            for c in cols:
+                is_max = c == top
+                m += is_max
+                s += np.exp(np.where(is_max, -np.inf, c) - top)
+        s = np.where(s == 0, s, s / m)
+        return np.log1p(s) + np.log(m) + top
     top = a.max(axis=1, keepdims=True)
     is_max = a == top
     m = is_max.sum(axis=1, keepdims=True, dtype=float)
