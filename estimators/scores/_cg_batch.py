@@ -323,49 +323,53 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     # per cell g, contiguous: every hyperedge's K Gaussians, the precision entries already
     # multiplied by their weight in the quadratic form (sum_i<=k w_ik P_ik r_i r_k, the
     # same products in the same order as term by term)
+    # states first, hyperedges last -- (K, n_g, H) tables: the innermost loop of every
+    # operation runs over the hyperedges, not over the K (often 2) states
     pairs = [(i, k) for i in range(c) for k in range(i, c)]
-    const = np.ascontiguousarray(np.moveaxis(const.reshape(H, K, -1), 2, 0))  # (G, H, K)
-    mean = np.ascontiguousarray(np.moveaxis(mean.reshape(H, K, -1, c), (2, 3), (0, 1)))
+    const = np.ascontiguousarray(np.moveaxis(const.reshape(H, K, -1), (2, 1), (0, 1)))  # (G, K, H)
+    mean = np.ascontiguousarray(np.moveaxis(mean.reshape(H, K, -1, c), (2, 3, 1),
+                                            (0, 1, 2)))  # (G, c, K, H)
     prec = prec.reshape(H, K, -1, c, c)
     wprec = np.ascontiguousarray(np.moveaxis(np.stack(
-        [(1.0 if i == k else 2.0) * prec[..., i, k] for i, k in pairs]), 3, 0))  # (G, q, H, K)
+        [(1.0 if i == k else 2.0) * prec[..., i, k] for i, k in pairs]), (3, 2), (0, 2)))  # (G, q, K, H)
     X = np.ascontiguousarray(tables.X[rows][:, spos].transpose(2, 0, 1))  # (c, n', H)
     mask = tables.obs[rows][:, spos].all(axis=-1)  # (n', H)
     full = np.zeros(H)
     for g in np.flatnonzero(np.diff(starts)):
         sl = slice(starts[g], starts[g + 1])
-        r = [X[i, sl][:, :, None] - mean[g, i] for i in range(c)]  # (n_g, H, K)
+        r = [X[i, sl][None] - mean[g, i][:, None] for i in range(c)]  # (K, n_g, H)
         lj = None
         for (i, k), wP in zip(pairs, wprec[g], strict=True):
-            t = wP * r[i]
+            t = wP[:, None] * r[i]
             t *= r[k]
             if lj is None:
                 lj = t
             else:
                 lj += t
         lj *= -0.5
-        lj += const[g]  # const - quad / 2
+        lj += const[g][:, None]  # const - quad / 2
         if K == 2:  # ln p(c | x) = -ln(1 + exp(l_other - l_c))
             with np.errstate(invalid="ignore"):  # -inf - -inf: both states' cells empty
-                delta = (lj[..., 1] - lj[..., 0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
+                delta = (lj[1] - lj[0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
                 chosen, lse = -np.logaddexp(0.0, delta), 0.0
-        elif K < 8:  # state by state: numpy reduces fewer than 8 entries in index order,
-            # so these are its numbers, without a slow reduction over a short strided axis
-            parts = [lj[..., k] for k in range(K)]
-            top = parts[0]
-            for p in parts[1:]:
-                top = np.maximum(top, p)
-            with np.errstate(invalid="ignore", over="ignore"):
-                total = np.exp(parts[0] - top)
-                for p in parts[1:]:
-                    total += np.exp(p - top)
-                lse = top + np.log(total)
-            chosen = lj[np.arange(lj.shape[0]), :, cv[sl]]
-        else:
-            top = lj.max(axis=2, keepdims=True)
-            with np.errstate(invalid="ignore", over="ignore"):
-                lse = (top + np.log(np.exp(lj - top).sum(axis=2, keepdims=True)))[..., 0]
-            chosen = lj[np.arange(lj.shape[0]), :, cv[sl]]
+        else:  # 3 to 7 states one by one: numpy reduces fewer than 8 entries in index
+            # order, so these are the numbers of max/sum reductions over the state axis
+            # (which 8 or more states keep: numpy sums those pairwise)
+            chosen = lj[cv[sl], np.arange(lj.shape[1])]
+            if K < 8:
+                top = lj[0]
+                for p in lj[1:]:
+                    top = np.maximum(top, p)
+                with np.errstate(invalid="ignore", over="ignore"):
+                    total = np.exp(lj[0] - top)
+                    for p in lj[1:]:
+                        total += np.exp(p - top)
+                    lse = top + np.log(total)
+            else:
+                lk = np.moveaxis(lj, 0, -1)
+                top = lk.max(axis=-1, keepdims=True)
+                with np.errstate(invalid="ignore", over="ignore"):
+                    lse = (top + np.log(np.exp(lk - top).sum(axis=-1, keepdims=True)))[..., 0]
         # rows contiguous per hyperedge: the same (pairwise) sum whatever the batch size
         full += np.ascontiguousarray(np.where(mask[sl], chosen - lse, 0.0).T).sum(axis=1)
     ntot = N.sum(axis=(1, 2, 3))
