@@ -116,6 +116,15 @@ def missing_mask(col: np.ndarray) -> np.ndarray:
     return miss
 
 
+#: values of a column tried as numbers before the whole column is converted
+_HEAD = 16
+
+
+def _to_float(values: np.ndarray) -> np.ndarray:
+    """The values as floats, NaN where one is not a number."""
+    return pd.to_numeric(pd.Series(values, dtype=object), errors="coerce").to_numpy(float)
+
+
 def numeric_values(col: np.ndarray, missing: np.ndarray) -> np.ndarray | None:
     """The column as floats (NaN where missing), or None when an observed value is not a
     number (or is a bool, which is a category)."""
@@ -128,10 +137,15 @@ def numeric_values(col: np.ndarray, missing: np.ndarray) -> np.ndarray | None:
     if col.dtype.kind == "b":
         return None
     observed = col[~missing]
+    # a text among the first values settles it without converting the whole column (the
+    # conversion is per value: a value that is no number here is none in the whole column;
+    # ~2 ms per 3,000-row column of text, twice per column in a fit)
+    if np.isnan(_to_float(observed[:_HEAD])).any():
+        return None
     if any(isinstance(v, bool | np.bool_) for v in observed[:1000]):
         return None
     out = np.full(col.shape, np.nan)
-    conv = pd.to_numeric(pd.Series(observed, dtype=object), errors="coerce").to_numpy(float)
+    conv = _to_float(observed)
     if np.isnan(conv).any():
         return None
     out[~missing] = conv

@@ -146,3 +146,17 @@ def test_few_valued_columns_are_categorical_and_keep_their_values(pair):
     assert enc.feature_types_ == {"c": "categorical"}
     assert sorted(enc.categories_["c"].tolist()) == sorted(pair)
     assert infer_feature_types(X, {"c": "continuous"}) == {"c": "continuous"}  # overridable
+
+
+@pytest.mark.parametrize("at", [0, 15, 16, 500])
+def test_numeric_values_refuses_a_text_anywhere_in_the_column(at):
+    """A column of number strings is numeric; one text value, before or after the first
+    values that are tried alone, makes it non-numeric (the same answer as converting the
+    whole column)."""
+    from estimators.columns._types import missing_mask, numeric_values
+
+    col = np.array([str(v) for v in np.arange(600) * 0.5], dtype=object)
+    np.testing.assert_array_equal(numeric_values(col, missing_mask(col)),
+                                  np.arange(600) * 0.5)
+    col[at] = "x1"
+    assert numeric_values(col, missing_mask(col)) is None
