@@ -138,3 +138,17 @@ def test_backbone_order_accepts_penalised_edge_matrices(car_small):
     assert (W < 0).any()
     assert sorted(backbone_order(W, "mst-dfs")) == list(range(X.shape[1]))
 
+
+
+def test_auto_with_verbose_shows_the_candidate_fits_left(capsys):
+    """``k="auto"`` with ``verbose=True`` draws a progress bar of the inner-CV fits left
+    (folds x candidates), on stderr; without verbose nothing is drawn."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 80)
+    X = pd.DataFrame({"a": rng.normal(y, 1.0), "b": rng.choice(["p", "q"], 80),
+                      "c": rng.normal(size=80)})
+    KTANClassifier(k="auto", verbose=True).fit(X, y)
+    err = capsys.readouterr().err
+    assert "candidate fits left" in err and "/10" in err  # 5 folds x k = 1, 2
+    KTANClassifier(k="auto").fit(X, y)
+    assert "candidate fits left" not in capsys.readouterr().err
