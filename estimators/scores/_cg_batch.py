@@ -145,19 +145,23 @@ class CGTables:
         if s == 0:
             return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
         S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
-        cross = R2.ndim == 4
+        # the (i, k) entries as one index into the (p * p, G) rows of a pattern's block
+        # (np.take of one index array: the same numbers as the 2-d fancy index, faster)
+        p = R1.shape[1]
+        if R2.ndim == 4:
+            R2f, fi = R2.reshape(r, p * p, G), spos[:, :, None] * p + spos[:, None, :]
+        else:
+            R2f, fi = R2, spos[:, :, None]
         # pattern by pattern, in order, each added to the hyperedges observing their
         # columns in it: a hyperedge's sums do not depend on its batch
         for q in np.flatnonzero(comp.any(axis=0)):
             hq = np.flatnonzero(comp[:, q])
-            sq = spos if hq.size == H else spos[hq]
-            blk = R2[q][sq[:, :, None], sq[:, None, :]] if cross else R2[q][sq][:, :, None]
             if hq.size == H:
-                S1 += R1[q][sq]
-                S2 += blk
+                S1 += np.take(R1[q], spos, axis=0)
+                S2 += np.take(R2f[q], fi, axis=0)
             else:
-                S1[hq] += R1[q][sq]
-                S2[hq] += blk
+                S1[hq] += np.take(R1[q], spos[hq], axis=0)
+                S2[hq] += np.take(R2f[q], fi[hq], axis=0)
         # (H, G, s), (H, G, s, s) in memory: the regressions' einsums then reduce in the
         # order they always did (a strided layout rounds some values differently)
         S1 = np.ascontiguousarray(np.moveaxis(S1, -1, 1))
