@@ -24,10 +24,10 @@ __all__ = ["gains_on_rows", "row_path_key"]
 _LOG_2PI = float(np.log(2.0 * np.pi))
 
 
-def _scale(Z: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
-    """Each hyperedge's column variances over its rows, 1 where 0 (shape (H, p))."""
-    mo = CellStats.from_arrays(Z, hh, H, cross=False)  # the diagonal of the cross products
-    var = mo.M / np.maximum(mo.n, 1.0)[:, None]
+def _scale(glob: CellStats) -> np.ndarray:
+    """Each hyperedge's column variances over its rows, 1 where 0 (shape (H, p)), from its
+    global moments (their diagonal: the same sums as computing the variances apart)."""
+    var = np.diagonal(glob.M, axis1=1, axis2=2) / np.maximum(glob.n, 1.0)[:, None]
     return np.where(var > 0, var, 1.0)
 
 
@@ -122,7 +122,8 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
     yy = y[ii]
     u, U = _configurations(enc, items, hh, ii)
     Z = enc.values[ii[:, None], cols[hh]]  # (T, s)
-    scale = _scale(Z, hh, H)
+    glob = grouped_moments(Z, hh, H)  # every hyperedge's rows: the last pooling level
+    scale = _scale(glob)
     c = C.shape[1]
     th = max(min_cell_rows, c + 2)
     first = 0 if any(not cont[p] for p in items[0][1]) else 1
@@ -134,7 +135,7 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
         cell = (offU[hh] + u) * m + yy
         h_of = h_of_u[np.arange(nb) // m]
         up_class = h_of * m + np.arange(nb) % m
-        cls, glob = grouped_moments(Z, hh * m + yy, H * m), grouped_moments(Z, hh, H)
+        cls = grouped_moments(Z, hh * m + yy, H * m)
         levels = [(cls, up_class), (glob, h_of)]
         if first == 0:  # the (configuration, class) cells: only with categorical parents
             levels.insert(0, (grouped_moments(Z, cell, nb), np.arange(nb)))
@@ -156,8 +157,8 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
         up = [ids, (h_of * m + y_of) * K + k_of, h_of * K + k_of, h_of]
         sizes = [n_fine, H * m * K, H * K, H]
         bins = [fine, (hh * m + yy) * K + cv, hh * K + cv, hh]
-        mo = pooled([(grouped_moments(Z, b, nb), mp) for b, nb, mp in
-                     list(zip(bins, sizes, up, strict=True))[first:]], th)
+        mo = pooled([(glob if nb == H and b is hh else grouped_moments(Z, b, nb), mp)
+                     for b, nb, mp in list(zip(bins, sizes, up, strict=True))[first:]], th)
         floor = max(ridge, var_smoothing) * scale  # (H, c)
         cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + \
             floor[h_of][:, :, None] * np.eye(c)
