@@ -49,6 +49,9 @@ Optional
   spanning arborescence).
 * ``score_many(items) -> ndarray`` and ``edge_matrix() -> ndarray`` (``W[i, j] = score(j,
   {i})``), for speed; without them the classifier loops over ``score`` (and caches it).
+* ``score_positions(V, P) -> ndarray``: hyperedges as arrays of positions in
+  ``variables_`` (V (N,), P (N, j), each row ascending), no Python work per hyperedge; the
+  backbone DP's score tables use it when present (:class:`ConditionalGaussianScore` has it).
 * ``variables_``: the fitted variables, in column order.
 
 Examples
