@@ -182,8 +182,17 @@ def maximise_cll(problem: CLLProblem, W0: np.ndarray, b0: np.ndarray, *, max_ite
     return W, b, info
 
 
-#: L-BFGS-B's memory (corrections kept)
-_MAXCOR = 20
+#: L-BFGS-B's memory (corrections kept): 80 up to :data:`_LONG_MEMORY` parameters, 20 above
+#: (the corrections take 2 x memory x parameters numbers). On the full kr_vs_kp (2,556
+#: training rows, weak penalty: ill-conditioned) the final fits took 166-222 iterations
+#: instead of 271-424 with 20 (0.84 s instead of 1.38 s for three folds), nursery 0.8x the
+#: time; at 500 rows the fits take the same time (they end within ~80 iterations).
+_MAXCOR = 80
+_LONG_MEMORY = 100_000
+
+
+def _memory(n: int) -> int:
+    return _MAXCOR if n <= _LONG_MEMORY else 20
 #: line-search steps at most per iteration (scipy's default)
 _MAXLS = 20
 #: scipy >= 1.15 has the C port of L-BFGS-B, whose ``setulb`` :func:`_drive` calls
@@ -210,7 +219,8 @@ def _lbfgs(fun, theta0: np.ndarray, max_iter: int, tol: float) -> optimize.Optim
             res = optimize.minimize(fun, theta0, jac=True, method="L-BFGS-B",
                                     callback=lambda _: next(steps, None),
                                     options={"maxiter": max_iter, "gtol": tol,
-                                             "ftol": tol * 1e-3, "maxcor": _MAXCOR,
+                                             "ftol": tol * 1e-3,
+                                             "maxcor": _memory(theta0.size),
                                              "maxls": _MAXLS})
     if hasattr(bar, "close"):
         bar.close()
@@ -223,7 +233,8 @@ def _drive(fun, theta0: np.ndarray, max_iter: int, tol: float,
     ``setulb``, calling ``fun`` directly."""
     from scipy.optimize import _lbfgsb
 
-    n, m = theta0.size, _MAXCOR
+    n = theta0.size
+    m = _memory(n)
     x = np.array(theta0, dtype=np.float64)
     f, g = np.array(0.0), np.zeros(n)
     nbd, bound = np.zeros(n, np.int32), np.zeros(n)

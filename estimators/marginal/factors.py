@@ -56,7 +56,9 @@ def gather(table: np.ndarray, indices: list[np.ndarray], ndim: int) -> np.ndarra
     """``table[y, indices...]`` broadcast over rows, classes and summed axes; trailing axes
     of ``table`` beyond the indexed ones are kept at the end."""
     y = class_index(ndim, table.shape[0])
-    return table[tuple(np.broadcast_arrays(y, *(np.asarray(i, dtype=np.intp) for i in indices)))]
+    # numpy's advanced indexing broadcasts the index arrays itself (the same result as
+    # broadcasting them first, without np.broadcast_arrays' ~15 us per call)
+    return table[(y, *(np.asarray(i, dtype=np.intp) for i in indices))]
 
 
 def log_sum_exp(a: np.ndarray, axis: int) -> np.ndarray:
