@@ -33,9 +33,9 @@ was seen in training). Two choices, fixed by :class:`Discriminative`:
     interactions or class-specific variances are not supported by the rows, and the
     hierarchy recovers it (accuracy at or above the LR pipeline's on 14 of 18 tables
     against 10, log-loss at or below it on 11 against 6). One cause is the quadratic
-    terms alone: on the same folds, scikit-learn's LR pipeline with ``[z, z²]`` in place of ``z`` drops from
-    0.839 to 0.813 on heart_failure (a check made while building this, not a benchmark
-    row).
+    terms alone: on the same folds, scikit-learn's LR pipeline with ``[z, z²]`` in place
+    of ``z`` drops from 0.839 to 0.813 on heart_failure (a check made while building this,
+    not a benchmark row).
 
 ``centre`` (what the penalty ``(λ/2)‖w‖²`` shrinks towards, and the start of L-BFGS)
     ``"zero"`` (default): ``o_y(x) = ln p(y, x_O) - Σ_{f active} ln p_f(x | y)`` and ``w``
