@@ -213,9 +213,10 @@ def _lbfgs(fun, theta0: np.ndarray, max_iter: int, tol: float) -> optimize.Optim
     # one BLAS thread: L-BFGS-B's vectors are small, and threads of scipy's own OpenBLAS
     # spinning on a busy machine made each iteration ~7 ms instead of ~50 us
     with _controller().limit(limits=1, user_api="blas"):
+        res = None
         if _DIRECT:
             res = _drive(fun, theta0, max_iter, tol, lambda: next(steps, None))
-        else:
+        if res is None:
             res = optimize.minimize(fun, theta0, jac=True, method="L-BFGS-B",
                                     callback=lambda _: next(steps, None),
                                     options={"maxiter": max_iter, "gtol": tol,
@@ -230,8 +231,13 @@ def _lbfgs(fun, theta0: np.ndarray, max_iter: int, tol: float) -> optimize.Optim
 def _drive(fun, theta0: np.ndarray, max_iter: int, tol: float,
            step) -> optimize.OptimizeResult:
     """The loop of scipy's ``_minimize_lbfgsb`` (scipy >= 1.15, no bounds) around its
-    ``setulb``, calling ``fun`` directly."""
-    from scipy.optimize import _lbfgsb
+    ``setulb``, calling ``fun`` directly; None when this scipy's ``setulb`` is not the one
+    this loop was written for (a private routine: a later scipy may change it), and then
+    :func:`_lbfgs` goes through ``minimize``."""
+    try:
+        from scipy.optimize import _lbfgsb
+    except ImportError:
+        return None
 
     n = theta0.size
     m = _memory(n)
@@ -245,8 +251,13 @@ def _drive(fun, theta0: np.ndarray, max_iter: int, tol: float,
     factr = tol * 1e-3 / np.finfo(float).eps  # scipy's ftol -> factr
     nit = nfev = 0
     while True:
-        _lbfgsb.setulb(m, x, bound, bound, nbd, f, g, factr, tol, wa, iwa, task, lsave,
-                       isave, dsave, _MAXLS, ln_task)
+        try:
+            _lbfgsb.setulb(m, x, bound, bound, nbd, f, g, factr, tol, wa, iwa, task, lsave,
+                           isave, dsave, _MAXLS, ln_task)
+        except (AttributeError, TypeError, ValueError):
+            if nfev == 0:  # the first call: a different setulb, nothing computed yet
+                return None
+            raise
         if task[0] == 3:  # f and g wanted at x
             value, grad = fun(x)
             f, g = np.array(value, dtype=np.float64), np.asarray(grad, dtype=np.float64)

@@ -191,6 +191,33 @@ def test_direct_lbfgs_loop_has_scipys_iterates(max_iter):
     np.testing.assert_allclose(mine.x, ref.x, rtol=0, atol=1e-12)
 
 
+def test_a_changed_private_setulb_falls_back_to_minimize(monkeypatch):
+    """``_drive`` calls scipy's private ``setulb``; a scipy whose routine takes other
+    arguments makes ``_lbfgs`` go through ``minimize`` (the same optimum), not fail."""
+    import types
+
+    import scipy.optimize
+
+    rng = np.random.default_rng(6)
+    n, p, m = 100, 5, 3
+    X = rng.normal(size=(n, p))
+    y = (X[:, :m] + rng.normal(size=(n, m))).argmax(axis=1)
+    problem = CLLProblem(X, np.zeros((n, m)), y, l2=0.3)
+    theta0 = np.zeros(p * m + m)
+    expected = _cll._lbfgs(problem.loss_grad, theta0, 1000, 1e-8)
+
+    def changed(*args):  # a later scipy's signature
+        raise TypeError(f"setulb() takes 18 positional arguments but {len(args)} were given")
+
+    # what ``from scipy.optimize import _lbfgsb`` in _drive finds; minimize keeps its own
+    monkeypatch.setattr(scipy.optimize, "_lbfgsb", types.SimpleNamespace(setulb=changed),
+                        raising=False)
+    monkeypatch.setattr(_cll, "_DIRECT", True)
+    res = _cll._lbfgs(problem.loss_grad, theta0, 1000, 1e-8)
+    assert res.success
+    np.testing.assert_allclose(res.x, expected.x, rtol=0, atol=1e-6)
+
+
 def test_tan_start_is_the_generative_model_and_leaf_cells_add():
     """centre="zero" starts from the generative weights: on complete categorical rows the
     starting scores are ln p(y, x) (CLL at the start = generative CLL); a missing leaf's
