@@ -39,6 +39,7 @@ import numpy as np
 from scipy.special import xlogy
 
 from estimators.columns import EncodedColumns
+from estimators.marginal.factors import log_sum_exp
 from estimators.network.statistics import CellStats, merge_axes
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 
@@ -356,19 +357,11 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
             with np.errstate(invalid="ignore"):  # -inf - -inf: both states' cells empty
                 delta = (lj[1] - lj[0]) * np.where(cv[sl] == 0, 1.0, -1.0)[:, None]
                 chosen, lse = -np.logaddexp(0.0, delta), 0.0
-        else:  # 3 to 7 states one by one: numpy reduces fewer than 8 entries in index
-            # order, so these are the numbers of max/sum reductions over the state axis
-            # (which 8 or more states keep: numpy sums those pairwise)
+        else:
             chosen = lj[cv[sl], np.arange(lj.shape[1])]
-            if K < 8:
-                top = lj[0]
-                for p in lj[1:]:
-                    top = np.maximum(top, p)
-                with np.errstate(invalid="ignore", over="ignore"):
-                    total = np.exp(lj[0] - top)
-                    for p in lj[1:]:
-                        total += np.exp(p - top)
-                    lse = top + np.log(total)
+            if K < 8:  # the marginal engine's slice-by-slice sum over 3 to 7 states: the
+                # numbers of max/sum reductions (numpy sums 8 or more entries pairwise)
+                lse = log_sum_exp(lj, 0)[0]
             else:
                 lk = np.moveaxis(lj, 0, -1)
                 top = lk.max(axis=-1, keepdims=True)
