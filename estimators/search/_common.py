@@ -12,7 +12,7 @@ from estimators._validation import UndefinedScoreError
 from estimators._warnings import warn_user
 
 __all__ = ["Score", "check_k", "check_backbone", "resolve_variables", "score_values",
-           "combination_table", "colex_rank", "binomial_table"]
+           "nan_score_error", "combination_table", "colex_rank", "binomial_table"]
 
 Score = Callable[[Hashable, frozenset], float]
 
@@ -146,10 +146,15 @@ def score_values(f: Score, items: Sequence[tuple[Hashable, frozenset]]) -> np.nd
         values = np.fromiter(starmap(f, items), dtype=float, count=len(items))
     bad = np.flatnonzero(np.isnan(values))
     if bad.size:
-        v, p = items[bad[0]]
-        raise UndefinedScoreError(f"The score returned NaN for v={v!r} with parents="
-                         f"{sorted(p, key=repr)!r}; scores must be numbers (not NaN).")
+        raise nan_score_error(*items[bad[0]])
     return values
+
+
+def nan_score_error(v: Hashable, parents) -> UndefinedScoreError:
+    """The error for a score that returned NaN at ``(v, parents)``."""
+    return UndefinedScoreError(f"The score returned NaN for v={v!r} with parents="
+                               f"{sorted(parents, key=repr)!r}; scores must be numbers (not "
+                               "NaN).")
 
 
 def binomial_table(n: int, m: int) -> np.ndarray:

@@ -43,7 +43,6 @@ from math import comb
 
 import numpy as np
 
-from estimators._validation import UndefinedScoreError
 from estimators.search._backbone_solver import BackboneSolver
 from estimators.search._backbone_tables import BackboneTables
 from estimators.search._common import (
@@ -51,6 +50,7 @@ from estimators.search._common import (
     check_backbone,
     check_k,
     combination_table,
+    nan_score_error,
     score_values,
 )
 from kgraph.ktree import AcyclicKTree
@@ -103,9 +103,10 @@ def _score_tables(f: Score, backbone: tuple, tables: BackboneTables):
         table = np.full((len(rows), n), -np.inf)
         if index is not None and j > 0:
             values = np.asarray(positions(index[v], np.sort(index[rows[r]], axis=1)), dtype=float)
-            if np.isnan(values).any():
-                raise UndefinedScoreError("The score returned NaN; scores must be numbers "
-                                          "(not NaN).")
+            bad = np.flatnonzero(np.isnan(values))
+            if bad.size:
+                b = bad[0]
+                raise nan_score_error(backbone[v[b]], [backbone[x] for x in rows[r[b]]])
             table[r, v] = values
         else:
             sets = [frozenset(map(backbone.__getitem__, row)) for row in rows.tolist()]
