@@ -191,12 +191,15 @@ _MAXCOR = 80
 _LONG_MEMORY = 100_000
 
 
-def _memory(n: int) -> int:
-    return _MAXCOR if n <= _LONG_MEMORY else 20
 #: line-search steps at most per iteration (scipy's default)
 _MAXLS = 20
 #: scipy >= 1.15 has the C port of L-BFGS-B, whose ``setulb`` :func:`_drive` calls
 _DIRECT = tuple(int(part) for part in scipy.__version__.split(".")[:2]) >= (1, 15)
+
+
+def _memory(n: int) -> int:
+    """L-BFGS-B's memory for ``n`` parameters."""
+    return _MAXCOR if n <= _LONG_MEMORY else 20
 
 
 def _lbfgs(fun, theta0: np.ndarray, max_iter: int, tol: float) -> optimize.OptimizeResult:

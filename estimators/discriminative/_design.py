@@ -144,15 +144,10 @@ class Design:
         return sparse.csr_matrix(sparse.coo_matrix(data, shape=(n, self.n_columns)))
 
 
-def _pairs(p: int) -> tuple[np.ndarray, np.ndarray]:
-    """Index pairs (c <= c') of the quadratic terms of p continuous parents."""
-    return upper_pairs(p)
-
-
 def _monomials(z: np.ndarray, f) -> np.ndarray:
     """The per-cell feature block of family ``f`` on standardised rows ``z``."""
     zc = z[:, list(f.continuous_parents)]
-    i, j = _pairs(zc.shape[1])
+    i, j = upper_pairs(zc.shape[1])  # the quadratic terms' pairs c <= c'
     parents = [zc, zc[:, i] * zc[:, j]]
     one = np.ones((z.shape[0], 1))
     if isinstance(f, LinearGaussianFactor):
@@ -264,7 +259,7 @@ def _factor_weights(f, mean: np.ndarray, sd: np.ndarray) -> np.ndarray:
     """Per cell, the coefficients of the family's monomials (see :func:`_monomials`)."""
     C = list(f.continuous_parents)
     p = len(C)
-    iu, ju = _pairs(p)
+    iu, ju = upper_pairs(p)
     off = np.where(iu == ju, 1.0, 2.0)  # z_c z_c' appears twice in a quadratic form
     if isinstance(f, CategoricalFactor):
         return f.log_cpt[..., None]

@@ -85,9 +85,8 @@ def _log_sum_exp_short(a: np.ndarray, axis: int) -> np.ndarray:
     """:func:`log_sum_exp` along a short axis (2 to 7 entries) as elementwise operations on
     its slices: the maximum is exact and the sum adds the terms in index order, as numpy's
     reduction of fewer than 8 entries does (from 8 on it sums pairwise), so the result is
-    the same bit for bit -- ten times
-    faster on the engine's large tables whose last axis is a binary feature (a reduction
-    over a short strided axis is slow)."""
+    the same bit for bit -- ten times faster on the engine's large tables whose last axis
+    is a binary feature (a reduction over a short strided axis is slow)."""
     index = [slice(None)] * a.ndim
     parts = []
     for i in range(a.shape[axis]):
