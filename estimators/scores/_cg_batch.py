@@ -368,7 +368,8 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
                 with np.errstate(invalid="ignore", over="ignore"):
                     lse = (top + np.log(np.exp(lk - top).sum(axis=-1, keepdims=True)))[..., 0]
         # rows contiguous per hyperedge: the same (pairwise) sum whatever the batch size
-        full += np.ascontiguousarray(np.where(mask[sl], chosen - lse, 0.0).T).sum(axis=1)
+        with np.errstate(invalid="ignore"):  # -inf - -inf: every state's cell empty (NaN)
+            full += np.ascontiguousarray(np.where(mask[sl], chosen - lse, 0.0).T).sum(axis=1)
     ntot = N.sum(axis=(1, 2, 3))
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
 
