@@ -82,6 +82,8 @@ def _rows_of(X):
     """Row selection of a DataFrame or an array (as scikit-learn's ``_safe_indexing``)."""
     from sklearn.utils import _safe_indexing
 
+    if not hasattr(X, "__getitem__"):  # an array-like known by __array__ only
+        X = np.asarray(X)
     return lambda rows: _safe_indexing(X, rows)
 
 
