@@ -389,7 +389,7 @@ class KTANClassifier(BaseKTAN):
         with shared_scores():  # each training part scored once for all candidates
             with warnings.catch_warnings():  # its notes come again from the final fit below
                 warnings.simplefilter("ignore")  # the template's validation: types, d
-                enc, _ = self._validate_training(X, y)
+                enc, codes = self._validate_training(X, y)
             family = score_family(enc)
             names = [s for s in BUILTIN_SCORES if family in SCORES[s]]
             selections = [self.feature_selection]
@@ -398,7 +398,8 @@ class KTANClassifier(BaseKTAN):
                 selections = [None, "markov-blanket"] if complete else [None]
             grid = candidate_grid(self.k, self.structure_score, names, self.n_features_in_,
                                   selections)
-            best, table = select_by_cv(self, X, y, grid,
+            labels = self.classes_[codes]  # y validated: 1-d (a column vector raveled)
+            best, table = select_by_cv(self, X, labels, grid,
                                        grow="k" if isinstance(self.k, str) else None)
             self.k_, self.structure_score_ = best["k"], best["structure_score"]
             self.feature_selection_ = best["feature_selection"]
