@@ -4,7 +4,8 @@ each model on its own, the same folds for every model of a table.
 
 Models: ``nb``, ``tan``, ``ktan`` at their defaults (generative) and with
 ``parameters="discriminative"`` (log-linear cells beside logistic regression's own features,
-λ and the cells' scale chosen by inner 3-fold CV on the training fold,
+λ and the cells' scale chosen by inner 3-fold CV on the training fold (on a
+stratified subsample of 1,000 of its rows above that),
 :mod:`estimators.discriminative`), and TAN with ``Discriminative(scale=None)`` (the flat
 cells: one penalty on the cells alone, λ by the same inner CV) and with
 ``Discriminative(form="weights")`` (WANBIA-C: one weight per generative log-factor and

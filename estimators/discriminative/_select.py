@@ -22,6 +22,21 @@ above); only when no class has two rows are the documented defaults used, with a
 The setting with the smallest mean held-out log-loss wins (ties: the larger λ, the generative
 centre, the larger scale); the final fit uses it on all training rows. The outer test rows
 are never seen.
+
+**Large training sets.** Above :data:`INNER_ROWS` (1,000) training rows, all of the above
+runs on a stratified subsample of about that many (:func:`_inner_rows`: seeded by the same
+``random_state``, every class in proportion and at least ``min(count, INNER_FOLDS)`` of its
+rows), and the setting chosen there is fitted on all training rows. The penalty is in sum
+form, ``(λ/2)‖w‖²`` against the summed CLL (:mod:`._cll`; a Gaussian prior of fixed
+variance ``1/λ`` per weight, scikit-learn's ``C = 1/λ``), so a λ carries over to more rows
+as it already does from the inner training parts (2/3 of the rows) to the final fit: the
+prior stays, the data weigh more. The cost of the search is then bounded (it was ~75% of a
+fit on winequality_white's 3,918 training rows, 38x the LR pipeline's fit). Measured on the
+nine shared tables with more than 1,000 training rows, full size, TAN, 5 outer folds (45
+fits): the chosen (λ, scale) changed on 37 of 45 (the held-out loss is flat across them: on
+all rows the choices already vary as much from fold to fold), the outer accuracy moved by at
+most 0.0031 and the log-loss by at most +0.010 (abalone; the others within 0.0035), and the
+fit time fell 1.1-2.7x (winequality_white 2.5 s -> 1.2 s, nursery 7.4 s -> 3.7 s).
 """
 
 from __future__ import annotations
@@ -40,7 +55,7 @@ from estimators.discriminative._cll import CLLProblem, compact, linear, maximise
 from estimators.discriminative._design import fit_design
 from estimators.progress import progress, show_progress
 
-__all__ = ["INNER_FOLDS", "L2_GRID", "START_L2", "select_penalty"]
+__all__ = ["INNER_FOLDS", "INNER_ROWS", "L2_GRID", "START_L2", "select_penalty"]
 
 #: the λ tried by ``l2="auto"`` (largest first; the search walks it by neighbours),
 #: 1000 to 0.001 in steps of √10
@@ -58,6 +73,25 @@ L2 = 1.0
 INNER_FOLDS = 3
 #: gradient tolerance of the inner fits (the final fit uses the spec's)
 _INNER_TOL = 1e-4
+#: training rows above which the penalty is chosen on a stratified subsample of this many
+INNER_ROWS = 1000
+
+
+def _inner_rows(y: np.ndarray, counts: np.ndarray, random_state: int) -> np.ndarray | None:
+    """The training rows the inner cross-validation runs on: None (all of them) up to
+    :data:`INNER_ROWS` rows, else a stratified subsample of about that many (sorted), drawn
+    with ``random_state``: every class keeps ``round(count * INNER_ROWS / n)`` of its rows,
+    and at least ``min(count, INNER_FOLDS)``."""
+    n = y.size
+    if n <= INNER_ROWS:
+        return None
+    rng = np.random.default_rng(random_state)
+    keep = []
+    for c in np.flatnonzero(counts):
+        rows = np.flatnonzero(y == c)
+        k = min(rows.size, max(INNER_FOLDS, round(rows.size * INNER_ROWS / n)))
+        keep.append(rng.choice(rows, k, replace=False))
+    return np.sort(np.concatenate(keep))
 
 
 def _inner_splits(y: np.ndarray, counts: np.ndarray, random_state: int) -> list:
@@ -114,8 +148,12 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
                 SCALE if spec.scale == "auto" else spec.scale, {})
     cells = spec.form == "cells"
     prepared = []  # per inner fold and centre: the terms of both sides at scale 1
+    sub = _inner_rows(y, counts, random_state)
+    if sub is not None:  # the subsample stands for the training rows from here on
+        enc, y = enc.take(sub), y[sub]
+        counts = np.bincount(y, minlength=n_classes)
     for train, test in _inner_splits(y, counts, random_state):
-        factors, jll = refit(train)
+        factors, jll = refit(train if sub is None else sub[train])
         mask_tr, mask_te = _mask(train, y.size), _mask(test, y.size)
         unit = fit_design(factors, enc.take(mask_tr),
                           1.0 if cells and scales != (None,) else None)

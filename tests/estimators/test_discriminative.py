@@ -149,15 +149,20 @@ def test_cll_after_fitting_at_least_generative(table):
         assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
 
 
-@pytest.mark.parametrize(("shared", "m"), [(True, 3), (False, 3), (True, 10)])
-def test_gradient_matches_finite_differences(shared, m):
-    """(m = 10: the row maximum by numpy's reduction instead of column by column.)"""
+@pytest.mark.parametrize(("shared", "m", "dense_cells"),
+                         [(True, 3, None), (False, 3, None), (True, 10, None), (True, 3, 0)])
+def test_gradient_matches_finite_differences(shared, m, dense_cells, monkeypatch):
+    """A shared design dense (the small ones) or kept sparse (``DENSE_CELLS = 0``), and one
+    design per class (sparse)."""
+    if dense_cells is not None:
+        monkeypatch.setattr(_cll, "DENSE_CELLS", dense_cells)
     rng = np.random.default_rng(3)
     n, p = 60, 7
     dense = rng.normal(size=(n, p)) * (rng.random((n, p)) < 0.5)
     design = sparse.csr_matrix(dense) if shared else [
         sparse.csr_matrix(dense * rng.normal(size=(1, p))) for _ in range(m)]
     problem = CLLProblem(design, rng.normal(size=(n, m)), rng.integers(0, m, n), l2=0.8)
+    assert problem.dense == (shared and dense_cells is None)
     theta = rng.normal(size=p * m + m)
     err = optimize.check_grad(lambda t: problem.loss_grad(t)[0],
                               lambda t: problem.loss_grad(t)[1], theta)
@@ -380,6 +385,59 @@ def test_a_single_row_class_is_in_every_inner_training_part():
         clf = TANClassifier(parameters="discriminative").fit(X, y)
     assert clf.discriminative_.info["cv"]
     assert np.isfinite(clf.predict_proba(X)).all()
+
+
+def test_inner_rows_subsample_is_seeded_stratified_and_only_above_the_threshold():
+    """Above ``INNER_ROWS`` training rows the penalty's inner CV runs on a subsample: the
+    same seed gives the same rows, another seed others; sorted distinct rows, about
+    ``INNER_ROWS`` of them, every class in proportion (within one row) and a rare class kept
+    whole up to ``INNER_FOLDS`` rows; at or below the threshold, all rows (None)."""
+    from estimators.discriminative._select import INNER_FOLDS, INNER_ROWS, _inner_rows
+
+    rng = np.random.default_rng(8)
+    n = 3 * INNER_ROWS
+    y = rng.choice(4, n, p=[0.6, 0.3, 0.1 - 2 / n, 2 / n])
+    counts = np.bincount(y)
+    assert _inner_rows(y[:INNER_ROWS], np.bincount(y[:INNER_ROWS]), 0) is None
+    assert _inner_rows(y[:INNER_ROWS + 1], np.bincount(y[:INNER_ROWS + 1]), 0) is not None
+    rows = _inner_rows(y, counts, 0)
+    assert np.array_equal(rows, _inner_rows(y, counts, 0))
+    assert not np.array_equal(rows, _inner_rows(y, counts, 1))
+    assert np.array_equal(rows, np.unique(rows))
+    kept = np.bincount(y[rows], minlength=counts.size)
+    expected = counts * INNER_ROWS / n
+    big = counts >= 3 * INNER_FOLDS
+    assert np.all(np.abs(kept[big] - expected[big]) <= 1)
+    assert np.array_equal(kept[~big], np.minimum(counts[~big], INNER_FOLDS))
+    assert abs(kept.sum() - INNER_ROWS) <= counts.size + INNER_FOLDS
+
+
+def test_penalty_above_inner_rows_is_the_inner_cv_of_the_subsample(monkeypatch):
+    """Above the threshold, ``select_penalty`` is exactly the inner CV of the subsample:
+    every refit sees subsample rows only, and its table equals the one of the subsample
+    given as the whole training set (below the threshold)."""
+    from estimators.discriminative import _select
+    from estimators.discriminative._model import _terms
+
+    X, y = _categorical(np.random.default_rng(9), n=240)
+    clf = TANClassifier().fit(X, y)
+    enc = clf._check_X(X)
+    spec = Discriminative()
+    seen = []
+
+    def refit(rows):
+        seen.append(np.asarray(rows))
+        return clf._refit_generative(enc.take(rows), y[rows])
+
+    monkeypatch.setattr(_select, "INNER_ROWS", 150)
+    sub = _select._inner_rows(y, np.bincount(y), 0)
+    assert sub is not None and 140 <= sub.size <= 160
+    table = _select.select_penalty(spec, enc, y, 3, refit, _terms)[3]
+    assert seen and all(np.isin(rows, sub).all() for rows in seen)
+    monkeypatch.setattr(_select, "INNER_ROWS", 10_000)
+    alone = _select.select_penalty(spec, enc.take(sub), y[sub], 3,
+                                   lambda rows: refit(sub[rows]), _terms)[3]
+    assert table == alone
 
 
 def test_no_splittable_class_warns_and_uses_the_defaults():
