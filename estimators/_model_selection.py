@@ -13,6 +13,15 @@ log-loss (the same rows for every candidate), so a rare class never stops the ch
 candidate with the smallest mean held-out log-loss wins; ties go to the earlier candidate
 (the grids list simpler models first: smaller k, then the score order of the registry, then
 all features before a selection).
+
+With ``grow="k"`` (what ``k="auto"`` uses) the candidates are tried one value of k at a time,
+smallest first (every fold, every candidate of that k), and the next k is tried only while
+the best mean held-out log-loss of this k is strictly below that of the previous one: a
+table whose k = 2 does not beat k = 1 never fits (nor scores the hyperedges of) k = 3. The
+winner is the best of the candidates tried, with the same ties; the table lists only them.
+This early stop can differ from trying every k only when the held-out loss is not unimodal
+in k (k + 1 no better than k, but k + 2 better); ``benchmarks/ktan_auto_rule.py`` measures how
+often on the benchmark tables.
 """
 
 from __future__ import annotations
@@ -73,6 +82,8 @@ def _rows_of(X):
     """Row selection of a DataFrame or an array (as scikit-learn's ``_safe_indexing``)."""
     from sklearn.utils import _safe_indexing
 
+    if not hasattr(X, "__getitem__"):  # an array-like known by __array__ only
+        X = np.asarray(X)
     return lambda rows: _safe_indexing(X, rows)
 
 
@@ -94,7 +105,8 @@ def fixed_seed(random_state) -> int:
     return int(check_random_state(random_state).randint(2**31))
 
 
-def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None):
+def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
+                 grow: str | None = None):
     """Mean held-out log-loss of each candidate; returns ``(best, table)``.
 
     Parameters
@@ -107,6 +119,10 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None):
     random_state : int, RandomState or None
         Seed of the fold shuffling (the same folds for every candidate); None: the
         estimator's own ``random_state``, and 0 when that is None too (deterministic).
+    grow : str or None
+        A parameter (e.g. ``"k"``) whose values are tried in increasing order, stopping at
+        the first value whose best mean log-loss is not strictly below the previous value's
+        (module docstring). None: every candidate is tried.
 
     Returns
     -------
@@ -114,7 +130,8 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None):
         The winning candidate's parameters.
     table : dict
         One list per parameter name, plus ``"mean_log_loss"``, ``"std_log_loss"``,
-        ``"fold_log_loss"`` (ndarray (n_candidates, n_folds)) and ``"n_folds"``.
+        ``"fold_log_loss"`` (ndarray (n_candidates, n_folds)) and ``"n_folds"``, over the
+        candidates tried.
     """
     _, counts = np.unique(np.asarray(y), return_counts=True)
     n_folds = int(min(AUTO_FOLDS, counts.max()))
@@ -131,25 +148,55 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None):
         warnings.simplefilter("ignore", UserWarning)  # "the least populated class has only ..."
         splits = list(StratifiedKFold(n_splits=n_folds, shuffle=True,
                                       random_state=random_state).split(X, y))
-    losses = np.empty((len(candidates), n_folds))
+    losses = np.full((len(candidates), n_folds), np.nan)
     X_rows, y = _rows_of(X), np.asarray(y)
-    fits = [(f, i) for f in range(n_folds) for i in range(len(candidates))]
-    # fold by fold, every candidate on it: fits sharing a training part follow each other
-    # (k-TAN shares its hyperedge scores between them, estimators.ktan.shared_scores)
-    for f, i in progress(fits, "model selection (inner CV): candidate fits left", unit="fit"):
-        train, test = splits[f]
-        model = clone(estimator).set_params(**candidates[i])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # per-fold constant-column notes
-            losses[i, f] = -held_out_log_loss(model.fit(X_rows(train), y[train]),
-                                              X_rows(test), y[test])
+    groups = _groups(candidates, grow)
+    bar = iter(progress(range(n_folds * len(candidates)),
+                        "model selection (inner CV): candidate fits left", unit="fit"))
+    tried: list[int] = []
+    previous = np.inf
+    for group in groups:
+        # fold by fold, every candidate on it: fits sharing a training part follow each other
+        # (k-TAN shares its hyperedge scores between them, estimators.ktan.shared_scores)
+        for f, i in [(f, i) for f in range(n_folds) for i in group]:
+            next(bar, None)
+            train, test = splits[f]
+            model = clone(estimator).set_params(**candidates[i])
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)  # per-fold constant-column notes
+                losses[i, f] = -held_out_log_loss(model.fit(X_rows(train), y[train]),
+                                                  X_rows(test), y[test])
+        tried += group
+        current = losses[group].mean(axis=1).min()
+        if grow is not None and not current < previous:
+            break
+        previous = current
+    for _ in bar:  # an early stop: close the bar
+        pass
+    losses = losses[tried]
     mean = losses.mean(axis=1)
     best = int(np.argmin(mean))
+    kept = [candidates[i] for i in tried]
     table = {
-        **{key: [c[key] for c in candidates] for key in candidates[0]},
+        **{key: [c[key] for c in kept] for key in candidates[0]},
         "mean_log_loss": mean.tolist(),
         "std_log_loss": losses.std(axis=1).tolist(),
         "fold_log_loss": losses,
         "n_folds": n_folds,
     }
-    return candidates[best], table
+    return kept[best], table
+
+
+def _groups(candidates: list[dict], grow: str | None) -> list[list[int]]:
+    """Indices of ``candidates`` grouped by increasing value of ``grow`` (in list order
+    within a group); one group of all when ``grow`` is None.
+
+    Examples
+    --------
+    >>> _groups([{"k": 2}, {"k": 1}, {"k": 2}], "k"), _groups([{"k": 2}, {"k": 1}], None)
+    ([[1], [0, 2]], [[0, 1]])
+    """
+    if grow is None:
+        return [list(range(len(candidates)))]
+    values = sorted({c[grow] for c in candidates})
+    return [[i for i, c in enumerate(candidates) if c[grow] == v] for v in values]

@@ -191,14 +191,19 @@ class KTANClassifier(BaseKTAN):
     all features or the class's estimated Markov blanket -- by stratified 5-fold
     cross-validated log-loss on the training data (each candidate, selection included,
     refitted from scratch per fold; ties go to the smaller k, then all features); see
-    :mod:`estimators._model_selection`. The cross-validation table is kept in ``cv_results_``.
+    :mod:`estimators._model_selection`. ``k="auto"`` tries k = 1, then 2, then 3, and goes on
+    to k + 1 only while k lowered the mean held-out log-loss (strictly) below k - 1's: a
+    table that does not gain from k = 2 never fits k = 3 (its largest cost: the hyperedges of
+    3 parents); a list of k tries every k in it. The cross-validation table, of the
+    candidates tried, is kept in ``cv_results_``.
 
     Parameters
     ----------
     k : int, "auto" or sequence of int, default=2
         Tree width: each feature has at most ``k`` feature parents. A ``k`` of at least
         ``n_features`` is lowered to ``n_features - 1`` with one warning. ``"auto"`` tries
-        k = 1, 2, 3 (those below n_features) by inner cross-validation.
+        k = 1, 2, 3 (those below n_features) by inner cross-validation, in that order,
+        stopping at the first k that does not improve on the one before.
     search : str, default="backbone-dp"
         A searcher of :data:`estimators.search.SEARCHERS` (``"backbone-dp"``, ``"greedy"``,
         ``"spanning-tree"`` for ``k = 1``, or one registered later).
@@ -384,7 +389,7 @@ class KTANClassifier(BaseKTAN):
         with shared_scores():  # each training part scored once for all candidates
             with warnings.catch_warnings():  # its notes come again from the final fit below
                 warnings.simplefilter("ignore")  # the template's validation: types, d
-                enc, _ = self._validate_training(X, y)
+                enc, codes = self._validate_training(X, y)
             family = score_family(enc)
             names = [s for s in BUILTIN_SCORES if family in SCORES[s]]
             selections = [self.feature_selection]
@@ -393,7 +398,9 @@ class KTANClassifier(BaseKTAN):
                 selections = [None, "markov-blanket"] if complete else [None]
             grid = candidate_grid(self.k, self.structure_score, names, self.n_features_in_,
                                   selections)
-            best, table = select_by_cv(self, X, y, grid)
+            labels = self.classes_[codes]  # y validated: 1-d (a column vector raveled)
+            best, table = select_by_cv(self, X, labels, grid,
+                                       grow="k" if isinstance(self.k, str) else None)
             self.k_, self.structure_score_ = best["k"], best["structure_score"]
             self.feature_selection_ = best["feature_selection"]
             super().fit(X, y)

@@ -152,3 +152,72 @@ def test_auto_with_verbose_shows_the_candidate_fits_left(capsys):
     assert "candidate fits left" in err and "/10" in err  # 5 folds x k = 1, 2
     KTANClassifier(k="auto").fit(X, y)
     assert "candidate fits left" not in capsys.readouterr().err
+
+
+class _ScriptedLoss:
+    """A classifier whose held-out log-loss is set by its parameter ``k`` (constant class
+    probabilities ``p`` for the observed class): a stand-in for a k-TAN with a chosen loss
+    curve over k."""
+
+    _curves: dict = {}
+
+    def __init__(self, k=1, curve="u"):
+        self.k, self.curve = k, curve
+
+    def get_params(self, deep=True):
+        return {"k": self.k, "curve": self.curve}
+
+    def set_params(self, **params):
+        for key, value in params.items():
+            setattr(self, key, value)
+        return self
+
+    def fit(self, X, y):
+        self.classes_ = np.array([0, 1])  # class 1 never observed: every row's loss is -ln p
+        fitted = type(self)._curves.setdefault(self.curve, [])
+        fitted.append(self.k)
+        return self
+
+    def predict_proba(self, X):
+        p = {"u": {1: 0.6, 2: 0.7, 3: 0.65}, "down": {1: 0.6, 2: 0.7, 3: 0.8},
+             "bump": {1: 0.7, 2: 0.6, 3: 0.9}, "tie": {1: 0.7, 2: 0.7, 3: 0.9}}[self.curve][self.k]
+        return np.tile([p, 1 - p], (len(X), 1))
+
+
+@pytest.mark.parametrize(("curve", "tried", "sequential", "exhaustive"), [
+    ("u", [1, 2, 3], 2, 2),      # k = 2 improves, k = 3 does not: stop at 3, choose 2
+    ("down", [1, 2, 3], 3, 3),   # every k improves
+    ("bump", [1, 2], 1, 3),      # k = 2 worse than k = 1: k = 3 never tried (it would win)
+    ("tie", [1, 2], 1, 3),       # a tie is no improvement; the tie goes to the smaller k
+])
+def test_growing_k_stops_at_the_first_k_that_does_not_improve(curve, tried, sequential,
+                                                              exhaustive):
+    """``grow="k"``: the loss of class 0 (every row) is -ln p(k); the candidates are tried k by
+    k, and k + 1 only when k lowered the mean loss strictly. The exhaustive rule (no grow) on
+    the same candidates picks the smallest loss of all."""
+    from estimators._model_selection import select_by_cv
+
+    X, y = np.zeros((20, 1)), np.zeros(20, dtype=int)
+    grid = [{"k": k} for k in (1, 2, 3)]
+    _ScriptedLoss._curves.clear()
+    best, table = select_by_cv(_ScriptedLoss(curve=curve), X, y, grid, grow="k")
+    assert table["k"] == tried and best == {"k": sequential}
+    assert sorted(set(_ScriptedLoss._curves[curve])) == tried  # k = 3 not even fitted
+    p = _ScriptedLoss(curve=curve)
+    expected = [-np.log(p.set_params(k=k).predict_proba(X[:1])[0, 0]) for k in tried]
+    np.testing.assert_allclose(table["mean_log_loss"], expected, rtol=1e-12)
+    best, table = select_by_cv(_ScriptedLoss(curve=curve), X, y, grid)
+    assert table["k"] == [1, 2, 3] and best == {"k": exhaustive}
+
+
+def test_auto_rows_equal_the_exhaustive_list_rows(car_small):
+    """k="auto" (grown k by k) gives the same held-out losses as the list [1, 2, 3] for the k
+    it tries, and stops as the rule says."""
+    X, y = car_small
+    auto = KTANClassifier(k="auto", feature_selection=None).fit(X, y).cv_results_
+    full = KTANClassifier(k=[1, 2, 3], feature_selection=None).fit(X, y).cv_results_
+    n = len(auto["k"])
+    assert auto["k"] == full["k"][:n] and auto["mean_log_loss"] == full["mean_log_loss"][:n]
+    means = full["mean_log_loss"]
+    expected = 3 if means[1] < means[0] else 2
+    assert n == expected
