@@ -294,7 +294,7 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
             raise ValueError("Discriminative(l2, centre or scale 'auto') needs the family's "
                              "refit function (inner cross-validation).")
         l2, centre, scale, table = select_penalty(spec, enc, y, m, refit, _terms,
-                                             random_state=random_state)
+                                                  random_state=random_state, factors=factors)
         spec = Discriminative(form=spec.form, l2=l2, centre=centre, max_iter=spec.max_iter,
                               tol=spec.tol, scale=scale)
     design = fit_design(factors, enc, spec.scale if spec.form == "cells" else None)

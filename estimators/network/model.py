@@ -210,9 +210,21 @@ def refit_network(network: CGNetwork, enc: EncodedColumns, y_codes: np.ndarray,
     :func:`fit_network` (``kwargs``: its smoothing arguments), and the function
     ``enc -> ln p(y, x_O)`` of the refitted network with the subset's class frequencies."""
     net = fit_network(enc, y_codes, n_classes, network.columns, network.parents, **kwargs)
+    return list(net.factors), NetworkLikelihood(net, class_log_prior(y_codes, n_classes))
+
+
+def class_log_prior(y_codes: np.ndarray, n_classes: int) -> np.ndarray:
+    """``ln`` of the class frequencies of ``y_codes`` (an absent class counted once), the
+    class term of :func:`refit_network`'s likelihood.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> np.exp(class_log_prior(np.array([0, 0, 1, 0]), 3)).round(2).tolist()
+    [0.75, 0.25, 0.25]
+    """
     counts = np.bincount(y_codes, minlength=n_classes)
-    prior = np.log(np.maximum(counts, 1) / counts.sum())
-    return list(net.factors), NetworkLikelihood(net, prior)
+    return np.log(np.maximum(counts, 1) / counts.sum())
 
 
 @dataclass(frozen=True, eq=False)

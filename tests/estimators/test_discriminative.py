@@ -459,6 +459,44 @@ def test_scale_search_starts_at_start_scale_with_a_continuous_column():
         assert cv[("zero", spec.scale, spec.l2)] == min(cv.values())
 
 
+def test_inner_folds_keep_continuous_complete_factors_with_the_same_numbers(monkeypatch):
+    """Continuous families without categorical parents on complete rows: the inner folds keep
+    the training factors (the family's refit is never called) and the inner-CV table equals
+    the one with refitted factors exactly; a missing cell, a categorical parent or another
+    centre or form means refitting."""
+    from estimators.discriminative import _select
+    from estimators.discriminative._model import _terms
+
+    rng = np.random.default_rng(13)
+    n = 240
+    y = rng.integers(0, 2, n)
+    df = pd.DataFrame({"a": rng.normal(y, 1.0), "b": rng.normal(-y, 1.0)})
+    df["c"] = df["a"] + rng.normal(size=n)
+    clf = TANClassifier().fit(df, y)
+    enc = clf._check_X(df)
+    factors = clf._log_linear_factors(enc, y)
+    spec = Discriminative()
+
+    def refit(rows):
+        return clf._refit_generative(enc.take(rows), y[rows])
+
+    def refuse(rows):
+        raise AssertionError("refit called")
+
+    assert _select._refit_free(spec, ("zero",), factors, enc)
+    kept = _select.select_penalty(spec, enc, y, 2, refuse, _terms, factors=factors)[3]
+    assert kept == _select.select_penalty(spec, enc, y, 2, refit, _terms)[3]
+    assert not _select._refit_free(spec, ("zero", "generative"), factors, enc)
+    assert not _select._refit_free(Discriminative(form="weights"), ("zero",), factors, enc)
+    holed = df.copy()
+    holed.loc[3, "c"] = np.nan
+    assert not _select._refit_free(spec, ("zero",), factors, clf._check_X(holed))
+    mixed = df.assign(d=np.where(y == 1, "p", "q"))
+    other = TANClassifier().fit(mixed, y)
+    enc_m = other._check_X(mixed)
+    assert not _select._refit_free(spec, ("zero",), other._log_linear_factors(enc_m, y), enc_m)
+
+
 def test_no_splittable_class_warns_and_uses_the_defaults():
     """Every class on one row: no inner split is possible; the documented defaults are used
     and one warning says so."""
