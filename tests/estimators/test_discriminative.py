@@ -440,6 +440,25 @@ def test_penalty_above_inner_rows_is_the_inner_cv_of_the_subsample(monkeypatch):
     assert table == alone
 
 
+def test_scale_search_starts_at_start_scale_with_a_continuous_column():
+    """The inner CV's first fits are at (START_SCALE, START_L2) on a table with a continuous
+    column and at (1, START_L2) on an all-categorical one; the walk over scales visits
+    neighbours of the grid only and keeps the best setting of all it visited."""
+    from estimators.discriminative._select import SCALE_GRID, START_L2, START_SCALE
+
+    X, y = _categorical(np.random.default_rng(10), n=200)
+    z = np.random.default_rng(11).normal(y, 1.0)
+    mixed = pd.DataFrame(X, columns=list("abc")).assign(z=z)
+    for table, first in ((X, 1.0), (mixed, START_SCALE)):
+        clf = TANClassifier(parameters="discriminative").fit(table, y)
+        cv, spec = clf.discriminative_.info["cv"], clf.discriminative_.spec
+        assert next(iter(cv)) == ("zero", first, START_L2)
+        visited = sorted({SCALE_GRID.index(scale) for _, scale, _ in cv})
+        assert visited == list(range(visited[0], visited[-1] + 1))
+        assert SCALE_GRID.index(first) in visited
+        assert cv[("zero", spec.scale, spec.l2)] == min(cv.values())
+
+
 def test_no_splittable_class_warns_and_uses_the_defaults():
     """Every class on one row: no inner split is possible; the documented defaults are used
     and one warning says so."""
