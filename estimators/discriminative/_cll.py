@@ -153,8 +153,11 @@ def _controller() -> ThreadpoolController:
 
 
 def maximise_cll(problem: CLLProblem, W0: np.ndarray, b0: np.ndarray, *, max_iter: int = 1000,
-                 tol: float = 1e-10) -> tuple[np.ndarray, np.ndarray, dict]:
+                 tol: float = 1e-10, report: bool = True) -> tuple[np.ndarray, np.ndarray, dict]:
     """Minimise ``L`` by L-BFGS-B from ``(W0, b0)``.
+
+    ``report=False`` leaves the two CLLs out of ``info`` (the inner cross-validation's many
+    fits do not read them: two evaluations of the scores each).
 
     Returns
     -------
@@ -176,8 +179,9 @@ def maximise_cll(problem: CLLProblem, W0: np.ndarray, b0: np.ndarray, *, max_ite
     theta0 = problem.pack(W0, b0)
     res = _lbfgs(problem.loss_grad, theta0, max_iter, tol)
     W, b = problem.unpack(res.x)
-    info = {"n_iter": int(res.nit), "converged": bool(res.success), "message": str(res.message),
-            "cll_start": problem.cll(theta0), "cll": problem.cll(res.x)}
+    info = {"n_iter": int(res.nit), "converged": bool(res.success), "message": str(res.message)}
+    if report:
+        info.update(cll_start=problem.cll(theta0), cll=problem.cll(res.x))
     return W, b, info
 
 

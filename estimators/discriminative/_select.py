@@ -58,12 +58,11 @@ from dataclasses import replace
 
 import numpy as np
 from scipy import sparse
-from scipy.special import logsumexp
 from sklearn.model_selection import StratifiedKFold
 
 from estimators._warnings import warn_user
 from estimators.columns import EncodedColumns
-from estimators.discriminative._cll import CLLProblem, compact, linear, maximise_cll
+from estimators.discriminative._cll import CLLProblem, compact, linear, logsumexp, maximise_cll
 from estimators.discriminative._design import fit_design
 from estimators.progress import progress, show_progress
 
@@ -246,11 +245,11 @@ def _step(states: list, lam: float, max_iter: int) -> float:
         problem, matrix_te, offset_te, y_te, W, b = state[:6]
         problem.l2 = lam
         with show_progress(False):  # one bar for the whole search (select_penalty)
-            W, b, _ = maximise_cll(problem, W, b, max_iter=max_iter, tol=_INNER_TOL)
+            W, b, _ = maximise_cll(problem, W, b, max_iter=max_iter, tol=_INNER_TOL,
+                                   report=False)
         state[4:6] = [W, b]
         s = offset_te + b + linear(matrix_te, W)
-        logp = s - logsumexp(s, axis=1, keepdims=True)
-        losses.append(-logp[np.arange(y_te.size), y_te].mean())
+        losses.append(float(np.mean(logsumexp(s) - s[np.arange(y_te.size), y_te])))
     return float(np.mean(losses))
 
 
