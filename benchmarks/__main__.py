@@ -89,6 +89,7 @@ STEPS = [
          quick_outputs=("leaderboard_quick.md", "leaderboard_quick_accuracy.png",
                         "leaderboard_quick_log_loss.png")),
     Step("ktan_speed", "ktan_speed", ("ktan_speed.md",)),
+    Step("ktan_auto_rule", "ktan_auto_rule", ("ktan_auto_rule.md",)),
     Step("typing_rule", "typing_rule", ("typing_rule.md",)),
     Step("discriminative", "discriminative", ("discriminative.md",), ("--max-rows", "500")),
     Step("paper1", "paper1", ("paper1.md", "paper1.csv", "paper1_splits.csv",

@@ -127,7 +127,11 @@ def main(argv=None) -> Path:
     parser.add_argument("--tables", default=",".join(TABLES))
     parser.add_argument("--max-rows", type=int, default=500)
     parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--quick", action="store_true",
+                        help="penguins and car at 150 rows, 2 folds (ktan_auto_rule_quick.md)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.tables, args.max_rows, args.folds = "penguins,car", 150, 2
     warnings.simplefilter("ignore")
     threadpool_limits(1)
     names = args.tables.split(",")

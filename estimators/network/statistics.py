@@ -73,9 +73,15 @@ def _cell_sums(Z: np.ndarray, cells: np.ndarray, n_cells: int) -> np.ndarray:
     """Per cell, the column sums of the rows of ``Z`` (n, q) in it: one ``bincount`` per
     column (no loop over rows; faster than a sparse product on the many small tables of a
     fit)."""
-    out = np.empty((n_cells, Z.shape[1]))
-    for j in range(Z.shape[1]):
-        out[:, j] = np.bincount(cells, weights=Z[:, j], minlength=n_cells)
+    return _cell_sums_t(np.ascontiguousarray(Z.T), cells, n_cells)
+
+
+def _cell_sums_t(ZT: np.ndarray, cells: np.ndarray, n_cells: int) -> np.ndarray:
+    """:func:`_cell_sums` of ``ZT.T``, from the columns as contiguous rows of ``ZT`` (q, n):
+    each bincount adds a cell's values in row order, the same sums bit for bit."""
+    out = np.empty((n_cells, ZT.shape[0]))
+    for j in range(ZT.shape[0]):
+        out[:, j] = np.bincount(cells, weights=ZT[j], minlength=n_cells)
     return out
 
 
@@ -149,7 +155,8 @@ class CellStats:
         C = X - mean[cells] if n_cells else X
         if cross:  # the upper triangle, mirrored: x_i x_j is x_j x_i, bit for bit
             iu, ju = upper_pairs(p)
-            upper = _cell_sums(C[:, iu] * C[:, ju], cells, n_cells)
+            CT = np.ascontiguousarray(C.T)  # columns as rows: gathers and sums contiguous
+            upper = _cell_sums_t(CT[iu] * CT[ju], cells, n_cells)
             M = np.empty((n_cells, p, p))
             M[:, iu, ju] = upper
             M[:, ju, iu] = upper

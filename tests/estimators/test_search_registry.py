@@ -103,7 +103,7 @@ def test_a_registered_searcher_is_used_by_the_classifiers():
         rng = np.random.default_rng(0)
         y = rng.integers(0, 2, 200)
         X = (rng.random((200, 4)) < 0.3 + 0.4 * y[:, None]).astype(int)
-        clf = KTANClassifier(search="reverse-dp").fit(X, y)
+        clf = KTANClassifier(k=2, search="reverse-dp").fit(X, y)
     finally:
         del SEARCHERS["reverse-dp"]
     assert calls == [(("x0", "x1", "x2", "x3"), 2, "KTANClassifier")]
