@@ -134,7 +134,7 @@ def _check_ktan(clf, owner: str) -> None:
     if not isinstance(clf.k, Integral) or clf.structure_score != "cmi":
         raise ValueError(f"{owner} fits from a Dask collection with an int k and "
                          f"structure_score='cmi'; got k={clf.k!r}, structure_score="
-                         f"{clf.structure_score!r} (k='auto', the default, refits by "
+                         f"{clf.structure_score!r} (k='auto' refits by "
                          "cross-validation: give an int such as k=2; BIC/BDeu need the rows: "
                          "compute a sample into memory).")
     clf.k_, clf.structure_score_ = int(clf.k), "cmi"
