@@ -216,30 +216,6 @@ def test_many_state_bayes_rule_equals_the_row_path(levels):
     np.testing.assert_allclose(fast, rows, rtol=0, atol=1e-10)
 
 
-@settings(max_examples=25, deadline=None)
-@given(mixed_tables(), st.sampled_from([1, 7, 64]))
-def test_bayes_rule_cells_batched_equal_cell_by_cell(table, budget):
-    """The Bayes-rule factor's rows are evaluated on batches of cells (``_ROW_CELLS``
-    entries); every batch size gives the same scores bit for bit as one cell at a time
-    (budget 1), elementwise the same operations and per cell the same sums."""
-    import estimators.scores._cg_batch as cg
-
-    X, y = table
-    data = _data(X, y)
-    d = X.shape[1]
-    items = [it for it in _items(d, 3) if X.columns[it[0]].startswith("c")]
-    before = cg._ROW_CELLS
-    try:
-        cg._ROW_CELLS = 1
-        one = cg_block(data, items)
-        cg._ROW_CELLS = budget * 1000
-        batched = cg_block(data, _items(d, 3))
-    finally:
-        cg._ROW_CELLS = before
-    again = dict(zip(_items(d, 3), batched, strict=True))
-    assert np.array_equal(one, np.array([again[it] for it in items]), equal_nan=True)
-
-
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 300), st.integers(1, 6), st.integers(1, 9))
 def test_cell_statistics_sums_add_each_cell_in_row_order(seed, n, p, n_cells):
