@@ -86,7 +86,8 @@ class CGTables:
         patterns, pid = np.unique(~obs, axis=0, return_inverse=True)
         self.pattern_observed = ~patterns  # (r, p): continuous columns observed per pattern
         self.pid = np.asarray(pid).reshape(-1)
-        self._blocks: dict[tuple, CellStats] = {}
+        self._blocks: dict[tuple, tuple] = {}
+        self._counts: dict[tuple, np.ndarray] = {}
 
     @property
     def n_patterns(self) -> int:
@@ -99,6 +100,21 @@ class CGTables:
         code = _mixed_radix(self.enc.codes[:, list(cats)], levels)
         G = int(prod(int(v) for v in levels)) * self.m
         return np.where(code >= 0, code * self.m + self.y, -1), G
+
+    def counts(self, cats: tuple) -> np.ndarray:
+        """Rows per (pattern, configuration of ``cats``, class), flat (``r * G``): all that
+        a hyperedge without continuous members needs, without :meth:`block`'s moments of
+        every continuous column (most tuples of 3 or 4 categorical columns need no more)."""
+        have = self._blocks.get(cats)
+        if have is not None:
+            return have[0]
+        have = self._counts.get(cats)
+        if have is None:
+            cell, G = self.cells(cats)
+            key = np.where(cell >= 0, self.pid * G + cell, -1)
+            have = np.bincount(key[key >= 0], minlength=self.n_patterns * G).astype(float)
+            self._counts[cats] = have
+        return have
 
     def block(self, cats: tuple, cross: bool) -> tuple:
         """Statistics per (pattern, configuration of ``cats``, class) -- ``r * G`` cells
@@ -138,7 +154,10 @@ class CGTables:
         cell's reference point over the patterns in which they are, centred at the end
         (a constant cell stays exactly constant)."""
         H, s = spos.shape
-        cell_n, _, ref, R1, R2 = self.block(cats, cross=s >= 2)
+        if s == 0:
+            cell_n = self.counts(cats)
+        else:
+            cell_n, _, ref, R1, R2 = self.block(cats, cross=s >= 2)
         r = self.n_patterns
         G = cell_n.size // r
         comp = self.pattern_observed[:, spos].all(axis=-1).T  # (H, r)
@@ -326,19 +345,11 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     cidx, cv = cidx[rows], cv[rows]
     G = const.shape[2] * m
     starts = np.searchsorted(cidx, np.arange(G + 1))
-    # per cell g, contiguous: every hyperedge's K Gaussians, hyperedges last (the kernel's
-    # innermost loops run over them); the precision entries i <= k row-major, times their
-    # weight in the quadratic form (1 on the diagonal, 2 off it)
-    iu, ku = np.triu_indices(c)
-    const = np.ascontiguousarray(np.moveaxis(const.reshape(H, K, G), (2, 1), (0, 1)))
-    mean = np.ascontiguousarray(np.moveaxis(mean.reshape(H, K, G, c), (2, 3, 1), (0, 1, 2)))
-    prec = prec.reshape(H, K, G, c, c)[..., iu, ku] * np.where(iu == ku, 1.0, 2.0)
-    wprec = np.ascontiguousarray(np.moveaxis(prec, (2, 3, 1), (0, 1, 2)))  # (G, q, K, H)
-    X = np.ascontiguousarray(tables.X[rows][:, spos].transpose(0, 2, 1))  # (n', c, H)
-    mask = np.ascontiguousarray(tables.obs[rows][:, spos].all(axis=-1))  # (n', H)
     full = np.zeros(H)
-    bayes_row_sums(X, mask, cv.astype(np.int64), starts.astype(np.int64), mean, wprec, const,
-                   full)
+    arrays = (tables.X, tables.obs, spos.astype(np.int64), rows.astype(np.int64),
+              cv.astype(np.int64), starts.astype(np.int64), mean.reshape(H, K, G, c),
+              prec.reshape(H, K, G, c, c), const.reshape(H, K, G))
+    bayes_row_sums(*(np.ascontiguousarray(a) for a in arrays), full)
     ntot = N.sum(axis=(1, 2, 3))
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
 

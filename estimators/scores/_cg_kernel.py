@@ -164,60 +164,141 @@ def _pairwise_sum(a, n):
     return _pairwise_sum(a, n2) + _pairwise_sum(a[n2:], n - n2)
 
 
+@_jit(inline="always")
+def _quad2(xr, mg, wg, cg, lj, K, H):
+    """``lj[k, h]``, two continuous parents, one pass per state (the general loop's
+    operations in its order)."""
+    for k in range(K):
+        for h in range(H):
+            r0 = xr[0, h] - mg[0, k, h]
+            r1 = xr[1, h] - mg[1, k, h]
+            acc = (wg[0, k, h] * r0) * r0
+            acc += (wg[1, k, h] * r0) * r1
+            acc += (wg[2, k, h] * r1) * r1
+            lj[k, h] = acc * -0.5 + cg[k, h]
+
+
+@_jit(inline="always")
+def _quad3(xr, mg, wg, cg, lj, K, H):
+    """``lj[k, h]``, three continuous parents (as :func:`_quad2`)."""
+    for k in range(K):
+        for h in range(H):
+            r0 = xr[0, h] - mg[0, k, h]
+            r1 = xr[1, h] - mg[1, k, h]
+            r2 = xr[2, h] - mg[2, k, h]
+            acc = (wg[0, k, h] * r0) * r0
+            acc += (wg[1, k, h] * r0) * r1
+            acc += (wg[2, k, h] * r0) * r2
+            acc += (wg[3, k, h] * r1) * r1
+            acc += (wg[4, k, h] * r1) * r2
+            acc += (wg[5, k, h] * r2) * r2
+            lj[k, h] = acc * -0.5 + cg[k, h]
+
+
+@_jit(inline="always")
+def _quad1(xr, mg, wg, cg, lj, K, H):
+    """``lj[k, h]``, one continuous parent (as :func:`_quad2`)."""
+    for k in range(K):
+        for h in range(H):
+            r0 = xr[0, h] - mg[0, k, h]
+            lj[k, h] = ((wg[0, k, h] * r0) * r0) * -0.5 + cg[k, h]
+
+
+@_jit(inline="always")
+def _quad(xr, mg, wg, cg, lj, r, K, H):
+    """``lj[k, h] = const - (x - mu_k)^T P_k (x - mu_k) / 2`` of one row: the residuals,
+    then ``sum_{i <= j} (w_ij P_ij r_i) r_j`` term by term, any number of parents."""
+    c = xr.shape[0]
+    for k in range(K):
+        for i in range(c):
+            for h in range(H):
+                r[i, h] = xr[i, h] - mg[i, k, h]
+        q = 0
+        for i in range(c):
+            for j in range(i, c):
+                if q == 0:
+                    for h in range(H):
+                        lj[k, h] = (wg[q, k, h] * r[i, h]) * r[j, h]
+                else:
+                    for h in range(H):
+                        lj[k, h] += (wg[q, k, h] * r[i, h]) * r[j, h]
+                q += 1
+        for h in range(H):
+            lj[k, h] = lj[k, h] * -0.5 + cg[k, h]
+
+
 @_jit()
-def bayes_row_sums(X, mask, cv, starts, mean, wprec, const, out):
+def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
     """Add to ``out[h]`` the sum over rows of ``ln p(cv | x, cell)`` of hyperedge h.
 
     Parameters
     ----------
-    X : ndarray (n, c, H)
-        The continuous parents' values of the rows, sorted by cell.
-    mask : ndarray of bool (n, H)
-        Whether the row's continuous parents are observed (else it adds 0).
-    cv : ndarray of int64 (n,)
-        The state of v in each row.
+    X : ndarray (n, p)
+        The continuous columns (any finite value where missing).
+    obs : ndarray of bool (n, p)
+        Observed entries of ``X``; a row adds 0 to a hyperedge unless its parents are.
+    spos : ndarray of int64 (H, c)
+        The columns of ``X`` of each hyperedge's continuous parents.
+    rows : ndarray of int64 (n',)
+        The rows with v and the categorical parents observed, sorted by cell.
+    cv : ndarray of int64 (n',)
+        The state of v in each of ``rows``.
     starts : ndarray of int64 (G + 1,)
-        Rows ``starts[g]:starts[g + 1]`` are in cell g.
-    mean : ndarray (G, c, K, H)
-    wprec : ndarray (G, q, K, H)
-        The precision entries ``(i, k)``, ``i <= k`` in row-major order, times 2 off the
-        diagonal.
-    const : ndarray (G, K, H)
+        ``rows[starts[g]:starts[g + 1]]`` are in cell g.
+    mean : ndarray (H, K, G, c)
+    prec : ndarray (H, K, G, c, c)
+    const : ndarray (H, K, G)
         ``ln p(k | cell) - (c ln 2 pi + ln|S_k|) / 2``.
     out : ndarray (H,)
     """
-    c, H = X.shape[1], X.shape[2]
+    H, c = spos.shape
     K = const.shape[1]
     G = starts.size - 1
+    q = c * (c + 1) // 2
     most = 0
     for g in range(G):
         most = max(most, starts[g + 1] - starts[g])
     buf = np.empty((H, max(most, 1)))
     lj = np.empty((K, H))
     r = np.empty((c, H))
+    xr = np.empty((c, H))
+    ok = np.empty(H, dtype=np.bool_)
     top = np.empty(H)
     total = np.empty(H)
+    # one cell's parameters, hyperedges last (contiguous for the innermost loops); the
+    # precision entries i <= j row-major, times their weight in the quadratic form (1 on
+    # the diagonal, 2 off it)
+    mg = np.empty((c, K, H))
+    wg = np.empty((q, K, H))
+    cg = np.empty((K, H))
     for g in range(G):
         lo, hi = starts[g], starts[g + 1]
         if hi == lo:
             continue
-        for t in range(lo, hi):
+        for h in range(H):
             for k in range(K):
+                cg[k, h] = const[h, k, g]
+                n = 0
                 for i in range(c):
-                    for h in range(H):
-                        r[i, h] = X[t, i, h] - mean[g, i, k, h]
-                q = 0
-                for i in range(c):
+                    mg[i, k, h] = mean[h, k, g, i]
                     for j in range(i, c):
-                        if q == 0:
-                            for h in range(H):
-                                lj[k, h] = (wprec[g, q, k, h] * r[i, h]) * r[j, h]
-                        else:
-                            for h in range(H):
-                                lj[k, h] += (wprec[g, q, k, h] * r[i, h]) * r[j, h]
-                        q += 1
-                for h in range(H):
-                    lj[k, h] = lj[k, h] * -0.5 + const[g, k, h]
+                        wg[n, k, h] = prec[h, k, g, i, j] * (1.0 if i == j else 2.0)
+                        n += 1
+        for t in range(lo, hi):
+            row = rows[t]
+            for h in range(H):
+                ok[h] = True
+                for i in range(c):
+                    xr[i, h] = X[row, spos[h, i]]
+                    ok[h] = ok[h] and obs[row, spos[h, i]]
+            if c == 1:
+                _quad1(xr, mg, wg, cg, lj, K, H)
+            elif c == 2:
+                _quad2(xr, mg, wg, cg, lj, K, H)
+            elif c == 3:
+                _quad3(xr, mg, wg, cg, lj, K, H)
+            else:
+                _quad(xr, mg, wg, cg, lj, r, K, H)
             s = cv[t]
             if K == 2:  # -logaddexp(0, delta), delta = l_other - l_chosen
                 sign = 1.0 if s == 0 else -1.0
@@ -225,7 +306,7 @@ def bayes_row_sums(X, mask, cv, starts, mean, wprec, const, out):
                     delta = (lj[1, h] - lj[0, h]) * sign
                     val = -((delta if delta > 0.0 else 0.0)
                             + _log1p(_exp(-abs(delta))))
-                    buf[h, t - lo] = val if mask[t, h] else 0.0
+                    buf[h, t - lo] = val if ok[h] else 0.0
             else:
                 for h in range(H):
                     top[h] = lj[0, h]
@@ -240,6 +321,6 @@ def bayes_row_sums(X, mask, cv, starts, mean, wprec, const, out):
                         total[h] += _exp(lj[k, h] - top[h])
                 for h in range(H):
                     val = lj[s, h] - (_log(total[h]) + top[h])
-                    buf[h, t - lo] = val if mask[t, h] else 0.0
+                    buf[h, t - lo] = val if ok[h] else 0.0
         for h in range(H):
             out[h] += _pairwise_sum(buf[h], hi - lo)
