@@ -7,6 +7,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 import pytest
+from cg_tables import cg_data, hide_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,16 +43,10 @@ def mixed_tables(draw):
         elif kind == 2 and j > 0:  # an exact linear function of another column
             x = 2.0 * cols[f"x{j - 1}"] - 3.0
         cols[f"x{j}"] = x
-    X = pd.DataFrame(cols)
-    for c in X.columns:
-        X.loc[rng.random(n) < missing, c] = np.nan if c.startswith("x") else None
-    return X, y
+    return hide_cells(pd.DataFrame(cols), rng, missing), y
 
 
-def _data(X, y):
-    enc = MixedEncoder(feature_types={c: "continuous" if c.startswith("x") else "categorical"
-                                      for c in X.columns}).fit_transform(X)
-    return CGData(enc, y, int(y.max()) + 1, 1e-9, 1e-8, 5)
+_data = cg_data
 
 
 @settings(max_examples=40, deadline=None)

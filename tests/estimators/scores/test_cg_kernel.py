@@ -5,12 +5,12 @@ mixed tables with missing and empty cells and 2, 3 or 8 and more states; its ``e
 
 import numpy as np
 import pandas as pd
+from cg_tables import cg_data, hide_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from estimators.columns import MixedEncoder
 from estimators.scores._cg_kernel import _exp, _log, _log1p, _pairwise_sum
-from estimators.scores._conditional_gaussian import CGData, cg_block, cg_block_rows
+from estimators.scores._conditional_gaussian import cg_block, cg_block_rows
 
 
 @st.composite
@@ -30,16 +30,10 @@ def bayes_tables(draw):
     for j in range(3):
         scale = 10.0 ** rng.integers(-2, 3)
         cols[f"x{j}"] = (rng.normal(z * rng.normal() + y, 1.0, n) + j) * scale + 20.0
-    X = pd.DataFrame(cols)
-    for c in X.columns:
-        X.loc[rng.random(n) < missing, c] = np.nan if c.startswith("x") else None
-    return X, y
+    return hide_cells(pd.DataFrame(cols), rng, missing), y
 
 
-def _data(X, y):
-    enc = MixedEncoder(feature_types={c: "continuous" if c.startswith("x") else "categorical"
-                                      for c in X.columns}).fit_transform(X)
-    return CGData(enc, y, int(y.max()) + 1, 1e-9, 1e-8, 5)
+_data = cg_data
 
 
 @settings(max_examples=30, deadline=None)
