@@ -40,7 +40,7 @@ from scipy.special import xlogy
 
 from estimators.columns import EncodedColumns
 from estimators.network.statistics import CellStats, merge_axes
-from estimators.scores._cg_kernel import bayes_row_sums
+from estimators.scores._cg_kernel import bayes_row_sums, gather_moments
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 
 __all__ = ["CGTables", "Hyperedges", "cg_gains"]
@@ -164,32 +164,11 @@ class CGTables:
         n = comp.astype(float) @ cell_n.reshape(r, G)  # (H, G)
         if s == 0:
             return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
-        S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
-        # the (i, k) entries as one index into the (p * p, G) rows of a pattern's block
-        # (np.take of one index array: the same numbers as the 2-d fancy index, faster)
-        p = R1.shape[1]
-        if R2.ndim == 4:
-            R2f, fi = R2.reshape(r, p * p, G), spos[:, :, None] * p + spos[:, None, :]
-        else:
-            R2f, fi = R2, spos[:, :, None]
-        # pattern by pattern, in order, each added to the hyperedges observing their
-        # columns in it: a hyperedge's sums do not depend on its batch
-        for q in np.flatnonzero(comp.any(axis=0)):
-            hq = np.flatnonzero(comp[:, q])
-            if hq.size == H:
-                S1 += np.take(R1[q], spos, axis=0)
-                S2 += np.take(R2f[q], fi, axis=0)
-            else:
-                S1[hq] += np.take(R1[q], spos[hq], axis=0)
-                S2[hq] += np.take(R2f[q], fi[hq], axis=0)
-        # (H, G, s), (H, G, s, s) in memory: the regressions' einsums then reduce in the
-        # order they always did (a strided layout rounds some values differently)
-        S1 = np.ascontiguousarray(np.moveaxis(S1, -1, 1))
-        S2 = np.ascontiguousarray(np.moveaxis(S2, -1, 1))
-        n1 = np.maximum(n, 1.0)[..., None]
-        d = S1 / n1
-        mean = np.moveaxis(ref[:, spos], 1, 0) + d
-        M = S2 - n[..., None, None] * d[..., :, None] * d[..., None, :]
+        # per hyperedge the sums over the patterns in which its columns are observed, in
+        # pattern order (a hyperedge's sums do not depend on its batch), centred at the end
+        mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
+        gather_moments(np.ascontiguousarray(comp), R1, R2 if R2.ndim == 4 else R2[:, :, None],
+                       np.ascontiguousarray(spos, dtype=np.int64), ref, n, mean, M)
         return CellStats(n, mean, M)
 
 

@@ -324,3 +324,54 @@ def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
                     buf[h, t - lo] = val if ok[h] else 0.0
         for h in range(H):
             out[h] += _pairwise_sum(buf[h], hi - lo)
+
+
+@_jit()
+def gather_moments(comp, R1, R2, spos, ref, n, mean, M):
+    """The cell means and centred cross products of the continuous columns ``spos`` of each
+    hyperedge from a block's raw sums about the cells' reference points (the numpy
+    expressions of :meth:`CGTables.gather <estimators.scores._cg_batch.CGTables.gather>`,
+    element by element in their order: the patterns added in order from 0, then
+    ``d = S1 / max(n, 1)``, ``mean = ref + d``, ``M = S2 - (n d_i) d_k``).
+
+    Parameters
+    ----------
+    comp : ndarray of bool (H, r)
+        The missingness patterns in which each hyperedge's columns are all observed.
+    R1 : ndarray (r, p, G)
+    R2 : ndarray (r, p, p, G) or, without cross products (one column), (r, p, 1, G)
+    spos : ndarray of int64 (H, s)
+    ref : ndarray (G, p)
+    n : ndarray (H, G)
+        The rows of each hyperedge in each cell.
+    mean, M : ndarray (H, G, s), (H, G, s, s)
+        Filled.
+    """
+    H, s = spos.shape
+    r, G = R1.shape[0], R1.shape[2]
+    cross = R2.shape[2] > 1
+    S1 = np.empty((s, G))
+    S2 = np.empty((s, s, G))
+    for h in range(H):
+        S1[:] = 0.0
+        S2[:] = 0.0
+        for q in range(r):
+            if not comp[h, q]:
+                continue
+            for i in range(s):
+                a = spos[h, i]
+                for g in range(G):
+                    S1[i, g] += R1[q, a, g]
+                for k in range(s):
+                    b = spos[h, k] if cross else 0
+                    for g in range(G):
+                        S2[i, k, g] += R2[q, a, b, g]
+        for g in range(G):
+            n1 = max(n[h, g], 1.0)
+            for i in range(s):
+                d = S1[i, g] / n1
+                mean[h, g, i] = ref[g, spos[h, i]] + d
+                S1[i, g] = d
+            for i in range(s):
+                for k in range(s):
+                    M[h, g, i, k] = S2[i, k, g] - (n[h, g] * S1[i, g]) * S1[k, g]
