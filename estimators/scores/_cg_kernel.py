@@ -260,7 +260,7 @@ def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
     most = 0
     for g in range(G):
         most = max(most, starts[g + 1] - starts[g])
-    buf = np.empty((H, max(most, 1)))
+    buf = np.empty((max(most, 1), H))
     lj = np.empty((K, H))
     r = np.empty((c, H))
     xr = np.empty((c, H))
@@ -308,7 +308,7 @@ def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
                     delta = (lj[1, h] - lj[0, h]) * sign
                     val = -((delta if delta > 0.0 else 0.0)
                             + _log1p(_exp(-abs(delta))))
-                    buf[h, t - lo] = val if ok[h] else 0.0
+                    buf[t - lo, h] = val if ok[h] else 0.0
             else:
                 for h in range(H):
                     top[h] = lj[0, h]
@@ -323,9 +323,9 @@ def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
                         total[h] += _exp(lj[k, h] - top[h])
                 for h in range(H):
                     val = lj[s, h] - (_log(total[h]) + top[h])
-                    buf[h, t - lo] = val if ok[h] else 0.0
+                    buf[t - lo, h] = val if ok[h] else 0.0
         for h in range(H):
-            out[h] += _pairwise_sum(buf[h], hi - lo)
+            out[h] += _pairwise_sum(buf[:, h], hi - lo)
 
 
 @_jit()
