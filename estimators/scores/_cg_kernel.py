@@ -257,6 +257,7 @@ def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
     K = const.shape[1]
     G = starts.size - 1
     q = c * (c + 1) // 2
+    cols = np.ascontiguousarray(spos.T)
     most = 0
     for g in range(G):
         most = max(most, starts[g + 1] - starts[g])
@@ -290,9 +291,11 @@ def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
             row = rows[t]
             for h in range(H):
                 ok[h] = True
-                for i in range(c):
-                    xr[i, h] = X[row, spos[h, i]]
-                    ok[h] = ok[h] and obs[row, spos[h, i]]
+            for i in range(c):
+                for h in range(H):
+                    a = cols[i, h]
+                    xr[i, h] = X[row, a]
+                    ok[h] = ok[h] and obs[row, a]
             if c == 1:
                 _quad1(xr, mg, wg, cg, lj, K, H)
             elif c == 2:
