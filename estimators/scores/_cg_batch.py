@@ -88,6 +88,7 @@ class CGTables:
         self.pid = np.asarray(pid).reshape(-1)
         self._blocks: dict[tuple, tuple] = {}
         self._counts: dict[tuple, np.ndarray] = {}
+        self._sorted: dict[tuple, tuple] = {}
 
     @property
     def n_patterns(self) -> int:
@@ -114,6 +115,25 @@ class CGTables:
             key = np.where(cell >= 0, self.pid * G + cell, -1)
             have = np.bincount(key[key >= 0], minlength=self.n_patterns * G).astype(float)
             self._counts[cats] = have
+        return have
+
+    def rows_by_cell(self, v: int, D: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows with v and the categorical columns ``D`` observed, sorted by their cell
+        (configuration of D, class) -- each cell's Gaussians of a Bayes-rule factor then
+        apply to a contiguous run of rows --, v's state in each, and where each of the
+        ``U * m`` cells starts (int64; computed once per (v, D))."""
+        have = self._sorted.get((v, D))
+        if have is None:
+            enc = self.enc
+            u = _mixed_radix(enc.codes[:, list(D)], enc.n_levels[list(D)])
+            cv = enc.codes[:, v]
+            cidx = u * self.m + self.y
+            rows = np.flatnonzero((u >= 0) & (cv >= 0))
+            rows = rows[np.argsort(cidx[rows], kind="stable")]
+            G = int(prod(int(x) for x in enc.n_levels[list(D)])) * self.m
+            starts = np.searchsorted(cidx[rows], np.arange(G + 1))
+            have = tuple(a.astype(np.int64) for a in (rows, cv[rows], starts))
+            self._sorted[(v, D)] = have
         return have
 
     def block(self, cats: tuple, cross: bool) -> tuple:
@@ -316,21 +336,11 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     with np.errstate(divide="ignore"):
         lcpt = np.log(N / np.where(Nuy > 0, Nuy, 1.0))
     const = lcpt - 0.5 * (c * _LOG_2PI + logdet)  # (H, K, U, m)
-    # the rows with v and D observed, sorted by their cell (u, y): each cell's K Gaussians
-    # then apply to a contiguous slice of rows (no per-row copies of the parameters)
-    D = tuple(x for x in cats if x != v)
-    u = _mixed_radix(enc.codes[:, list(D)], enc.n_levels[list(D)])
-    cv = enc.codes[:, v]
-    cidx = u * m + tables.y
-    rows = np.flatnonzero((u >= 0) & (cv >= 0))
-    rows = rows[np.argsort(cidx[rows], kind="stable")]
-    cidx, cv = cidx[rows], cv[rows]
-    G = const.shape[2] * m
-    starts = np.searchsorted(cidx, np.arange(G + 1))
+    rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
+    G = starts.size - 1
     full = np.zeros(H)
-    arrays = (tables.X, tables.obs, spos.astype(np.int64), rows.astype(np.int64),
-              cv.astype(np.int64), starts.astype(np.int64), mean.reshape(H, K, G, c),
-              prec.reshape(H, K, G, c, c), const.reshape(H, K, G))
+    arrays = (tables.X, tables.obs, spos.astype(np.int64), rows, cv, starts,
+              mean.reshape(H, K, G, c), prec.reshape(H, K, G, c, c), const.reshape(H, K, G))
     bayes_row_sums(*(np.ascontiguousarray(a) for a in arrays), full)
     ntot = N.sum(axis=(1, 2, 3))
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
