@@ -39,8 +39,8 @@ import numpy as np
 from scipy.special import xlogy
 
 from estimators.columns import EncodedColumns
-from estimators.marginal.factors import log_sum_exp
 from estimators.network.statistics import CellStats, merge_axes
+from estimators.scores._cg_kernel import bayes_row_sums
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 
 __all__ = ["CGTables", "Hyperedges", "cg_gains"]
@@ -53,8 +53,6 @@ _BUDGET = 1 << 22
 #: (hyperedge, row) pairs per call of the row path: its arrays stay in the cache (250 rather
 #: than 2,230 hyperedges a call on helpmiss: 0.82 -> 0.60 s CPU, the same values)
 _ROW_PAIRS = 1 << 16
-#: (state, row, hyperedge) entries of one batch of cells of the Bayes-rule factor
-_ROW_CELLS = 1 << 19
 
 
 def _mixed_radix(codes: np.ndarray, levels) -> np.ndarray:
@@ -88,7 +86,8 @@ class CGTables:
         patterns, pid = np.unique(~obs, axis=0, return_inverse=True)
         self.pattern_observed = ~patterns  # (r, p): continuous columns observed per pattern
         self.pid = np.asarray(pid).reshape(-1)
-        self._blocks: dict[tuple, CellStats] = {}
+        self._blocks: dict[tuple, tuple] = {}
+        self._counts: dict[tuple, np.ndarray] = {}
 
     @property
     def n_patterns(self) -> int:
@@ -101,6 +100,21 @@ class CGTables:
         code = _mixed_radix(self.enc.codes[:, list(cats)], levels)
         G = int(prod(int(v) for v in levels)) * self.m
         return np.where(code >= 0, code * self.m + self.y, -1), G
+
+    def counts(self, cats: tuple) -> np.ndarray:
+        """Rows per (pattern, configuration of ``cats``, class), flat (``r * G``): all that
+        a hyperedge without continuous members needs, without :meth:`block`'s moments of
+        every continuous column (most tuples of 3 or 4 categorical columns need no more)."""
+        have = self._blocks.get(cats)
+        if have is not None:
+            return have[0]
+        have = self._counts.get(cats)
+        if have is None:
+            cell, G = self.cells(cats)
+            key = np.where(cell >= 0, self.pid * G + cell, -1)
+            have = np.bincount(key[key >= 0], minlength=self.n_patterns * G).astype(float)
+            self._counts[cats] = have
+        return have
 
     def block(self, cats: tuple, cross: bool) -> tuple:
         """Statistics per (pattern, configuration of ``cats``, class) -- ``r * G`` cells
@@ -140,7 +154,10 @@ class CGTables:
         cell's reference point over the patterns in which they are, centred at the end
         (a constant cell stays exactly constant)."""
         H, s = spos.shape
-        cell_n, _, ref, R1, R2 = self.block(cats, cross=s >= 2)
+        if s == 0:
+            cell_n = self.counts(cats)
+        else:
+            cell_n, _, ref, R1, R2 = self.block(cats, cross=s >= 2)
         r = self.n_patterns
         G = cell_n.size // r
         comp = self.pattern_observed[:, spos].all(axis=-1).T  # (H, r)
@@ -326,78 +343,15 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     rows = np.flatnonzero((u >= 0) & (cv >= 0))
     rows = rows[np.argsort(cidx[rows], kind="stable")]
     cidx, cv = cidx[rows], cv[rows]
-    starts = np.searchsorted(cidx, np.arange(cidx[-1] + 2)) if rows.size else np.zeros(1, int)
-    # per cell g, contiguous: every hyperedge's K Gaussians, the precision entries already
-    # multiplied by their weight in the quadratic form (sum_i<=k w_ik P_ik r_i r_k, the
-    # same products in the same order as term by term)
-    # states first, hyperedges last -- (K, n_g, H) tables: the innermost loop of every
-    # operation runs over the hyperedges, not over the K (often 2) states
-    pairs = [(i, k) for i in range(c) for k in range(i, c)]
-    const = np.ascontiguousarray(np.moveaxis(const.reshape(H, K, -1), (2, 1), (0, 1)))  # (G, K, H)
-    mean = np.ascontiguousarray(np.moveaxis(mean.reshape(H, K, -1, c), (2, 3, 1),
-                                            (0, 1, 2)))  # (G, c, K, H)
-    prec = prec.reshape(H, K, -1, c, c)
-    wprec = np.ascontiguousarray(np.moveaxis(np.stack(
-        [(1.0 if i == k else 2.0) * prec[..., i, k] for i, k in pairs]), (3, 2), (0, 2)))  # (G, q, K, H)
-    X = np.ascontiguousarray(tables.X[rows][:, spos].transpose(2, 0, 1))  # (c, n', H)
-    mask = tables.obs[rows][:, spos].all(axis=-1)  # (n', H)
+    G = const.shape[2] * m
+    starts = np.searchsorted(cidx, np.arange(G + 1))
     full = np.zeros(H)
-    sizes = np.diff(starts)
-    nonempty = np.flatnonzero(sizes)
-    most = max(1, _ROW_CELLS // max(1, K * H))  # rows of a batch of cells (one at least)
-    b0 = 0
-    while b0 < nonempty.size:
-        # consecutive cells, their rows contiguous: the elementwise work on all at once
-        # (each entry the same operations on the same numbers as cell by cell)
-        b1 = b0 + 1
-        while b1 < nonempty.size and starts[nonempty[b1] + 1] - starts[nonempty[b0]] <= most:
-            b1 += 1
-        gs = nonempty[b0:b1]
-        b0 = b1
-        lo, hi = int(starts[gs[0]]), int(starts[gs[-1] + 1])
-        gid = np.repeat(gs, sizes[gs])
-        r = [X[i, lo:hi][None] - mean[gid, i].transpose(1, 0, 2) for i in range(c)]  # (K, n_b, H)
-        lj = None
-        for (i, k), q in zip(pairs, range(len(pairs)), strict=True):
-            t = wprec[gid, q].transpose(1, 0, 2) * r[i]
-            t *= r[k]
-            if lj is None:
-                lj = t
-            else:
-                lj += t
-        lj *= -0.5
-        lj += const[gid].transpose(1, 0, 2)  # const - quad / 2
-        cvb = cv[lo:hi]
-        if K >= 8:
-            vals = np.concatenate([_bayes_rows_long(np.ascontiguousarray(
-                lj[:, starts[g] - lo:starts[g + 1] - lo]), cv[starts[g]:starts[g + 1]])
-                for g in gs])
-        elif K == 2:  # ln p(c | x) = -ln(1 + exp(l_other - l_c))
-            with np.errstate(invalid="ignore"):  # -inf - -inf: both states' cells empty
-                delta = (lj[1] - lj[0]) * np.where(cvb == 0, 1.0, -1.0)[:, None]
-                vals = -np.logaddexp(0.0, delta)
-        else:  # the marginal engine's slice-by-slice sum over 3 to 7 states: the numbers
-            # of max/sum reductions (numpy sums 8 or more entries pairwise)
-            with np.errstate(invalid="ignore"):
-                vals = lj[cvb, np.arange(lj.shape[1])] - log_sum_exp(lj, 0)[0]
-        with np.errstate(invalid="ignore"):  # -inf - -inf: every state's cell empty (NaN)
-            vals = np.ascontiguousarray(np.where(mask[lo:hi], vals, 0.0).T)  # (H, n_b)
-        # rows contiguous per hyperedge and cell: the same (pairwise) sum as cell by cell
-        for g in gs:
-            full += vals[:, starts[g] - lo:starts[g + 1] - lo].sum(axis=1)
+    arrays = (tables.X, tables.obs, spos.astype(np.int64), rows.astype(np.int64),
+              cv.astype(np.int64), starts.astype(np.int64), mean.reshape(H, K, G, c),
+              prec.reshape(H, K, G, c, c), const.reshape(H, K, G))
+    bayes_row_sums(*(np.ascontiguousarray(a) for a in arrays), full)
     ntot = N.sum(axis=(1, 2, 3))
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
-
-
-def _bayes_rows_long(lj: np.ndarray, cv: np.ndarray) -> np.ndarray:
-    """``ln p(c | x)`` of one cell's rows from ``lj`` (K, n_g, H), K >= 8 states: the chosen
-    state's term minus the log-sum-exp over the states (numpy's pairwise sum)."""
-    chosen = lj[cv, np.arange(lj.shape[1])]
-    lk = np.moveaxis(lj, 0, -1)
-    top = lk.max(axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", over="ignore"):
-        lse = (top + np.log(np.exp(lk - top).sum(axis=-1, keepdims=True)))[..., 0]
-        return chosen - lse
 
 
 @dataclass(frozen=True, eq=False)

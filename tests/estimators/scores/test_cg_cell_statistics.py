@@ -7,6 +7,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 import pytest
+from cg_tables import cg_data, hide_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,16 +43,10 @@ def mixed_tables(draw):
         elif kind == 2 and j > 0:  # an exact linear function of another column
             x = 2.0 * cols[f"x{j - 1}"] - 3.0
         cols[f"x{j}"] = x
-    X = pd.DataFrame(cols)
-    for c in X.columns:
-        X.loc[rng.random(n) < missing, c] = np.nan if c.startswith("x") else None
-    return X, y
+    return hide_cells(pd.DataFrame(cols), rng, missing), y
 
 
-def _data(X, y):
-    enc = MixedEncoder(feature_types={c: "continuous" if c.startswith("x") else "categorical"
-                                      for c in X.columns}).fit_transform(X)
-    return CGData(enc, y, int(y.max()) + 1, 1e-9, 1e-8, 5)
+_data = cg_data
 
 
 @settings(max_examples=40, deadline=None)
@@ -214,30 +209,6 @@ def test_many_state_bayes_rule_equals_the_row_path(levels):
     ok = np.isfinite(rows)
     assert np.array_equal(ok, np.isfinite(fast)) and ok.all()
     np.testing.assert_allclose(fast, rows, rtol=0, atol=1e-10)
-
-
-@settings(max_examples=25, deadline=None)
-@given(mixed_tables(), st.sampled_from([1, 7, 64]))
-def test_bayes_rule_cells_batched_equal_cell_by_cell(table, budget):
-    """The Bayes-rule factor's rows are evaluated on batches of cells (``_ROW_CELLS``
-    entries); every batch size gives the same scores bit for bit as one cell at a time
-    (budget 1), elementwise the same operations and per cell the same sums."""
-    import estimators.scores._cg_batch as cg
-
-    X, y = table
-    data = _data(X, y)
-    d = X.shape[1]
-    items = [it for it in _items(d, 3) if X.columns[it[0]].startswith("c")]
-    before = cg._ROW_CELLS
-    try:
-        cg._ROW_CELLS = 1
-        one = cg_block(data, items)
-        cg._ROW_CELLS = budget * 1000
-        batched = cg_block(data, _items(d, 3))
-    finally:
-        cg._ROW_CELLS = before
-    again = dict(zip(_items(d, 3), batched, strict=True))
-    assert np.array_equal(one, np.array([again[it] for it in items]), equal_nan=True)
 
 
 @settings(max_examples=30, deadline=None)
