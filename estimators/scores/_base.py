@@ -118,6 +118,8 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         self.constant_in_class_ = constant
         self._index = {v: i for i, v in enumerate(self.variables_)}
         self._cache: dict[tuple[int, frozenset], float] = {}
+        #: per subset or parent count: sorted integer keys and values (score_positions)
+        self._position_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._edge_matrix = None
 
     # -- scoring --------------------------------------------------------------------------

@@ -24,7 +24,6 @@ continuous parents) f(v, P) = -inf: the searchers then never choose that parent 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from numbers import Integral, Real
@@ -33,7 +32,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._validation import UndefinedScoreError, encode_classes
+from estimators._validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.network.cg_pairs import cg_pair_statistics
 from estimators.network.fitting import fit_cg_factor
@@ -41,6 +40,7 @@ from estimators.network.partitions import Partitions
 from estimators.scores._base import BaseCMI
 from estimators.scores._cg_batch import CGTables, Hyperedges, cg_gains
 from estimators.scores._parallel import run_chunked
+from estimators.scores._positions import PositionsCMI, cached, positions_key
 
 __all__ = ["ConditionalGaussianScore"]
 
@@ -103,7 +103,7 @@ def cg_block(data: CGData, items) -> np.ndarray:
     return cg_gains_and_rows(data, items if isinstance(items, Hyperedges) else list(items))[0]
 
 
-class ConditionalGaussianScore(BaseCMI):
+class ConditionalGaussianScore(PositionsCMI):
     """Directed log-likelihood-gain score of the conditional Gaussian model (MATH.md §7).
 
     Continuous and categorical features in one table, missing cells allowed (each hyperedge
@@ -266,89 +266,16 @@ class ConditionalGaussianScore(BaseCMI):
         cache of :meth:`score_positions`."""
         check_is_fitted(self, "data_")
         if self.data_ is None:  # fitted from partition statistics: the pair cache
-            return super().score_many(items)
-        keys = [self._resolve(v, p) for v, p in items]
-        out = np.zeros(len(keys))
-        by_size: dict[int, list] = defaultdict(list)
-        for i, (_, ps) in enumerate(keys):
-            if ps:
-                by_size[len(ps)].append(i)
-        for j, idx in by_size.items():
-            V = np.array([keys[i][0] for i in idx], dtype=np.int64)
-            P = np.array([sorted(keys[i][1]) for i in idx], dtype=np.int64).reshape(-1, j)
-            out[idx] = self.score_positions(V, P)
-        return out
+            return BaseCMI.score_many(self, items)
+        return super().score_many(items)
 
-    def score_positions(self, V, P) -> np.ndarray:
-        """``f(v, P)`` of hyperedges given by positions in ``variables_``, cached: no
-        Python work per hyperedge beyond what is not cached yet.
-
-        Parameters
-        ----------
-        V : array-like of int, shape (N,)
-            The vertices.
-        P : array-like of int, shape (N, j)
-            Their parents, each row strictly ascending, without the vertex (one parent
-            count per call; ``j >= 1``).
-
-        Returns
-        -------
-        ndarray of shape (N,)
-
-        Examples
-        --------
-        >>> import numpy as np, pandas as pd
-        >>> rng = np.random.default_rng(0)
-        >>> X = pd.DataFrame({"z": rng.choice(["a", "b"], 300), "x": rng.normal(size=300),
-        ...                   "w": rng.normal(size=300)})
-        >>> f = ConditionalGaussianScore().fit(X, rng.integers(0, 2, 300))
-        >>> vals = f.score_positions([1, 0], [[0, 2], [1, 2]])
-        >>> bool(vals[0] == f("x", {"z", "w"})), bool(vals[1] == f("z", {"x", "w"}))
-        (True, True)
-        """
-        check_is_fitted(self, "data_")
-        V = np.asarray(V, dtype=np.int64).reshape(-1)
-        P = np.asarray(P, dtype=np.int64).reshape(V.size, -1)
-        d, j = self.n_features_in_, P.shape[1]
-        if V.size == 0:
-            return np.zeros(0)
-        members = np.column_stack([V, P])
-        if (j < 1 or members.min() < 0 or members.max() >= d or (np.diff(P, axis=1) <= 0).any()
-                or (P == V[:, None]).any()):
-            raise ValueError(f"{type(self).__name__}.score_positions: each row of P must be "
-                             f"1 or more strictly ascending positions in 0 .. {d - 1}, without "
-                             "its vertex.")
-        if self._max_parents is not None and j > self._max_parents:
-            raise ValueError(f"{type(self).__name__} supports at most {self._max_parents} "
-                             f"parent(s); got {j}.")
-        if self.data_ is None or float(d) ** (j + 1) >= 2.0**62:  # no rows / keys overflow
-            names = self.variables_
-            return super().score_many([(names[v], [names[p] for p in ps])
-                                       for v, ps in zip(V.tolist(), P.tolist(), strict=True)])
-        key = members @ (d ** np.arange(j, -1, -1, dtype=np.int64))
-        cache = self._position_cache
-        known, vals = cache.get(j, (np.zeros(0, dtype=np.int64), np.zeros(0)))
-        at = np.minimum(np.searchsorted(known, key), max(known.size - 1, 0))
-        hit = (known[at] == key) if known.size else np.zeros(key.size, dtype=bool)
-        out = np.where(hit, vals[at] if known.size else 0.0, np.nan)
-        if not hit.all():
-            new_keys, first = np.unique(key[~hit], return_index=True)
-            miss = np.flatnonzero(~hit)[first]
-            new = run_chunked(type(self)._block, self.data_, Hyperedges(V[miss], P[miss]),
-                              self.n_jobs)
-            bad = np.flatnonzero(np.isnan(new))
-            if bad.size:
-                names = self.variables_
-                b = miss[bad[0]]
-                raise UndefinedScoreError(
-                    f"{type(self).__name__}: the score of variable {names[V[b]]!r} with "
-                    f"parents {sorted((names[p] for p in P[b]), key=str)} is NaN (e.g. "
-                    "perfectly collinear parents); only finite or +inf scores are accepted.")
-            merged = np.concatenate([known, new_keys])
-            order = np.argsort(merged, kind="stable")
-            cache[j] = known, vals = merged[order], np.concatenate([vals, new])[order]
-            out = vals[np.searchsorted(known, key)]
-        return out
+    def _positions(self, V: np.ndarray, P: np.ndarray) -> np.ndarray:
+        """The batched cell-statistics path (:func:`cg_block`), cached by hyperedge."""
+        key = positions_key(np.column_stack([V, P]), self.n_features_in_)
+        if self.data_ is None or key is None:  # no rows / keys would overflow
+            return self._items_path(V, P)
+        return cached(self._position_cache, P.shape[1], key, lambda rows: run_chunked(
+            type(self)._block, self.data_, Hyperedges(V[rows], P[rows]), self.n_jobs))
 
     def edge_matrix(self) -> np.ndarray:
         """The directed matrix ``W[i, j] = f(j, {i})`` (parent i, child j; zero diagonal).

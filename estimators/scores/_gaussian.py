@@ -15,7 +15,6 @@ their span: the information of their independent part (a limit, not a NaN).
 from __future__ import annotations
 
 from abc import abstractmethod
-from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
@@ -23,22 +22,17 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._validation import ValidatedData
 from ._base import BaseCMI
+from ._correlation_blocks import (
+    CorrelationData,
+    correlation_positions,
+    gaussian_hyperedge_block,
+    gaussian_pair_block,
+)
 from ._marginals import normal_scores
+from ._positions import PositionsCMI
 from .partitions import gaussian_from_partitions
 
 __all__ = ["GaussianCMI", "GaussianCopulaCMI"]
-
-#: eigenvalues of a correlation sub-matrix below this count as zero (singular: ln det = -inf)
-SINGULAR_TOL = 1e-12
-
-
-@dataclass(eq=False)
-class CorrelationData:
-    """Payload of the Gaussian scores: per-class correlations and class weights."""
-
-    R: np.ndarray  # (m, d, d)
-    prior: np.ndarray  # (m,)
-
 
 def class_correlations(Z: list[np.ndarray], constant: np.ndarray, *,
                        overwrite: bool = False) -> np.ndarray:
@@ -77,13 +71,6 @@ def class_correlations(Z: list[np.ndarray], constant: np.ndarray, *,
     return R
 
 
-def gaussian_pair_block(data: CorrelationData, pairs: np.ndarray) -> np.ndarray:
-    """``-1/2 sum_y p(y) ln(1 - r_y^2)`` for each pair (rows of ``pairs``)."""
-    r = data.R[:, pairs[:, 0], pairs[:, 1]]  # (m, k)
-    with np.errstate(divide="ignore"):
-        return -0.5 * (data.prior[:, None] * np.log1p(-(r * r))).sum(axis=0)
-
-
 def gaussian_pair_matrix(data: CorrelationData) -> np.ndarray:
     """:func:`gaussian_pair_block` for every pair at once, as a (d, d) matrix with a zero
     diagonal, computed in place class by class (the same operations, so the same bits)."""
@@ -101,51 +88,7 @@ def gaussian_pair_matrix(data: CorrelationData) -> np.ndarray:
     return W
 
 
-def _logdet(S: np.ndarray) -> np.ndarray:
-    """ln det of a batch of correlation matrices; -inf when (numerically) singular."""
-    ev = np.linalg.eigvalsh(S)
-    with np.errstate(divide="ignore"):
-        return np.where(ev.min(axis=-1) > SINGULAR_TOL, np.log(np.abs(ev)).sum(axis=-1), -np.inf)
-
-
-def gaussian_hyperedge_block(data: CorrelationData, items: list) -> np.ndarray:
-    """The closed form for each ``(v, parents)`` item, batched by parent-set size."""
-    out = np.empty(len(items))
-    sizes = np.array([len(p) for _, p in items])
-    for s in np.unique(sizes):  # one batched eigen-decomposition per size
-        sel = np.flatnonzero(sizes == s)
-        idx = np.array([(items[k][0], *items[k][1]) for k in sel], dtype=np.int64)
-        sub = data.R[:, idx[:, :, None], idx[:, None, :]]  # (m, k, s+1, s+1)
-        with np.errstate(invalid="ignore"):
-            per_class = 0.5 * (_logdet(sub[:, :, 1:, 1:]) - _logdet(sub))
-        bad = np.isnan(per_class)  # parents singular in that class (collinear)
-        if bad.any():
-            per_class[bad] = _collinear_parents(sub[bad])
-        out[sel] = (data.prior[:, None] * per_class).sum(axis=0)
-    return out
-
-
-def _collinear_parents(S: np.ndarray) -> np.ndarray:
-    """``I(X_v; X_P) = -1/2 ln(1 - R^2)`` for correlation matrices ``S`` (b, s+1, s+1) of
-    (v, P) whose parent block is singular: R^2 = r^T R_PP^+ r, the squared multiple
-    correlation of v on the span of P (the pseudo-inverse is the minimum-norm least-squares
-    regression), so collinear parents give the information of their independent part and
-    a v inside that span gives +inf.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> S = np.array([[[1.0, 0.6, 0.6], [0.6, 1.0, 1.0], [0.6, 1.0, 1.0]]])  # P = two copies
-    >>> bool(np.isclose(_collinear_parents(S)[0], -0.5 * np.log(1 - 0.6**2)))
-    True
-    """
-    r, R = S[:, 0, 1:], S[:, 1:, 1:]
-    r2 = np.einsum("bi,bij,bj->b", r, np.linalg.pinv(R, rtol=SINGULAR_TOL, hermitian=True), r)
-    with np.errstate(divide="ignore"):
-        return -0.5 * np.log1p(-np.clip(r2, 0.0, 1.0))
-
-
-class _CorrelationCMI(BaseCMI):
+class _CorrelationCMI(PositionsCMI):
     _pair_block = staticmethod(gaussian_pair_block)
     _hyperedge_block = staticmethod(gaussian_hyperedge_block)
     _dense_pairs = staticmethod(gaussian_pair_matrix)
@@ -153,6 +96,10 @@ class _CorrelationCMI(BaseCMI):
     @abstractmethod
     def _normal_data(self, data: ValidatedData) -> list[np.ndarray]:
         ...
+
+    def _positions(self, V: np.ndarray, P: np.ndarray) -> np.ndarray:
+        """Each parent set's log-determinant computed once (:func:`correlation_positions`)."""
+        return correlation_positions(self.data_, V, P, self._position_cache, self.n_jobs)
 
     def extra_parameters(self, vi: int, parents: frozenset) -> int:
         """Free parameters that giving feature ``vi`` the parents ``parents`` adds to its
