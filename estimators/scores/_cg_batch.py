@@ -14,7 +14,10 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
   their residual sums from sub-blocks (Schur complements) for a continuous v, contingency
   tables for a categorical v without continuous parents, and the Bayes-rule factor of a
   categorical v with continuous parents -- whose normaliser ``log sum_c`` is not a function
-  of moments, so it is evaluated on the rows, still batched over the group.
+  of moments, so it is evaluated on the rows, still batched over the group, by the compiled
+  loops of :mod:`estimators.scores._cg_kernel` (rows x states x hyperedges; also the
+  gather's sums over patterns). A categorical v without continuous members needs only the
+  counts of its cells (:meth:`CGTables.counts`).
 
 **Missing cells (available cases, MATH.md §8).** A row enters a hyperedge's statistics when
 v, every parent and the class are observed: rows with a missing categorical member are in
