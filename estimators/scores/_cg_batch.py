@@ -43,7 +43,6 @@ from scipy.special import xlogy
 
 from estimators.columns import EncodedColumns
 from estimators.network.statistics import CellStats, merge_axes
-from estimators.scores._cg_kernel import bayes_row_sums, gather_moments, log_each
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 
 __all__ = ["CGTables", "Hyperedges", "cg_gains"]
@@ -56,6 +55,14 @@ _BUDGET = 1 << 22
 #: (hyperedge, row) pairs per call of the row path: its arrays stay in the cache (250 rather
 #: than 2,230 hyperedges a call on helpmiss: 0.82 -> 0.60 s CPU, the same values)
 _ROW_PAIRS = 1 << 16
+
+
+def _kernel():
+    """The compiled loops (:mod:`estimators.scores._cg_kernel`), imported on first use:
+    importing numba (~0.2 s) only where a mixed table is scored."""
+    from estimators.scores import _cg_kernel
+
+    return _cg_kernel
 
 
 def _mixed_radix(codes: np.ndarray, levels) -> np.ndarray:
@@ -190,8 +197,9 @@ class CGTables:
         # per hyperedge the sums over the patterns in which its columns are observed, in
         # pattern order (a hyperedge's sums do not depend on its batch), centred at the end
         mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
-        gather_moments(np.ascontiguousarray(comp), R1, R2 if R2.ndim == 4 else R2[:, :, None],
-                       np.ascontiguousarray(spos, dtype=np.int64), ref, n, mean, M)
+        R2 = R2 if R2.ndim == 4 else R2[:, :, None]
+        _kernel().gather_moments(np.ascontiguousarray(comp), R1, R2,
+                                 np.ascontiguousarray(spos, dtype=np.int64), ref, n, mean, M)
         return CellStats(n, mean, M)
 
 
@@ -316,7 +324,8 @@ def _bayes_parameters(cell: CellStats, mcr, vs, ridge):
         flag |= ((cell.n > 0) & (corr < np.log(TINY))).any(axis=(1, 2, 3))
     else:  # 1 x 1: LAPACK's inverse is 1 / a and slogdet takes the C library's log of a
         # (three quarters of the matrices of a k = 3 fit on a mixed table; 2 of its 5 s)
-        return pool.mean, 1.0 / cov, log_each(np.ascontiguousarray(cov[..., 0, 0])), flag
+        logdet = _kernel().log_each(np.ascontiguousarray(cov[..., 0, 0]))
+        return pool.mean, 1.0 / cov, logdet, flag
     return pool.mean, np.linalg.inv(cov), np.linalg.slogdet(cov)[1], flag
 
 
@@ -344,7 +353,7 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     full = np.zeros(H)
     arrays = (tables.X, tables.obs, spos.astype(np.int64), rows, cv, starts,
               mean.reshape(H, K, G, c), prec.reshape(H, K, G, c, c), const.reshape(H, K, G))
-    bayes_row_sums(*(np.ascontiguousarray(a) for a in arrays), full)
+    _kernel().bayes_row_sums(*(np.ascontiguousarray(a) for a in arrays), full)
     ntot = N.sum(axis=(1, 2, 3))
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
 
