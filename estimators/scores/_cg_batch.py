@@ -40,7 +40,7 @@ from scipy.special import xlogy
 
 from estimators.columns import EncodedColumns
 from estimators.network.statistics import CellStats, merge_axes
-from estimators.scores._cg_kernel import bayes_row_sums
+from estimators.scores._cg_kernel import bayes_row_sums, gather_moments, log_each
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 
 __all__ = ["CGTables", "Hyperedges", "cg_gains"]
@@ -88,6 +88,7 @@ class CGTables:
         self.pid = np.asarray(pid).reshape(-1)
         self._blocks: dict[tuple, tuple] = {}
         self._counts: dict[tuple, np.ndarray] = {}
+        self._sorted: dict[tuple, tuple] = {}
 
     @property
     def n_patterns(self) -> int:
@@ -114,6 +115,25 @@ class CGTables:
             key = np.where(cell >= 0, self.pid * G + cell, -1)
             have = np.bincount(key[key >= 0], minlength=self.n_patterns * G).astype(float)
             self._counts[cats] = have
+        return have
+
+    def rows_by_cell(self, v: int, D: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows with v and the categorical columns ``D`` observed, sorted by their cell
+        (configuration of D, class) -- each cell's Gaussians of a Bayes-rule factor then
+        apply to a contiguous run of rows --, v's state in each, and where each of the
+        ``U * m`` cells starts (int64; computed once per (v, D))."""
+        have = self._sorted.get((v, D))
+        if have is None:
+            enc = self.enc
+            u = _mixed_radix(enc.codes[:, list(D)], enc.n_levels[list(D)])
+            cv = enc.codes[:, v]
+            cidx = u * self.m + self.y
+            rows = np.flatnonzero((u >= 0) & (cv >= 0))
+            rows = rows[np.argsort(cidx[rows], kind="stable")]
+            G = int(prod(int(x) for x in enc.n_levels[list(D)])) * self.m
+            starts = np.searchsorted(cidx[rows], np.arange(G + 1))
+            have = tuple(a.astype(np.int64) for a in (rows, cv[rows], starts))
+            self._sorted[(v, D)] = have
         return have
 
     def block(self, cats: tuple, cross: bool) -> tuple:
@@ -164,32 +184,11 @@ class CGTables:
         n = comp.astype(float) @ cell_n.reshape(r, G)  # (H, G)
         if s == 0:
             return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
-        S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
-        # the (i, k) entries as one index into the (p * p, G) rows of a pattern's block
-        # (np.take of one index array: the same numbers as the 2-d fancy index, faster)
-        p = R1.shape[1]
-        if R2.ndim == 4:
-            R2f, fi = R2.reshape(r, p * p, G), spos[:, :, None] * p + spos[:, None, :]
-        else:
-            R2f, fi = R2, spos[:, :, None]
-        # pattern by pattern, in order, each added to the hyperedges observing their
-        # columns in it: a hyperedge's sums do not depend on its batch
-        for q in np.flatnonzero(comp.any(axis=0)):
-            hq = np.flatnonzero(comp[:, q])
-            if hq.size == H:
-                S1 += np.take(R1[q], spos, axis=0)
-                S2 += np.take(R2f[q], fi, axis=0)
-            else:
-                S1[hq] += np.take(R1[q], spos[hq], axis=0)
-                S2[hq] += np.take(R2f[q], fi[hq], axis=0)
-        # (H, G, s), (H, G, s, s) in memory: the regressions' einsums then reduce in the
-        # order they always did (a strided layout rounds some values differently)
-        S1 = np.ascontiguousarray(np.moveaxis(S1, -1, 1))
-        S2 = np.ascontiguousarray(np.moveaxis(S2, -1, 1))
-        n1 = np.maximum(n, 1.0)[..., None]
-        d = S1 / n1
-        mean = np.moveaxis(ref[:, spos], 1, 0) + d
-        M = S2 - n[..., None, None] * d[..., :, None] * d[..., None, :]
+        # per hyperedge the sums over the patterns in which its columns are observed, in
+        # pattern order (a hyperedge's sums do not depend on its batch), centred at the end
+        mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
+        gather_moments(np.ascontiguousarray(comp), R1, R2 if R2.ndim == 4 else R2[:, :, None],
+                       np.ascontiguousarray(spos, dtype=np.int64), ref, n, mean, M)
         return CellStats(n, mean, M)
 
 
@@ -312,6 +311,9 @@ def _bayes_parameters(cell: CellStats, mcr, vs, ridge):
         sd = np.sqrt(np.maximum(_diag(pool.M), 1e-300))
         corr = np.linalg.slogdet(pool.M / (sd[..., :, None] * sd[..., None, :]))[1]
         flag |= ((cell.n > 0) & (corr < np.log(TINY))).any(axis=(1, 2, 3))
+    else:  # 1 x 1: LAPACK's inverse is 1 / a and slogdet takes the C library's log of a
+        # (three quarters of the matrices of a k = 3 fit on a mixed table; 2 of its 5 s)
+        return pool.mean, 1.0 / cov, log_each(np.ascontiguousarray(cov[..., 0, 0])), flag
     return pool.mean, np.linalg.inv(cov), np.linalg.slogdet(cov)[1], flag
 
 
@@ -334,21 +336,11 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     with np.errstate(divide="ignore"):
         lcpt = np.log(N / np.where(Nuy > 0, Nuy, 1.0))
     const = lcpt - 0.5 * (c * _LOG_2PI + logdet)  # (H, K, U, m)
-    # the rows with v and D observed, sorted by their cell (u, y): each cell's K Gaussians
-    # then apply to a contiguous slice of rows (no per-row copies of the parameters)
-    D = tuple(x for x in cats if x != v)
-    u = _mixed_radix(enc.codes[:, list(D)], enc.n_levels[list(D)])
-    cv = enc.codes[:, v]
-    cidx = u * m + tables.y
-    rows = np.flatnonzero((u >= 0) & (cv >= 0))
-    rows = rows[np.argsort(cidx[rows], kind="stable")]
-    cidx, cv = cidx[rows], cv[rows]
-    G = const.shape[2] * m
-    starts = np.searchsorted(cidx, np.arange(G + 1))
+    rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
+    G = starts.size - 1
     full = np.zeros(H)
-    arrays = (tables.X, tables.obs, spos.astype(np.int64), rows.astype(np.int64),
-              cv.astype(np.int64), starts.astype(np.int64), mean.reshape(H, K, G, c),
-              prec.reshape(H, K, G, c, c), const.reshape(H, K, G))
+    arrays = (tables.X, tables.obs, spos.astype(np.int64), rows, cv, starts,
+              mean.reshape(H, K, G, c), prec.reshape(H, K, G, c, c), const.reshape(H, K, G))
     bayes_row_sums(*(np.ascontiguousarray(a) for a in arrays), full)
     ntot = N.sum(axis=(1, 2, 3))
     return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
