@@ -10,7 +10,8 @@ Tables over backbone positions (see :mod:`._backbone_tables`):
   into blocks P, each scored ``W[d, P]``.
 
 The states are processed in order of the number of vertices in their region, so every value
-read has been computed; each level is a handful of NumPy gathers and grouped maxima.
+read has been computed; each level's states are looped over by compiled code
+(:mod:`._backbone_kernel`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from itertools import permutations
 import numpy as np
 
 from estimators.progress import progress
+from estimators.search._backbone_kernel import b_level, c_level, level_buckets, w_level
 from estimators.search._backbone_tables import BackboneTables, submask_pairs
 from estimators.search._common import colex_rank
 
@@ -29,19 +31,6 @@ NEG = -np.inf
 def _finite_or_neg(values: np.ndarray) -> np.ndarray:
     """NaN (from inf - inf on infeasible states) counts as infeasible."""
     return np.where(np.isnan(values), NEG, values)
-
-
-#: candidate values a level step holds at once (bounds the working memory: a few arrays of
-#: this many 8-byte cells)
-CHUNK_CELLS = 1 << 20
-
-
-def _chunks(lo: int, hi: int, per_state: int):
-    """Slices of the states lo..hi holding at most CHUNK_CELLS candidates each (states of
-    one level and group are independent: they read only lower levels)."""
-    step = max(1, CHUNK_CELLS // max(per_state, 1))
-    for start in range(int(lo), int(hi), step):
-        yield start, min(start + step, int(hi))
 
 
 class BackboneSolver:
@@ -59,105 +48,23 @@ class BackboneSolver:
         self.C[:, 0] = 0.0
         self.Carg = np.zeros(self.C.shape, np.min_scalar_type(D.n_masks))
 
-    # -- states, sorted by level -----------------------------------------------------------
-    @staticmethod
-    def _states(table, key_extra=None):
-        """Non-empty valid (clique, mask) states in order of (level, key_extra), with the
-        boundaries of each run of equal keys (a stable radix sort of small integer keys)."""
-        pieces = []  # nonzero in row blocks: its int64 output stays small
-        for lo in range(0, table.valid.shape[0], 1 << 16):
-            r, m = np.nonzero(table.valid[lo:lo + (1 << 16), 1:])
-            pieces.append(((r + lo).astype(np.int32), m.astype(np.int32)))
-        rank = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int32)
-        mask = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int32)
-        del pieces
-        mask += 1
-        level = table.count[rank, mask]
-        key = level if key_extra is None else level * 64 + key_extra[mask]
-        key = key.astype(np.min_scalar_type(key.max(initial=0)))
-        order = np.argsort(key, kind="stable")
-        rank, mask, key = rank[order], mask[order], key[order]
-        del order
-        bounds = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True]) if key.size else [0]
-        return rank, mask, key, bounds
-
-    def _b_level(self, t: np.ndarray, mask: np.ndarray, level: int) -> None:
-        """B for states (t, mask) whose region holds ``level`` vertices: every one of them
-        as the top vertex (a (states, level) array of candidates, ascending v)."""
-        tb = self.tb
-        T = tb.T
-        bits = (mask[:, None] >> np.arange(tb.k + 1)) & 1
-        sizes = np.clip(T.right[t] - T.left[t] + 1, 0, None) * bits
-        ends = np.cumsum(sizes, axis=1)                  # (states, k + 1)
-        w = np.arange(level)
-        slot = (w[None, :, None] >= ends[:, None, :]).sum(axis=2)     # (states, level)
-        rows = np.arange(len(t))[:, None]
-        v = T.left[t[:, None], slot] + w[None, :] - (ends - sizes)[rows, slot]
-        tt, vv = np.broadcast_to(t[:, None], v.shape).ravel(), v.ravel()
-        d, region = tb.add_vertex(tt, vv, np.broadcast_to(mask[:, None], v.shape).ravel(),
-                                  slot.ravel())
-        vals = _finite_or_neg(self.fk[tt, vv] + self.C[d, region]).reshape(v.shape)
-        best = np.argmax(vals, axis=1)
-        self.B[t, mask] = vals[rows[:, 0], best]
-        self.Barg[t, mask] = v[rows[:, 0], best]
-
-    def _w_level(self, d: np.ndarray, m: np.ndarray) -> None:
-        tb = self.tb
-        j = np.arange(tb.k + 1)
-        d, m = d[:, None], m[:, None]
-        allowed = ((m >> j) & 3) == 0           # slots j and j + 1 both outside m
-        vals = np.where(allowed, self.B[tb.drop[d, j], tb.drop_mask(m, j)], NEG)
-        best = np.argmax(vals, axis=1)
-        self.W[d[:, 0], m[:, 0]] = vals[np.arange(len(best)), best]
-        self.Warg[d[:, 0], m[:, 0]] = best
-
-    def _c_level(self, d: np.ndarray, e: np.ndarray, parts: np.ndarray) -> None:
-        """C for states (d, e) whose masks have the same number of bits: ``parts[e]`` lists
-        the submasks P of e holding e's lowest bit, ascending (a (states, 2^(bits-1))
-        array of candidates)."""
-        p = parts[e]
-        vals = _finite_or_neg(self.W[d[:, None], p] + self.C[d[:, None], e[:, None] ^ p])
-        best = np.argmax(vals, axis=1)
-        rows = np.arange(len(d))
-        self.C[d, e] = vals[rows, best]
-        self.Carg[d, e] = p[rows, best]
-
     # -- the levels ------------------------------------------------------------------------
     def run(self) -> None:
-        """Fill B, W and C level by level (a level: the number of vertices in the region).
-
-        Candidates are generated per level, never all at once, so memory stays at the
-        tables' size; ties go to the lowest top vertex v, slot j and submask P."""
+        """Fill B, W and C level by level (a level: the number of vertices in the region;
+        the compiled loops of :mod:`._backbone_kernel`): every value read has been
+        computed, and memory stays at the tables' size plus one state index per cell; ties
+        go to the lowest top vertex v, slot j and submask P."""
         tb = self.tb
-        n_masks = tb.D.n_masks
-        popcount = np.array([bin(x).count("1") for x in range(n_masks)])
-        es, ps = submask_pairs(n_masks)
-        by_bits = {}
-        for bits in range(1, tb.k + 3):
-            parts = np.zeros((n_masks, 1 << (bits - 1)), np.int64)
-            for e in np.flatnonzero(popcount == bits):
-                parts[e] = np.sort(ps[es == e])
-            by_bits[bits] = parts
-        bt, bm, bkey, bb = self._states(tb.T)
-        wd, wm, wkey, wb = self._states(tb.D)
-        cd, ce, ckey, cb = self._states(tb.D, popcount)
-        bi = wi = ci = 0
-        for level in progress(range(1, tb.n - tb.k + 1), "backbone DP levels"):
-            while bi < len(bb) - 1 and bkey[bb[bi]] == level:
-                for lo, hi in _chunks(bb[bi], bb[bi + 1], level):
-                    self._b_level(bt[lo:hi].astype(np.int64), bm[lo:hi].astype(np.int64),
-                                  level)
-                bi += 1
-            while wi < len(wb) - 1 and wkey[wb[wi]] == level:
-                for lo, hi in _chunks(wb[wi], wb[wi + 1], tb.k + 1):
-                    self._w_level(wd[lo:hi].astype(np.int64), wm[lo:hi].astype(np.int64))
-                wi += 1
-            while ci < len(cb) - 1 and ckey[cb[ci]] // 64 == level:
-                parts = by_bits[int(ckey[cb[ci]] % 64)]
-                for lo, hi in _chunks(cb[ci], cb[ci + 1], parts.shape[1]):
-                    self._c_level(cd[lo:hi].astype(np.int64), ce[lo:hi].astype(np.int64),
-                                  parts)
-                ci += 1
+        T, D = tb.T, tb.D
+        levels = tb.n - tb.k
+        bstates, bstarts = level_buckets(T.left, T.right, levels)
+        dstates, dstarts = level_buckets(D.left, D.right, levels)
+        for level in progress(range(1, levels + 1), "backbone DP levels"):
+            b_level(bstates[bstarts[level]:bstarts[level + 1]], T.left, T.right, tb.low_terms,
+                    tb.high_terms, tb.binom, self.fk, self.C, self.B, self.Barg)
+            at = dstates[dstarts[level]:dstarts[level + 1]]
+            w_level(at, D.n_masks, tb.drop, self.B, self.W, self.Warg)
+            c_level(at, D.n_masks, self.W, self.C, self.Carg)
 
     # -- the top: the first k vertices ------------------------------------------------------
     def top(self):

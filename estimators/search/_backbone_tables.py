@@ -24,10 +24,7 @@ class CliqueTable:
         self.right = np.concatenate([self.rows - 1, np.full((count, 1), n - 1)], axis=1)
         sizes = np.clip(self.right - self.left + 1, 0, None)
         self.n_masks = 1 << (m + 1)
-        bits = (np.arange(self.n_masks)[:, None] >> np.arange(m + 1)) & 1
-        self.count = sizes @ bits.T                      # vertices in (clique, mask)
-        self.nonempty = ((sizes > 0) << np.arange(m + 1)).sum(axis=1)
-        self.valid = (np.arange(self.n_masks)[None, :] & ~self.nonempty[:, None]) == 0
+        self.nonempty = ((sizes > 0) << np.arange(m + 1)).sum(axis=1)  # mask of non-empty gaps
 
 
 class BackboneTables:
@@ -47,8 +44,8 @@ class BackboneTables:
         low = np.cumsum(b[rows, np.arange(1, k + 1)], axis=1)
         high = np.cumsum(b[rows, np.arange(2, k + 2)][:, ::-1], axis=1)[:, ::-1]
         zero = np.zeros((len(rows), 1), np.int64)
-        self._low = np.concatenate([zero, low], axis=1)      # (k-sets, slots)
-        self._high = np.concatenate([high, zero], axis=1)
+        self.low_terms = np.concatenate([zero, low], axis=1)      # (k-sets, slots)
+        self.high_terms = np.concatenate([high, zero], axis=1)
 
     def add_vertex(self, t: np.ndarray, v: np.ndarray, mask: np.ndarray,
                    s: np.ndarray | None = None):
@@ -63,7 +60,7 @@ class BackboneTables:
         right_ne = (v < self.T.right[t, s]).astype(np.int64)
         low = mask & ((1 << s) - 1)
         new = low | (left_ne << s) | (right_ne << (s + 1)) | ((mask >> (s + 1)) << (s + 2))
-        return self._low[t, s] + self.binom[v, s + 1] + self._high[t, s], new
+        return self.low_terms[t, s] + self.binom[v, s + 1] + self.high_terms[t, s], new
 
     @staticmethod
     def drop_mask(mask: np.ndarray, j: np.ndarray | int) -> np.ndarray:
@@ -90,13 +87,3 @@ def submask_pairs(n_masks: int) -> tuple[np.ndarray, np.ndarray]:
                 break
             sub = (sub - 1) & rest
     return np.array(es, np.int64), np.array(ps, np.int64)
-
-
-def group_max(values: np.ndarray, group: np.ndarray):
-    """Per run of equal ``group`` values (sorted): start index, max and first argmax."""
-    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-    gmax = np.maximum.reduceat(values, starts)
-    counts = np.diff(np.r_[starts, len(values)])
-    hit = values == np.repeat(gmax, counts)
-    first = np.minimum.reduceat(np.where(hit, np.arange(len(values)), len(values)), starts)
-    return starts, gmax, first
