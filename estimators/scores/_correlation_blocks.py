@@ -20,11 +20,12 @@ The log-determinant of ``(v, P)`` is computed for each hyperedge, in the row ord
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 
 from estimators.scores._parallel import run_chunked
-from estimators.scores._positions import cached, positions_key
+from estimators.scores._positions import KEY_LIMIT, cached, subset_rank
 
 __all__ = ["SINGULAR_TOL", "CorrelationData", "correlation_positions",
            "gaussian_hyperedge_block", "gaussian_pair_block"]
@@ -142,10 +143,10 @@ def correlation_positions(data: CorrelationData, V: np.ndarray, P: np.ndarray, c
     rows, ``j >= 1``), equal bit for bit to :func:`gaussian_hyperedge_block` (one parent:
     :func:`gaussian_pair_block`, as the item path scores pairs).
 
-    ``cache`` (a dict owned by the fitted score) keeps the hyperedges' values under their
-    members' integer key (key ``j``) and each parent set's log-determinants (key
-    ``("parents", j)``): a parent set's eigen-decomposition is made once however many
-    hyperedges share it, and a hyperedge asked again is looked up.
+    ``cache`` (a dict owned by the fitted score) keeps the hyperedges' values (key ``j``)
+    and each parent set's log-determinants (key ``("parents", j)``), indexed by the colex rank of P (times d, plus v): a parent set's
+    eigen-decomposition is made once however many hyperedges share it, and a hyperedge
+    asked again is looked up.
 
     Examples
     --------
@@ -162,16 +163,18 @@ def correlation_positions(data: CorrelationData, V: np.ndarray, P: np.ndarray, c
                            n_jobs)
     idx = np.column_stack([V, P])
     d = data.R.shape[1]
+    if comb(d, j) * d >= KEY_LIMIT:  # ranks would overflow: nothing cached
+        return run_chunked(_rows_block, data, _Rows(idx, run_chunked(_parents_block, data, P,
+                                                                     n_jobs)), n_jobs)
+    rank, n_sets = subset_rank(P, d)
 
     def parents(rows: np.ndarray) -> np.ndarray:
         return run_chunked(_parents_block, data, P[rows], n_jobs)
 
     def compute(rows: np.ndarray) -> np.ndarray:
-        ld = cached(cache, ("parents", j), positions_key(P[rows], d),
-                    lambda sub: parents(rows[sub]))
-        return run_chunked(_rows_block, data, _Rows(idx[rows], ld), n_jobs)
+        every = rows.size == len(V)  # all of them (rows is 0 .. N-1): no copies
+        ld = cached(cache, ("parents", j), rank if every else rank[rows],
+                    lambda sub: parents(sub if every else rows[sub]), n_sets)
+        return run_chunked(_rows_block, data, _Rows(idx if every else idx[rows], ld), n_jobs)
 
-    key = positions_key(idx, d)
-    if key is None:  # keys would overflow: nothing cached
-        return run_chunked(_rows_block, data, _Rows(idx, parents(np.arange(len(P)))), n_jobs)
-    return cached(cache, j, key, compute)
+    return cached(cache, j, rank * d + V, compute, n_sets * d)

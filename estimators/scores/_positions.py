@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from math import comb
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -23,10 +24,12 @@ from estimators._validation import UndefinedScoreError
 from estimators.scores._base import BaseCMI
 
 __all__ = ["PositionsCMI", "cached", "check_positions", "positions_key", "score_keys",
-           "undefined_score"]
+           "subset_rank", "undefined_score"]
 
 #: keys in base d must stay below this (int64 with a margin)
 KEY_LIMIT = 2.0**62
+#: key spaces up to this size are cached in dense arrays (8 bytes and a flag per key)
+DENSE_KEYS = 1 << 23
 
 
 def check_positions(owner: str, V, P, d: int, max_parents: int | None):
@@ -67,11 +70,30 @@ def positions_key(members: np.ndarray, d: int) -> np.ndarray | None:
     return members @ (d ** np.arange(s - 1, -1, -1, dtype=np.int64))
 
 
-def cached(cache: dict, size: int, key: np.ndarray,
-           compute: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """The values of ``key`` (N,) from ``cache[size]`` (sorted keys, values along axis 0),
-    computing the missing ones once each: ``compute(rows)`` gets the rows of ``key`` to
-    compute (one per missing key) and returns their values.
+def subset_rank(S: np.ndarray, d: int) -> tuple[np.ndarray, int]:
+    """The colexicographic rank of each row of ``S`` (N, j) -- an ascending j-subset of
+    ``0 .. d - 1`` -- and the number of such subsets, ``C(d, j)`` (a dense key space).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> subset_rank(np.array([[0, 1], [0, 2], [1, 2], [0, 3]]), 4)
+    (array([0, 1, 2, 3]), 6)
+    """
+    j = S.shape[1]
+    binom = np.array([[comb(i, c) for c in range(1, j + 1)] for i in range(d)], dtype=np.int64)
+    return binom[S, np.arange(j)].sum(axis=1), comb(d, j)
+
+
+def cached(cache: dict, name, key: np.ndarray, compute: Callable[[np.ndarray], np.ndarray],
+           n_keys: int | None = None) -> np.ndarray:
+    """The values of ``key`` (N,) from ``cache[name]``, computing the missing ones once
+    each: ``compute(rows)`` gets the rows of ``key`` to compute (one per missing key, in
+    row order) and returns their values (along axis 0).
+
+    With ``n_keys`` (keys in ``0 .. n_keys - 1``) up to :data:`DENSE_KEYS`, the values live
+    in a dense array (a lookup is a gather); otherwise under sorted keys (a lookup is a
+    binary search).
 
     Examples
     --------
@@ -86,8 +108,13 @@ def cached(cache: dict, size: int, key: np.ndarray,
     >>> keys = np.array([1, 2])
     >>> cached(cache, 1, keys, square).tolist(), calls
     ([1.0, 4.0], [2, 1])
+    >>> keys = np.array([3, 1, 3])
+    >>> cached({}, 1, keys, square, n_keys=5).tolist(), calls[-1]
+    ([9.0, 1.0, 9.0], 2)
     """
-    known, vals = cache.get(size, (np.zeros(0, dtype=np.int64), None))
+    if n_keys is not None and n_keys <= DENSE_KEYS:
+        return _cached_dense(cache, name, key, compute, n_keys)
+    known, vals = cache.get(name, (np.zeros(0, dtype=np.int64), None))
     if known.size:
         at = np.minimum(np.searchsorted(known, key), known.size - 1)
         hit = known[at] == key
@@ -95,14 +122,36 @@ def cached(cache: dict, size: int, key: np.ndarray,
             return vals[at]
     else:
         hit = np.zeros(key.size, dtype=bool)
-    new_keys, first = np.unique(key[~hit], return_index=True)
-    new = np.asarray(compute(np.flatnonzero(~hit)[first]))
+    rows = np.sort(np.flatnonzero(~hit)[np.unique(key[~hit], return_index=True)[1]])
+    new_keys, new = key[rows], np.asarray(compute(rows))
     if vals is not None:
         new_keys = np.concatenate([known, new_keys])
         new = np.concatenate([vals, new])
     order = np.argsort(new_keys, kind="stable")
-    cache[size] = known, vals = new_keys[order], new[order]
+    cache[name] = known, vals = new_keys[order], new[order]
     return vals[np.searchsorted(known, key)]
+
+
+def _cached_dense(cache: dict, name, key: np.ndarray,
+                  compute: Callable[[np.ndarray], np.ndarray], n_keys: int) -> np.ndarray:
+    """:func:`cached` in a dense array of ``n_keys`` values (and a mask of those known)."""
+    known, vals = cache.get(name, (None, None))
+    if known is None:
+        known = np.zeros(n_keys, dtype=bool)
+    hit = known[key]
+    if hit.all():
+        return vals[key]
+    miss = np.flatnonzero(~hit)
+    first = np.empty(n_keys, dtype=np.int64)  # each missing key's first row (no sort)
+    first[key[miss[::-1]]] = miss[::-1]
+    rows = miss[first[key[miss]] == miss]
+    new = np.asarray(compute(rows))
+    if vals is None:
+        vals = np.empty((n_keys, *new.shape[1:]), dtype=new.dtype)
+    vals[key[rows]] = new
+    known[key[rows]] = True
+    cache[name] = known, vals
+    return vals[key]
 
 
 def score_keys(keys: Sequence[tuple[int, frozenset]],

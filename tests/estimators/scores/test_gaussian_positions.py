@@ -98,3 +98,18 @@ def test_backbone_dp_by_positions_equals_the_eigenvalue_path():
         a, b = backbone_dp(fast, order, k), backbone_dp(slow, order, k)
         assert a.score == b.score
         assert a.structure == b.structure
+
+
+def test_dense_and_sorted_caches_give_the_same_values(monkeypatch):
+    """Key spaces above DENSE_KEYS are cached under sorted keys: the same numbers."""
+    import estimators.scores._positions as positions
+
+    X, y = messy_table(11, 3, 60, 6)
+    V, P = all_hyperedges(6, 3)
+    dense = GaussianCMI().fit(X, y).score_positions(V, P)
+    monkeypatch.setattr(positions, "DENSE_KEYS", 0)
+    score = GaussianCMI().fit(X, y)
+    assert np.array_equal(score.score_positions(V, P), dense)
+    assert np.array_equal(score.score_positions(V[::2], P[::2]), dense[::2])
+    assert all(isinstance(k, int) or k[0] == "parents" for k in score._position_cache)
+    assert score._position_cache[3][0].dtype == np.int64  # sorted keys, not a dense mask
