@@ -24,7 +24,10 @@ Engines (all take plain fitted parameters, not classifiers):
   continuous vertices with only continuous descendants, and a fixed-order Gauss–Hermite
   rule (order ``GH_ORDER`` = 64, nodes on the exact Gaussian part of the posterior) for a
   missing continuous vertex with a categorical descendant; measured error in ln p below
-  1.3e-7 at order 64 (1.9e-5 at 32) on the d = 4 test model (see :mod:`.mixed`).
+  1.3e-7 at order 64 (1.9e-5 at 32) on the d = 4 test model (see :mod:`.mixed`); a
+  pattern whose quadrature set holds vertices that are not continuous parents of a
+  Bayes-rule vertex takes the path of :mod:`.posterior` (nodes only for those parents, on
+  their exact joint Gaussian posterior; the rest in closed form).
 """
 
 from estimators.marginal._elimination import check_summed, eliminate

@@ -49,6 +49,24 @@ def _next_variable(shapes: Sequence[tuple[int, ...]], remaining: set[int]) -> in
     return min(remaining, key=lambda u: _table_size(shapes, u))
 
 
+def _replay(shapes: Sequence[tuple[int, ...]], n_vars: int):
+    """:func:`eliminate`'s steps on factors of these shapes, computing nothing: yields the
+    pool before each summed variable's step and the combined shape of its factors."""
+    pool = [tuple(s) for s in shapes]
+    remaining = set(range(n_vars))
+    while remaining:
+        v = _next_variable(pool, remaining)
+        remaining.discard(v)
+        involved = [s for s in pool if s[2 + v] > 1]
+        if not involved:
+            continue
+        pool = [s for s in pool if s[2 + v] == 1]
+        combined = list(np.broadcast_shapes(*involved))
+        yield pool, involved, combined
+        combined[2 + v] = 1
+        pool.append(tuple(combined))
+
+
 def peak_cells(shapes: Sequence[tuple[int, ...]], n_vars: int) -> int:
     """Cells :func:`eliminate` holds at once for factors of these shapes, without computing
     anything: at each step the factors still pooled plus three tables of the combined size
@@ -59,22 +77,24 @@ def peak_cells(shapes: Sequence[tuple[int, ...]], n_vars: int) -> int:
     >>> peak_cells([(1, 2, 64, 1), (1, 1, 64, 64), (1, 2, 1, 64)], 2)
     24704
     """
-    pool = [tuple(s) for s in shapes]
-    peak = sum(int(np.prod(s)) for s in pool)
-    remaining = set(range(n_vars))
-    while remaining:
-        v = _next_variable(pool, remaining)
-        remaining.discard(v)
-        involved = [s for s in pool if s[2 + v] > 1]
-        if not involved:
-            continue
-        pool = [s for s in pool if s[2 + v] == 1]
-        combined = list(np.broadcast_shapes(*involved))
-        held = sum(int(np.prod(s)) for s in pool) + 3 * int(np.prod(combined))
-        peak = max(peak, held)
-        combined[2 + v] = 1
-        pool.append(tuple(combined))
+    peak = sum(int(np.prod(s)) for s in shapes)
+    for pool, _, combined in _replay(shapes, n_vars):
+        peak = max(peak, sum(int(np.prod(s)) for s in pool) + 3 * int(np.prod(combined)))
     return peak
+
+
+def work_cells(shapes: Sequence[tuple[int, ...]], n_vars: int) -> int:
+    """Cells :func:`eliminate` writes for factors of these shapes, without computing
+    anything: per step one table of the combined size per factor added in, and three for
+    the log-sum-exp (a measure of its time, to compare two ways of building a pattern).
+
+    Examples
+    --------
+    >>> work_cells([(1, 2, 64, 1), (1, 1, 64, 64), (1, 2, 1, 64)], 2)
+    33280
+    """
+    return sum((len(involved) + 2) * int(np.prod(combined))
+               for _, involved, combined in _replay(shapes, n_vars))
 
 
 def eliminate(factors: Sequence[np.ndarray], n_rows: int, n_classes: int, n_vars: int) -> np.ndarray:

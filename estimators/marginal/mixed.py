@@ -25,6 +25,13 @@ handled together by broadcasting, no loop over rows):
 3. The log-factors are summed out by log-space variable elimination (:mod:`._elimination`)
    over the categorical states and Gauss–Hermite nodes.
 
+A pattern where some of those Gauss-Hermite vertices are not continuous parents of a
+Bayes-rule vertex goes to :mod:`.posterior` instead (``posterior=True``, the default) when
+that writes fewer cells and fits the budget at the full order: nodes only for those
+parents, on their exact joint Gaussian posterior, every other missing continuous vertex
+integrated in closed form (fewer axes, and evidence anywhere below moves the nodes). The
+steps above, the bound and the error below are this module's path.
+
 Measured error of the rule (the d = 4 mixed model of ``tests/estimators/marginal/
 test_mixed_marginal.py``, all 16 missing patterns, against brute-force grid integration):
 largest absolute error in ln p(y, x_O) 3.5e-2 at order 6, 1.1e-2 at 8, 3.4e-3 at 10,
@@ -54,14 +61,24 @@ descendant and suggests a lower ``gh_order`` or imputation.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 from numpy.polynomial.hermite_e import hermegauss as _hermegauss
 
 from estimators._warnings import warn_user
-from estimators.marginal._elimination import axis_shape, check_summed, eliminate, peak_cells
+from estimators.marginal._elimination import (
+    axis_shape,
+    eliminate,
+    peak_cells,
+    work_cells,
+)
+from estimators.marginal._linear import LOG_2PI as _LOG_2PI
+from estimators.marginal._linear import mean_at as _mean
+from estimators.marginal._linear import pattern_values
+from estimators.marginal._linear import regression_at as _regression
 from estimators.marginal._patterns import kept_vertices, missing_patterns, topological_order
+from estimators.marginal.posterior import posterior_pattern_factors, posterior_vertices
 
 #: default order of the Gauss–Hermite rule
 GH_ORDER = 64
@@ -71,7 +88,6 @@ MAX_CELLS = 2**26
 _MIN_ORDER = 6
 #: measured error of the rule by order (module docstring)
 _MEASURED_ERROR = {6: 3.5e-2, 8: 1.1e-2, 10: 3.4e-3, 12: 1.3e-3, 16: 5e-4, 32: 1.9e-5, 48: 1.2e-6, 64: 1.3e-7, 128: 3e-10}
-_LOG_2PI = np.log(2.0 * np.pi)
 
 
 @cache
@@ -94,28 +110,6 @@ def _descendants_with_categorical(factors, keep: np.ndarray) -> np.ndarray:
     for v in reversed(topological_order([f.parents for f in factors])):
         flag[v] = any(keep[c] and (not factors[c].continuous or flag[c]) for c in children[v])
     return flag
-
-
-def _regression(factor, values: dict, ndim: int):
-    """The factor's ``(intercept, coef, var)`` at the parents' values, lifted to ``ndim``
-    leading axes (a factor without parents returns arrays of rows x classes only)."""
-    intercept, coef, var = factor.regression({p: values[p] for p in factor.parents})
-
-    def lift(a, trailing=0):
-        a = np.asarray(a, dtype=float)
-        lead = a.ndim - trailing
-        return a.reshape(a.shape[:lead] + (1,) * (ndim - lead) + a.shape[lead:])
-
-    return lift(intercept), lift(coef, 1), lift(var)
-
-
-def _mean(factor, values: dict, intercept: np.ndarray, coef: np.ndarray, skip=()) -> np.ndarray:
-    """``intercept + sum_j coef_j x_j`` over the continuous parents not in ``skip``."""
-    out = intercept
-    for j, p in enumerate(factor.continuous_parents):
-        if p not in skip:
-            out = out + coef[..., j] * values[p]
-    return out
 
 
 def _gaussian_block(
@@ -170,6 +164,7 @@ def cg_log_marginal(
     missing: np.ndarray,
     gh_order: int = GH_ORDER,
     max_cells: int = MAX_CELLS,
+    posterior: bool = True,
 ) -> np.ndarray:
     """``ln p(y, x_O)`` of every row and class of a CG network with missing entries.
 
@@ -189,6 +184,13 @@ def cg_log_marginal(
     max_cells : int, default=2**26
         Memory budget in float64 cells (512 MB by default) held at once per
         chunk of rows, see the module docstring.
+    posterior : bool, default=True
+        Take the path of :mod:`estimators.marginal.posterior` (Gauss-Hermite nodes only for
+        the continuous parents of Bayes-rule vertices, on their exact joint Gaussian
+        posterior) for a pattern where that set is smaller than this module's
+        Gauss-Hermite set, it writes fewer cells and it fits ``max_cells`` at
+        ``gh_order`` (:func:`_posterior_cells`); False: this module's path for every
+        pattern.
 
     Returns
     -------
@@ -216,11 +218,14 @@ def cg_log_marginal(
     lowered: list[int] = []
     for pattern, rows in missing_patterns(missing):
         args = (factors, order, class_log_prior)
-        per_row = _cells_bound(factors, n_classes, pattern, gh_order)
+        build, per_row = _pattern_factors, _cells_bound(factors, n_classes, pattern, gh_order)
+        cells = _posterior_cells(*args, X[rows[:1]], pattern, gh_order) if posterior else None
+        if cells is not None and cells <= max_cells:
+            build, per_row = posterior_pattern_factors, cells
         if per_row <= max_cells:  # fits at gh_order for sure: no probe needed
             g = gh_order
         else:
-            probe = _pattern_factors(*args, X[rows[:1]], pattern, hermegauss(2))
+            probe = build(*args, X[rows[:1]], pattern, hermegauss(2))
             g, per_row = _fitting_order(probe, gh_order, max_cells)
         if g < gh_order:
             lowered.append(g)
@@ -228,7 +233,7 @@ def cg_log_marginal(
         step = max(1, max_cells // per_row)
         for start in range(0, rows.size, step):
             chunk = rows[start:start + step]
-            logs, n_vars, _, _ = _pattern_factors(*args, X[chunk], pattern, rule)
+            logs, n_vars, _, _ = build(*args, X[chunk], pattern, rule)
             out[chunk] = eliminate(logs, chunk.size, n_classes, n_vars)
     if lowered:
         g = min(lowered)
@@ -240,6 +245,52 @@ def cg_log_marginal(
             f"measured error in ln p(y, x_O) at order {g}: about {err:.1e}."
         )
     return out
+
+
+def _posterior_cells(factors, order, class_log_prior, row, pattern: np.ndarray,
+                     g: int) -> int | None:
+    """The cells per row the path of :mod:`.posterior` holds at order ``g`` if that path
+    applies and writes fewer cells than this module's, else None. It applies when its node
+    set N (the missing continuous parents of Bayes-rule vertices) is strictly smaller than
+    this module's Gauss-Hermite set (where they are equal, this module's numbers stay
+    those of its own rule). It has fewer node axes and no Gaussian block on them, but it
+    couples the node vertices of a component and spans the categorical axes of its cells,
+    where this module keeps each factor on its family's axes; so either can write fewer
+    cells: both paths' factors are built for one row with a 2-node rule and their shapes
+    replayed (:func:`_work`)."""
+    keep = kept_vertices([tuple(f.parents) for f in factors], pattern)
+    continuous = np.array([f.continuous for f in factors])
+    quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
+    if posterior_vertices(factors, keep, pattern).sum() >= quad.sum():
+        return None
+    args = (factors, order, class_log_prior, row, pattern, hermegauss(2))
+    probe = posterior_pattern_factors(*args)
+    return _cells_at(probe, g) if _work(probe, g) < _work(_pattern_factors(*args), g) else None
+
+
+def _shapes_at(probe, g: int) -> list[tuple[int, ...]]:
+    """The shapes of a probe's log-factors (built for one row with a 2-node rule) at order
+    ``g``."""
+    logs, _, quad_axes, _ = probe
+    return [tuple(1 if a == 0 else g if a in quad_axes and n > 1 else n
+                  for a, n in enumerate(np.shape(f))) for f in logs]
+
+
+def _cells_at(probe, g: int) -> int:
+    """Cells per row held at once at order ``g``: the log-factors with the largest
+    construction's temporaries, or the elimination's peak."""
+    shapes = _shapes_at(probe, g)
+    sizes = [int(np.prod(s)) for s in shapes]
+    made = sum(sizes) + max(n * w for n, w in zip(sizes, probe[3], strict=True))
+    return max(made, peak_cells(shapes, probe[1]))
+
+
+def _work(probe, g: int) -> int:
+    """Cells written per row at order ``g``: each log-factor times its construction's
+    cells per table cell, plus the elimination's (:func:`._elimination.work_cells`)."""
+    shapes = _shapes_at(probe, g)
+    made = sum(int(np.prod(s)) * w for s, w in zip(shapes, probe[3], strict=True))
+    return made + work_cells(shapes, probe[1])
 
 
 def _cells_bound(factors, n_classes: int, pattern: np.ndarray, g: int) -> int:
@@ -268,15 +319,8 @@ def _fitting_order(probe, gh_order: int, max_cells: int) -> tuple[int, int]:
     """The largest Gauss-Hermite order (``gh_order`` down to 6) whose cells held per
     row fit ``max_cells``, and those cells; ``probe`` is the pattern's factors built
     for one row with a 2-node rule (only their shapes are read)."""
-    logs, n_vars, quad_axes, widths = probe
-
-    def cells(g: int) -> int:
-        shapes = [tuple(1 if a == 0 else g if a in quad_axes and n > 1 else n
-                        for a, n in enumerate(np.shape(f))) for f in logs]
-        sizes = [int(np.prod(s)) for s in shapes]
-        made = sum(sizes) + max(n * w for n, w in zip(sizes, widths, strict=True))
-        return max(made, peak_cells(shapes, n_vars))
-
+    n_vars, quad_axes = probe[1], probe[2]
+    cells = partial(_cells_at, probe)
     for g in range(gh_order, min(gh_order, _MIN_ORDER) - 1, -1):
         if cells(g) <= max_cells:
             return g, cells(g)
@@ -301,24 +345,10 @@ def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
     keep = kept_vertices(parents, pattern)
     quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
     block = [v for v in order if keep[v] and pattern[v] and continuous[v] and not quad[v]]
-    summed = [v for v in order if keep[v] and pattern[v] and (quad[v] or not continuous[v])]
-    check_summed(len(summed), "categorical features or Gauss-Hermite vertices")
+    summed, axis, values = pattern_values(factors, order, X, pattern, keep, quad)
     n_vars = len(summed)
     ndim = 2 + n_vars
-    axis = {v: a for a, v in enumerate(summed)}
     lead = (X.shape[0], 1) + (1,) * n_vars
-    values: dict[int, np.ndarray] = {}
-    for v in order:
-        if not keep[v] or quad[v]:
-            continue
-        if not pattern[v]:
-            col = X[:, v].reshape(lead)
-            values[v] = col if continuous[v] else col.astype(np.intp)
-        elif continuous[v]:
-            values[v] = np.zeros(lead)  # Gaussian block: a placeholder, never read
-        else:
-            size = factors[v].n_states
-            values[v] = np.arange(size).reshape(axis_shape(n_vars, axis[v], size))
     in_block = set(block)
     block_children = [v for v in order if keep[v] and not pattern[v] and continuous[v]
                       and in_block.intersection(parents[v])]

@@ -400,6 +400,26 @@ class BayesCategoricalFactor(Factor):
         return np.take_along_axis(log_post, np.broadcast_to(value, full)[..., None],
                                   axis=-1)[..., 0]
 
+    def gaussian_numerators(self, value, parent_values: Mapping) -> tuple:
+        """``(ln p(value | d, y), mean, cov)`` of the numerator ``p(value | d, y)
+        N(x_C; mean, cov)`` of Bayes' rule over all continuous parents C (in
+        ``continuous_parents`` order), broadcast like :meth:`log_prob_values` with trailing
+        axes ``(|C|,)`` and ``(|C|, |C|)``; only the categorical parents' values are read.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> f = BayesCategoricalFactor.from_dense(2, (), (0, 1), np.log([[0.3, 0.7]]),
+        ...     np.array([[[0.0, 1.0], [2.0, 3.0]]]), np.tile(np.eye(2), (1, 2, 1, 1)))
+        >>> lw, mean, cov = f.gaussian_numerators(np.array([[1]]), {})
+        >>> float(np.exp(lw[0, 0])), mean[0, 0].tolist(), cov.shape
+        (0.7, [2.0, 3.0], (1, 1, 2, 2))
+        """
+        log_prior, mean, cov = self._engine
+        idx = [parent_values[p] for p in self.categorical_parents] + [value]
+        ndim = max(np.ndim(v) for v in idx)
+        return gather(log_prior, idx, ndim), gather(mean, idx, ndim), gather(cov, idx, ndim)
+
     def gaussian_numerator(self, value, parent_values: Mapping) -> tuple:
         """With one continuous parent x_q: ``(ln p(value | d, y), mu, var)`` of the numerator
         ``p(value | d, y) N(x_q; mu, var)`` of Bayes' rule, broadcast like
