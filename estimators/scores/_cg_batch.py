@@ -184,16 +184,15 @@ class CGTables:
         cell's reference point over the patterns in which they are, centred at the end
         (a constant cell stays exactly constant)."""
         H, s = spos.shape
-        if s == 0:
-            cell_n = self.counts(cats)
-        else:
-            cell_n, _, ref, R1, R2 = self.block(cats, cross=s >= 2)
         r = self.n_patterns
+        if s == 0:  # every pattern: the counts of the cells (integers, exact in any order)
+            cell_n = self.counts(cats).reshape(r, -1)
+            n = np.broadcast_to(cell_n[0] if r == 1 else cell_n.sum(axis=0), (H, cell_n.shape[1]))
+            return CellStats(n, np.zeros((H, n.shape[1], 0)), np.zeros((H, n.shape[1], 0, 0)))
+        cell_n, _, ref, R1, R2 = self.block(cats, cross=s >= 2)
         G = cell_n.size // r
         comp = self.pattern_observed[:, spos].all(axis=-1).T  # (H, r)
         n = comp.astype(float) @ cell_n.reshape(r, G)  # (H, G)
-        if s == 0:
-            return CellStats(n, np.zeros((H, G, 0)), np.zeros((H, G, 0, 0)))
         # per hyperedge the sums over the patterns in which its columns are observed, in
         # pattern order (a hyperedge's sums do not depend on its batch), centred at the end
         mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
