@@ -127,14 +127,15 @@ def _gaussian_block(
             if p in pos:
                 row[pos[p]] = coef[..., j]
         lin[v] = (_mean(factors[v], values, intercept, coef, skip=pos), row, var)
-    shape = np.broadcast_shapes(
-        *(np.shape(a) for mean, row, var in lin.values() for a in (mean, var, *row)),
-        *(np.shape(values[v]) for v in observed),
-    )
+    # slopes and variances select their cell by categorical values only: the covariance
+    # algebra runs on those cells, the means (linear in the nodes) on the full shape
+    cell = np.broadcast_shapes(*(np.shape(a) for _, row, var in lin.values() for a in (var, *row)))
+    shape = np.broadcast_shapes(cell, *(np.shape(mean) for mean, _, _ in lin.values()),
+                                *(np.shape(values[v]) for v in observed))
 
     def fill(vertices, size):
-        mean, var = np.zeros(shape + (len(vertices),)), np.zeros(shape + (len(vertices),))
-        coefs = np.zeros(shape + (len(vertices), size))
+        mean, var = np.zeros(shape + (len(vertices),)), np.zeros(cell + (len(vertices),))
+        coefs = np.zeros(cell + (len(vertices), size))
         for i, v in enumerate(vertices):
             mean[..., i], var[..., i] = lin[v][0], lin[v][2]
             for k, b in enumerate(lin[v][1]):
