@@ -20,7 +20,8 @@ numpy's; where their last bit differs from numpy's the scores move by ~1e-16.
 
 ``numba`` compiles on first use (~2 s) and caches the machine code beside this file, or,
 where the package directory is read-only, in the user's cache directory (numba's own
-fallback); where neither is writable, each process compiles again (:func:`_jit`).
+fallback); where neither is writable, each process compiles again
+(:func:`estimators._compiled.jit`).
 """
 
 from __future__ import annotations
@@ -29,22 +30,18 @@ import math
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from estimators._compiled import jit
 
 __all__ = ["bayes_row_sums", "gather_moments", "log_each"]
 
 
 def _jit(**options):
-    """``numba.njit`` with a disk cache, numpy's error model (no zero-division checks:
-    they would stop the loops from vectorising) and ``options``; without the cache where
-    numba finds no writable place for it (it raises RuntimeError then)."""
-    def wrap(fn):
-        try:
-            return njit(cache=True, error_model="numpy", **options)(fn)
-        except RuntimeError:
-            return njit(error_model="numpy", **options)(fn)
-    return wrap
+    """:func:`estimators._compiled.jit` with numpy's error model (no zero-division checks:
+    they would stop the loops from vectorising) and ``options``."""
+    return jit(error_model="numpy", **options)
 
 
 @intrinsic

@@ -12,26 +12,19 @@ counting sort).
 
 ``numba`` compiles on first use (~2 s) and caches the machine code beside this file, or,
 where the package directory is read-only, in the user's cache directory; where neither is
-writable, each process compiles again.
+writable, each process compiles again (:func:`estimators._compiled.jit`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from estimators._compiled import jit
 
 __all__ = ["b_level", "c_level", "level_buckets", "w_level"]
 
 
-def _compiled(fn):
-    """``numba.njit`` with a disk cache where numba finds a writable place (else none)."""
-    try:
-        return njit(cache=True)(fn)
-    except RuntimeError:
-        return njit(fn)
-
-
-@_compiled
+@jit()
 def _level(sizes, r, mask):
     """The vertices in region ``mask`` of clique ``r`` (gap sizes ``sizes``), or -1 when
     the region holds an empty gap (not a state)."""
@@ -44,7 +37,7 @@ def _level(sizes, r, mask):
     return level
 
 
-@_compiled
+@jit()
 def level_buckets(left: np.ndarray, right: np.ndarray, n_levels: int):
     """The valid non-empty states ``rank * n_masks + mask`` of a clique table (gap slots
     ``left``/``right`` (cliques, slots)) grouped by level: ``(states, starts)`` with the
@@ -71,7 +64,7 @@ def level_buckets(left: np.ndarray, right: np.ndarray, n_levels: int):
     return states, starts
 
 
-@_compiled
+@jit()
 def b_level(states, left, right, low, high, binom, fk, C, B, Barg):
     """``B[t, R] = max_v fk[t, v] + C[t + v, R - v]`` over the top vertices v of region R
     (ascending; the region ``R - v`` as a mask over the slots of ``t + v``)."""
@@ -97,7 +90,7 @@ def b_level(states, left, right, low, high, binom, fk, C, B, Barg):
         Barg[t, mask] = arg
 
 
-@_compiled
+@jit()
 def w_level(states, n_masks, drop, B, W, Warg):
     """``W[d, P] = max_j B[d - d_j, P]`` over the slots j with neither slot j nor j + 1 in
     P (the others are ``-inf``), ascending j."""
@@ -115,7 +108,7 @@ def w_level(states, n_masks, drop, B, W, Warg):
         Warg[d, m] = arg
 
 
-@_compiled
+@jit()
 def c_level(states, n_masks, W, C, Carg):
     """``C[d, R] = max_P W[d, P] + C[d, R - P]`` over the submasks P of R holding R's
     lowest slot, ascending."""

@@ -117,8 +117,10 @@ def _score_tables(f: Score, backbone: tuple, tables: BackboneTables):
     return out[k], out[:k]
 
 
-#: largest DP table (cells C(n, k+1) * 2^(k+2)) backbone_dp accepts: at the ~3 us per cell
-#: measured in benchmarks/results/backbone_dp.md two to three minutes (k = 2, n = 200 took 77 s)
+#: largest DP table (cells C(n, k+1) * 2^(k+2)) backbone_dp accepts. Set when a cell cost
+#: ~3 us (benchmarks/results/backbone_dp.md: k = 2, n = 200 took 77 s); the compiled levels
+#: (search._backbone_kernel) fill the 15.6 M cells of a 3-tree over 60 variables in ~1.6 s
+#: (~0.1 us per cell), so the limit now bounds the tables' memory more than the time
 MAX_DP_CELLS = 4 * 10**7
 
 

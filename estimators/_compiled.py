@@ -1,0 +1,41 @@
+"""``numba.njit`` with a disk cache where numba finds a writable place for it.
+
+The compiled kernels (:mod:`estimators.scores._cg_kernel`,
+:mod:`estimators.search._backbone_kernel`) cache their machine code beside their module, or,
+where the package directory is read-only, in the user's cache directory (numba's own
+fallback). Where neither is writable numba raises RuntimeError when the function is
+decorated; the kernel is then compiled without a cache, again in each process, instead of
+failing at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from numba import njit
+
+__all__ = ["jit"]
+
+
+def jit(**options) -> Callable:
+    """A decorator: ``numba.njit(cache=True, **options)``, or ``numba.njit(**options)``
+    where numba finds no writable cache directory.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> @jit()
+    ... def total(a):
+    ...     s = 0.0
+    ...     for x in a:
+    ...         s += x
+    ...     return s
+    >>> float(total(np.arange(4.0)))
+    6.0
+    """
+    def wrap(fn: Callable) -> Callable:
+        try:
+            return njit(cache=True, **options)(fn)
+        except RuntimeError:
+            return njit(**options)(fn)
+    return wrap
