@@ -27,7 +27,7 @@ handled together by broadcasting, no loop over rows):
 
 A pattern where some of those Gauss-Hermite vertices are not continuous parents of a
 Bayes-rule vertex goes to :mod:`.posterior` instead (``posterior=True``, the default) when
-that writes fewer cells and fits the budget at the full order: nodes only for those
+that writes fewer cells (with the same memory bound and order fallback): nodes only for those
 parents, on their exact joint Gaussian posterior, every other missing continuous vertex
 integrated in closed form (fewer axes, and evidence anywhere below moves the nodes). The
 steps above, the bound and the error below are this module's path.
@@ -189,8 +189,8 @@ def cg_log_marginal(
         Take the path of :mod:`estimators.marginal.posterior` (Gauss-Hermite nodes only for
         the continuous parents of Bayes-rule vertices, on their exact joint Gaussian
         posterior) for a pattern where that set is smaller than this module's
-        Gauss-Hermite set, it writes fewer cells and it fits ``max_cells`` at
-        ``gh_order`` (:func:`_posterior_cells`); False: this module's path for every
+        Gauss-Hermite set and it writes fewer cells (:func:`_posterior_probe`; it then
+        falls back to a lower order the same way); False: this module's path for every
         pattern.
 
     Returns
@@ -220,13 +220,13 @@ def cg_log_marginal(
     for pattern, rows in missing_patterns(missing):
         args = (factors, order, class_log_prior)
         build, per_row = _pattern_factors, _cells_bound(factors, n_classes, pattern, gh_order)
-        cells = _posterior_cells(*args, X[rows[:1]], pattern, gh_order) if posterior else None
-        if cells is not None and cells <= max_cells:
-            build, per_row = posterior_pattern_factors, cells
+        probe = _posterior_probe(*args, X[rows[:1]], pattern, gh_order) if posterior else None
+        if probe is not None:
+            build, per_row = posterior_pattern_factors, _cells_at(probe, gh_order)
         if per_row <= max_cells:  # fits at gh_order for sure: no probe needed
             g = gh_order
         else:
-            probe = build(*args, X[rows[:1]], pattern, hermegauss(2))
+            probe = probe or build(*args, X[rows[:1]], pattern, hermegauss(2))
             g, per_row = _fitting_order(probe, gh_order, max_cells)
         if g < gh_order:
             lowered.append(g)
@@ -248,10 +248,10 @@ def cg_log_marginal(
     return out
 
 
-def _posterior_cells(factors, order, class_log_prior, row, pattern: np.ndarray,
-                     g: int) -> int | None:
-    """The cells per row the path of :mod:`.posterior` holds at order ``g`` if that path
-    applies and writes fewer cells than this module's, else None. It applies when its node
+def _posterior_probe(factors, order, class_log_prior, row, pattern: np.ndarray, g: int):
+    """The factors of the path of :mod:`.posterior` built for ``row`` with a 2-node rule
+    (the probe of :func:`_fitting_order`) if that path applies and writes fewer cells at
+    order ``g`` than this module's, else None. It applies when its node
     set N (the missing continuous parents of Bayes-rule vertices) is strictly smaller than
     this module's Gauss-Hermite set (where they are equal, this module's numbers stay
     those of its own rule). It has fewer node axes and no Gaussian block on them, but it
@@ -266,7 +266,7 @@ def _posterior_cells(factors, order, class_log_prior, row, pattern: np.ndarray,
         return None
     args = (factors, order, class_log_prior, row, pattern, hermegauss(2))
     probe = posterior_pattern_factors(*args)
-    return _cells_at(probe, g) if _work(probe, g) < _work(_pattern_factors(*args), g) else None
+    return probe if _work(probe, g) < _work(_pattern_factors(*args), g) else None
 
 
 def _shapes_at(probe, g: int) -> list[tuple[int, ...]]:
