@@ -11,7 +11,11 @@ from scipy.special import logsumexp
 from scipy.stats import multivariate_normal, norm
 
 from estimators.marginal import cg_log_marginal, mixed, posterior
-from estimators.network.factors import BayesCategoricalFactor, LinearGaussianFactor
+from estimators.network.factors import (
+    BayesCategoricalFactor,
+    CategoricalFactor,
+    LinearGaussianFactor,
+)
 
 R = np.random.default_rng(11)
 PRIOR = np.log([0.4, 0.6])
@@ -193,3 +197,44 @@ def test_posterior_path_lowers_its_order_within_the_stated_error():
     stated = float(message.rsplit("about ", 1)[1].rstrip("."))
     assert 12 <= int(message.split(" to ")[1].split()[0]) < 64
     assert np.abs(got[0] - _brute_force(ROW, pattern, 0.5)).max() <= stated
+
+
+# A summed categorical parent inside the Gaussian part: z0 (3 states) ~ p(z0 | y);
+# x1 | z0 (a regression per cell); x2 | x1; z3 | x2 by Bayes' rule. With z0, x1, x2 missing
+# and z3 observed, the posterior path integrates x1 in closed form per state of z0.
+P0 = R.dirichlet(np.ones(3), size=2)
+A1Z, V1Z = R.normal(scale=1.5, size=(2, 3)), R.uniform(0.4, 1.2, (2, 3))
+A2Z, B2Z, V2Z = R.normal(size=2), R.normal(size=2), R.uniform(0.4, 1.0, 2)
+P3Z, M3Z, W3Z = R.dirichlet(np.ones(2), size=2), R.normal(scale=1.5, size=(2, 2)), \
+    R.uniform(0.5, 1.5, (2, 2))
+FACTORS_Z = [
+    CategoricalFactor.from_dense(0, (), np.log(P0)),
+    LinearGaussianFactor.from_dense(1, (0,), (), A1Z, np.zeros((2, 3, 0)), V1Z),
+    LinearGaussianFactor.from_dense(2, (), (1,), A2Z, B2Z[:, None], V2Z),
+    BayesCategoricalFactor.from_dense(3, (), (2,), np.log(P3Z), M3Z[..., None],
+                                      W3Z[..., None, None]),
+]
+
+
+def test_summed_categorical_parent_of_the_gaussian_part():
+    """Measured error against brute force (sum over z0, trapezoid on a 1201^2 grid over
+    [-14, 14]^2): below 1e-12; asserted 1e-9. Taken by the posterior path (one node axis
+    instead of two)."""
+    pattern = np.array([True, True, True, False])
+    row = np.array([np.nan, np.nan, np.nan, 1.0])
+    order = mixed.topological_order([f.parents for f in FACTORS_Z])
+    assert mixed._posterior_probe(FACTORS_Z, order, PRIOR, row[None], pattern, 64) is not None
+    got = cg_log_marginal(FACTORS_Z, PRIOR, row[None], pattern[None])[0]
+    g = np.linspace(-14, 14, 1201)
+    x1, x2 = g[:, None], g[None, :]
+    ref = []
+    for c in range(2):
+        lj = np.log(P3Z[c]) + norm.logpdf(x2[..., None], M3Z[c], np.sqrt(W3Z[c]))
+        bayes = lj[..., 1] - logsumexp(lj, axis=-1)
+        total = 0.0
+        for z0 in range(3):
+            log_p = (PRIOR[c] + np.log(P0[c, z0]) + norm.logpdf(x1, A1Z[c, z0], np.sqrt(V1Z[c, z0]))
+                     + norm.logpdf(x2, A2Z[c] + B2Z[c] * x1, np.sqrt(V2Z[c])) + bayes)
+            total += np.trapezoid(np.trapezoid(np.exp(log_p), g, axis=0), g)
+        ref.append(np.log(total))
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-9)
