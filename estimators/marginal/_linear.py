@@ -34,6 +34,18 @@ def mean_at(factor, values: dict, intercept: np.ndarray, coef: np.ndarray, skip=
     return out
 
 
+def linear_in(factor, values: dict, ndim: int, pos: dict) -> tuple:
+    """The factor's regression as a linear function of the vertices ``pos`` (vertex ->
+    position among ``len(pos)``): ``(mean over its other parents, coefficient of each
+    vertex -- 0.0 where it is not a parent --, variance)``, lifted to ``ndim`` axes."""
+    intercept, coef, var = regression_at(factor, values, ndim)
+    row = [0.0] * len(pos)
+    for j, p in enumerate(factor.continuous_parents):
+        if p in pos:
+            row[pos[p]] = coef[..., j]
+    return mean_at(factor, values, intercept, coef, skip=pos), row, var
+
+
 def pattern_values(factors, order, X: np.ndarray, pattern: np.ndarray, keep: np.ndarray,
                    quad: np.ndarray):
     """The summed variables of a pattern (missing kept categorical vertices and the

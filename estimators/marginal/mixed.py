@@ -74,8 +74,8 @@ from estimators.marginal._elimination import (
     work_cells,
 )
 from estimators.marginal._linear import LOG_2PI as _LOG_2PI
+from estimators.marginal._linear import linear_in, pattern_values
 from estimators.marginal._linear import mean_at as _mean
-from estimators.marginal._linear import pattern_values
 from estimators.marginal._linear import regression_at as _regression
 from estimators.marginal._patterns import kept_vertices, missing_patterns, topological_order
 from estimators.marginal.posterior import posterior_pattern_factors, posterior_vertices
@@ -112,6 +112,16 @@ def _descendants_with_categorical(factors, keep: np.ndarray) -> np.ndarray:
     return flag
 
 
+def _hermite_vertices(factors, pattern: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(keep, continuous, quad)`` of a missing pattern: the vertices kept (not summed
+    away for lack of observed descendants), the continuous ones, and the missing continuous
+    kept vertices with a categorical descendant -- this module's Gauss-Hermite vertices."""
+    keep = kept_vertices([tuple(f.parents) for f in factors], pattern)
+    continuous = np.array([f.continuous for f in factors])
+    quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
+    return keep, continuous, quad
+
+
 def _gaussian_block(
     factors, block: list[int], observed: list[int], values: dict, ndim: int
 ) -> np.ndarray:
@@ -121,12 +131,7 @@ def _gaussian_block(
     m, o = len(block), len(observed)
     lin = {}
     for v in (*block, *observed):
-        intercept, coef, var = _regression(factors[v], values, ndim)
-        row = [0.0] * m
-        for j, p in enumerate(factors[v].continuous_parents):
-            if p in pos:
-                row[pos[p]] = coef[..., j]
-        lin[v] = (_mean(factors[v], values, intercept, coef, skip=pos), row, var)
+        lin[v] = linear_in(factors[v], values, ndim, pos)
     # slopes and variances select their cell by categorical values only: the covariance
     # algebra runs on those cells, the means (linear in the nodes) on the full shape
     cell = np.broadcast_shapes(*(np.shape(a) for _, row, var in lin.values() for a in (var, *row)))
@@ -259,9 +264,7 @@ def _posterior_probe(factors, order, class_log_prior, row, pattern: np.ndarray, 
     where this module keeps each factor on its family's axes; so either can write fewer
     cells: both paths' factors are built for one row with a 2-node rule and their shapes
     replayed (:func:`_work`)."""
-    keep = kept_vertices([tuple(f.parents) for f in factors], pattern)
-    continuous = np.array([f.continuous for f in factors])
-    quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
+    keep, _, quad = _hermite_vertices(factors, pattern)
     if posterior_vertices(factors, keep, pattern).sum() >= quad.sum():
         return None
     args = (factors, order, class_log_prior, row, pattern, hermegauss(2))
@@ -303,10 +306,7 @@ def _cells_bound(factors, n_classes: int, pattern: np.ndarray, g: int) -> int:
     other vertex; one per Gaussian component), a construction holds at most
     max(states x continuous parents, d**2) cells per table cell, and the elimination at
     most the pooled factors plus three tables of size T."""
-    parents = [tuple(f.parents) for f in factors]
-    continuous = np.array([f.continuous for f in factors])
-    keep = kept_vertices(parents, pattern)
-    quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
+    keep, continuous, quad = _hermite_vertices(factors, pattern)
     summed = keep & pattern & (quad | ~continuous)
     d = len(factors)
     table = n_classes * int(np.prod([g if quad[v] else factors[v].n_states
@@ -341,10 +341,8 @@ def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
     variables (categorical states and Gauss-Hermite nodes), the axes of the Gauss-Hermite
     vertices, and per log-factor the cells its construction holds per table cell."""
     parents = [tuple(f.parents) for f in factors]
-    continuous = np.array([f.continuous for f in factors])
     n_classes = np.shape(class_log_prior)[0]
-    keep = kept_vertices(parents, pattern)
-    quad = _descendants_with_categorical(factors, keep) & continuous & keep & pattern
+    keep, continuous, quad = _hermite_vertices(factors, pattern)
     block = [v for v in order if keep[v] and pattern[v] and continuous[v] and not quad[v]]
     summed, axis, values = pattern_values(factors, order, X, pattern, keep, quad)
     n_vars = len(summed)

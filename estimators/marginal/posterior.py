@@ -49,7 +49,13 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.marginal._elimination import axis_shape
-from estimators.marginal._linear import LOG_2PI, mean_at, pattern_values, regression_at
+from estimators.marginal._linear import (
+    LOG_2PI,
+    linear_in,
+    mean_at,
+    pattern_values,
+    regression_at,
+)
 from estimators.marginal._patterns import kept_vertices
 
 __all__ = ["posterior_pattern_factors", "posterior_vertices"]
@@ -191,12 +197,7 @@ def _condition(factors, block: list, kids: list, pseudo: list, values: dict, ndi
     m = len(block)
     rows = []  # (mean, coefficients on block, variance, observed value or None)
     for v in (*block, *kids):
-        intercept, coef, var = regression_at(factors[v], values, ndim)
-        row = [0.0] * m
-        for j, p in enumerate(factors[v].continuous_parents):
-            if p in pos:
-                row[pos[p]] = coef[..., j]
-        rows.append((mean_at(factors[v], values, intercept, coef, skip=pos), row, var,
+        rows.append((*linear_in(factors[v], values, ndim, pos),
                      values[v] if v in kids else None))
     for cp, mu, _, inv, *_ in pseudo:  # whitened: inv mu = inv x_C + e, e ~ N(0, I)
         for r in range(len(cp)):
