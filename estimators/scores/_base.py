@@ -118,7 +118,8 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         self.constant_in_class_ = constant
         self._index = {v: i for i, v in enumerate(self.variables_)}
         self._cache: dict[tuple[int, frozenset], float] = {}
-        #: per subset or parent count: sorted integer keys and values (score_positions)
+        #: per subset or parent count: the values of score_positions by integer key (a dense
+        #: array, or sorted keys where the key space is large; scores._positions.cached)
         self._position_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._edge_matrix = None
 

@@ -105,12 +105,13 @@ class CGTables:
         return int(self.pattern_observed.shape[0])
 
     def cells(self, cats: tuple) -> tuple[np.ndarray, int]:
-        """Each row's cell (configuration of ``cats``, class; -1 when one is missing) and
-        the number of cells."""
+        """Each row's cell in the ``r * G`` layout -- (missingness pattern, configuration
+        of ``cats``, class); -1 when a member of ``cats`` is missing -- and ``G``, the
+        cells per pattern."""
         levels = self.enc.n_levels[list(cats)]
         code = _mixed_radix(self.enc.codes[:, list(cats)], levels)
         G = int(prod(int(v) for v in levels)) * self.m
-        return np.where(code >= 0, code * self.m + self.y, -1), G
+        return np.where(code >= 0, self.pid * G + code * self.m + self.y, -1), G
 
     def counts(self, cats: tuple) -> np.ndarray:
         """Rows per (pattern, configuration of ``cats``, class), flat (``r * G``): all that
@@ -121,8 +122,7 @@ class CGTables:
             return have[0]
         have = self._counts.get(cats)
         if have is None:
-            cell, G = self.cells(cats)
-            key = np.where(cell >= 0, self.pid * G + cell, -1)
+            key, G = self.cells(cats)
             have = np.bincount(key[key >= 0], minlength=self.n_patterns * G).astype(float)
             self._counts[cats] = have
         return have
@@ -154,8 +154,7 @@ class CGTables:
         have = self._blocks.get(cats)
         if have is not None and (have[1] or not cross):
             return have
-        cell, G = self.cells(cats)
-        key = np.where(cell >= 0, self.pid * G + cell, -1)
+        key, G = self.cells(cats)
         r, p = self.n_patterns, self.X.shape[1]
         # two-pass statistics of the non-empty cells only (most (pattern, configuration,
         # class) cells are empty), placed in the r * G layout: per cell the same sums

@@ -6,8 +6,9 @@ A hyperedge ``(v, P)`` of a fitted score over ``d`` variables is given by the po
 are scored without a frozenset, tuple or dict entry each (``score_positions`` of
 :class:`~estimators.scores.GaussianCMI` and
 :class:`~estimators.scores.ConditionalGaussianScore`, which the backbone DP's score tables
-use). Values are cached under integer keys -- the members in base ``d`` -- in one sorted
-array per size (:func:`cached`).
+use). Values are cached under integer keys -- the members in base ``d``, or a parent
+set's colexicographic rank (:func:`subset_rank`) -- in a dense array per size where the key
+space is small enough, else under sorted keys (:func:`cached`).
 """
 
 from __future__ import annotations
