@@ -199,7 +199,7 @@ class KTANClassifier(BaseKTAN):
 
     Parameters
     ----------
-    k : int, "auto" or sequence of int, default=2
+    k : int, "auto" or sequence of int, default="auto"
         Tree width: each feature has at most ``k`` feature parents. A ``k`` of at least
         ``n_features`` is lowered to ``n_features - 1`` with one warning. ``"auto"`` tries
         k = 1, 2, 3 (those below n_features) by inner cross-validation, in that order,
@@ -304,7 +304,7 @@ class KTANClassifier(BaseKTAN):
     def __init__(
         self,
         *,
-        k: int | str | Sequence[int] = 2,
+        k: int | str | Sequence[int] = "auto",
         search: str = "backbone-dp",
         backbone: str | Sequence | None = None,
         features: str = "auto",

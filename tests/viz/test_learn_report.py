@@ -185,3 +185,11 @@ def test_class_free_features_have_dashed_class_edges_in_the_figure():
     assert {v for v, is_dashed in outlined.items() if is_dashed} == free
     assert any(p.get_gid() == "legend:dashed: class-free factor (the class is not its parent)"
                for p in ax.patches)
+
+
+def test_ktan_without_k_chooses_k_by_inner_cv(tmp_path):
+    # the default of --k is the class's, k="auto": the report carries the selection table
+    report, model, _ = run(tmp_path, "penguins", "--model", "ktan", "--cv", "2")
+    assert model.k == "auto" and model.cv_results_ is not None
+    text = section(report, "Model selection (inner cross-validation)")
+    assert f"k = {model.k_}" in text

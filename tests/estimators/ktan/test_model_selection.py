@@ -221,3 +221,14 @@ def test_auto_rows_equal_the_exhaustive_list_rows(car_small):
     means = full["mean_log_loss"]
     expected = 3 if means[1] < means[0] else 2
     assert n == expected
+
+
+def test_the_default_k_is_auto_and_equals_an_explicit_auto(car_small):
+    X, y = car_small
+    assert KTANClassifier().k == "auto"
+    default = KTANClassifier(random_state=0).fit(X, y)
+    explicit = KTANClassifier(k="auto", random_state=0).fit(X, y)
+    assert default.cv_results_ is not None and default.k_ in (1, 2, 3)
+    assert default.k_ == explicit.k_
+    assert default.cv_results_["mean_log_loss"] == explicit.cv_results_["mean_log_loss"]
+    np.testing.assert_array_equal(default.predict_proba(X), explicit.predict_proba(X))
