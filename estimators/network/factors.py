@@ -415,9 +415,13 @@ class BayesCategoricalFactor(Factor):
         >>> float(np.exp(lw[0, 0])), mean[0, 0].tolist(), cov.shape
         (0.7, [2.0, 3.0], (1, 1, 2, 2))
         """
-        log_prior, mean, cov = self._engine
         idx = [parent_values[p] for p in self.categorical_parents] + [value]
-        ndim = max(np.ndim(v) for v in idx)
+        return self._numerators(idx, max(np.ndim(v) for v in idx))
+
+    def _numerators(self, idx: list, ndim: int) -> tuple:
+        """The engine's (log prior, mean, cov) at the categorical parents' and v's values
+        ``idx``, broadcast over ``ndim`` axes."""
+        log_prior, mean, cov = self._engine
         return gather(log_prior, idx, ndim), gather(mean, idx, ndim), gather(cov, idx, ndim)
 
     def gaussian_numerator(self, value, parent_values: Mapping) -> tuple:
@@ -428,10 +432,9 @@ class BayesCategoricalFactor(Factor):
             raise ValueError(
                 f"gaussian_numerator needs one continuous parent; vertex {self.vertex} has "
                 f"{len(self.continuous_parents)}.")
-        log_prior, mean, cov = self._engine
         idx = [parent_values[p] for p in self.categorical_parents] + [value]
-        ndim = max(np.ndim(v) for v in (value, *parent_values.values()))
-        return (gather(log_prior, idx, ndim), gather(mean[..., 0], idx, ndim),
-                gather(cov[..., 0, 0], idx, ndim))
+        log_prior, mean, cov = self._numerators(
+            idx, max(np.ndim(v) for v in (value, *parent_values.values())))
+        return log_prior, mean[..., 0], cov[..., 0, 0]
 
 
