@@ -13,10 +13,11 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
   array arithmetic over the whole group: pooling of small cells, ridge regressions and
   their residual sums from sub-blocks (Schur complements) for a continuous v, contingency
   tables for a categorical v without continuous parents, and the Bayes-rule factor of a
-  categorical v with continuous parents -- whose normaliser ``log sum_c`` is not a function
-  of moments, so it is evaluated on the rows, still batched over the group, by the compiled
-  loops of :mod:`estimators.scores._cg_kernel` (rows x states x hyperedges; also the
-  gather's sums over patterns). A categorical v without continuous members needs only the
+  categorical v with continuous parents: its pooled Gaussians per cell by the compiled
+  loops of :mod:`estimators.scores._cg_bayes_kernel` (one pass per hyperedge over its
+  cells), and its normaliser ``log sum_c`` -- not a function of moments -- on the rows,
+  still batched over the group, by those of :mod:`estimators.scores._cg_kernel` (rows x
+  states x hyperedges; also the gather's sums over patterns). A categorical v without continuous members needs only the
   counts of its cells (:meth:`CGTables.counts`).
 
 **Missing cells (available cases, MATH.md §8).** A row enters a hyperedge's statistics when
@@ -39,7 +40,6 @@ from dataclasses import dataclass
 from math import prod
 
 import numpy as np
-from scipy.special import xlogy
 
 from estimators.columns import EncodedColumns
 from estimators.network.statistics import CellStats, merge_axes
@@ -91,8 +91,9 @@ class CGTables:
         X = enc.values[:, cont]
         obs = ~np.isnan(X)
         shift = np.where(obs, X, 0.0).sum(axis=0) / np.maximum(obs.sum(axis=0), 1)
-        self.X = np.where(obs, X - shift, 0.0)
-        self.obs = obs
+        # row-major (the kernels read a row's columns together)
+        self.X = np.ascontiguousarray(np.where(obs, X - shift, 0.0))
+        self.obs = np.ascontiguousarray(obs)
         patterns, pid = np.unique(~obs, axis=0, return_inverse=True)
         self.pattern_observed = ~patterns  # (r, p): continuous columns observed per pattern
         self.pid = np.asarray(pid).reshape(-1)
@@ -201,6 +202,13 @@ class CGTables:
         return CellStats(n, mean, M)
 
 
+def _bayes_kernel():
+    """:mod:`estimators.scores._cg_bayes_kernel`, imported on first use (as :func:`_kernel`)."""
+    from estimators.scores import _cg_bayes_kernel
+
+    return _cg_bayes_kernel
+
+
 def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
     """Per finest cell, the statistics of the first level with ``n >= th`` (else the last);
     each level broadcasts against the finest shape (the row path's pooling)."""
@@ -297,36 +305,6 @@ def _gain_categorical(n, L, m, j):
     return terms.sum(axis=tuple(range(1, len(L) + 2))) / np.maximum(ntot, 1.0), ntot
 
 
-def _class_table_ll(N):
-    """sum_{c,y} N_cy ln p(c | y): the P = {} factor of a categorical v."""
-    Ncy = N.sum(axis=2)
-    Ny = Ncy.sum(axis=1, keepdims=True)
-    return xlogy(Ncy, Ncy / np.where(Ny > 0, Ny, 1.0)).sum(axis=(1, 2))
-
-
-def _bayes_parameters(cell: CellStats, mcr, vs, ridge):
-    """Pooled Gaussians of the Bayes-rule factor: cells (H, K, U, m) over C; (mean,
-    precision, log-determinant, flag)."""
-    c = cell.mean.shape[-1]
-    cy = merge_axes(cell, 2)
-    cc = merge_axes(cy, 3)
-    glob = merge_axes(cc, 1)
-    pool = _levels_pool([cell, cy, cc, glob], max(mcr, c + 2))
-    scale, flag = _scale(glob)
-    flag = flag.reshape(cell.n.shape[0])
-    n1 = np.maximum(pool.n, 1.0)[..., None, None]
-    cov = pool.M / n1 + max(ridge, vs) * (scale[..., :, None] * np.eye(c))
-    if c > 1:  # nearly collinear continuous parents within a cell: the floor decides
-        sd = np.sqrt(np.maximum(_diag(pool.M), 1e-300))
-        corr = np.linalg.slogdet(pool.M / (sd[..., :, None] * sd[..., None, :]))[1]
-        flag |= ((cell.n > 0) & (corr < np.log(TINY))).any(axis=(1, 2, 3))
-    else:  # 1 x 1: LAPACK's inverse is 1 / a and slogdet takes the C library's log of a
-        # (three quarters of the matrices of a k = 3 fit on a mixed table; 2 of its 5 s)
-        logdet = _kernel().log_each(np.ascontiguousarray(cov[..., 0, 0]))
-        return pool.mean, 1.0 / cov, logdet, flag
-    return pool.mean, np.linalg.inv(cov), np.linalg.slogdet(cov)[1], flag
-
-
 def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     """f(v, C u D) for a categorical v (axis j of ``cats``) with continuous parents C."""
     m, enc = tables.m, tables.enc
@@ -335,25 +313,25 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     L = [int(x) for x in enc.n_levels[list(cats)]]
     K = L[j]
 
-    def arrange(a, extra):
-        a = a.reshape(H, *L, m, *extra)
-        return np.moveaxis(a, 1 + j, 1).reshape(H, K, -1, m, *extra)
-
-    cell = CellStats(arrange(st.n, ()), arrange(st.mean, (c,)), arrange(st.M, (c, c)))
-    mean, prec, logdet, flag = _bayes_parameters(cell, mcr, vs, ridge)
-    N = cell.n
-    Nuy = N.sum(axis=1, keepdims=True)
-    with np.errstate(divide="ignore"):
-        lcpt = np.log(N / np.where(Nuy > 0, Nuy, 1.0))
-    const = lcpt - 0.5 * (c * _LOG_2PI + logdet)  # (H, K, U, m)
+    A, B = prod(L[:j]), prod(L[j + 1:])  # configurations of the members before / after v
+    n, mean, M = (a.reshape(H, A, K, B, m, *e) for a, e in ((st.n, ()), (st.mean, (c,)),
+                                                             (st.M, (c, c))))
+    p_mean, p_prec = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
+    p_const = np.empty((H, K, A, B, m))
+    if c == 1:  # scalars (most of the hyperedges of a mixed table)
+        class_ll, ntot, flag = _bayes_kernel().bayes_parameters_1(
+            n, mean[..., 0], M[..., 0, 0], mcr, vs, ridge, TINY, p_mean[..., 0],
+            p_prec[..., 0, 0], p_const)
+    else:
+        class_ll, ntot, flag = _bayes_kernel().bayes_parameters(
+            n, mean, M, mcr, vs, ridge, TINY, p_mean, p_prec, p_const)
     rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
     G = starts.size - 1
     full = np.zeros(H)
-    arrays = (tables.X, tables.obs, spos.astype(np.int64), rows, cv, starts,
-              mean.reshape(H, K, G, c), prec.reshape(H, K, G, c, c), const.reshape(H, K, G))
-    _kernel().bayes_row_sums(*(np.ascontiguousarray(a) for a in arrays), full)
-    ntot = N.sum(axis=(1, 2, 3))
-    return (full - _class_table_ll(N)) / np.maximum(ntot, 1.0), ntot, flag
+    _kernel().bayes_row_sums(tables.X, tables.obs, np.ascontiguousarray(spos, dtype=np.int64),
+                             rows, cv, starts, p_mean.reshape(H, K, G, c),
+                             p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G), full)
+    return (full - class_ll) / np.maximum(ntot, 1.0), ntot, flag
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,0 +1,350 @@
+"""The pooled Gaussians of the Bayes-rule factor (MATH.md §7, a categorical v with
+continuous parents C), compiled: one pass per hyperedge over its cells instead of numpy
+expressions over (hyperedges x cells x |C| x |C|) temporaries.
+
+For each hyperedge, from the statistics of its cells (state k of v, configuration u of the
+categorical parents, class y) -- counts, means and centred cross products of C --:
+
+* the cells merged over u (per state and class), over the classes (per state) and over the
+  states (all rows): Chan's update, as :func:`~estimators.network.statistics.merge_axes`;
+* each cell's Gaussian from the first of these levels with at least ``max(mcr, |C| + 2)``
+  rows (the row path's pooling), its covariance ``M / n + max(ridge, vs) diag(scale)`` with
+  ``scale`` the column variances over all the rows (1 where 0);
+* the precision and log-determinant by an LU factorisation with partial pivoting (``|C|``
+  is at most k, a handful), and the constant of each state's log density
+  ``ln p(k | u, y) - (|C| ln 2 pi + ln|S|) / 2``;
+* the class table's log-likelihood ``sum N_ky ln p(k | y)`` (the factor without parents)
+  and the rows of the hyperedge;
+* the precision flag of :mod:`estimators.scores._cg_batch` (a column constant over the rows,
+  or nearly collinear parents within a non-empty cell).
+
+The arithmetic follows the numpy path it replaces formula for formula; sums run in the
+same order, but LAPACK's blocked factorisations and numpy's pairwise sums are not
+reproduced, so values agree to rounding (~1e-15 relative), not bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from estimators._compiled import jit
+
+__all__ = ["bayes_parameters", "bayes_parameters_1"]
+
+_LOG_2PI = math.log(2.0 * math.pi)
+
+
+@jit(inline="always")
+def _lu_inverse(A, inv, piv, work):
+    """The log |det A| of a small square matrix by LU with partial pivoting (in place in
+    ``work``), and its inverse in ``inv``; -inf where singular."""
+    c = A.shape[0]
+    for i in range(c):
+        for j in range(c):
+            work[i, j] = A[i, j]
+        piv[i] = i
+    logdet = 0.0
+    for col in range(c):
+        best, at = abs(work[col, col]), col
+        for r in range(col + 1, c):
+            if abs(work[r, col]) > best:
+                best, at = abs(work[r, col]), r
+        if best == 0.0:
+            return -np.inf
+        if at != col:
+            for j in range(c):
+                work[col, j], work[at, j] = work[at, j], work[col, j]
+            piv[col], piv[at] = piv[at], piv[col]
+        p = work[col, col]
+        logdet += math.log(abs(p))
+        for r in range(col + 1, c):
+            f = work[r, col] / p
+            work[r, col] = f
+            for j in range(col + 1, c):
+                work[r, j] -= f * work[col, j]
+    for e in range(c):  # column e of the inverse: L U x = P e
+        for i in range(c):
+            s = 1.0 if piv[i] == e else 0.0
+            for j in range(i):
+                s -= work[i, j] * inv[j, e]
+            inv[i, e] = s
+        for i in range(c - 1, -1, -1):
+            s = inv[i, e]
+            for j in range(i + 1, c):
+                s -= work[i, j] * inv[j, e]
+            inv[i, e] = s / work[i, i]
+    return logdet
+
+
+@jit(inline="always")
+def _gaussian(nn, M, scale, floor, cov, prec, piv, work):
+    """Precision (into ``prec``) and log-determinant of ``M / max(nn, 1) + floor
+    diag(scale)``."""
+    c = scale.size
+    n1 = max(nn, 1.0)
+    if c == 1:
+        v = M[0, 0] / n1 + floor * scale[0]
+        prec[0, 0] = 1.0 / v
+        return math.log(v)
+    for a in range(c):
+        for b in range(c):
+            cov[a, b] = M[a, b] / n1
+        cov[a, a] += floor * scale[a]
+    return _lu_inverse(cov, prec, piv, work)
+
+
+@jit(inline="always")
+def _collinear(src, corr, inv, piv, work, tiny):
+    """Whether the cross products ``src`` have a correlation matrix with log-determinant
+    below ``ln tiny`` (nearly collinear parents: the variance floor decides)."""
+    c = corr.shape[0]
+    for a in range(c):
+        for b in range(c):
+            sa = math.sqrt(max(src[a, a], 1e-300))
+            sb = math.sqrt(max(src[b, b], 1e-300))
+            corr[a, b] = src[a, b] / (sa * sb)
+    return _lu_inverse(corr, inv, piv, work) < math.log(tiny)
+
+
+@jit()
+def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
+    """Pooled Gaussians, constants and class-table log-likelihoods of many hyperedges.
+
+    The cells are given in the layout of the categorical members (v at position j among
+    them): ``A`` configurations of the members before v, v's ``K`` states, ``B``
+    configurations of those after it, ``m`` classes; the parameters are returned per
+    state and cell ``u = a B + b`` of the categorical parents (the order in which the
+    cells of one state are merged).
+
+    Parameters
+    ----------
+    n : ndarray (H, A, K, B, m)
+        Rows per cell.
+    mean : ndarray (H, A, K, B, m, c)
+    M : ndarray (H, A, K, B, m, c, c)
+    mcr : int
+        ``min_cell_rows``.
+    vs, ridge : float
+        The variance floor and the ridge (relative to the column variances).
+    tiny : float
+        The precision threshold of the flags.
+    p_mean, p_prec, p_const : ndarray (H, K, A, B, m, c), (H, K, A, B, m, c, c), (H, K, A, B, m)
+        Filled: each cell's pooled mean, precision and log-density constant.
+
+    Returns
+    -------
+    class_ll : ndarray (H,)
+        ``sum_{k, y} N_ky ln(N_ky / N_y)``.
+    ntot : ndarray (H,)
+    flag : ndarray of bool (H,)
+    """
+    H, A, K, B, m = n.shape
+    c = mean.shape[-1]
+    th = max(mcr, c + 2)
+    floor = max(ridge, vs)
+    class_ll, ntot = np.zeros(H), np.zeros(H)
+    flag = np.zeros(H, dtype=np.bool_)
+    # per hyperedge the levels: merged over u (K, m), over classes (K), over states (1)
+    cy_n, cy_mean, cy_M = np.empty((K, m)), np.empty((K, m, c)), np.empty((K, m, c, c))
+    cc_n, cc_mean, cc_M = np.empty(K), np.empty((K, c)), np.empty((K, c, c))
+    g_mean, g_M = np.empty(c), np.empty((c, c))
+    cy_prec, cy_ld = np.empty((K, m, c, c)), np.empty((K, m))
+    cc_prec, cc_ld = np.empty((K, c, c)), np.empty(K)
+    g_prec = np.empty((c, c))
+    scale = np.empty(c)
+    cov, inv, work, corr = np.empty((c, c)), np.empty((c, c)), np.empty((c, c)), np.empty((c, c))
+    piv = np.empty(c, dtype=np.int64)
+    for h in range(H):
+        for k in range(K):
+            for y in range(m):
+                tot = 0.0
+                for a in range(A):
+                    for b in range(B):
+                        tot += n[h, a, k, b, y]
+                cy_n[k, y] = tot
+                t1 = max(tot, 1.0)
+                for i in range(c):
+                    s = 0.0
+                    for a in range(A):
+                        for b in range(B):
+                            s += n[h, a, k, b, y] * mean[h, a, k, b, y, i]
+                    cy_mean[k, y, i] = s / t1
+                for i in range(c):
+                    for j in range(c):
+                        s = 0.0
+                        for a in range(A):
+                            for b in range(B):
+                                s += M[h, a, k, b, y, i, j] + n[h, a, k, b, y] * (
+                                    (mean[h, a, k, b, y, i] - cy_mean[k, y, i])
+                                    * (mean[h, a, k, b, y, j] - cy_mean[k, y, j]))
+                        cy_M[k, y, i, j] = s
+            _merge(cy_n[k], cy_mean[k], cy_M[k], cc_n, cc_mean[k], cc_M[k], k)
+        _merge(cc_n, cc_mean, cc_M, ntot, g_mean, g_M, h)
+        g_n = ntot[h]
+        for i in range(c):
+            var = g_M[i, i] / max(g_n, 1.0)
+            if var != 0.0 and var < tiny * (var + g_mean[i] * g_mean[i]):
+                flag[h] = True
+            scale[i] = var if var > 0.0 else 1.0
+        g_ld = _gaussian(g_n, g_M, scale, floor, cov, g_prec, piv, work)
+        for k in range(K):
+            cc_ld[k] = _gaussian(cc_n[k], cc_M[k], scale, floor, cov, cc_prec[k], piv, work)
+            for y in range(m):
+                cy_ld[k, y] = _gaussian(cy_n[k, y], cy_M[k, y], scale, floor, cov,
+                                        cy_prec[k, y], piv, work)
+        for y in range(m):  # the class table N_ky: the factor without parents
+            ny = 0.0
+            for k in range(K):
+                ny += cy_n[k, y]
+            for k in range(K):
+                if cy_n[k, y] > 0.0:
+                    class_ll[h] += cy_n[k, y] * math.log(cy_n[k, y] / ny)
+        for a in range(A):
+            for b in range(B):
+                for y in range(m):
+                    nuy = 0.0
+                    for k in range(K):
+                        nuy += n[h, a, k, b, y]
+                    for k in range(K):
+                        nn = n[h, a, k, b, y]
+                        out = p_prec[h, k, a, b, y]
+                        if nn >= th:
+                            src = M[h, a, k, b, y]
+                            ld = _gaussian(nn, src, scale, floor, cov, out, piv, work)
+                            for i in range(c):
+                                p_mean[h, k, a, b, y, i] = mean[h, a, k, b, y, i]
+                        else:
+                            if cy_n[k, y] >= th:
+                                src, ld, pm, pp = cy_M[k, y], cy_ld[k, y], cy_mean[k, y], cy_prec[k, y]
+                            elif cc_n[k] >= th:
+                                src, ld, pm, pp = cc_M[k], cc_ld[k], cc_mean[k], cc_prec[k]
+                            else:
+                                src, ld, pm, pp = g_M, g_ld, g_mean, g_prec
+                            for i in range(c):
+                                p_mean[h, k, a, b, y, i] = pm[i]
+                                for j in range(c):
+                                    out[i, j] = pp[i, j]
+                        lp = math.log(nn / (nuy if nuy > 0.0 else 1.0)) if nn > 0.0 else -np.inf
+                        p_const[h, k, a, b, y] = lp - 0.5 * (c * _LOG_2PI + ld)
+                        if c > 1 and nn > 0.0 and not flag[h]:
+                            flag[h] = _collinear(src, corr, inv, piv, work, tiny)
+    return class_ll, ntot, flag
+
+
+@jit(inline="always")
+def _merge(n, mean, M, out_n, out_mean, out_M, at):
+    """Chan's merge of the cells ``n[i], mean[i], M[i]`` (in order) into ``out_n[at]``,
+    ``out_mean``, ``out_M``."""
+    c = mean.shape[-1]
+    tot = 0.0
+    for i in range(n.size):
+        tot += n[i]
+    out_n[at] = tot
+    t1 = max(tot, 1.0)
+    for a in range(c):
+        s = 0.0
+        for i in range(n.size):
+            s += n[i] * mean[i, a]
+        out_mean[a] = s / t1
+    for a in range(c):
+        for b in range(c):
+            s = 0.0
+            for i in range(n.size):
+                s += M[i, a, b] + n[i] * ((mean[i, a] - out_mean[a]) * (mean[i, b] - out_mean[b]))
+            out_M[a, b] = s
+
+
+@jit()
+def bayes_parameters_1(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
+    """:func:`bayes_parameters` of hyperedges with one continuous parent (most of a fit
+    on a mixed table), in scalars: ``mean``, ``M`` (H, A, K, B, m) and the outputs
+    ``p_mean``, ``p_prec``, ``p_const`` (H, K, A, B, m) without the parent axes."""
+    H, A, K, B, m = n.shape
+    th = max(mcr, 3)
+    floor = max(ridge, vs)
+    class_ll, ntot = np.zeros(H), np.zeros(H)
+    flag = np.zeros(H, dtype=np.bool_)
+    cy_n, cy_mean, cy_M = np.empty((K, m)), np.empty((K, m)), np.empty((K, m))
+    cy_prec, cy_ld = np.empty((K, m)), np.empty((K, m))
+    cc_n, cc_mean, cc_M = np.empty(K), np.empty(K), np.empty(K)
+    cc_prec, cc_ld = np.empty(K), np.empty(K)
+    for h in range(H):
+        for k in range(K):
+            for y in range(m):
+                tot = 0.0
+                s = 0.0
+                for a in range(A):
+                    for b in range(B):
+                        tot += n[h, a, k, b, y]
+                        s += n[h, a, k, b, y] * mean[h, a, k, b, y]
+                mu = s / max(tot, 1.0)
+                s = 0.0
+                for a in range(A):
+                    for b in range(B):
+                        d = mean[h, a, k, b, y] - mu
+                        s += M[h, a, k, b, y] + n[h, a, k, b, y] * (d * d)
+                cy_n[k, y], cy_mean[k, y], cy_M[k, y] = tot, mu, s
+            tot = 0.0
+            s = 0.0
+            for y in range(m):
+                tot += cy_n[k, y]
+                s += cy_n[k, y] * cy_mean[k, y]
+            mu = s / max(tot, 1.0)
+            s = 0.0
+            for y in range(m):
+                d = cy_mean[k, y] - mu
+                s += cy_M[k, y] + cy_n[k, y] * (d * d)
+            cc_n[k], cc_mean[k], cc_M[k] = tot, mu, s
+        g_n = 0.0
+        s = 0.0
+        for k in range(K):
+            g_n += cc_n[k]
+            s += cc_n[k] * cc_mean[k]
+        g_mean = s / max(g_n, 1.0)
+        s = 0.0
+        for k in range(K):
+            d = cc_mean[k] - g_mean
+            s += cc_M[k] + cc_n[k] * (d * d)
+        g_M = s
+        ntot[h] = g_n
+        var = g_M / max(g_n, 1.0)
+        flag[h] = var != 0.0 and var < tiny * (var + g_mean * g_mean)
+        extra = floor * (var if var > 0.0 else 1.0)
+        g_cov = g_M / max(g_n, 1.0) + extra
+        g_prec, g_ld = 1.0 / g_cov, math.log(g_cov)
+        for k in range(K):
+            cov = cc_M[k] / max(cc_n[k], 1.0) + extra
+            cc_prec[k], cc_ld[k] = 1.0 / cov, math.log(cov)
+            for y in range(m):
+                cov = cy_M[k, y] / max(cy_n[k, y], 1.0) + extra
+                cy_prec[k, y], cy_ld[k, y] = 1.0 / cov, math.log(cov)
+        for y in range(m):  # the class table N_ky: the factor without parents
+            ny = 0.0
+            for k in range(K):
+                ny += cy_n[k, y]
+            for k in range(K):
+                if cy_n[k, y] > 0.0:
+                    class_ll[h] += cy_n[k, y] * math.log(cy_n[k, y] / ny)
+        for a in range(A):
+            for b in range(B):
+                for y in range(m):
+                    nuy = 0.0
+                    for k in range(K):
+                        nuy += n[h, a, k, b, y]
+                    for k in range(K):
+                        nn = n[h, a, k, b, y]
+                        if nn >= th:
+                            cov = M[h, a, k, b, y] / nn + extra
+                            pm, pp, ld = mean[h, a, k, b, y], 1.0 / cov, math.log(cov)
+                        elif cy_n[k, y] >= th:
+                            pm, pp, ld = cy_mean[k, y], cy_prec[k, y], cy_ld[k, y]
+                        elif cc_n[k] >= th:
+                            pm, pp, ld = cc_mean[k], cc_prec[k], cc_ld[k]
+                        else:
+                            pm, pp, ld = g_mean, g_prec, g_ld
+                        p_mean[h, k, a, b, y], p_prec[h, k, a, b, y] = pm, pp
+                        lp = math.log(nn / (nuy if nuy > 0.0 else 1.0)) if nn > 0.0 else -np.inf
+                        p_const[h, k, a, b, y] = lp - 0.5 * (_LOG_2PI + ld)
+    return class_ll, ntot, flag
