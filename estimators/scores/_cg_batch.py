@@ -428,6 +428,9 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
     V, P = hyper.V, hyper.P
     gain, nrows = np.empty(V.size), np.empty(V.size)
     flags = np.zeros(V.size, dtype=bool)
+    # a "table" group is one hyperedge (its items repeat it): scored together per layout
+    # (levels of the categorical members, position of v), each from its cells' counts
+    counts: dict[tuple, list] = defaultdict(list)
     for kind, cats, c, j, idx, S in _groups(enc.continuous, V, P):
         spos = tables.pos[S]
         s = spos.shape[1]
@@ -436,15 +439,15 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         if G == 0:  # a categorical member without any level (all missing): no rows
             gain[idx], nrows[idx] = -np.inf, 0.0
             continue
+        if kind == "table":
+            counts[tuple(L), j].append((cats, idx))
+            continue
         step = max(1, _BUDGET // max(1, tables.n_patterns * G * max(s, 1) ** 2))
         for a in range(0, idx.size, step):
             sl = slice(a, a + step)
             if kind == "continuous":
                 g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
                                              var_smoothing, ridge)
-            elif kind == "table":
-                g, nt = _gain_categorical(tables.gather(cats, spos[sl]).n, L, m, j)
-                fl = np.zeros(g.size, dtype=bool)
             else:  # (cats, j) names v: one vertex per group
                 g, nt, fl = _gain_bayes(tables, cats[j], cats, j, spos[sl], min_cell_rows,
                                         var_smoothing, ridge)
@@ -452,6 +455,17 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         small = nrows[idx] < max(min_cell_rows, c + 2)
         gain[idx[small]] = -np.inf
         flags[idx[small]] = False
+    r = tables.n_patterns
+    for (L, j), todo in counts.items():
+        step = max(1, _BUDGET // (r * prod(L) * m))
+        for a in range(0, len(todo), step):
+            part = todo[a:a + step]
+            N = np.stack([tables.counts(cats) for cats, _ in part])
+            N = N if r == 1 else N.reshape(len(part), r, -1).sum(axis=1)
+            g, nt = _gain_categorical(N, list(L), m, j)
+            g = np.where(nt < max(min_cell_rows, 2), -np.inf, g)
+            for (_, idx), gi, ni in zip(part, g, nt, strict=True):
+                gain[idx], nrows[idx] = gi, ni
     # the flagged hyperedges of all groups on the row path, batched by what it shares
     redo: dict[tuple, list] = defaultdict(list)
     flagged = {int(i): (int(V[i]), tuple(int(p) for p in P[i] if p >= 0))
