@@ -254,7 +254,9 @@ def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
     K = const.shape[1]
     G = starts.size - 1
     q = c * (c + 1) // 2
-    cols = np.ascontiguousarray(spos.T)
+    # unsigned column indices: numba emits no negative-index wraparound for them, and
+    # ``&=`` (not ``and``) keeps the row's gather loop free of branches
+    cols = np.ascontiguousarray(spos.T).astype(np.uint64)
     most = 0
     for g in range(G):
         most = max(most, starts[g + 1] - starts[g])
@@ -286,13 +288,15 @@ def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
                         n += 1
         for t in range(lo, hi):
             row = rows[t]
+            xrow = X[row]
+            orow = obs[row]
             for h in range(H):
                 ok[h] = True
             for i in range(c):
                 for h in range(H):
                     a = cols[i, h]
-                    xr[i, h] = X[row, a]
-                    ok[h] = ok[h] and obs[row, a]
+                    xr[i, h] = xrow[a]
+                    ok[h] &= orow[a]
             if c == 1:
                 _quad1(xr, mg, wg, cg, lj, K, H)
             elif c == 2:
