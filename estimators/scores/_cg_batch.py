@@ -35,6 +35,7 @@ scored on the row path instead (``cg_gains`` returns the mask; the score counts 
 
 from __future__ import annotations
 
+import importlib
 from collections import defaultdict
 from dataclasses import dataclass
 from math import prod
@@ -57,12 +58,15 @@ _BUDGET = 1 << 22
 _ROW_PAIRS = 1 << 16
 
 
-def _kernel():
-    """The compiled loops (:mod:`estimators.scores._cg_kernel`), imported on first use:
+def _compiled(name: str):
+    """A module of compiled loops (``estimators.scores.<name>``), imported on first use:
     importing numba (~0.2 s) only where a mixed table is scored."""
-    from estimators.scores import _cg_kernel
+    return importlib.import_module(f"estimators.scores.{name}")
 
-    return _cg_kernel
+
+def _kernel():
+    """:mod:`estimators.scores._cg_kernel` (the Bayes-rule factor's rows)."""
+    return _compiled("_cg_kernel")
 
 
 def _mixed_radix(codes: np.ndarray, levels) -> np.ndarray:
@@ -202,13 +206,6 @@ class CGTables:
         return CellStats(n, mean, M)
 
 
-def _bayes_kernel():
-    """:mod:`estimators.scores._cg_bayes_kernel`, imported on first use (as :func:`_kernel`)."""
-    from estimators.scores import _cg_bayes_kernel
-
-    return _cg_bayes_kernel
-
-
 def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
     """Per finest cell, the statistics of the first level with ``n >= th`` (else the last);
     each level broadcasts against the finest shape (the row path's pooling)."""
@@ -319,11 +316,11 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     p_mean, p_prec = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
     p_const = np.empty((H, K, A, B, m))
     if c == 1:  # scalars (most of the hyperedges of a mixed table)
-        class_ll, ntot, flag = _bayes_kernel().bayes_parameters_1(
+        class_ll, ntot, flag = _compiled("_cg_bayes_kernel").bayes_parameters_1(
             n, mean[..., 0], M[..., 0, 0], mcr, vs, ridge, TINY, p_mean[..., 0],
             p_prec[..., 0, 0], p_const)
     else:
-        class_ll, ntot, flag = _bayes_kernel().bayes_parameters(
+        class_ll, ntot, flag = _compiled("_cg_bayes_kernel").bayes_parameters(
             n, mean, M, mcr, vs, ridge, TINY, p_mean, p_prec, p_const)
     rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
     G = starts.size - 1
@@ -445,7 +442,13 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         step = max(1, _BUDGET // max(1, tables.n_patterns * G * max(s, 1) ** 2))
         for a in range(0, idx.size, step):
             sl = slice(a, a + step)
-            if kind == "continuous":
+            if kind == "continuous" and ridge > 0:
+                st = tables.gather(cats, spos[sl])
+                H = st.n.shape[0]
+                g, nt, fl = _compiled("_cg_continuous_kernel").continuous_gains(
+                    st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
+                    st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
+            elif kind == "continuous":  # ridge 0: the regressions take pseudo-inverses
                 g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
                                              var_smoothing, ridge)
             else:  # (cats, j) names v: one vertex per group

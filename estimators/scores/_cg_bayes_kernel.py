@@ -30,55 +30,14 @@ import math
 import numpy as np
 
 from estimators._compiled import jit
+from estimators.scores._small_linalg import lu_inverse, lu_inverse_2
 
 __all__ = ["bayes_parameters", "bayes_parameters_1"]
 
 _LOG_2PI = math.log(2.0 * math.pi)
 
 
-@jit(inline="always")
-def _lu_inverse(A, inv, piv, work):
-    """The log |det A| of a small square matrix by LU with partial pivoting (in place in
-    ``work``), and its inverse in ``inv``; -inf where singular."""
-    c = A.shape[0]
-    for i in range(c):
-        for j in range(c):
-            work[i, j] = A[i, j]
-        piv[i] = i
-    logdet = 0.0
-    for col in range(c):
-        best, at = abs(work[col, col]), col
-        for r in range(col + 1, c):
-            if abs(work[r, col]) > best:
-                best, at = abs(work[r, col]), r
-        if best == 0.0:
-            return -np.inf
-        if at != col:
-            for j in range(c):
-                work[col, j], work[at, j] = work[at, j], work[col, j]
-            piv[col], piv[at] = piv[at], piv[col]
-        p = work[col, col]
-        logdet += math.log(abs(p))
-        for r in range(col + 1, c):
-            f = work[r, col] / p
-            work[r, col] = f
-            for j in range(col + 1, c):
-                work[r, j] -= f * work[col, j]
-    for e in range(c):  # column e of the inverse: L U x = P e
-        for i in range(c):
-            s = 1.0 if piv[i] == e else 0.0
-            for j in range(i):
-                s -= work[i, j] * inv[j, e]
-            inv[i, e] = s
-        for i in range(c - 1, -1, -1):
-            s = inv[i, e]
-            for j in range(i + 1, c):
-                s -= work[i, j] * inv[j, e]
-            inv[i, e] = s / work[i, i]
-    return logdet
-
-
-@jit(inline="always")
+@jit(inline="always", error_model="numpy")
 def _gaussian(nn, M, scale, floor, cov, prec, piv, work):
     """Precision (into ``prec``) and log-determinant of ``M / max(nn, 1) + floor
     diag(scale)``."""
@@ -92,10 +51,10 @@ def _gaussian(nn, M, scale, floor, cov, prec, piv, work):
         for b in range(c):
             cov[a, b] = M[a, b] / n1
         cov[a, a] += floor * scale[a]
-    return _lu_inverse(cov, prec, piv, work)
+    return lu_inverse(cov, prec, piv, work)
 
 
-@jit(inline="always")
+@jit(inline="always", error_model="numpy")
 def _collinear(src, corr, inv, piv, work, tiny):
     """Whether the cross products ``src`` have a correlation matrix with log-determinant
     below ``ln tiny`` (nearly collinear parents: the variance floor decides)."""
@@ -105,10 +64,10 @@ def _collinear(src, corr, inv, piv, work, tiny):
             sa = math.sqrt(max(src[a, a], 1e-300))
             sb = math.sqrt(max(src[b, b], 1e-300))
             corr[a, b] = src[a, b] / (sa * sb)
-    return _lu_inverse(corr, inv, piv, work) < math.log(tiny)
+    return lu_inverse(corr, inv, piv, work) < math.log(tiny)
 
 
-@jit()
+@jit(error_model="numpy")
 def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
     """Pooled Gaussians, constants and class-table log-likelihoods of many hyperedges.
 
@@ -209,6 +168,38 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
                         nuy += n[h, a, k, b, y]
                     for k in range(K):
                         nn = n[h, a, k, b, y]
+                        if c == 2:  # in scalars: no array views or calls per cell
+                            if nn >= th:
+                                s00, s01 = M[h, a, k, b, y, 0, 0], M[h, a, k, b, y, 0, 1]
+                                s10, s11 = M[h, a, k, b, y, 1, 0], M[h, a, k, b, y, 1, 1]
+                                n1 = max(nn, 1.0)
+                                ld, i00, i01, i10, i11 = lu_inverse_2(
+                                    s00 / n1 + floor * scale[0], s01 / n1, s10 / n1,
+                                    s11 / n1 + floor * scale[1])
+                                m0, m1 = mean[h, a, k, b, y, 0], mean[h, a, k, b, y, 1]
+                            else:
+                                lv = 0 if cy_n[k, y] >= th else (1 if cc_n[k] >= th else 2)
+                                src = cy_M[k, y] if lv == 0 else (cc_M[k] if lv == 1 else g_M)
+                                pre = (cy_prec[k, y] if lv == 0 else
+                                       (cc_prec[k] if lv == 1 else g_prec))
+                                mu = cy_mean[k, y] if lv == 0 else (cc_mean[k] if lv == 1 else g_mean)
+                                ld = cy_ld[k, y] if lv == 0 else (cc_ld[k] if lv == 1 else g_ld)
+                                s00, s01, s10, s11 = src[0, 0], src[0, 1], src[1, 0], src[1, 1]
+                                i00, i01, i10, i11 = pre[0, 0], pre[0, 1], pre[1, 0], pre[1, 1]
+                                m0, m1 = mu[0], mu[1]
+                            p_mean[h, k, a, b, y, 0], p_mean[h, k, a, b, y, 1] = m0, m1
+                            p_prec[h, k, a, b, y, 0, 0], p_prec[h, k, a, b, y, 0, 1] = i00, i01
+                            p_prec[h, k, a, b, y, 1, 0], p_prec[h, k, a, b, y, 1, 1] = i10, i11
+                            lp = (math.log(nn / (nuy if nuy > 0.0 else 1.0)) if nn > 0.0
+                                  else -np.inf)
+                            p_const[h, k, a, b, y] = lp - 0.5 * (c * _LOG_2PI + ld)
+                            if nn > 0.0 and not flag[h]:  # nearly collinear parents
+                                sa = math.sqrt(max(s00, 1e-300))
+                                sb = math.sqrt(max(s11, 1e-300))
+                                cld = lu_inverse_2(s00 / (sa * sa), s01 / (sa * sb),
+                                                   s10 / (sb * sa), s11 / (sb * sb))[0]
+                                flag[h] = cld < math.log(tiny)
+                            continue
                         out = p_prec[h, k, a, b, y]
                         if nn >= th:
                             src = M[h, a, k, b, y]
@@ -233,7 +224,7 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
     return class_ll, ntot, flag
 
 
-@jit(inline="always")
+@jit(inline="always", error_model="numpy")
 def _merge(n, mean, M, out_n, out_mean, out_M, at):
     """Chan's merge of the cells ``n[i], mean[i], M[i]`` (in order) into ``out_n[at]``,
     ``out_mean``, ``out_M``."""
@@ -256,7 +247,7 @@ def _merge(n, mean, M, out_n, out_mean, out_M, at):
             out_M[a, b] = s
 
 
-@jit()
+@jit(error_model="numpy")
 def bayes_parameters_1(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
     """:func:`bayes_parameters` of hyperedges with one continuous parent (most of a fit
     on a mixed table), in scalars: ``mean``, ``M`` (H, A, K, B, m) and the outputs
