@@ -26,8 +26,6 @@ fallback); where neither is writable, each process compiles again
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -35,7 +33,7 @@ from numba.extending import intrinsic
 
 from estimators._compiled import jit
 
-__all__ = ["bayes_row_sums", "gather_moments", "log_each"]
+__all__ = ["bayes_row_sums", "gather_moments"]
 
 
 def _jit(**options):
@@ -381,15 +379,3 @@ def gather_moments(comp, R1, R2, spos, ref, n, mean, M):
             for i in range(s):
                 for k in range(s):
                     M[h, g, i, k] = S2[i, k, g] - (n[h, g] * S1[i, g]) * S1[k, g]
-
-
-@_jit()
-def log_each(a):
-    """``ln a`` elementwise by the C library's ``log`` (the numbers of
-    ``numpy.linalg.slogdet`` on 1 x 1 matrices; numpy's own ``np.log`` is a SIMD
-    implementation that differs in the last bit for ~0.03% of arguments here)."""
-    out = np.empty(a.shape)
-    flat, res = a.ravel(), out.ravel()
-    for i in range(flat.size):
-        res[i] = math.log(flat[i])
-    return out
