@@ -9,16 +9,18 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
   continuous columns in every cell (missingness pattern, configuration of ``D'``, class).
 * The hyperedges are grouped by (categorical members, number of continuous members, role
   of v); a group's cell statistics are index gathers into that block and a sum over the
-  missingness patterns in which its continuous members are observed. Everything after is
-  array arithmetic over the whole group: pooling of small cells, ridge regressions and
-  their residual sums from sub-blocks (Schur complements) for a continuous v, contingency
-  tables for a categorical v without continuous parents, and the Bayes-rule factor of a
-  categorical v with continuous parents: its pooled Gaussians per cell by the compiled
-  loops of :mod:`estimators.scores._cg_bayes_kernel` (one pass per hyperedge over its
-  cells), and its normaliser ``log sum_c`` -- not a function of moments -- on the rows,
-  still batched over the group, by those of :mod:`estimators.scores._cg_kernel` (rows x
-  states x hyperedges; also the gather's sums over patterns). A categorical v without continuous members needs only the
-  counts of its cells (:meth:`CGTables.counts`).
+  missingness patterns in which its continuous members are observed. Everything after runs
+  over the whole group, in compiled loops (numba) with one pass per hyperedge over its
+  cells: for a continuous v, the pooling of small cells and the ridge regressions with
+  their residual sums from the cells' moments (:mod:`estimators.scores._cg_continuous_kernel`;
+  numpy's :func:`_gain_continuous` where ``ridge = 0``); for a categorical v with continuous
+  parents, the Bayes-rule factor's pooled Gaussians per cell
+  (:mod:`estimators.scores._cg_bayes_kernel`) and its normaliser ``log sum_c`` -- not a
+  function of moments -- on the rows, still batched over the group
+  (:mod:`estimators.scores._cg_kernel`: rows x states x hyperedges; also the gather's sums
+  over patterns). A categorical v without continuous members needs only the counts of its
+  cells (:meth:`CGTables.counts`): contingency tables, scored together for all such
+  hyperedges with the same layout.
 
 **Missing cells (available cases, MATH.md §8).** A row enters a hyperedge's statistics when
 v, every parent and the class are observed: rows with a missing categorical member are in
