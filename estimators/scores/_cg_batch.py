@@ -317,13 +317,8 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
                                                              (st.M, (c, c))))
     p_mean, p_prec = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
     p_const = np.empty((H, K, A, B, m))
-    if c == 1:  # scalars (most of the hyperedges of a mixed table)
-        class_ll, ntot, flag = _compiled("_cg_bayes_kernel").bayes_parameters_1(
-            n, mean[..., 0], M[..., 0, 0], mcr, vs, ridge, TINY, p_mean[..., 0],
-            p_prec[..., 0, 0], p_const)
-    else:
-        class_ll, ntot, flag = _compiled("_cg_bayes_kernel").bayes_parameters(
-            n, mean, M, mcr, vs, ridge, TINY, p_mean, p_prec, p_const)
+    class_ll, ntot, flag = _compiled("_cg_bayes_kernel").bayes_parameters(
+        n, mean, M, mcr, vs, ridge, TINY, p_mean, p_prec, p_const)
     rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
     G = starts.size - 1
     full = np.zeros(H)

@@ -32,7 +32,7 @@ import numpy as np
 from estimators._compiled import jit
 from estimators.scores._small_linalg import lu_inverse, lu_inverse_2
 
-__all__ = ["bayes_parameters", "bayes_parameters_1"]
+__all__ = ["bayes_parameters"]
 
 _LOG_2PI = math.log(2.0 * math.pi)
 
@@ -153,13 +153,7 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
             for y in range(m):
                 cy_ld[k, y] = _gaussian(cy_n[k, y], cy_M[k, y], scale, floor, cov,
                                         cy_prec[k, y], piv, work)
-        for y in range(m):  # the class table N_ky: the factor without parents
-            ny = 0.0
-            for k in range(K):
-                ny += cy_n[k, y]
-            for k in range(K):
-                if cy_n[k, y] > 0.0:
-                    class_ll[h] += cy_n[k, y] * math.log(cy_n[k, y] / ny)
+        class_ll[h] = _class_table_ll(cy_n)
         for a in range(A):
             for b in range(B):
                 for y in range(m):
@@ -168,7 +162,21 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
                         nuy += n[h, a, k, b, y]
                     for k in range(K):
                         nn = n[h, a, k, b, y]
-                        if c == 2:  # in scalars: no array views or calls per cell
+                        if c == 1:  # in scalars: no array views or calls per cell
+                            if nn >= th:
+                                v1 = M[h, a, k, b, y, 0, 0] / nn + floor * scale[0]
+                                m0, i00, ld = mean[h, a, k, b, y, 0], 1.0 / v1, math.log(v1)
+                            elif cy_n[k, y] >= th:
+                                m0, i00, ld = cy_mean[k, y, 0], cy_prec[k, y, 0, 0], cy_ld[k, y]
+                            elif cc_n[k] >= th:
+                                m0, i00, ld = cc_mean[k, 0], cc_prec[k, 0, 0], cc_ld[k]
+                            else:
+                                m0, i00, ld = g_mean[0], g_prec[0, 0], g_ld
+                            p_mean[h, k, a, b, y, 0], p_prec[h, k, a, b, y, 0, 0] = m0, i00
+                            p_const[h, k, a, b, y] = _log_prior(nn, nuy) - 0.5 * (
+                                c * _LOG_2PI + ld)
+                            continue
+                        if c == 2:
                             if nn >= th:
                                 s00, s01 = M[h, a, k, b, y, 0, 0], M[h, a, k, b, y, 0, 1]
                                 s10, s11 = M[h, a, k, b, y, 1, 0], M[h, a, k, b, y, 1, 1]
@@ -190,9 +198,8 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
                             p_mean[h, k, a, b, y, 0], p_mean[h, k, a, b, y, 1] = m0, m1
                             p_prec[h, k, a, b, y, 0, 0], p_prec[h, k, a, b, y, 0, 1] = i00, i01
                             p_prec[h, k, a, b, y, 1, 0], p_prec[h, k, a, b, y, 1, 1] = i10, i11
-                            lp = (math.log(nn / (nuy if nuy > 0.0 else 1.0)) if nn > 0.0
-                                  else -np.inf)
-                            p_const[h, k, a, b, y] = lp - 0.5 * (c * _LOG_2PI + ld)
+                            p_const[h, k, a, b, y] = _log_prior(nn, nuy) - 0.5 * (
+                                c * _LOG_2PI + ld)
                             if nn > 0.0 and not flag[h]:  # nearly collinear parents
                                 sa = math.sqrt(max(s00, 1e-300))
                                 sb = math.sqrt(max(s11, 1e-300))
@@ -217,11 +224,32 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
                                 p_mean[h, k, a, b, y, i] = pm[i]
                                 for j in range(c):
                                     out[i, j] = pp[i, j]
-                        lp = math.log(nn / (nuy if nuy > 0.0 else 1.0)) if nn > 0.0 else -np.inf
-                        p_const[h, k, a, b, y] = lp - 0.5 * (c * _LOG_2PI + ld)
+                        p_const[h, k, a, b, y] = _log_prior(nn, nuy) - 0.5 * (c * _LOG_2PI + ld)
                         if c > 1 and nn > 0.0 and not flag[h]:
                             flag[h] = _collinear(src, corr, inv, piv, work, tiny)
     return class_ll, ntot, flag
+
+
+@jit(inline="always", error_model="numpy")
+def _log_prior(nn, nuy):
+    """``ln p(k | u, y) = ln(N_kuy / N_uy)``; -inf for an empty cell."""
+    return math.log(nn / (nuy if nuy > 0.0 else 1.0)) if nn > 0.0 else -np.inf
+
+
+@jit(inline="always", error_model="numpy")
+def _class_table_ll(N):
+    """``sum_{k, y} N_ky ln(N_ky / N_y)`` of the class table ``N`` (K, m): the
+    log-likelihood of the factor without parents."""
+    K, m = N.shape
+    out = 0.0
+    for y in range(m):
+        ny = 0.0
+        for k in range(K):
+            ny += N[k, y]
+        for k in range(K):
+            if N[k, y] > 0.0:
+                out += N[k, y] * math.log(N[k, y] / ny)
+    return out
 
 
 @jit(inline="always", error_model="numpy")
@@ -245,97 +273,3 @@ def _merge(n, mean, M, out_n, out_mean, out_M, at):
             for i in range(n.size):
                 s += M[i, a, b] + n[i] * ((mean[i, a] - out_mean[a]) * (mean[i, b] - out_mean[b]))
             out_M[a, b] = s
-
-
-@jit(error_model="numpy")
-def bayes_parameters_1(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
-    """:func:`bayes_parameters` of hyperedges with one continuous parent (most of a fit
-    on a mixed table), in scalars: ``mean``, ``M`` (H, A, K, B, m) and the outputs
-    ``p_mean``, ``p_prec``, ``p_const`` (H, K, A, B, m) without the parent axes."""
-    H, A, K, B, m = n.shape
-    th = max(mcr, 3)
-    floor = max(ridge, vs)
-    class_ll, ntot = np.zeros(H), np.zeros(H)
-    flag = np.zeros(H, dtype=np.bool_)
-    cy_n, cy_mean, cy_M = np.empty((K, m)), np.empty((K, m)), np.empty((K, m))
-    cy_prec, cy_ld = np.empty((K, m)), np.empty((K, m))
-    cc_n, cc_mean, cc_M = np.empty(K), np.empty(K), np.empty(K)
-    cc_prec, cc_ld = np.empty(K), np.empty(K)
-    for h in range(H):
-        for k in range(K):
-            for y in range(m):
-                tot = 0.0
-                s = 0.0
-                for a in range(A):
-                    for b in range(B):
-                        tot += n[h, a, k, b, y]
-                        s += n[h, a, k, b, y] * mean[h, a, k, b, y]
-                mu = s / max(tot, 1.0)
-                s = 0.0
-                for a in range(A):
-                    for b in range(B):
-                        d = mean[h, a, k, b, y] - mu
-                        s += M[h, a, k, b, y] + n[h, a, k, b, y] * (d * d)
-                cy_n[k, y], cy_mean[k, y], cy_M[k, y] = tot, mu, s
-            tot = 0.0
-            s = 0.0
-            for y in range(m):
-                tot += cy_n[k, y]
-                s += cy_n[k, y] * cy_mean[k, y]
-            mu = s / max(tot, 1.0)
-            s = 0.0
-            for y in range(m):
-                d = cy_mean[k, y] - mu
-                s += cy_M[k, y] + cy_n[k, y] * (d * d)
-            cc_n[k], cc_mean[k], cc_M[k] = tot, mu, s
-        g_n = 0.0
-        s = 0.0
-        for k in range(K):
-            g_n += cc_n[k]
-            s += cc_n[k] * cc_mean[k]
-        g_mean = s / max(g_n, 1.0)
-        s = 0.0
-        for k in range(K):
-            d = cc_mean[k] - g_mean
-            s += cc_M[k] + cc_n[k] * (d * d)
-        g_M = s
-        ntot[h] = g_n
-        var = g_M / max(g_n, 1.0)
-        flag[h] = var != 0.0 and var < tiny * (var + g_mean * g_mean)
-        extra = floor * (var if var > 0.0 else 1.0)
-        g_cov = g_M / max(g_n, 1.0) + extra
-        g_prec, g_ld = 1.0 / g_cov, math.log(g_cov)
-        for k in range(K):
-            cov = cc_M[k] / max(cc_n[k], 1.0) + extra
-            cc_prec[k], cc_ld[k] = 1.0 / cov, math.log(cov)
-            for y in range(m):
-                cov = cy_M[k, y] / max(cy_n[k, y], 1.0) + extra
-                cy_prec[k, y], cy_ld[k, y] = 1.0 / cov, math.log(cov)
-        for y in range(m):  # the class table N_ky: the factor without parents
-            ny = 0.0
-            for k in range(K):
-                ny += cy_n[k, y]
-            for k in range(K):
-                if cy_n[k, y] > 0.0:
-                    class_ll[h] += cy_n[k, y] * math.log(cy_n[k, y] / ny)
-        for a in range(A):
-            for b in range(B):
-                for y in range(m):
-                    nuy = 0.0
-                    for k in range(K):
-                        nuy += n[h, a, k, b, y]
-                    for k in range(K):
-                        nn = n[h, a, k, b, y]
-                        if nn >= th:
-                            cov = M[h, a, k, b, y] / nn + extra
-                            pm, pp, ld = mean[h, a, k, b, y], 1.0 / cov, math.log(cov)
-                        elif cy_n[k, y] >= th:
-                            pm, pp, ld = cy_mean[k, y], cy_prec[k, y], cy_ld[k, y]
-                        elif cc_n[k] >= th:
-                            pm, pp, ld = cc_mean[k], cc_prec[k], cc_ld[k]
-                        else:
-                            pm, pp, ld = g_mean, g_prec, g_ld
-                        p_mean[h, k, a, b, y], p_prec[h, k, a, b, y] = pm, pp
-                        lp = math.log(nn / (nuy if nuy > 0.0 else 1.0)) if nn > 0.0 else -np.inf
-                        p_const[h, k, a, b, y] = lp - 0.5 * (_LOG_2PI + ld)
-    return class_ll, ntot, flag

@@ -49,6 +49,13 @@ def _regression(n, mean, M, c, ridge, scale, b, A, rhs, piv, work):
     a = mean[c]
     for i in range(c):
         a -= b[i] * mean[i]
+    return a, _residual(M, b, c), n1
+
+
+@jit(inline="always", error_model="numpy")
+def _residual(M, b, c):
+    """``M_vv - 2 b . M_Cv + b' M_CC b``: the residual sum of squares of the coefficients
+    ``b`` under the cross products ``M`` (C the first ``c`` coordinates, v the last)."""
     rss = M[c, c]
     bv = 0.0
     for i in range(c):
@@ -58,7 +65,7 @@ def _regression(n, mean, M, c, ridge, scale, b, A, rhs, piv, work):
     for i in range(c):
         for j in range(c):
             q += b[i] * M[i, j] * b[j]
-    return a, rss + q, n1
+    return rss + q
 
 
 @jit(error_model="numpy")
@@ -197,16 +204,7 @@ def continuous_gains(n, mean, M, mcr, vs, ridge, tiny):
                 d = cm[c] - a
                 for i in range(c):
                     d -= bb[i] * cm[i]
-                R = cM[c, c]
-                bv = 0.0
-                for i in range(c):
-                    bv += bb[i] * cM[i, c]
-                R -= 2.0 * bv
-                q = 0.0
-                for i in range(c):
-                    for j in range(c):
-                        q += bb[i] * cM[i, j] * bb[j]
-                R += q + nn * d * d
+                R = _residual(cM, bb, c) + nn * d * d
                 full += nn * (_LOG_2PI + math.log(s2)) + R / s2
         base = 0.0
         for y in range(m):

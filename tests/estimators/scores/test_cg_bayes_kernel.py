@@ -10,7 +10,7 @@ from scipy.special import xlogy
 
 from estimators.network.statistics import CellStats, merge_axes
 from estimators.scores._cg_batch import TINY
-from estimators.scores._cg_bayes_kernel import bayes_parameters, bayes_parameters_1
+from estimators.scores._cg_bayes_kernel import bayes_parameters
 
 LOG_2PI = np.log(2.0 * np.pi)
 
@@ -83,25 +83,19 @@ def test_pooled_gaussians_equal_numpys(table, mcr, ridge):
         return np.moveaxis(a, 2, 1).reshape(H, K, A * B, m, *a.shape[5:])
 
     want = numpy_parameters(arranged(n), arranged(mean), arranged(M), mcr, 1e-9, ridge)
-    kernels = [bayes_parameters] + ([bayes_parameters_1] if c == 1 else [])
-    for kernel in kernels:
-        pm, pp = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
-        pc = np.empty((H, K, A, B, m))
-        if kernel is bayes_parameters_1:
-            got = kernel(n, mean[..., 0], M[..., 0, 0], mcr, 1e-9, ridge, TINY, pm[..., 0],
-                         pp[..., 0, 0], pc)
-        else:
-            got = kernel(n, mean, M, mcr, 1e-9, ridge, TINY, pm, pp, pc)
-        np.testing.assert_array_equal(got[2], want[5])
-        np.testing.assert_array_equal(got[1], want[4])
-        np.testing.assert_allclose(got[0], want[3], rtol=1e-13, atol=1e-10)
-        np.testing.assert_array_equal(pm.reshape(want[0].shape), want[0])
-        # the precisions of flagged hyperedges (nearly collinear parents; scored on the row
-        # path) are as ill-conditioned as their covariances: compared where not flagged
-        ok = ~want[5]
-        np.testing.assert_allclose(pp.reshape(want[1].shape)[ok], want[1][ok], rtol=1e-9,
-                                   atol=1e-12 * np.abs(want[1][ok]).max(initial=0.0))
-        const = pc.reshape(want[2].shape)
-        assert np.array_equal(np.isfinite(const), np.isfinite(want[2]))
-        fin = np.isfinite(want[2]) & ok[:, None, None, None]
-        np.testing.assert_allclose(const[fin], want[2][fin], rtol=1e-12, atol=1e-9)
+    pm, pp = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
+    pc = np.empty((H, K, A, B, m))
+    got = bayes_parameters(n, mean, M, mcr, 1e-9, ridge, TINY, pm, pp, pc)
+    np.testing.assert_array_equal(got[2], want[5])
+    np.testing.assert_array_equal(got[1], want[4])
+    np.testing.assert_allclose(got[0], want[3], rtol=1e-13, atol=1e-10)
+    np.testing.assert_array_equal(pm.reshape(want[0].shape), want[0])
+    # the precisions of flagged hyperedges (nearly collinear parents; scored on the row
+    # path) are as ill-conditioned as their covariances: compared where not flagged
+    ok = ~want[5]
+    np.testing.assert_allclose(pp.reshape(want[1].shape)[ok], want[1][ok], rtol=1e-9,
+                               atol=1e-12 * np.abs(want[1][ok]).max(initial=0.0))
+    const = pc.reshape(want[2].shape)
+    assert np.array_equal(np.isfinite(const), np.isfinite(want[2]))
+    fin = np.isfinite(want[2]) & ok[:, None, None, None]
+    np.testing.assert_allclose(const[fin], want[2][fin], rtol=1e-12, atol=1e-9)
