@@ -146,8 +146,10 @@ class CGTables:
             cv = enc.codes[:, v]
             cidx = u * self.m + self.y
             rows = np.flatnonzero((u >= 0) & (cv >= 0))
-            rows = rows[np.argsort(cidx[rows], kind="stable")]
             G = int(prod(int(x) for x in enc.n_levels[list(D)])) * self.m
+            key = cidx[rows]  # as int16 where the cells allow: numpy's stable sort is then a
+            # radix sort (the same order, ~5x faster than on int64 keys)
+            rows = rows[np.argsort(key.astype(np.int16) if G < 2**15 else key, kind="stable")]
             starts = np.searchsorted(cidx[rows], np.arange(G + 1))
             have = tuple(a.astype(np.int64) for a in (rows, cv[rows], starts))
             self._sorted[(v, D)] = have
@@ -165,9 +167,10 @@ class CGTables:
         r, p = self.n_patterns, self.X.shape[1]
         # two-pass statistics of the non-empty cells only (most (pattern, configuration,
         # class) cells are empty), placed in the r * G layout: per cell the same sums
-        used, packed = np.unique(key[key >= 0], return_inverse=True)
-        kept = np.full(key.shape, -1)
-        kept[key >= 0] = packed
+        # (np.unique's sorted cells and each row's rank among them, by counting)
+        full = np.bincount(key[key >= 0], minlength=r * G) > 0
+        used, rank = np.flatnonzero(full), np.cumsum(full) - 1
+        kept = np.where(key >= 0, rank[np.maximum(key, 0)], -1)
         st = CellStats.from_arrays(self.X, kept, used.size, cross=cross)
         q, g = np.divmod(used, G)
         n, mean = np.zeros((r, G)), np.zeros((r, G, p))
