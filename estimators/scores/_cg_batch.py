@@ -395,13 +395,13 @@ def _groups(cont: np.ndarray, V: np.ndarray, P: np.ndarray):
     cuts = np.searchsorted(inv[order], np.arange(1, uniq.shape[0]))
     # continuous parents first, in their order; then v
     lead = np.take_along_axis(P, np.argsort(~pc, axis=1, kind="stable"), axis=1)
-    for row, idx in zip(uniq, np.split(order, cuts), strict=True):
-        k, cg, jg = int(row[0]), int(row[1]), int(row[2]) - 1
+    kinds = ("continuous", "table", "categorical")
+    for row, idx in zip(uniq.tolist(), np.split(order, cuts), strict=True):  # Python ints
+        k, cg, jg = row[0], row[1], row[2] - 1
         S = lead[idx, :cg]
         if k == 0:
             S = np.column_stack([S, V[idx]])
-        yield ("continuous", "table", "categorical")[k], tuple(int(x) for x in row[3:] if x < d), \
-            cg, jg, idx, S
+        yield kinds[k], tuple(x for x in row[3:] if x < d), cg, jg, idx, S
 
 
 def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: float,
@@ -428,17 +428,18 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
     # a "table" group is one hyperedge (its items repeat it): scored together per layout
     # (levels of the categorical members, position of v), each from its cells' counts
     counts: dict[tuple, list] = defaultdict(list)
+    levels = enc.n_levels.tolist()
     for kind, cats, c, j, idx, S in _groups(enc.continuous, V, P):
-        spos = tables.pos[S]
-        s = spos.shape[1]
-        L = [int(x) for x in enc.n_levels[list(cats)]]
-        G = int(prod(L)) * m
+        L = [levels[x] for x in cats]
+        G = prod(L) * m
         if G == 0:  # a categorical member without any level (all missing): no rows
             gain[idx], nrows[idx] = -np.inf, 0.0
             continue
         if kind == "table":
             counts[tuple(L), j].append((cats, idx))
             continue
+        spos = tables.pos[S]
+        s = spos.shape[1]
         step = max(1, _BUDGET // max(1, tables.n_patterns * G * max(s, 1) ** 2))
         for a in range(0, idx.size, step):
             sl = slice(a, a + step)
