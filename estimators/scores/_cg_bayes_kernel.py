@@ -54,7 +54,7 @@ def _gaussian(nn, M, scale, floor, cov, prec, piv, work):
     return lu_inverse(cov, prec, piv, work)
 
 
-@jit(inline="always", error_model="numpy")
+@jit(error_model="numpy")
 def _collinear(src, corr, inv, piv, work, tiny):
     """Whether the cross products ``src`` have a correlation matrix with log-determinant
     below ``ln tiny`` (nearly collinear parents: the variance floor decides)."""

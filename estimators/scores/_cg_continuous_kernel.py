@@ -34,7 +34,7 @@ __all__ = ["continuous_gains"]
 _LOG_2PI = math.log(2.0 * math.pi)
 
 
-@jit(inline="always", error_model="numpy")
+@jit(error_model="numpy")
 def _regression(n, mean, M, c, ridge, scale, b, A, rhs, piv, work):
     """The ridge coefficients ``b`` of the last coordinate on the first ``c`` of one
     level's statistics; returns (intercept, rss, n1)."""

@@ -13,7 +13,7 @@ from estimators._compiled import jit
 __all__ = ["lu_inverse", "lu_inverse_2", "lu_solve"]
 
 
-@jit(inline="always", error_model="numpy")
+@jit(error_model="numpy")
 def lu_inverse(A, inv, piv, work):
     """The log |det A| of a small square matrix by LU with partial pivoting (in place in
     ``work``), and its inverse in ``inv``; -inf where singular (``inv`` then undefined).
@@ -45,7 +45,7 @@ def lu_inverse(A, inv, piv, work):
     return logdet
 
 
-@jit(inline="always", error_model="numpy")
+@jit(error_model="numpy")
 def lu_solve(A, rhs, x, piv, work):
     """``x = A^-1 rhs`` by LU with partial pivoting and substitution (LAPACK's ``gesv``
     for one right-hand side, up to rounding: more accurate than the inverse times
@@ -68,7 +68,7 @@ def lu_solve(A, rhs, x, piv, work):
     return logdet
 
 
-@jit(inline="always", error_model="numpy")
+@jit(error_model="numpy")
 def _factor(A, piv, work):
     """LU with partial pivoting of A into ``work`` (L below the diagonal, unit diagonal
     implied; U on and above) and the row order ``piv``; log |det A| (-inf if singular)."""
@@ -99,7 +99,7 @@ def _factor(A, piv, work):
     return logdet
 
 
-@jit(inline="always", error_model="numpy")
+@jit(error_model="numpy")
 def _substitute(work, x):
     """Solve ``L U x = x`` in place (forward, then back substitution)."""
     c = x.size
