@@ -6,7 +6,7 @@ For each hyperedge, from the statistics of its cells (state k of v, configuratio
 categorical parents, class y) -- counts, means and centred cross products of C --:
 
 * the cells merged over u (per state and class), over the classes (per state) and over the
-  states (all rows): Chan's update, as :func:`~estimators.network.statistics.merge_axes`;
+  states (all rows): Chan's update (:func:`~estimators.scores._cell_merge.merge_cells`);
 * each cell's Gaussian from the first of these levels with at least ``max(mcr, |C| + 2)``
   rows (the row path's pooling), its covariance ``M / n + max(ridge, vs) diag(scale)`` with
   ``scale`` the column variances over all the rows (1 where 0);
@@ -30,6 +30,7 @@ import math
 import numpy as np
 
 from estimators._compiled import jit
+from estimators.scores._cell_merge import merge_cells
 from estimators.scores._small_linalg import lu_inverse, lu_inverse_2
 
 __all__ = ["bayes_parameters"]
@@ -118,29 +119,12 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
     for h in range(H):
         for k in range(K):
             for y in range(m):
-                tot = 0.0
-                for a in range(A):
-                    for b in range(B):
-                        tot += n[h, a, k, b, y]
-                cy_n[k, y] = tot
-                t1 = max(tot, 1.0)
-                for i in range(c):
-                    s = 0.0
-                    for a in range(A):
-                        for b in range(B):
-                            s += n[h, a, k, b, y] * mean[h, a, k, b, y, i]
-                    cy_mean[k, y, i] = s / t1
-                for i in range(c):
-                    for j in range(c):
-                        s = 0.0
-                        for a in range(A):
-                            for b in range(B):
-                                s += M[h, a, k, b, y, i, j] + n[h, a, k, b, y] * (
-                                    (mean[h, a, k, b, y, i] - cy_mean[k, y, i])
-                                    * (mean[h, a, k, b, y, j] - cy_mean[k, y, j]))
-                        cy_M[k, y, i, j] = s
-            _merge(cy_n[k], cy_mean[k], cy_M[k], cc_n, cc_mean[k], cc_M[k], k)
-        _merge(cc_n, cc_mean, cc_M, ntot, g_mean, g_M, h)
+                cy_n[k, y] = merge_cells(n[h, :, k, :, y], mean[h, :, k, :, y],
+                                         M[h, :, k, :, y], cy_mean[k, y], cy_M[k, y])
+            cc_n[k] = merge_cells(cy_n[k:k + 1], cy_mean[k:k + 1], cy_M[k:k + 1], cc_mean[k],
+                                  cc_M[k])
+        ntot[h] = merge_cells(cc_n.reshape((1, K)), cc_mean.reshape((1, K, c)),
+                              cc_M.reshape((1, K, c, c)), g_mean, g_M)
         g_n = ntot[h]
         for i in range(c):
             var = g_M[i, i] / max(g_n, 1.0)
@@ -250,26 +234,3 @@ def _class_table_ll(N):
             if N[k, y] > 0.0:
                 out += N[k, y] * math.log(N[k, y] / ny)
     return out
-
-
-@jit(inline="always", error_model="numpy")
-def _merge(n, mean, M, out_n, out_mean, out_M, at):
-    """Chan's merge of the cells ``n[i], mean[i], M[i]`` (in order) into ``out_n[at]``,
-    ``out_mean``, ``out_M``."""
-    c = mean.shape[-1]
-    tot = 0.0
-    for i in range(n.size):
-        tot += n[i]
-    out_n[at] = tot
-    t1 = max(tot, 1.0)
-    for a in range(c):
-        s = 0.0
-        for i in range(n.size):
-            s += n[i] * mean[i, a]
-        out_mean[a] = s / t1
-    for a in range(c):
-        for b in range(c):
-            s = 0.0
-            for i in range(n.size):
-                s += M[i, a, b] + n[i] * ((mean[i, a] - out_mean[a]) * (mean[i, b] - out_mean[b]))
-            out_M[a, b] = s

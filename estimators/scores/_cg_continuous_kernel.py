@@ -6,8 +6,8 @@ for ``ridge = 0``, where the regression takes a pseudo-inverse).
 Per hyperedge, from the statistics of its cells (configuration u of the categorical
 parents, class y) of its continuous members -- the continuous parents C, then v --:
 
-* the cells merged over u (per class) and over everything (Chan's update, as
-  :func:`~estimators.network.statistics.merge_axes`);
+* the cells merged over u (per class) and over everything (Chan's update,
+  :func:`~estimators.scores._cell_merge.merge_cells`);
 * per cell, the ridge regression of v on C over the first of the levels cell, class, all
   with at least ``max(mcr, |C| + 2)`` rows: ``b = (M_CC + ridge n diag(scale_C))^-1 M_Cv``,
   its intercept, residual sum of squares and variance (floored at ``vs scale_v``), and the
@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from estimators._compiled import jit
+from estimators.scores._cell_merge import merge_cells
 from estimators.scores._small_linalg import lu_solve
 
 __all__ = ["continuous_gains"]
@@ -111,39 +112,10 @@ def continuous_gains(n, mean, M, mcr, vs, ridge, tiny):
     cm, cM = np.empty(s), np.empty((s, s))
     for h in range(H):
         for y in range(m):
-            tot = 0.0
-            for u in range(U):
-                tot += n[h, u, y]
-            cl_n[y] = tot
-            t1 = max(tot, 1.0)
-            for i in range(s):
-                acc = 0.0
-                for u in range(U):
-                    acc += n[h, u, y] * mean[h, u, y, i]
-                cl_mean[y, i] = acc / t1
-            for i in range(s):
-                for j in range(s):
-                    acc = 0.0
-                    for u in range(U):
-                        acc += M[h, u, y, i, j] + n[h, u, y] * (
-                            (mean[h, u, y, i] - cl_mean[y, i]) * (mean[h, u, y, j] - cl_mean[y, j]))
-                    cl_M[y, i, j] = acc
-        g_n = 0.0
-        for y in range(m):
-            g_n += cl_n[y]
-        t1 = max(g_n, 1.0)
-        for i in range(s):
-            acc = 0.0
-            for y in range(m):
-                acc += cl_n[y] * cl_mean[y, i]
-            g_mean[i] = acc / t1
-        for i in range(s):
-            for j in range(s):
-                acc = 0.0
-                for y in range(m):
-                    acc += cl_M[y, i, j] + cl_n[y] * (
-                        (cl_mean[y, i] - g_mean[i]) * (cl_mean[y, j] - g_mean[j]))
-                g_M[i, j] = acc
+            cl_n[y] = merge_cells(n[h, :, y:y + 1], mean[h, :, y:y + 1], M[h, :, y:y + 1],
+                                  cl_mean[y], cl_M[y])
+        g_n = merge_cells(cl_n.reshape((1, m)), cl_mean.reshape((1, m, s)),
+                          cl_M.reshape((1, m, s, s)), g_mean, g_M)
         ntot[h] = g_n
         for i in range(s):
             var = g_M[i, i] / max(g_n, 1.0)
