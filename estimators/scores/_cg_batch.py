@@ -120,6 +120,13 @@ class CGTables:
         G = int(prod(int(v) for v in levels)) * self.m
         return np.where(code >= 0, self.pid * G + code * self.m + self.y, -1), G
 
+    def table(self, cats: tuple) -> np.ndarray:
+        """Rows per (configuration of ``cats``, class) over every missingness pattern, flat
+        (``G``): a categorical hyperedge's contingency table (integers, exact in any
+        order)."""
+        cell_n = self.counts(cats).reshape(self.n_patterns, -1)
+        return cell_n[0] if self.n_patterns == 1 else cell_n.sum(axis=0)
+
     def counts(self, cats: tuple) -> np.ndarray:
         """Rows per (pattern, configuration of ``cats``, class), flat (``r * G``): all that
         a hyperedge without continuous members needs, without :meth:`block`'s moments of
@@ -188,16 +195,12 @@ class CGTables:
         return have
 
     def gather(self, cats: tuple, spos: np.ndarray) -> CellStats:
-        """Statistics of the continuous columns ``spos`` (H, s) in the cells (H, G) of
-        ``cats``, over the rows where those columns are observed: the sums about each
+        """Statistics of the continuous columns ``spos`` (H, s), s >= 1, in the cells (H, G)
+        of ``cats``, over the rows where those columns are observed: the sums about each
         cell's reference point over the patterns in which they are, centred at the end
         (a constant cell stays exactly constant)."""
         H, s = spos.shape
         r = self.n_patterns
-        if s == 0:  # every pattern: the counts of the cells (integers, exact in any order)
-            cell_n = self.counts(cats).reshape(r, -1)
-            n = np.broadcast_to(cell_n[0] if r == 1 else cell_n.sum(axis=0), (H, cell_n.shape[1]))
-            return CellStats(n, np.zeros((H, n.shape[1], 0)), np.zeros((H, n.shape[1], 0, 0)))
         cell_n, _, ref, R1, R2 = self.block(cats, cross=s >= 2)
         G = cell_n.size // r
         comp = self.pattern_observed[:, spos].all(axis=-1).T  # (H, r)
@@ -459,13 +462,11 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         small = nrows[idx] < max(min_cell_rows, c + 2)
         gain[idx[small]] = -np.inf
         flags[idx[small]] = False
-    r = tables.n_patterns
     for (L, j), todo in counts.items():
-        step = max(1, _BUDGET // (r * prod(L) * m))
+        step = max(1, _BUDGET // (prod(L) * m))
         for a in range(0, len(todo), step):
             part = todo[a:a + step]
-            N = np.stack([tables.counts(cats) for cats, _ in part])
-            N = N if r == 1 else N.reshape(len(part), r, -1).sum(axis=1)
+            N = np.stack([tables.table(cats) for cats, _ in part])
             g, nt = _gain_categorical(N, list(L), m, j)
             g = np.where(nt < max(min_cell_rows, 2), -np.inf, g)
             for (_, idx), gi, ni in zip(part, g, nt, strict=True):
