@@ -16,8 +16,9 @@ own ancestor, and (when ``max_in_degree`` is given) that no feature has more fea
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from heapq import heapify, heappop, heappush
 from typing import Protocol, runtime_checkable
+
+import networkx as nx
 
 from kgraph.graphdb import GraphDB
 from kgraph.structure import Structure
@@ -39,39 +40,16 @@ class ParentSets(Protocol):
 def _topological(vertices: tuple, parents: Mapping[Hashable, frozenset]) -> tuple:
     """Kahn's order, ties broken by position in ``vertices``; ValueError naming a cycle."""
     index = {v: i for i, v in enumerate(vertices)}
-    children: dict[Hashable, list] = {v: [] for v in vertices}
-    waiting = {v: len(parents[v]) for v in vertices}
-    for v in vertices:
-        for p in parents[v]:
-            children[p].append(v)
-    ready = [index[v] for v in vertices if not waiting[v]]
-    heapify(ready)
-    order = []
-    while ready:
-        v = vertices[heappop(ready)]
-        order.append(v)
-        for c in children[v]:
-            waiting[c] -= 1
-            if not waiting[c]:
-                heappush(ready, index[c])
-    if len(order) < len(vertices):
-        raise ValueError(f"The parent sets have a directed cycle through "
-                         f"{_cycle(parents, [v for v in vertices if waiting[v]])!r}.")
-    return tuple(order)
-
-
-def _cycle(parents: Mapping, left: list) -> list:
-    """One directed cycle among the vertices ``left`` (each has a parent in ``left``), in
-    parent -> child direction, starting from its first vertex in ``left``."""
-    inside = set(left)
-    path, seen, v = [], {}, left[0]
-    while v not in seen:
-        seen[v] = len(path)
-        path.append(v)
-        v = min((p for p in parents[v] if p in inside), key=left.index)
-    cycle = list(reversed(path[seen[v]:]))
-    first = min(range(len(cycle)), key=lambda i: left.index(cycle[i]))
-    return cycle[first:] + cycle[:first]
+    graph = nx.DiGraph()
+    graph.add_nodes_from(vertices)
+    graph.add_edges_from((p, v) for v in vertices for p in parents[v])
+    try:
+        return tuple(nx.lexicographical_topological_sort(graph, key=index.__getitem__))
+    except nx.NetworkXUnfeasible:
+        cycle = [u for u, _ in nx.find_cycle(graph)]
+    first = min(range(len(cycle)), key=lambda i: index[cycle[i]])
+    raise ValueError(f"The parent sets have a directed cycle through "
+                     f"{cycle[first:] + cycle[:first]!r}.")
 
 
 class ParentSetDAG(Structure):

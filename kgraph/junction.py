@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
+import networkx as nx
 import numpy as np
-from networkx.utils import UnionFind
 
 from kgraph._codec import sorted_mixed
 from kgraph.graphdb import GraphDB
@@ -50,12 +50,10 @@ def decomposable_log_density(
 
 
 def _is_tree(n_nodes: int, edges: list[tuple[int, int]]) -> bool:
-    components = UnionFind(range(n_nodes))
-    for a, b in edges:
-        if components[a] == components[b]:
-            return False
-        components.union(a, b)
-    return len(edges) == n_nodes - 1
+    graph = nx.MultiGraph()
+    graph.add_nodes_from(range(n_nodes))
+    graph.add_edges_from(edges)
+    return n_nodes > 0 and nx.is_tree(graph)
 
 
 class CherryJunctionTree(Structure):

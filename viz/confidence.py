@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import networkx as nx
+
 from kgraph import GraphDB
 from kgraph._codec import display
 from kgraph.store import variable_edges
@@ -145,23 +147,13 @@ def plot_confidence(obj: GraphDB | Any, *, threshold: float = 0.0, encode: str =
 
 
 def _is_forest(nodes: list, pairs: set) -> bool:
-    """No cycle among the undirected pairs (union-find)."""
-    root = {v: v for v in nodes}
-
-    def find(v):
-        while root[v] != v:
-            root[v] = root[root[v]]
-            v = root[v]
-        return v
-
-    for pair in pairs:
-        if len(pair) != 2:
-            return False
-        a, b = (find(v) for v in pair)
-        if a == b:
-            return False
-        root[a] = b
-    return True
+    """No cycle among the undirected pairs (each a 2-set of nodes)."""
+    if any(len(pair) != 2 for pair in pairs):
+        return False
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(tuple(pair) for pair in pairs)
+    return nx.is_forest(graph)
 
 
 def _legend(style: Style, encode: str) -> list[LegendItem]:

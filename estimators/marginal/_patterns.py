@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+import networkx as nx
 import numpy as np
 
 
@@ -55,13 +56,10 @@ def topological_order(parents: Sequence[Sequence[int]]) -> list[int]:
     >>> topological_order([(2,), (), (1,)])
     [1, 2, 0]
     """
-    order: list[int] = []
-    placed = [False] * len(parents)
-    while len(order) < len(parents):
-        ready = [v for v in range(len(parents)) if not placed[v] and all(placed[p] for p in parents[v])]
-        if not ready:
-            raise ValueError("The parent lists contain a directed cycle; a DAG is needed.")
-        for v in ready:
-            placed[v] = True
-        order.extend(ready)
-    return order
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(len(parents)))
+    graph.add_edges_from((p, v) for v, ps in enumerate(parents) for p in ps)
+    try:
+        return [v for level in nx.topological_generations(graph) for v in sorted(level)]
+    except nx.NetworkXUnfeasible:
+        raise ValueError("The parent lists contain a directed cycle; a DAG is needed.") from None

@@ -64,6 +64,7 @@ from collections.abc import Sequence
 from functools import cache, partial
 
 import numpy as np
+from networkx.utils import UnionFind
 from numpy.polynomial.hermite_e import hermegauss as _hermegauss
 
 from estimators._warnings import warn_user
@@ -406,23 +407,16 @@ def _block_components(parents, block: list[int], children: list[int]):
     Gauss-Hermite nodes the components are independent, so the product of their marginals
     is the joint one exactly, and each factor spans only the axes its component touches.
     Yields ``(block vertices, observed children)`` per component, in ``block`` order."""
-    root = {v: v for v in (*block, *children)}
-
-    def find(v):
-        while root[v] != v:
-            root[v] = root[root[v]]
-            v = root[v]
-        return v
-
-    for v in root:
+    joined = UnionFind((*block, *children))
+    for v in (*block, *children):
         for p in parents[v]:
             if p in block:
-                root[find(p)] = find(v)
+                joined.union(p, v)
     comps: dict[int, tuple[list[int], list[int]]] = {}
     for v in block:
-        comps.setdefault(find(v), ([], []))[0].append(v)
+        comps.setdefault(joined[v], ([], []))[0].append(v)
     for v in children:
-        comps[find(v)][1].append(v)
+        comps[joined[v]][1].append(v)
     yield from comps.values()
 
 
