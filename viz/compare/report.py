@@ -16,7 +16,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["FEW_TABLES", "METRICS", "per_table", "write_outputs"]
+from viz.critical_difference import FEW_DATASETS
+
+__all__ = ["METRICS", "per_table", "write_outputs"]
 
 #: metric -> (title, higher is better)
 METRICS = {"accuracy": ("accuracy", True), "balanced_accuracy": ("balanced accuracy", True),
@@ -24,8 +26,6 @@ METRICS = {"accuracy": ("accuracy", True), "balanced_accuracy": ("balanced accur
 #: the metrics with a critical-difference diagram and a LaTeX table
 MAIN = ("accuracy", "log_loss")
 TIMES = ("fit_time", "predict_time")
-#: below this many tables the rank tests are flagged as unreliable
-FEW_TABLES = 5
 
 
 def per_table(folds: pd.DataFrame, metric: str, how: str = "mean") -> pd.DataFrame:
@@ -44,7 +44,7 @@ def _ranks(means: pd.DataFrame, higher: bool) -> pd.Series:
 
 
 def _few(n: int) -> str:
-    return (f"**Warning: {n} data set{'s' if n != 1 else ''} — fewer than {FEW_TABLES}. The "
+    return (f"**Warning: {n} data set{'s' if n != 1 else ''} — fewer than {FEW_DATASETS}. The "
             "Friedman test and the Nemenyi critical difference need more tables to say "
             "anything; read the ranks as descriptive only.**")
 
@@ -56,7 +56,7 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
 
     n = folds["table"].nunique()
     lines = ["# Model comparison", "", protocol, ""]
-    if n < FEW_TABLES:
+    if n < FEW_DATASETS:
         lines += [_few(n), ""]
     lines += ["## Models", "", "| model | kind | estimator |", "|---|---|---|"]
     lines += [f"| {m.label} | {m.kind} | `{' '.join(repr(m.estimator).split())}` |"
@@ -191,9 +191,9 @@ def write_outputs(folds: pd.DataFrame, out: Path, *, protocol: str, models: Sequ
     out.mkdir(parents=True, exist_ok=True)
     folds.to_csv(out / "folds.csv", index=False)
     n = folds["table"].nunique()
-    if n < FEW_TABLES:
+    if n < FEW_DATASETS:
         print(f"warning: {n} data set{'s' if n != 1 else ''}: the Friedman test and the "
-              f"Nemenyi critical difference need at least {FEW_TABLES} to say anything",
+              f"Nemenyi critical difference need at least {FEW_DATASETS} to say anything",
               file=sys.stderr)
     with warnings.catch_warnings():  # said once above
         warnings.filterwarnings("ignore", "Only .* data sets", UserWarning)
