@@ -86,7 +86,7 @@ def _record(store, cell: Cell, table: Table, model: Model, cv: int, random_state
         store.add_run(model=model.label, data_hash=table.data_hash, label=table.name,
                       fold=cell.fold, seed=random_state, metrics=scores,
                       params={"cv": cv, "repeat": cell.repeat, "key": model.key,
-                              "estimator": repr(model.estimator)})
+                              "estimator": model.description})
 
 
 def _memory(jobs: list, n_jobs: int | None, scheduler: str | None) -> Iterator:

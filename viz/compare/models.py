@@ -53,12 +53,19 @@ class Model:
         ``"spec"``, ``"import"``, ``"object"``, ``"baseline"`` or ``"best"``.
     key : str
         Hash of the estimator and the code version: a stored cell is reused only under it.
+    description : str
+        What it is, for the reports (the estimator's repr unless given).
     """
 
     label: str
     estimator: Any
     kind: str
     key: str
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.description:
+            object.__setattr__(self, "description", " ".join(repr(self.estimator).split()))
 
 
 def _hash_files(paths: Sequence[Path], root: Path) -> str:
@@ -253,11 +260,14 @@ def parse_models(models: Sequence[str] | Mapping[str, Any], *, baselines: bool =
         if len(out) < 2:
             raise ValueError("--best chooses among the given models: give at least 2")
         chooser = BestOfClassifier([(m.label, m.estimator) for m in out], random_state)
-        out.append(Model(BEST, chooser, "best", estimator_key(chooser, version)))
+        out.append(Model(BEST, chooser, "best", estimator_key(chooser, version),
+                         "BestOfClassifier: on each training part, the given model with the "
+                         "lowest inner 5-fold CV log-loss, refitted"))
     if baselines:
+        from estimators.baselines import DESCRIPTIONS
         from estimators.baselines import baselines as make
 
-        out += [Model(name, e, "baseline", estimator_key(e, version))
+        out += [Model(name, e, "baseline", estimator_key(e, version), DESCRIPTIONS[name])
                 for name, e in make(random_state).items()]
     labels = [m.label for m in out]
     twice = sorted({x for x in labels if labels.count(x) > 1})

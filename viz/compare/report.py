@@ -59,7 +59,7 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
     if n < FEW_DATASETS:
         lines += [_few(n), ""]
     lines += ["## Models", "", "| model | kind | estimator |", "|---|---|---|"]
-    lines += [f"| {m.label} | {m.kind} | `{' '.join(repr(m.estimator).split())}` |"
+    lines += [f"| {m.label} | {m.kind} | `{m.description}` |"
               for m in models]
     lines += ["", "## Tables", "", "| table | rows | features | classes | data hash |",
               "|---|---:|---:|---:|---|"]
