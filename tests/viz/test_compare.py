@@ -277,3 +277,18 @@ def test_csv_targets_and_folders(tmp_path, capsys):
                             verbose=False)
     assert [t.name for t in result.tables] == ["a", "b"]
     assert result.tables[0].data_hash != result.tables[1].data_hash  # rows in another order
+
+
+def test_warnings_are_one_line_per_kind_and_listed_in_the_leaderboard(tmp_path, capsys):
+    spec = "sklearn.linear_model:LogisticRegression max_iter=1"
+    for _ in range(2):  # the second run reads the cells, and their warnings, from the store
+        result = run_comparison(["iris"], [spec, "sklearn.dummy:DummyClassifier"], tmp_path,
+                                cv=3, baselines=False, verbose=False)
+        err = capsys.readouterr().err
+        lines = [line for line in err.splitlines() if "ConvergenceWarning" in line]
+        assert len(lines) == 1 and "(3 times: iris / " + spec in lines[0]
+    assert "warnings" not in result.folds.columns
+    board = (tmp_path / "leaderboard.md").read_text()
+    section = board.split("## Warnings")[1]
+    assert f"### Iris / {spec}" in section and "`ConvergenceWarning`" in section
+    assert "DummyClassifier" not in section

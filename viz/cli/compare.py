@@ -72,5 +72,10 @@ def run_compare(args: argparse.Namespace) -> int:
                                 scheduler=args.scheduler, verbose=not args.quiet)
     except ValueError as exc:
         raise CommandError(str(exc).splitlines()[0]) from exc
+    except KeyboardInterrupt:
+        store = args.store or args.out / "runs.db"
+        print(f"\nkgraph compare: interrupted; the finished cells are in {store}: run the same "
+              "command again to resume", file=sys.stderr)
+        return 130
     print(f"wrote {args.out}/: " + " ".join(p.name for p in result.files), file=sys.stdout)
     return 0

@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -94,6 +95,7 @@ def run_comparison(data: Sequence[str] | Mapping[str, tuple[Any, Any]],
     Comparison
     """
     from kgraph.store import StructureStore
+    from viz.cli.warning_log import WarningLog
     from viz.compare.cells import run_cells
     from viz.compare.data import read_tables
     from viz.compare.models import BEST, parse_models
@@ -119,6 +121,12 @@ def run_comparison(data: Sequence[str] | Mapping[str, tuple[Any, Any]],
                             random_state=random_state, n_jobs=n_jobs, engine=engine,
                             scheduler=scheduler, verbose=verbose)
     folds = fold_frame(results, labels, [t.name for t in tables])
+    log = WarningLog()
+    for cell, scores in results.items():
+        log.add(f"{cell.table} / {cell.model}", scores.get("warnings", []))
+    for line in log.terminal_lines():
+        print(line.replace("every one in report.md", "every one in leaderboard.md"),
+              file=sys.stderr)
     files = []
     if out is not None:
         seeds = (f"seed {random_state}" if repeats == 1
@@ -132,5 +140,5 @@ def run_comparison(data: Sequence[str] | Mapping[str, tuple[Any, Any]],
                              "each outer training part (nested CV)" if best else "")
                     + ". Cells: rows of the run store `" + str(store) + "`.")
         files = write_outputs(folds, out, protocol=protocol, models=chosen, tables=tables,
-                              reference=reference)
+                              reference=reference, log=log)
     return Comparison(folds, chosen, tables, files)

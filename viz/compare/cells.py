@@ -56,15 +56,22 @@ def splits(table: Table, cv: int, repeats: int, random_state: int) -> list:
     return out
 
 
-def score_cell(estimator, data: tuple, train, test) -> dict[str, float]:
-    """The scores of one cell (run in a worker: a joblib process or a Dask worker)."""
+def score_cell(estimator, data: tuple, train, test) -> dict[str, Any]:
+    """The scores of one cell (run in a worker: a joblib process or a Dask worker), with
+    the distinct warnings it raised as ``warnings``: ``(category name, message)`` pairs."""
+    import warnings
+
     from threadpoolctl import threadpool_limits
 
     from estimators.evaluation import split_scores
 
     X, y = data
-    with threadpool_limits(1):  # one BLAS / OpenMP thread per cell: cells are the parallelism
-        return split_scores(estimator, X, y, train, test, np.unique(np.asarray(y)))
+    # one BLAS / OpenMP thread per cell: cells are the parallelism
+    with threadpool_limits(1), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scores = split_scores(estimator, X, y, train, test, np.unique(np.asarray(y)))
+    raised = dict.fromkeys((w.category.__name__, str(w.message)) for w in caught)
+    return {**scores, "warnings": list(raised)}
 
 
 def _tagged(i: int, estimator, data: tuple, train, test) -> tuple[int, dict[str, float]]:

@@ -50,7 +50,7 @@ def _few(n: int) -> str:
 
 
 def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Sequence,
-                reference: str) -> list[str]:
+                reference: str, log=None) -> list[str]:
     """The lines of ``leaderboard.md``."""
     from viz.critical_difference import friedman_nemenyi
 
@@ -91,6 +91,8 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
     times = folds.groupby("model", sort=False)[list(TIMES)].mean()
     lines += [f"| {m} | {r.fit_time:.3f} | {r.predict_time:.3f} |" for m, r in times.iterrows()]
     lines += ["", f"Reference of the Wilcoxon tests in `table.tex`: {reference}.", ""]
+    if log is not None:
+        lines += log.report_lines("by table and model, over its folds")
     return lines
 
 
@@ -184,7 +186,7 @@ def cd_figures(folds: pd.DataFrame, out: Path) -> list[Path]:
 
 
 def write_outputs(folds: pd.DataFrame, out: Path, *, protocol: str, models: Sequence,
-                  tables: Sequence, reference: str) -> list[Path]:
+                  tables: Sequence, reference: str, log=None) -> list[Path]:
     """Write every output file into ``out``; return their paths."""
     import warnings
 
@@ -198,7 +200,7 @@ def write_outputs(folds: pd.DataFrame, out: Path, *, protocol: str, models: Sequ
     with warnings.catch_warnings():  # said once above
         warnings.filterwarnings("ignore", "Only .* data sets", UserWarning)
         (out / "leaderboard.md").write_text(
-            "\n".join(leaderboard(folds, protocol, models, tables, reference)))
+            "\n".join(leaderboard(folds, protocol, models, tables, reference, log)))
         (out / "table.tex").write_text("% requires \\usepackage{booktabs}\n" + "\n".join(
             latex_table(folds, metric, reference) for metric in MAIN))
         figures = cd_figures(folds, out)
@@ -208,8 +210,8 @@ def write_outputs(folds: pd.DataFrame, out: Path, *, protocol: str, models: Sequ
 def fold_frame(results: dict, order: Sequence[str], tables: Sequence[str]) -> pd.DataFrame:
     """The per-cell results as rows (table, model, repeat, fold, metrics...), tables and
     models in the order given."""
-    rows = [{"table": c.table, "model": c.model, "repeat": c.repeat, "fold": c.fold, **s}
-            for c, s in results.items()]
+    rows = [{"table": c.table, "model": c.model, "repeat": c.repeat, "fold": c.fold,
+             **{k: v for k, v in s.items() if k != "warnings"}} for c, s in results.items()]
     frame = pd.DataFrame(rows)
     keys = ["table", "model", "repeat", "fold"]
     columns = keys + [m for m in (*METRICS, *TIMES)] + sorted(
