@@ -204,6 +204,9 @@ def write_outputs(folds: pd.DataFrame, out: Path, *, protocol: str, models: Sequ
         (out / "table.tex").write_text("% requires \\usepackage{booktabs}\n" + "\n".join(
             latex_table(folds, metric, reference) for metric in MAIN))
         figures = cd_figures(folds, out)
+    if not figures:
+        print("note: no critical-difference diagram: it needs at least 2 data sets and 2 "
+              "models", file=sys.stderr)
     return [out / "folds.csv", out / "leaderboard.md", out / "table.tex", *figures]
 
 
