@@ -192,7 +192,7 @@ class _Recording(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         return proba
 
 
-def split_scores(model, X, y, train, test, classes=None) -> dict[str, float]:
+def split_scores(model, X, y, train, test, classes=None, *, return_estimator: bool = False):
     """Fit a clone of ``model`` on the rows ``train`` and score it on the rows ``test``.
 
     The same fit and scoring as one fold of :func:`fold_metrics`: the probabilities are
@@ -207,12 +207,16 @@ def split_scores(model, X, y, train, test, classes=None) -> dict[str, float]:
         Row positions.
     classes : array-like, optional
         Every class of the data set.
+    return_estimator : bool, default=False
+        Also return the fitted clone.
 
     Returns
     -------
     dict
         :func:`classification_metrics` of the test rows, with ``fit_time`` and
         ``predict_time`` (seconds of wall time).
+    estimator
+        Only with ``return_estimator``: the clone fitted on the training rows.
 
     Examples
     --------
@@ -233,7 +237,8 @@ def split_scores(model, X, y, train, test, classes=None) -> dict[str, float]:
     middle = time.perf_counter()
     scores = _FoldScorer(classes)(fitted, X_test, np.asarray(_safe_indexing(y, test)))
     end = time.perf_counter()
-    return {**scores, "fit_time": middle - start, "predict_time": end - middle}
+    scores = {**scores, "fit_time": middle - start, "predict_time": end - middle}
+    return (scores, fitted) if return_estimator else scores
 
 
 def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0,

@@ -165,6 +165,16 @@ def test_an_interrupted_run_resumes_with_the_same_numbers(tmp_path, monkeypatch)
         runs = store.runs(model="gnb", label="iris")
         assert sorted(r.fold for r in runs) == [0, 1, 2]
         assert runs[0].params["cv"] == 3 and runs[0].seed == 0
+        # each fold's learned structure is the run's: the one a fit on its training rows gives
+        from sklearn.base import clone
+
+        X, y = load_dataset("iris")
+        folds = cells.splits(resumed.tables[0], 3, 1, 0)
+        for run in runs:
+            train = folds[run.fold][0]
+            fitted = clone(resumed.models[0].estimator).fit(X.iloc[train], y.iloc[train])
+            assert store.structures(run.run_id) == [fitted.structure_]
+        assert store.runs(model=specs[1], label="iris")[0].n_structures == 0
 
 
 def test_a_changed_model_or_protocol_is_not_read_from_the_store(tmp_path, monkeypatch):

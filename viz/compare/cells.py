@@ -9,7 +9,9 @@ thread (parallelism is across cells, ``n_jobs``).
 Each finished cell is at once a row of the run store (:class:`kgraph.store.StructureStore`):
 ``label`` the table, ``data_hash`` its hash, ``model`` the model's label, ``fold`` the fold's
 number over all repeats, ``seed`` the ``random_state``; ``params`` hold the number of folds,
-the repeat and the model's key (estimator hash and code version), ``metrics`` the scores. A
+the repeat and the model's key (estimator hash and code version), ``metrics`` the scores
+(and the distinct warnings raised); the structure a model learned on the fold is the run's
+``fitted`` structure (``kgraph runs edges`` counts the edges over the folds). A
 cell already in the store under the same key is read, not run: an interrupted comparison
 started again runs only what is missing, and gives the same numbers.
 
@@ -58,7 +60,8 @@ def splits(table: Table, cv: int, repeats: int, random_state: int) -> list:
 
 def score_cell(estimator, data: tuple, train, test) -> dict[str, Any]:
     """The scores of one cell (run in a worker: a joblib process or a Dask worker), with
-    the distinct warnings it raised as ``warnings``: ``(category name, message)`` pairs."""
+    the distinct warnings it raised as ``warnings`` (``(category name, message)`` pairs)
+    and, for a model that learns one, the fitted ``structure`` (else None)."""
     import warnings
 
     from threadpoolctl import threadpool_limits
@@ -69,9 +72,23 @@ def score_cell(estimator, data: tuple, train, test) -> dict[str, Any]:
     # one BLAS / OpenMP thread per cell: cells are the parallelism
     with threadpool_limits(1), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        scores = split_scores(estimator, X, y, train, test, np.unique(np.asarray(y)))
+        scores, fitted = split_scores(estimator, X, y, train, test, np.unique(np.asarray(y)),
+                                      return_estimator=True)
     raised = dict.fromkeys((w.category.__name__, str(w.message)) for w in caught)
-    return {**scores, "warnings": list(raised)}
+    return {**scores, "warnings": list(raised), "structure": _structure(fitted)}
+
+
+def _structure(fitted):
+    """The kgraph structure a fitted model learned (None for one without)."""
+    from kgraph import GraphDB, Structure
+    from viz.cli.commands import CommandError
+    from viz.cli.learn import learned_structure
+
+    try:
+        structure = learned_structure(fitted)
+    except CommandError:
+        return None
+    return structure if isinstance(structure, Structure | GraphDB) else None
 
 
 def _tagged(i: int, estimator, data: tuple, train, test) -> tuple[int, dict[str, float]]:
@@ -89,9 +106,11 @@ def stored(store, table: Table, model: Model, cv: int, random_state: int) -> dic
 
 def _record(store, cell: Cell, table: Table, model: Model, cv: int, random_state: int,
             scores: dict) -> None:
+    structure = scores.pop("structure", None)
     with store.transaction():
         store.add_run(model=model.label, data_hash=table.data_hash, label=table.name,
                       fold=cell.fold, seed=random_state, metrics=scores,
+                      structures=[] if structure is None else [structure],
                       params={"cv": cv, "repeat": cell.repeat, "key": model.key,
                               "estimator": model.description})
 
