@@ -57,13 +57,12 @@ class BestOfClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     Examples
     --------
-    >>> from sklearn.datasets import load_iris
-    >>> from sklearn.dummy import DummyClassifier
-    >>> from sklearn.naive_bayes import GaussianNB
-    >>> X, y = load_iris(return_X_y=True)
-    >>> best = BestOfClassifier([("prior", DummyClassifier()), ("gnb", GaussianNB())]).fit(X, y)
-    >>> best.best_name_, best.cv_results_["n_folds"]
-    ('gnb', 5)
+    >>> from sklearn import datasets, dummy, naive_bayes
+    >>> X, y = datasets.load_wine(return_X_y=True)
+    >>> candidates = [("prior", dummy.DummyClassifier()), ("gnb", naive_bayes.GaussianNB())]
+    >>> best = BestOfClassifier(candidates).fit(X, y)
+    >>> best.best_name_, best.cv_results_["name"], best.cv_results_["n_folds"]
+    ('gnb', ['prior', 'gnb'], 5)
     """
 
     def __init__(self, estimators: Sequence = (), random_state: int = 0):
