@@ -300,5 +300,5 @@ def test_warnings_are_one_line_per_kind_and_listed_in_the_leaderboard(tmp_path, 
     assert "warnings" not in result.folds.columns
     board = (tmp_path / "leaderboard.md").read_text()
     section = board.split("## Warnings")[1]
-    assert f"### Iris / {spec}" in section and "`ConvergenceWarning`" in section
+    assert f"### iris / {spec}" in section and "`ConvergenceWarning`" in section
     assert "DummyClassifier" not in section

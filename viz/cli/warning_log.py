@@ -125,9 +125,10 @@ class WarningLog:
         return lines
 
     def report_lines(self, where: str = "each fold's model, the model fitted on all rows, "
-                                        "the bootstrap refits") -> list[str]:
+                                        "the bootstrap refits", capitalize: bool = True) -> list[str]:
         """The ``## Warnings`` section of ``report.md``: every distinct message per source
-        (``where`` says what the sources are)."""
+        (``where`` says what the sources are; ``capitalize``: the sources' first letter
+        upper-cased in their headings)."""
         lines = ["", "## Warnings", ""]
         if not self.records:
             return [*lines, "None were raised.", ""]
@@ -138,7 +139,8 @@ class WarningLog:
             key = (_name(category), message)
             seen[key] = seen.get(key, 0) + 1
         for source, seen in by_source.items():
-            lines += [f"### {source[0].upper()}{source[1:]}", ""]
+            head = source[0].upper() + source[1:] if capitalize else source
+            lines += [f"### {head}", ""]
             lines += [f"- `{category}`: {message}" + (f" ({n} times)" if n > 1 else "")
                       for (category, message), n in seen.items()]
             lines.append("")

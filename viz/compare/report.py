@@ -92,7 +92,7 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
     lines += [f"| {m} | {r.fit_time:.3f} | {r.predict_time:.3f} |" for m, r in times.iterrows()]
     lines += ["", f"Reference of the Wilcoxon tests in `table.tex`: {reference}.", ""]
     if log is not None:
-        lines += log.report_lines("by table and model, over its folds")
+        lines += log.report_lines("by table and model, over its folds", capitalize=False)
     return lines
 
 
