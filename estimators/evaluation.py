@@ -213,8 +213,9 @@ def split_scores(model, X, y, train, test, classes=None, *, return_estimator: bo
     Returns
     -------
     dict
-        :func:`classification_metrics` of the test rows, with ``fit_time`` and
-        ``predict_time`` (seconds of wall time).
+        :func:`classification_metrics` of the test rows, with ``fit_time`` (the fit) and
+        ``predict_time`` (``predict_proba`` on the test rows and these metrics), seconds
+        of wall time.
     estimator
         Only with ``return_estimator``: the clone fitted on the training rows.
 
