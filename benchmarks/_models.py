@@ -15,9 +15,10 @@ import warnings
 from collections.abc import Callable
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import StratifiedKFold
-from sklearn.utils.validation import check_is_fitted
+
+from estimators.best_of import BestOfClassifier
 
 #: benchmark rows beyond the command line's models at their defaults: label -> factory
 #: (a documented option a user runs; add a line here to benchmark another setting)
@@ -101,7 +102,7 @@ def kgraph_classifiers() -> dict[str, BaseEstimator]:
     return {**default_classifiers(), **{k: f() for k, f in VARIANTS.items()}}
 
 
-class NestedBest(ClassifierMixin, BaseEstimator):
+class NestedBest(BestOfClassifier):
     """The candidate with the best inner cross-validated accuracy on the training data,
     refitted on all of it: the "best model" of a table chosen without its test fold.
 
@@ -149,11 +150,3 @@ class NestedBest(ClassifierMixin, BaseEstimator):
         self.best_estimator_ = clone(self.candidates[self.chosen_]).fit(X, y)
         self.classes_ = self.best_estimator_.classes_
         return self
-
-    def predict_proba(self, X):
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict_proba(X)
-
-    def predict(self, X):
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)

@@ -35,7 +35,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["RankTest", "friedman_nemenyi", "plot_critical_difference"]
+__all__ = ["FEW_DATASETS", "RankTest", "friedman_nemenyi", "plot_critical_difference"]
+
+#: below this many data sets :func:`friedman_nemenyi` warns that its tests say little
+#: (Demšar: the Friedman chi-square needs N > 10 and k > 5 to be accurate; with N = 4 and
+#: k = 3 the critical difference already spans most of the rank axis)
+FEW_DATASETS = 5
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,12 @@ def friedman_nemenyi(scores: pd.DataFrame, *, alpha: float = 0.05,
     -------
     RankTest
 
+    Warns
+    -----
+    UserWarning
+        Fewer than :data:`FEW_DATASETS` data sets: the tests say little (the message starts
+        "Only N data sets").
+
     Raises
     ------
     TypeError
@@ -137,13 +148,13 @@ def friedman_nemenyi(scores: pd.DataFrame, *, alpha: float = 0.05,
     Examples
     --------
     >>> import pandas as pd
-    >>> scores = pd.DataFrame({"A": [0.9, 0.8, 0.7, 0.95], "B": [0.8, 0.7, 0.6, 0.9],
-    ...                        "C": [0.7, 0.75, 0.65, 0.85]})
+    >>> scores = pd.DataFrame({"A": [0.9, 0.8, 0.7, 0.95, 0.85], "B": [0.8, 0.7, 0.6, 0.9, 0.8],
+    ...                        "C": [0.7, 0.75, 0.65, 0.85, 0.75]})
     >>> test = friedman_nemenyi(scores)
     >>> test.mean_ranks.round(2).to_dict()
-    {'A': 1.0, 'B': 2.5, 'C': 2.5}
+    {'A': 1.0, 'B': 2.4, 'C': 2.6}
     >>> round(test.critical_difference, 3)
-    1.657
+    1.482
     """
     import pandas as pd
     from scipy.stats import chi2, f, rankdata
@@ -157,6 +168,12 @@ def friedman_nemenyi(scores: pd.DataFrame, *, alpha: float = 0.05,
         raise ValueError(f"scores needs at least 2 methods (columns); got {k}.")
     if n < 2:
         raise ValueError(f"scores needs at least 2 data sets with every method scored; got {n}.")
+    if n < FEW_DATASETS:
+        import warnings
+
+        warnings.warn(f"Only {n} data sets: the Friedman test and the Nemenyi critical "
+                      f"difference need at least {FEW_DATASETS} to say anything; read the "
+                      "mean ranks as descriptive only.", UserWarning, stacklevel=2)
     values = table.to_numpy()
     ranks = rankdata(-values if higher_is_better else values, axis=1)  # ties: mean rank
     mean = ranks.mean(axis=0)
@@ -230,8 +247,8 @@ def plot_critical_difference(scores: pd.DataFrame | RankTest, *, alpha: float = 
     Examples
     --------
     >>> import pandas as pd
-    >>> scores = pd.DataFrame({"A": [0.9, 0.8, 0.7, 0.95], "B": [0.8, 0.7, 0.6, 0.9],
-    ...                        "C": [0.7, 0.75, 0.65, 0.85]})
+    >>> scores = pd.DataFrame({"A": [0.9, 0.8, 0.7, 0.95, 0.85], "B": [0.8, 0.7, 0.6, 0.9, 0.8],
+    ...                        "C": [0.7, 0.75, 0.65, 0.85, 0.75]})
     >>> fig = plot_critical_difference(scores)
     >>> sorted(l.get_gid() for l in fig.axes[0].lines if l.get_gid().startswith("method"))
     ['method:A', 'method:B', 'method:C']
@@ -261,10 +278,12 @@ def plot_critical_difference(scores: pd.DataFrame | RankTest, *, alpha: float = 
                     gid=f"tick:{t}")
             ax.text(x(t), 0.1, str(t), ha="center", va="bottom", fontsize=s.font_size)
         cd = test.critical_difference
-        ax.plot([x(1), x(1 + cd)], [0.5, 0.5], color=s.edge_color, linewidth=s.line_width,
+        end = min(1 + cd, k)  # a CD longer than the axis is drawn to its end, and said
+        ax.plot([x(1), x(end)], [0.5, 0.5], color=s.edge_color, linewidth=s.line_width,
                 gid="cd")
-        ax.text(x(1 + cd / 2), 0.55, f"CD = {cd:.2f}", ha="center", va="bottom",
-                fontsize=s.font_size)
+        ax.text(x((1 + end) / 2), 0.55, f"CD = {cd:.2f}" + (
+            f" (longer than the rank axis, {k - 1})" if end < 1 + cd else ""),
+            ha="center", va="bottom", fontsize=s.font_size)
         top = -0.2 - 0.12 * len(test.cliques)
         for i, ((name, rank), text) in enumerate(zip(ranks.items(), labels, strict=True)):
             on_left = i < left
@@ -279,9 +298,12 @@ def plot_critical_difference(scores: pd.DataFrame | RankTest, *, alpha: float = 
             y = -0.15 - 0.12 * i
             ax.plot([x(lo) - 0.03, x(hi) + 0.03], [y, y], color=s.edge_color,
                     linewidth=3 * s.line_width, solid_capstyle="round", gid=f"clique:{i}")
+        few = (f" - too few data sets (< {FEW_DATASETS}): ranks descriptive only"
+               if test.n_datasets < FEW_DATASETS else "")
         ax.text(width / 2, -depth - 0.25, f"Friedman p = {test.friedman_p:.2g}, Nemenyi "
-                f"alpha = {test.alpha}, N = {test.n_datasets} data sets",
-                ha="center", va="bottom", fontsize=s.font_size - 1)
+                f"alpha = {test.alpha}, N = {test.n_datasets} data sets{few}",
+                ha="center", va="bottom", fontsize=s.font_size - 1,
+                color="#b00000" if few else None, gid="footer")
         if title:
             ax.set_title(title)
     return fig

@@ -114,3 +114,34 @@ def test_diagram_draws_every_method_the_cd_bar_and_the_cliques():
     # the same figure from the test result
     again = plot_critical_difference(test)
     assert {line.get_gid() for line in again.axes[0].lines} == set(lines)
+
+
+def test_few_data_sets_warn_and_a_long_cd_bar_stops_at_the_end_of_the_axis():
+    # 3 data sets, 3 methods: CD = 2.343 * sqrt(3 * 4 / 18) = 1.91 < 2 = the axis; with 2
+    # data sets CD = 2.343 * sqrt(12 / 12) = 2.34, longer than the axis (ranks 1 to 3)
+    scores = _scores(3, 2, 3)
+    with pytest.warns(UserWarning, match="Only 2 data sets: .* need at least 5"):
+        test = friedman_nemenyi(scores)
+    assert test.critical_difference == pytest.approx(nemenyi_q(3) * np.sqrt(3 * 4 / (6 * 2)))
+    assert test.critical_difference > 2
+    with pytest.warns(UserWarning, match="Only 2 data sets"):
+        fig = plot_critical_difference(scores)
+    ax = fig.axes[0]
+    lines = {line.get_gid(): line for line in ax.lines}
+    axis, cd = lines["axis"].get_xdata(), lines["cd"].get_xdata()
+    assert cd[0] == pytest.approx(axis[0]) and cd[1] == pytest.approx(axis[1])
+    texts = [t.get_text() for t in ax.texts]
+    assert any("longer than the rank axis" in t for t in texts)
+    assert any("too few data sets" in t for t in texts)
+    # from 5 data sets on: no warning, and a short bar is drawn at its length
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        test = friedman_nemenyi(_scores(3, 40, 3))
+        fig = plot_critical_difference(test)
+    lines = {line.get_gid(): line for line in fig.axes[0].lines}
+    unit = (lines["axis"].get_xdata()[1] - lines["axis"].get_xdata()[0]) / 2
+    cd = lines["cd"].get_xdata()
+    assert (cd[1] - cd[0]) / unit == pytest.approx(test.critical_difference)
+    assert not any("too few" in t.get_text() for t in fig.axes[0].texts)

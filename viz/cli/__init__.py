@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 import kgraph
-from viz.cli import commands, learn, runs
+from viz.cli import commands, compare, learn, runs
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"kgraph {kgraph.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in [*commands.REGISTER, learn.register, runs.register]:
+    for register in [*commands.REGISTER, learn.register, compare.register, runs.register]:
         register(sub)
     return parser
 

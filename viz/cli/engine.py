@@ -74,7 +74,9 @@ def read_frame(pattern: str, target: str):
     return frame
 
 
-def _client(address: str | None):
+def dask_client(address: str | None):
+    """``(client, cluster)``: a client of the scheduler at ``address``, or of a new
+    ``LocalCluster`` of 2 worker processes (``cluster``, to close after, else None)."""
     from dask.distributed import Client, LocalCluster
 
     if address:
@@ -137,7 +139,7 @@ def run_dask(args: argparse.Namespace) -> int:
         raise CommandError(f"--holdout must be in (0, 1); got {args.holdout}")
     frame = read_frame(args.data, args.target)
     model = helpers.MODELS[args.model].build(args)
-    client, cluster = _client(args.scheduler)
+    client, cluster = dask_client(args.scheduler)
     try:
         start = time.perf_counter()
         train, test = frame.random_split([1 - args.holdout, args.holdout],

@@ -28,7 +28,12 @@ _VARIABLE = re.compile(r"['\[\d]")
 _HEAD, _NAMES, _WHOLE = 120, 6, 200
 
 
-def _kind(category: type[Warning], message: str) -> tuple[str, str]:
+def _name(category: type[Warning] | str) -> str:
+    """A warning category's name (given as the class, or its name as stored in a run)."""
+    return category if isinstance(category, str) else category.__name__
+
+
+def _kind(category: type[Warning] | str, message: str) -> tuple[str, str]:
     """``(category name, leading text)``: messages differing only in the names and numbers
     they carry (one per fold) are one kind.
 
@@ -39,7 +44,7 @@ def _kind(category: type[Warning], message: str) -> tuple[str, str]:
     """
     match = _VARIABLE.search(message)
     head = (message[:match.start()] if match else message).strip().rstrip(":,;(").strip()
-    return category.__name__, head or message[:_HEAD]
+    return _name(category), head or message[:_HEAD]
 
 
 def _where(sources: list[str]) -> str:
@@ -78,8 +83,8 @@ class WarningLog:
         self.records: list[tuple[str, type[Warning], str]] = []
 
     def add(self, source: str, caught) -> None:
-        """Add ``caught`` (``(category, message)`` pairs or ``warnings.WarningMessage``s)
-        as raised in ``source``."""
+        """Add ``caught`` (``(category, message)`` pairs, the category a class or its name,
+        or ``warnings.WarningMessage``s) as raised in ``source``."""
         for w in caught:
             category, message = ((w.category, str(w.message))
                                  if isinstance(w, warnings.WarningMessage) else w)
@@ -119,20 +124,23 @@ class WarningLog:
             lines.append(f"warning: {category} ({count}: {_where(sources)}): {text}")
         return lines
 
-    def report_lines(self) -> list[str]:
-        """The ``## Warnings`` section of ``report.md``: every distinct message per source."""
+    def report_lines(self, where: str = "each fold's model, the model fitted on all rows, "
+                                        "the bootstrap refits", capitalize: bool = True) -> list[str]:
+        """The ``## Warnings`` section of ``report.md``: every distinct message per source
+        (``where`` says what the sources are; ``capitalize``: the sources' first letter
+        upper-cased in their headings)."""
         lines = ["", "## Warnings", ""]
         if not self.records:
             return [*lines, "None were raised.", ""]
-        lines += ["Every distinct warning, where it was raised (each fold's model, the model "
-                  "fitted on all rows, the bootstrap refits):", ""]
+        lines += [f"Every distinct warning, where it was raised ({where}):", ""]
         by_source: dict[str, dict[tuple[str, str], int]] = {}
         for source, category, message in self.records:
             seen = by_source.setdefault(source, {})
-            key = (category.__name__, message)
+            key = (_name(category), message)
             seen[key] = seen.get(key, 0) + 1
         for source, seen in by_source.items():
-            lines += [f"### {source[0].upper()}{source[1:]}", ""]
+            head = source[0].upper() + source[1:] if capitalize else source
+            lines += [f"### {head}", ""]
             lines += [f"- `{category}`: {message}" + (f" ({n} times)" if n > 1 else "")
                       for (category, message), n in seen.items()]
             lines.append("")

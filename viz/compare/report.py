@@ -1,0 +1,227 @@
+"""What ``kgraph compare`` writes: ``folds.csv`` (one row per cell), ``leaderboard.md``,
+``table.tex`` and the critical-difference diagrams ``cd_accuracy.pdf``/``.png`` and
+``cd_log_loss.pdf``/``.png``.
+
+Every per-table number is the mean ± standard deviation (ddof 1) over the folds of all
+repeats; mean ranks rank the models on each table by that mean (1 = best, ties share the
+mean rank) and average over the tables (Demšar 2006; :func:`viz.friedman_nemenyi`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from viz.critical_difference import FEW_DATASETS
+
+__all__ = ["METRICS", "per_table", "write_outputs"]
+
+#: metric -> (title, higher is better)
+METRICS = {"accuracy": ("accuracy", True), "balanced_accuracy": ("balanced accuracy", True),
+           "log_loss": ("log-loss", False), "brier": ("Brier score", False)}
+#: the metrics with a critical-difference diagram and a LaTeX table
+MAIN = ("accuracy", "log_loss")
+TIMES = ("fit_time", "predict_time")
+
+
+def per_table(folds: pd.DataFrame, metric: str, how: str = "mean") -> pd.DataFrame:
+    """Rows tables, columns models (in the order of the folds): ``how`` over the folds."""
+    frame = folds.pivot_table(index="table", columns="model", values=metric, aggfunc=how,
+                              sort=False)
+    return frame[list(dict.fromkeys(folds["model"]))]
+
+
+def _best(row: pd.Series, higher: bool) -> pd.Series:
+    return row == (row.max() if higher else row.min())
+
+
+def _ranks(means: pd.DataFrame, higher: bool) -> pd.Series:
+    return means.rank(axis=1, ascending=not higher).mean().sort_values()
+
+
+def _few(n: int) -> str:
+    return (f"**Warning: {n} data set{'s' if n != 1 else ''} — fewer than {FEW_DATASETS}. The "
+            "Friedman test and the Nemenyi critical difference need more tables to say "
+            "anything; read the ranks as descriptive only.**")
+
+
+def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Sequence,
+                reference: str, log=None) -> list[str]:
+    """The lines of ``leaderboard.md``."""
+    from viz.critical_difference import friedman_nemenyi
+
+    n = folds["table"].nunique()
+    lines = ["# Model comparison", "", protocol, ""]
+    if n < FEW_DATASETS:
+        lines += [_few(n), ""]
+    lines += ["## Models", "", "| model | kind | estimator |", "|---|---|---|"]
+    lines += [f"| {m.label} | {m.kind} | `{m.description}` |"
+              for m in models]
+    lines += ["", "## Tables", "", "| table | rows | features | classes | data hash |",
+              "|---|---:|---:|---:|---|"]
+    lines += [f"| {t.name} | {len(t.y)} | {t.X.shape[1]} | {pd.Series(t.y).nunique()} | "
+              f"`{t.data_hash}` |" for t in tables]
+    for metric, (title, higher) in METRICS.items():
+        means, sds = per_table(folds, metric), per_table(folds, metric, "std")
+        ranks = _ranks(means, higher)
+        lines += ["", f"## {title} ({'higher' if higher else 'lower'} is better)", "",
+                  "| model | mean rank | mean over tables |", "|---|---:|---:|"]
+        lines += [f"| {m} | {r:.2f} | {means[m].mean():.4f} |" for m, r in ranks.items()]
+        if n >= 2 and metric in MAIN:
+            test = friedman_nemenyi(means, higher_is_better=higher)
+            lines += ["", f"Friedman chi-square {test.friedman_chi2:.2f} (p = "
+                      f"{test.friedman_p:.2g}); Iman-Davenport F {test.iman_davenport_f:.2f} "
+                      f"(p = {test.iman_davenport_p:.2g}); Nemenyi critical difference "
+                      f"{test.critical_difference:.2f} at alpha = {test.alpha} "
+                      f"(N = {test.n_datasets}). Diagram: `cd_{metric}.pdf`."]
+        lines += ["", "Per table, mean ± sd over the folds; **bold**: the best of the row.", "",
+                  "| table | " + " | ".join(means.columns) + " |",
+                  "|---|" + "---:|" * means.shape[1]]
+        for name, row in means.iterrows():
+            best = _best(row, higher)
+            cells = [(f"**{v:.4f} ± {sds.loc[name, m]:.4f}**" if best[m]
+                      else f"{v:.4f} ± {sds.loc[name, m]:.4f}") for m, v in row.items()]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "## Time (seconds per fold, mean over the folds and tables)", "",
+              "| model | fit | predict |", "|---|---:|---:|"]
+    times = folds.groupby("model", sort=False)[list(TIMES)].mean()
+    lines += [f"| {m} | {r.fit_time:.3f} | {r.predict_time:.3f} |" for m, r in times.iterrows()]
+    lines += ["", f"Reference of the Wilcoxon tests in `table.tex`: {reference}.", ""]
+    if log is not None:
+        lines += log.report_lines("by table and model, over its folds", capitalize=False)
+    return lines
+
+
+_LATEX = str.maketrans({c: "\\" + c for c in "&%$#_{}"} | {"~": r"\textasciitilde{}",
+                                                          "^": r"\textasciicircum{}",
+                                                          "\\": r"\textbackslash{}"})
+
+
+def latex_escape(text: str) -> str:
+    r"""``text`` with LaTeX's special characters escaped.
+
+    Examples
+    --------
+    >>> latex_escape("tan --k 1,2 & 50%_x")
+    'tan --k 1,2 \\& 50\\%\\_x'
+    """
+    return str(text).translate(_LATEX)
+
+
+def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float = 0.05) -> str:
+    """One booktabs table of ``metric``: per-table mean ± sd, the best of each row in bold,
+    a model that differs from ``reference`` on a table marked (Wilcoxon signed-rank test
+    over the folds, Holm-adjusted over the models, at ``alpha``), the mean rank and the
+    Wilcoxon test over the tables' means."""
+    from viz.compare.stats import wilcoxon_against
+
+    title, higher = METRICS[metric]
+    means, sds = per_table(folds, metric), per_table(folds, metric, "std")
+    models = list(means.columns)
+    head = ["Data set", *(latex_escape(m) for m in models)]
+    rows = []
+    for name, row in means.iterrows():
+        part = folds[folds["table"] == name]
+        paired = {m: part[part["model"] == m].sort_values("fold")[metric].to_numpy()
+                  for m in models}
+        p = wilcoxon_against(paired, reference)
+        best = _best(row, higher)
+        cells = []
+        for m, v in row.items():
+            text = f"{v:.3f} \\pm {sds.loc[name, m]:.3f}"
+            text = f"\\mathbf{{{text}}}" if best[m] else text
+            mark = ""
+            if m != reference and p[m] < alpha:
+                worse = v < row[reference] if higher else v > row[reference]
+                mark = "^{-}" if worse else "^{+}"
+            cells.append(f"${text}{mark}$")
+        rows.append(" & ".join([latex_escape(name), *cells]) + r" \\")
+    ranks = means.rank(axis=1, ascending=not higher).mean()
+    over = wilcoxon_against({m: means[m].to_numpy() for m in models}, reference)
+    foot = [" & ".join(["Mean rank", *(f"{ranks[m]:.2f}" for m in models)]) + r" \\",
+            " & ".join(["Wilcoxon $p$ (Holm)",
+                        *("ref." if m == reference else f"{over[m]:.2g}" for m in models)])
+            + r" \\"]
+    n_folds = int(folds.groupby(["table", "model"]).size().max())
+    caption = (f"{title.capitalize()} ({'higher' if higher else 'lower'} is better): mean "
+               f"$\\pm$ sd over {n_folds} folds; bold: best per data set. "
+               f"$^{{+}}$/$^{{-}}$: better/worse than {latex_escape(reference)} on that data "
+               f"set (Wilcoxon signed-rank test over the folds, Holm-adjusted over the "
+               f"{len(models) - 1} models, $\\alpha = {alpha}$). Last row: the same test over "
+               f"the data sets' means.")
+    return "\n".join([
+        r"\begin{table}[t]", r"\centering", r"\small",
+        f"\\caption{{{caption}}}", f"\\label{{tab:compare-{metric.replace('_', '-')}}}",
+        r"\begin{tabular}{l" + "c" * len(models) + "}", r"\toprule",
+        " & ".join(head) + r" \\", r"\midrule", *rows, r"\midrule", *foot, r"\bottomrule",
+        r"\end{tabular}", r"\end{table}", ""])
+
+
+def cd_figures(folds: pd.DataFrame, out: Path) -> list[Path]:
+    """``cd_METRIC.pdf`` and ``.png`` of the main metrics (none with fewer than 2 tables)."""
+    from viz.critical_difference import friedman_nemenyi, plot_critical_difference
+
+    written = []
+    for metric in MAIN:
+        title, higher = METRICS[metric]
+        means = per_table(folds, metric)
+        if len(means) < 2 or means.shape[1] < 2:
+            continue
+        test = friedman_nemenyi(means, higher_is_better=higher)
+        fig = plot_critical_difference(test, title=f"{title}: mean rank over "
+                                       f"{test.n_datasets} data sets (1 = best)")
+        for suffix in (".pdf", ".png"):
+            path = out / f"cd_{metric}{suffix}"
+            fig.savefig(path, dpi=200, metadata=({"CreationDate": None} if suffix == ".pdf"
+                                                 else {"Software": None}))
+            written.append(path)
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    return written
+
+
+def write_outputs(folds: pd.DataFrame, out: Path, *, protocol: str, models: Sequence,
+                  tables: Sequence, reference: str, log=None) -> list[Path]:
+    """Write every output file into ``out``; return their paths."""
+    import warnings
+
+    out.mkdir(parents=True, exist_ok=True)
+    folds.to_csv(out / "folds.csv", index=False)
+    n = folds["table"].nunique()
+    if n < FEW_DATASETS:
+        print(f"warning: {n} data set{'s' if n != 1 else ''}: the Friedman test and the "
+              f"Nemenyi critical difference need at least {FEW_DATASETS} to say anything",
+              file=sys.stderr)
+    with warnings.catch_warnings():  # said once above
+        warnings.filterwarnings("ignore", "Only .* data sets", UserWarning)
+        (out / "leaderboard.md").write_text(
+            "\n".join(leaderboard(folds, protocol, models, tables, reference, log)))
+        (out / "table.tex").write_text("% requires \\usepackage{booktabs}\n" + "\n".join(
+            latex_table(folds, metric, reference) for metric in MAIN))
+        figures = cd_figures(folds, out)
+    if not figures:
+        print("note: no critical-difference diagram: it needs at least 2 data sets and 2 "
+              "models", file=sys.stderr)
+    return [out / "folds.csv", out / "leaderboard.md", out / "table.tex", *figures]
+
+
+def fold_frame(results: dict, order: Sequence[str], tables: Sequence[str]) -> pd.DataFrame:
+    """The per-cell results as rows (table, model, repeat, fold, metrics...), tables and
+    models in the order given."""
+    rows = [{"table": c.table, "model": c.model, "repeat": c.repeat, "fold": c.fold,
+             **{k: v for k, v in s.items() if k != "warnings"}} for c, s in results.items()]
+    frame = pd.DataFrame(rows)
+    keys = ["table", "model", "repeat", "fold"]
+    columns = keys + [m for m in (*METRICS, *TIMES)] + sorted(
+        set(frame.columns) - set(keys) - set(METRICS) - set(TIMES))
+    frame["table"] = pd.Categorical(frame["table"], categories=list(tables), ordered=True)
+    frame["model"] = pd.Categorical(frame["model"], categories=list(order), ordered=True)
+    frame = frame.sort_values(keys).reset_index(drop=True)[columns]
+    frame["table"] = frame["table"].astype(str)
+    frame["model"] = frame["model"].astype(str)
+    return frame.replace({np.inf: np.nan})
