@@ -45,7 +45,7 @@ myst_heading_anchors = 3
 
 templates_path = ["_templates"]
 autosummary_generate = True
-autodoc_default_options = {"members": True, "inherited-members": False}
+autodoc_default_options = {"members": True}
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_validation_checks: set[str] = set()
