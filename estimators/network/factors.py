@@ -42,7 +42,7 @@ For a vertex v with feature parents P = C ∪ D (C continuous, D categorical), c
   ``max(ridge, var_smoothing) * diag(var(x_C))``. It sums to 1 over c for every x_C.
 
 **Pooling.** A Gaussian cell with fewer than ``n0 = max(min_cell_rows, |C| + 2)`` rows (at
-least one row per parameter of the regression: intercept, |C| slopes, variance) uses the
+least one row per parameter of the regression: intercept, ``|C|`` slopes, variance) uses the
 estimate of a coarser cell: (u, y) -> y -> all rows for continuous v, and
 (c, u, y) -> (c, y) -> c -> all rows for the Gaussians of the Bayes-rule factor. A cell with
 enough rows in which x_v (a coordinate of x_C for the Bayes-rule factor) is constant up to
@@ -247,7 +247,7 @@ class CategoricalFactor(Factor):
 
 @dataclass(eq=False)
 class LinearGaussianFactor(Factor):
-    """``N(x_v; a + b^T x_C, s2)`` per cell; arrays of shape (U + 1, m[, |C|])."""
+    """``N(x_v; a + b^T x_C, s2)`` per cell; arrays of shape ``(U + 1, m[, |C|])``."""
 
     intercept: np.ndarray = field(default=None)
     coef: np.ndarray = field(default=None)
@@ -298,8 +298,9 @@ class LinearGaussianFactor(Factor):
 
 @dataclass(eq=False)
 class BayesCategoricalFactor(Factor):
-    """``p(c | x_C, u, y)`` by Bayes' rule; ``log_cpt`` (U + 1, m, K), ``mean``
-    (U + 1, m, K, |C|), ``precision`` (U + 1, m, K, |C|, |C|), ``logdet`` (U + 1, m, K)."""
+    """``p(c | x_C, u, y)`` by Bayes' rule; ``log_cpt`` ``(U + 1, m, K)``, ``mean``
+    ``(U + 1, m, K, |C|)``, ``precision`` ``(U + 1, m, K, |C|, |C|)``, ``logdet``
+    ``(U + 1, m, K)``."""
 
     log_cpt: np.ndarray = field(default=None)
     mean: np.ndarray = field(default=None)
