@@ -45,6 +45,7 @@ from estimators.search.registry import (
     searcher_names,
 )
 from estimators.search.spanning_tree import SpanningTreeResult, maximum_spanning_tree
+from estimators.search.ties import TIE_RTOL, canonical_order, name_key, snap, tie_step
 
 __all__ = [
     "ArborescenceResult",
@@ -81,4 +82,9 @@ __all__ = [
     "local_search_backbone",
     "maximum_spanning_arborescence",
     "maximum_spanning_tree",
+    "TIE_RTOL",
+    "canonical_order",
+    "name_key",
+    "snap",
+    "tie_step",
 ]
