@@ -135,7 +135,12 @@ def test_kgnb_candidates_parameter_restricts_parents_and_matches_restricted_sear
     f, backbone, cands = restrict_search(score, W, 6, names, k=2, search=search,
                                          backbone=None)
     ref = search_structure(search, f, names, 2, backbone=backbone, W=W)
-    assert cands == clf.candidates_ and ref.structure == clf.structure_
+    assert cands == clf.candidates_
+    # orientations of one skeleton tie exactly (score equivalence): the classifier breaks
+    # such ties on snapped scores (estimators.search.ties), so compare skeleton and score
+    assert {frozenset(e) for e in ref.structure.edges} == \
+        {frozenset(e) for e in clf.structure_.edges}
+    assert ref.structure.score(score) == pytest.approx(clf.structure_.score(score), rel=1e-9)
     assert KGNBClassifier(order=4, search=search).fit(X, y).candidates_ is None
 
 
