@@ -286,7 +286,7 @@ def learn_structure(score, searcher: str, constraints: Constraints, *,
     symmetric = is_symmetric(W)
     if searcher == "backbone-dp" and backbone is None and k == 1:
         searcher = "spanning-tree" if symmetric else "arborescence"
-    given = isinstance(backbone, str) and backbone == "given"
+    given = isinstance(backbone, str) and backbone == "given" and searcher == "backbone-dp"
     if backbone is not None and (given or not isinstance(backbone, str)):
         # a backbone in the table's terms (column indices, "given": column order) as names
         backbone = check_backbone(names if given else backbone, names, owner=owner)
