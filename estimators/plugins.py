@@ -5,7 +5,7 @@ to ``kgraph learn`` and to ``kgraph plugins`` -- with one entry-point line in it
 ``pyproject.toml``, and no edit to kgraph::
 
     [project.entry-points."kgraph.scores"]
-    js-cmi = "kgraph_js_cmi:FAMILIES"        # what register_score(name, ...) takes
+    js-cmi = "kgraph_js_cmi:JamesSteinCMI"   # what register_score(name, ...) takes
 
     [project.entry-points."kgraph.searchers"]
     my-search = "my_package:my_searcher"     # what register_searcher(name, ...) takes

@@ -107,9 +107,19 @@ def test_a_broken_score_fails_the_named_check(score, check):
         check_score(score, families=("discrete",))
 
 
+class Undeclared(BaseEstimator):
+    """Protocol only, no ``families``."""
+
+    def fit(self, X, y):
+        return self
+
+    def score(self, v, parents):
+        return float(len(parents))
+
+
 def test_an_object_without_families_is_told_to_declare_them():
     with pytest.raises(ConformanceError, match="declares no families"):
-        check_score(Counter())
+        check_score(Undeclared())
     with pytest.raises(ConformanceError, match="no score is registered as 'nope'"):
         check_score("nope")
 
@@ -127,6 +137,29 @@ class Closeness(BaseEstimator):
     def score(self, v, parents):
         i = self.columns_.index(v)
         return float(sum(1 / abs(i - self.columns_.index(p)) for p in parents))
+
+
+class MyCMI(DiscreteCMI):
+    """The README's example: a bare subclass of a built-in score."""
+
+
+def test_a_bare_subclass_of_a_builtin_score_inherits_its_families_and_passes():
+    from estimators.scores import SCORES
+
+    passed = check_score(MyCMI())
+    assert {p.split(":")[0] for p in passed} == {"discrete"} == set(SCORES["bdeu"])
+    assert "discrete: backbone DP equals brute force" in passed
+    assert "discrete: classifiers fit and predict" in passed
+
+
+def test_the_builtin_classes_declare_their_registry_families():
+    from estimators.scores import BIC, SCORES, GaussianCMI
+
+    for name in (*BUILTIN_SCORES, "gaussian-copula", "kde"):
+        for family, make in SCORES[name].items():
+            assert family in make().families, (name, family)
+    assert BIC(GaussianCMI()).families == ("gaussian",)
+    assert BIC(Undeclared()).families is None
 
 
 def test_a_protocol_only_score_passes():

@@ -154,3 +154,31 @@ def test_the_cli_learns_and_lists_it(tmp_path, capsys):
     model = joblib.load(tmp_path / "model.joblib")
     X, y = load_dataset("car")
     assert model.structure_ == KTANClassifier(k=2, structure_score="js-cmi").fit(X, y).structure_
+
+
+def test_the_cli_learns_tan_with_it(tmp_path):
+    """TAN is k-TAN with k = 1: ``--model tan --structure-score js-cmi`` is the maximum
+    spanning tree of the plug-in's pair scores (checked by brute force over all trees)."""
+    require_js_cmi()
+    import joblib
+    import kgraph_js_cmi
+
+    from estimators.ktan import TANClassifier
+    from estimators.search import brute_force_spanning_tree
+    from viz.cli import main
+
+    assert main(["learn", "car", "--model", "tan", "--structure-score", "js-cmi", "--cv", "2",
+                 "--quiet", "--out", str(tmp_path)]) == 0
+    model = joblib.load(tmp_path / "model.joblib")
+    assert isinstance(model, TANClassifier) and model.structure_score_ == "js-cmi"
+    assert "`js-cmi`: `JamesSteinCMI`" in (tmp_path / "report.md").read_text()
+    X, y = load_dataset("car")
+    codes = X.apply(lambda c: c.astype("category").cat.codes)
+    js = kgraph_js_cmi.JamesSteinCMI().fit(codes, np.unique(y, return_inverse=True)[1])
+    names = list(X.columns)
+    W = np.array([[js.score(b, {a}) if a != b else 0.0 for b in names] for a in names])
+    best = brute_force_spanning_tree(W)
+    assert {frozenset(e) for e in model.structure_.edges} == \
+        {frozenset((names[i], names[j])) for i, j in best.edges}
+    assert model.score_ == pytest.approx(best.score, rel=1e-9)
+    assert model.score_ != pytest.approx(TANClassifier().fit(X, y).score_)  # not the plug-in CMI

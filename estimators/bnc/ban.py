@@ -29,7 +29,7 @@ from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassi
 from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
-from estimators.search import hill_climb_dag
+from estimators.search import canonical_order, hill_climb_dag, snap, tie_step
 from kgraph import ParentSetDAG
 
 __all__ = ["BANClassifier"]
@@ -181,20 +181,21 @@ class BANClassifier(DAGNetworkClassifier):
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
                           score=self.structure_score, owner=name)
-        searched = _SingularAsIneligible(score)
+        pairs = np.asarray(score.edge_matrix(), dtype=float)
+        searched = _SingularAsIneligible(score, tie_step(pairs))
         self.structure_score_ = self.structure_score
         self.search_ = "hill-climbing"
-        self.search_result_ = hill_climb_dag(
-            searched, self.max_parents, variables=list(model.names),
+        self.search_result_ = hill_climb_dag(  # ties: by name (estimators.search.ties)
+            searched, self.max_parents, variables=canonical_order(model.names),
             tabu_length=self.tabu_length, patience=self.patience, restarts=self.restarts,
             random_state=self.random_state)
         self.parents_ = dict(self.search_result_.parents)
         self.structure_ = ParentSetDAG(self.parents_, target=self.class_node_,
                                        max_in_degree=self.max_parents)
-        self.score_ = self.search_result_.score
-        self.edge_scores_ = np.asarray(score.edge_matrix(), dtype=float)
+        self.edge_scores_ = pairs
         self.hyperedge_scores_ = {v: float(score(v, frozenset(ps)))
                                   for v, ps in self.parents_.items()}
+        self.score_ = float(sum(self.hyperedge_scores_.values()))  # unsnapped
         index = {names[j]: j for j in kept}
         self._fit_network(enc, y_codes, kept,
                           [[index[p] for p in self.parents_[names[j]]] for j in kept],
@@ -215,17 +216,18 @@ class BANClassifier(DAGNetworkClassifier):
 
 class _SingularAsIneligible:
     """The fitted score with +inf (a family whose class-conditional covariance is singular,
-    so its likelihood has no maximum) searched as -inf (ineligible); counts them."""
+    so its likelihood has no maximum) searched as -inf (ineligible); counts them. Values are
+    snapped to the grid of ``step`` (ties: :mod:`estimators.search.ties`)."""
 
-    def __init__(self, score) -> None:
-        self.score, self.n_singular = score, 0
+    def __init__(self, score, step: float) -> None:
+        self.score, self.n_singular, self.step = score, 0, step
         self.variables_ = list(score.variables_)
 
     def score_many(self, items) -> np.ndarray:
         values = np.asarray(self.score.score_many(items), dtype=float)
         singular = values == np.inf
         self.n_singular += int(singular.sum())
-        return np.where(singular, -np.inf, values)
+        return snap(np.where(singular, -np.inf, values), self.step)
 
     def __call__(self, v, parents) -> float:
         return float(self.score_many([(v, frozenset(parents))])[0])

@@ -2,8 +2,9 @@
 
 The class is a parent of every feature. The features are ordered by their information about
 the class, I(X_i; C) largest first (``class_information_``, :mod:`estimators.class_information`;
-ties by column order); feature i then takes as parents the ``min(i - 1, k)`` earlier features
-with the largest class-conditional information I(X_i; X_j | C) (ties by column order). The
+ties by name); feature i then takes as parents the ``min(i - 1, k)`` earlier features
+with the largest class-conditional information I(X_i; X_j | C) (ties by name). Values equal
+within the relative tolerance of :mod:`estimators.search.ties` (1e-9) tie. The
 pair information is the registry's ``"cmi"`` score (:mod:`estimators.scores`): the plug-in
 CMI on a discrete table, the Gaussian CMI on a continuous one, and on a mixed table or one
 with empty cells the conditional Gaussian gain f(X_i, {X_j}) of MATH.md §7 (the training
@@ -30,12 +31,14 @@ from sklearn.utils._param_validation import Interval
 from estimators._warnings import user_fit
 from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
 from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
+from estimators.search import name_key, snap, tie_step
 from kgraph import ParentSetDAG
 
 __all__ = ["KDBClassifier", "kdb_parents"]
 
 
-def kdb_parents(class_information, pair_information, k: int) -> tuple[list[int], list[list[int]]]:
+def kdb_parents(class_information, pair_information, k: int, names=None
+                ) -> tuple[list[int], list[list[int]]]:
     """Sahami's rule: the kDB order and parent sets of ``d`` features.
 
     Parameters
@@ -47,14 +50,17 @@ def kdb_parents(class_information, pair_information, k: int) -> tuple[list[int],
         child i (non-finite: j is no candidate parent of i).
     k : int
         The largest number of feature parents.
+    names : sequence, optional
+        The features' names: ties (values equal on the grid of
+        :func:`estimators.search.ties.snap`) go to the first by
+        :func:`~estimators.search.ties.name_key`; None: the lower index.
 
     Returns
     -------
     order : list of int
-        The features by I(X_i; C), largest first (ties: lower index first).
+        The features by I(X_i; C), largest first.
     parents : list of list of int
-        ``parents[i]``: feature i's parents, largest I(X_i; X_j | C) first (ties: lower
-        index first).
+        ``parents[i]``: feature i's parents, largest I(X_i; X_j | C) first.
 
     Examples
     --------
@@ -63,12 +69,16 @@ def kdb_parents(class_information, pair_information, k: int) -> tuple[list[int],
     ([1, 2, 0], [[1], [], [1]])
     """
     info = np.asarray(class_information, dtype=float)
+    info = snap(info, tie_step(info))
     W = np.asarray(pair_information, dtype=float)
-    order = sorted(range(info.size), key=lambda i: (-info[i], i))
+    W = snap(W, tie_step(W))
+    rank = list(range(info.size)) if names is None else \
+        [name_key(v) for v in names]  # the tie order
+    order = sorted(range(info.size), key=lambda i: (-info[i], rank[i]))
     parents: list[list[int]] = [[] for _ in range(info.size)]
     for pos, i in enumerate(order):
         earlier = [j for j in order[:pos] if np.isfinite(W[j, i])]
-        parents[i] = sorted(earlier, key=lambda j: (-W[j, i], j))[:k]
+        parents[i] = sorted(earlier, key=lambda j: (-W[j, i], rank[j]))[:k]
     return order, parents
 
 
@@ -187,7 +197,8 @@ class KDBClassifier(DAGNetworkClassifier):
         else:
             W = np.zeros((len(kept), len(kept)))
         np.fill_diagonal(W, -np.inf)
-        order, parents = kdb_parents(self.class_information_[kept], W, self.k)
+        order, parents = kdb_parents(self.class_information_[kept], W, self.k,
+                                     [names[j] for j in kept])
         self.edge_scores_ = np.where(np.isfinite(W), W, 0.0)
         self.order_ = [names[kept[i]] for i in order]
         self.structure_ = ParentSetDAG(

@@ -12,7 +12,7 @@ from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import warn_user
 from estimators.densities import DENSITIES, PairDensity
 from estimators.densities.kde_pair import KERNELS
-from estimators.network.learn import INELIGIBLE, Constraints, learn_structure
+from estimators.network.learn import INELIGIBLE, Constraints, Relabelled, learn_structure
 from estimators.scores import (
     GaussianCMI,
     as_fitted_score,
@@ -20,7 +20,7 @@ from estimators.scores import (
     unfitted_score,
 )
 from estimators.scores import make_score as registered_score
-from estimators.search import maximum_spanning_tree
+from estimators.search import canonical_order, maximum_spanning_tree, snap, tie_step
 
 #: the score of :data:`estimators.scores.SCORES` (``"gaussian"`` family) matching each
 #: dependence model of GNBClassifier (MATH.md §1); its keys are the dependence models the
@@ -72,7 +72,7 @@ def fit_structure_score(score, X: np.ndarray, names: list, codes: np.ndarray, k:
     return as_fitted_score(unfitted if fitted is None else fitted, names)
 
 
-def search_tree(score, used: np.ndarray, *, directed: bool
+def search_tree(score, used: np.ndarray, *, directed: bool, names=None
                 ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """The GNB tree of a fitted score over the positions ``0 .. len(used)-1``: edges as
     column-index pairs (``used``) in selection order and their weights (nats, as searched:
@@ -86,13 +86,17 @@ def search_tree(score, used: np.ndarray, *, directed: bool
     are the arcs (mother, child) in decreasing order of weight (ties: creation order).
     Arcs without enough complete rows are used (at
     :data:`~estimators.network.learn.INELIGIBLE`) only when no tree avoids them, with one
-    warning.
+    warning. ``names`` (the columns' names) decide ties (:mod:`estimators.search.ties`);
+    None: the positions.
     """
     q = len(used)
-    fit = learn_structure(score, "arborescence" if directed else "spanning-tree",
-                          Constraints(k=1, owner="GNBClassifier"), variables=range(q))
+    labels = list(range(q)) if names is None else list(names)
+    fit = learn_structure(score if names is None else Relabelled(score, labels),
+                          "arborescence" if directed else "spanning-tree",
+                          Constraints(k=1, owner="GNBClassifier"), variables=labels)
     W, tree = fit.searched_edge_matrix, fit.structure
-    arcs = [(next(iter(tree.parents(v))), v) for v in tree.order[1:]]
+    at = {v: i for i, v in enumerate(labels)}
+    arcs = [(at[next(iter(tree.parents(v)))], at[v]) for v in tree.order[1:]]
     if directed:  # stable: ties keep creation order
         local = sorted(arcs, key=lambda a: -W[a[0], a[1]])
     else:  # Kruskal's selection order: weight descending, then pair (i, j), i < j
@@ -108,7 +112,7 @@ def search_tree(score, used: np.ndarray, *, directed: bool
 
 
 def fitted_copula_tree(
-    corr: np.ndarray, counts: np.ndarray, used: np.ndarray
+    corr: np.ndarray, counts: np.ndarray, used: np.ndarray, names=None
 ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """Chow–Liu tree of a fitted class-conditional Gaussian copula.
 
@@ -150,18 +154,26 @@ def fitted_copula_tree(
     m = len(counts)
     score = fitted_copula_score(corr, counts, np.arange(m), used, list(range(used.size)),
                                 np.zeros((m, used.size), dtype=bool))
-    return spanning_tree_of(score.edge_matrix(), used)
+    return spanning_tree_of(score.edge_matrix(), used, names)
 
 
-def spanning_tree_of(W: np.ndarray, used: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray]:
+def spanning_tree_of(W: np.ndarray, used: np.ndarray, names=None
+                     ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """Kruskal's tree of a pair-information matrix ``W`` over the columns ``used`` (its rows):
     the column-index pairs in selection order and their weights. ``W`` is a closed-form
     matrix, exactly symmetric and NaN-free by construction: no input checks. (The
     registry's ``"spanning-tree"`` through :func:`search_tree` finds the same tree; its
     input checks and the score policy cost passes over a d x d matrix that the wide
-    Gaussian fit, d = 5,000, is timed without.)"""
+    Gaussian fit, d = 5,000, is timed without.) Ties as in :mod:`estimators.search.ties`:
+    on ``W`` snapped to its grid, by ``names`` (the columns' names; None: positions)."""
     used = np.asarray(used, dtype=int)
-    local = [(int(i), int(j)) for i, j in maximum_spanning_tree(W, check=False).edges]
+    labels = list(range(len(W))) if names is None else list(names)
+    at = {v: i for i, v in enumerate(labels)}
+    perm = np.array([at[v] for v in canonical_order(labels)], dtype=np.int64)
+    tied = snap(W[np.ix_(perm, perm)], tie_step(W))
+    local = [(int(perm[i]), int(perm[j]))
+             for i, j in maximum_spanning_tree(tied, check=False).edges]
+    local = [(min(e), max(e)) for e in local]
     weights = np.array([W[i, j] for i, j in local])
     return [(int(used[i]), int(used[j])) for i, j in local], weights
 

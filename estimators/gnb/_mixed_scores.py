@@ -176,4 +176,4 @@ def learn_gnb_tree(enc: EncodedColumns, codes: np.ndarray, classes: np.ndarray,
     else:
         score = MixedScore(enc, codes, classes, used, dependence, bandwidth, var_smoothing,
                            n_jobs)
-    return search_tree(score, used, directed=directed)
+    return search_tree(score, used, directed=directed, names=[enc.names[u] for u in used])

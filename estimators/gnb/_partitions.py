@@ -65,7 +65,8 @@ def fit_gnb_partitions(clf, data: Partitions):
     names = clf.feature_names()
     sub = mo.subset(used)
     _, R = gaussian_statistics(sub, [names[u] for u in used], owner)
-    local, clf.edge_weights_ = fitted_copula_tree(R, sub.n / sub.n.sum(), np.arange(used.size))
+    local, clf.edge_weights_ = fitted_copula_tree(R, sub.n / sub.n.sum(), np.arange(used.size),
+                                                  [names[u] for u in used])
     edges = [(int(used[i]), int(used[j])) for i, j in local]
     clf.cluster_order_ = np.array(edges, dtype=int).reshape(-1, 2)
     clf.density_ = ClassGaussian(var_smoothing=clf.var_smoothing).fit_moments(

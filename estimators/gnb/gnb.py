@@ -239,13 +239,14 @@ class GNBClassifier(BaseGNB):
         self._used = used
         self.rooted_ = not bool(enc.continuous[used].all())
         density, shared = self._shared_density(enc, codes)
+        labels = [self.feature_names()[u] for u in used]  # ties follow the names
         with self._one_warning():
             if isinstance(shared, ClassMoments):  # Kruskal on the moments' Gaussian CMI
                 edges, self.edge_weights_ = spanning_tree_of(
-                    shared.subset(used).pair_information(), used)
+                    shared.subset(used).pair_information(), used, labels)
             elif shared is not None:  # Chow-Liu on the fitted copula's own normal scores
                 edges, self.edge_weights_ = fitted_copula_tree(
-                    shared, np.bincount(codes, minlength=self.classes_.size), used)
+                    shared, np.bincount(codes, minlength=self.classes_.size), used, labels)
             else:
                 edges, self.edge_weights_ = learn_gnb_tree(
                     enc, codes, self.classes_, used, self.dependence, self.bandwidth,

@@ -179,7 +179,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         self.k_ = k = check_k(spec.k, len(kept), owner=name)
         if backbone is not None and not isinstance(backbone, str):
             backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
-        score = spec.score
+        score = self.structure_score_ = spec.score
         if not isinstance(score, str):
             check_score_width(score, k, owner=name)
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,

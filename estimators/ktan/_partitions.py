@@ -127,9 +127,14 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
 
 
 def _check_ktan(clf, owner: str) -> None:
-    """``KTANClassifier`` from partitions: an int ``k`` and the CMI score (sets ``k_``,
-    ``structure_score_``)."""
+    """``TANClassifier`` / ``KTANClassifier`` from partitions: the CMI score and (k-TAN) an
+    int ``k`` (sets ``structure_score_``, and ``k_`` of k-TAN)."""
     if owner != "KTANClassifier":
+        if clf.structure_score != "cmi":
+            raise ValueError(f"{owner} fits from a Dask collection with structure_score="
+                             f"'cmi'; got {clf.structure_score!r} (other scores need the "
+                             "rows: compute a sample into memory).")
+        clf.structure_score_ = "cmi"
         return
     if not isinstance(clf.k, Integral) or clf.structure_score != "cmi":
         raise ValueError(f"{owner} fits from a Dask collection with an int k and "

@@ -107,12 +107,19 @@ class TANClassifier(BaseKTAN):
     {common}
     Parameters
     ----------
+    structure_score : str or score object, default="cmi"
+        The hyperedge score of the tree, as for :class:`KTANClassifier` (TAN is its k = 1):
+        a name of :data:`estimators.scores.SCORES` (plug-ins included) or a score object;
+        the tree is Kruskal's maximum spanning tree of a symmetric score, the maximum
+        spanning arborescence of ``W[i, j] = f(j, {{i}})`` otherwise.
     {parameters}
 
     Attributes
     ----------
     structure_ : kgraph.AcyclicKTree
         The learned tree (k = 1) over the feature names.
+    structure_score_ : str or score object
+        The structure score used (``structure_score``).
     backbone_ : None
         TAN keeps no backbone.
     certificate_ : None
@@ -155,12 +162,14 @@ class TANClassifier(BaseKTAN):
 
     _parameter_constraints: dict = {
         **BaseKTAN._parameter_constraints,
+        "structure_score": [RegistryName(score_names), HasMethods(["fit", "score"])],
         "ess": [None, Interval(Real, 0, None, closed="neither")],
     }
 
     def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
                  feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False,
-                 parameters="generative", continuous="gaussian"):
+                 parameters="generative", continuous="gaussian", structure_score="cmi"):
+        self.structure_score = structure_score
         self.continuous = continuous
         self.features = features
         self.alpha = alpha
@@ -171,8 +180,8 @@ class TANClassifier(BaseKTAN):
         self.parameters = parameters
 
     def _spec(self) -> KTANSpec:
-        return KTANSpec(k=1, ess=self.ess, parameters=self.parameters,
-                        continuous=self.continuous)
+        return KTANSpec(k=1, score=self.structure_score, ess=self.ess,
+                        parameters=self.parameters, continuous=self.continuous)
 
 
 class KTANClassifier(BaseKTAN):

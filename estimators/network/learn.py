@@ -21,6 +21,13 @@ value a searcher reads (hyperedges, batches, the pair matrix):
   :data:`PERFECT` (1e3 nats, more than any finite score), so directed searchers, which
   need finite weights, prefer it to any other arc and sums stay comparable.
 
+**One policy for ties** (:mod:`estimators.search.ties`): the searcher sees the variables
+sorted by name and every value snapped to a grid of relative step ``TIE_RTOL = 1e-9`` of
+the largest pair score, so scores equal within that tolerance tie exactly and the names
+decide -- never the column order of the table, ``PYTHONHASHSEED`` or the last bit of
+rounding. The structure's score is then recomputed from the unsnapped values; it is within
+``n * 2e-9 * max|W|`` of the searcher's optimum on them.
+
 Examples
 --------
 >>> import numpy as np
@@ -40,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from estimators._validation import UndefinedScoreError
-from estimators.search import search_structure
+from estimators.search import canonical_order, check_backbone, search_structure, snap, tie_step
 from estimators.search.candidates import restrict_search
 from kgraph import ParentSets
 
@@ -94,6 +101,8 @@ class SearchedScore:
         self.score = score
         self.variables_ = list(score.variables_ if variables is None else variables)
         self.raw_edge_matrix: np.ndarray | None = None
+        #: the grid every value is snapped to once set (:mod:`estimators.search.ties`)
+        self.step: float | None = None
 
     def _raw(self, v, parents) -> float:
         try:
@@ -101,8 +110,12 @@ class SearchedScore:
         except UndefinedScoreError:
             return -np.inf
 
+    def _searched(self, values):
+        values = searched_values(values)
+        return values if self.step is None else snap(values, self.step)
+
     def __call__(self, v, parents) -> float:
-        return float(searched_values(self._raw(v, parents)))
+        return float(self._searched(self._raw(v, parents)))
 
     def score_positions(self, V: np.ndarray, P: np.ndarray) -> np.ndarray:
         """``f(v, P)`` of hyperedges given by positions in ``variables_`` (V (N,), P (N, j)
@@ -112,7 +125,7 @@ class SearchedScore:
         own = getattr(self.score, "score_positions", None)
         if callable(own) and list(getattr(self.score, "variables_", ())) == self.variables_:
             try:
-                return searched_values(own(V, P))
+                return self._searched(own(V, P))
             except UndefinedScoreError:  # one is undefined: score them one by one
                 pass
         names = self.variables_
@@ -125,10 +138,10 @@ class SearchedScore:
         many = getattr(self.score, "score_many", None)
         if callable(many):
             try:
-                return searched_values(many(items))
+                return self._searched(many(items))
             except UndefinedScoreError:  # one is undefined: score them one by one
                 pass
-        return searched_values([self._raw(v, p) for v, p in items])
+        return self._searched([self._raw(v, p) for v, p in items])
 
     def edge_matrix(self) -> np.ndarray:
         """Pair scores ``W[i, j] = f(j, {i})``, under the policy (the score's own matrix,
@@ -137,7 +150,7 @@ class SearchedScore:
         if callable(pairs):
             try:
                 self.raw_edge_matrix = np.asarray(pairs(), dtype=float)
-                return searched_values(self.raw_edge_matrix)
+                return self._searched(self.raw_edge_matrix)
             except UndefinedScoreError:  # some pair is undefined: score them one by one
                 pass
         names = self.variables_
@@ -147,7 +160,7 @@ class SearchedScore:
             for j in range(d):
                 if i != j:
                     W[i, j] = self._raw(names[j], frozenset([names[i]]))
-        return searched_values(W)
+        return self._searched(W)
 
 
 class Relabelled:
@@ -268,14 +281,24 @@ def learn_structure(score, searcher: str, constraints: Constraints, *,
     names = searched.variables_
     k, backbone, owner = constraints.k, constraints.backbone, constraints.owner
     W = searched.edge_matrix()
+    searched.step = tie_step(W, bounds=(INELIGIBLE, PERFECT))  # the policy for ties
+    W = snap(W, searched.step)
     symmetric = is_symmetric(W)
     if searcher == "backbone-dp" and backbone is None and k == 1:
         searcher = "spanning-tree" if symmetric else "arborescence"
+    given = isinstance(backbone, str) and backbone == "given" and searcher == "backbone-dp"
+    if backbone is not None and (given or not isinstance(backbone, str)):
+        # a backbone in the table's terms (column indices, "given": column order) as names
+        backbone = check_backbone(names if given else backbone, names, owner=owner)
+    canonical = canonical_order(names)  # the order ties follow
+    at = {v: i for i, v in enumerate(names)}
+    perm = np.array([at[v] for v in canonical], dtype=np.int64)
     pairs = W if symmetric else np.maximum(W, W.T)
+    pairs = pairs[np.ix_(perm, perm)]
     restricted, backbone, chosen = restrict_search(
-        searched, pairs, constraints.candidates, names, k=k, search=searcher,
+        searched, pairs, constraints.candidates, canonical, k=k, search=searcher,
         backbone=backbone, owner=owner)
-    found = search_structure(searcher, restricted, names, k, backbone=backbone, W=pairs,
+    found = search_structure(searcher, restricted, canonical, k, backbone=backbone, W=pairs,
                              owner=owner)
     tree = found.structure
     raw = {v: searched._raw(v, tree.parents(v)) for v in tree.order}

@@ -41,7 +41,10 @@ Optional
 * ``families``: the feature families it serves, among ``"discrete"``, ``"gaussian"`` and
   ``"mixed"`` (the latter: mixed column types or missing cells, fitted through
   ``fit_encoded(enc, y_codes, classes)`` as :class:`ConditionalGaussianScore`). A
-  registered score's families are its registry entry's keys.
+  registered score's families are its registry entry's keys. The built-in classes declare
+  theirs (``DiscreteCMI`` and ``DiscreteBDeu``: discrete; ``GaussianCMI``,
+  ``GaussianCopulaCMI``, ``KDECopulaCMI``: gaussian; ``ConditionalGaussianScore`` and
+  ``ConditionalGaussianBIC``: mixed; ``BIC``: its base's), so a subclass inherits them.
 * ``max_parents``: the largest parent set it answers (None or absent: any); the classifier
   refuses a larger ``k`` before fitting.
 * ``symmetric``: True when ``score(i, {j}) == score(j, {i})`` (checked by ``check_score``);

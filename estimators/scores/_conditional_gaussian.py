@@ -149,6 +149,9 @@ class ConditionalGaussianScore(PositionsCMI):
     (0.248, 0.249, True)
     """
 
+    #: the feature families it serves (the score protocol; :mod:`estimators.scores`): tables
+    #: of mixed column types or with missing cells, fitted through :meth:`fit_encoded`
+    families = ("mixed",)
     _parameter_constraints: dict = {
         **BaseCMI._parameter_constraints,
         "feature_types": [str, Mapping],

@@ -294,6 +294,8 @@ class DiscreteCMI(BaseCMI):
         **BaseCMI._parameter_constraints,
         "alpha": [Interval(Real, 0, None, closed="left")],
     }
+    #: the feature families it serves (the score protocol; :mod:`estimators.scores`)
+    families = ("discrete",)
     _kind = "discrete"
     _pair_block = staticmethod(discrete_pair_block)
     _hyperedge_block = staticmethod(discrete_hyperedge_block)

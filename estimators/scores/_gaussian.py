@@ -89,6 +89,8 @@ def gaussian_pair_matrix(data: CorrelationData) -> np.ndarray:
 
 
 class _CorrelationCMI(PositionsCMI):
+    #: the feature families it serves (the score protocol; :mod:`estimators.scores`)
+    families = ("gaussian",)
     _pair_block = staticmethod(gaussian_pair_block)
     _hyperedge_block = staticmethod(gaussian_hyperedge_block)
     _dense_pairs = staticmethod(gaussian_pair_matrix)

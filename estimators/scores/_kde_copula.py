@@ -172,6 +172,8 @@ class KDECopulaCMI(BaseCMI):
         "bandwidth": [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")],
         "max_grid": [Interval(Integral, 16, None, closed="left")],
     }
+    #: the feature families it serves (the score protocol; :mod:`estimators.scores`)
+    families = ("gaussian",)
     _max_parents = 1  # larger parent sets are rejected before any block runs
     _pair_block = staticmethod(kde_pair_block)
 

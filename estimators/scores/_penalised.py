@@ -117,6 +117,13 @@ class BIC(BaseEstimator):
         return self
 
     @property
+    def families(self) -> tuple[str, ...] | None:
+        """The feature families it serves: those of ``base`` (``DiscreteCMI()`` if None;
+        None when ``base`` declares none)."""
+        found = getattr(DiscreteCMI if self.base is None else self.base, "families", None)
+        return None if found is None else tuple(found)
+
+    @property
     def _half_log_n(self) -> float:
         return 0.5 * float(np.log(self.n_samples_))
 

@@ -7,6 +7,13 @@ with :func:`register_searcher`), :data:`BACKBONE_METHODS`, :func:`resolve_backbo
 Every searcher takes a hyperedge score ``f(v, parents: frozenset) -> float`` (fitted score
 objects are such callables) or, for spanning trees, a weight matrix, and returns a frozen
 result with ``.structure`` and ``.score``.
+
+**Ties.** Called directly, every searcher (Kruskal, the matroid greedy, the backbone DP,
+the greedy k-tree, the arborescence, hill-climbing, brute force) is deterministic and
+breaks exact ties by the order of the variables (or elements) it is given. The classifiers
+call them through the policy of :mod:`estimators.search.ties`: the variables in name order
+and the scores snapped to a grid of relative step :data:`TIE_RTOL` (1e-9), so ties within
+that tolerance go to the names, never to the column order or ``PYTHONHASHSEED``.
 """
 
 from estimators.search._common import check_backbone, check_k
@@ -45,6 +52,7 @@ from estimators.search.registry import (
     searcher_names,
 )
 from estimators.search.spanning_tree import SpanningTreeResult, maximum_spanning_tree
+from estimators.search.ties import TIE_RTOL, canonical_order, name_key, snap, tie_step
 
 __all__ = [
     "ArborescenceResult",
@@ -81,4 +89,9 @@ __all__ = [
     "local_search_backbone",
     "maximum_spanning_arborescence",
     "maximum_spanning_tree",
+    "TIE_RTOL",
+    "canonical_order",
+    "name_key",
+    "snap",
+    "tie_step",
 ]

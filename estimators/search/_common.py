@@ -11,7 +11,8 @@ import numpy as np
 from estimators._validation import UndefinedScoreError
 from estimators._warnings import warn_user
 
-__all__ = ["Score", "check_k", "check_backbone", "resolve_variables", "score_values",
+__all__ = ["Score", "check_k", "check_backbone", "own_edge_matrix", "resolve_variables",
+           "score_values",
            "nan_score_error", "combination_table", "colex_rank", "binomial_table"]
 
 Score = Callable[[Hashable, frozenset], float]
@@ -129,6 +130,29 @@ def resolve_variables(f: object, variables: Sequence[Hashable] | None) -> list:
     if len(set(variables)) != len(variables):
         raise ValueError(f"The variables repeat a name: {variables!r}.")
     return variables
+
+
+def own_edge_matrix(f, variables: Sequence[Hashable]) -> np.ndarray:
+    """``f.edge_matrix()`` (in the order of ``f.variables_``) rearranged to ``variables``,
+    a permutation of them (a searcher may be handed the variables in another order).
+
+    Examples
+    --------
+    >>> class F:
+    ...     variables_ = ["a", "b"]
+    ...     def edge_matrix(self):
+    ...         return np.array([[0.0, 1.0], [2.0, 0.0]])
+    >>> own_edge_matrix(F(), ["b", "a"]).tolist()
+    [[0.0, 2.0], [1.0, 0.0]]
+    """
+    W = np.asarray(f.edge_matrix(), dtype=float)
+    own = list(getattr(f, "variables_", None) or variables)
+    variables = list(variables)
+    if own == variables or len(own) != len(variables) or set(own) != set(variables):
+        return W
+    at = {v: i for i, v in enumerate(own)}
+    perm = [at[v] for v in variables]
+    return W[np.ix_(perm, perm)]
 
 
 def score_values(f: Score, items: Sequence[tuple[Hashable, frozenset]]) -> np.ndarray:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import networkx as nx
 import numpy as np
 
-from estimators.search._common import score_values
+from estimators.search._common import own_edge_matrix, score_values
 from estimators.search.spanning_tree import square_matrix
 from kgraph.ktree import AcyclicKTree
 
@@ -85,7 +85,7 @@ def directed_weights(W_or_score, variables: Sequence[Hashable] | None = None
         d = len(variables)
         root = score_values(f, [(v, frozenset()) for v in variables])
         if hasattr(f, "edge_matrix"):
-            W = np.asarray(f.edge_matrix(), dtype=float)
+            W = own_edge_matrix(f, variables)
         else:
             ii, jj = np.nonzero(~np.eye(d, dtype=bool))
             W = np.zeros((d, d))

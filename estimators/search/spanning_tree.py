@@ -16,7 +16,7 @@ from itertools import combinations
 
 import numpy as np
 
-from estimators.search._common import score_values
+from estimators.search._common import own_edge_matrix, score_values
 from kgraph.gnb import GNBJunctionTree
 from kgraph.ktree import AcyclicKTree
 
@@ -105,7 +105,8 @@ def weight_matrix(W_or_score, variables: Sequence[Hashable] | None = None):
         if variables is None:
             variables = getattr(score, "variables_", None)
         if hasattr(score, "edge_matrix"):
-            W = np.asarray(score.edge_matrix(), dtype=float)
+            W = own_edge_matrix(score, variables) if variables is not None else \
+                np.asarray(score.edge_matrix(), dtype=float)
         else:
             if variables is None:
                 raise ValueError("Pass variables=[...] to score pairs with a plain callable.")

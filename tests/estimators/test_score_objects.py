@@ -130,8 +130,10 @@ def test_register_score_mirrors_register_searcher(registered):
         register_score("", {"discrete": DiscreteCMI})
     assert register_score("fam", Closeness) == {"discrete": Closeness, "gaussian": Closeness}
     SCORES.pop("fam")
+    assert register_score("fam", DiscreteCMI) == {"discrete": DiscreteCMI}  # declared
+    SCORES.pop("fam")
     with pytest.raises(TypeError, match="a factory with a 'families' attribute"):
-        register_score("odd", DiscreteCMI)
+        register_score("odd", lambda: DiscreteCMI())
 
 
 def test_unknown_name_is_one_line_listing_the_registered_ones(discrete, registered):

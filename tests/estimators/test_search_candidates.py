@@ -121,7 +121,7 @@ def test_kgnb_candidates_parameter_restricts_parents_and_matches_restricted_sear
     import pandas as pd
 
     from estimators import KGNBClassifier
-    from estimators.search import search_structure
+    from estimators.search import canonical_order, search_structure
     from estimators.search.candidates import restrict_search
 
     X, y = tree_data()
@@ -129,11 +129,18 @@ def test_kgnb_candidates_parameter_restricts_parents_and_matches_restricted_sear
     clf = KGNBClassifier(order=4, search=search, candidates=6).fit(X, y)
     assert all(clf.structure_.parents(v) <= clf.candidates_[v] for v in clf.structure_.order)
     score = GaussianCMI().fit(X, y)
-    W = score.edge_matrix()
-    f, backbone, cands = restrict_search(score, W, 6, list(X.columns), k=2, search=search,
+    names = canonical_order(X.columns)  # the classifiers search in the names' order
+    perm = [list(X.columns).index(v) for v in names]
+    W = score.edge_matrix()[np.ix_(perm, perm)]
+    f, backbone, cands = restrict_search(score, W, 6, names, k=2, search=search,
                                          backbone=None)
-    ref = search_structure(search, f, list(X.columns), 2, backbone=backbone, W=W)
-    assert cands == clf.candidates_ and ref.structure == clf.structure_
+    ref = search_structure(search, f, names, 2, backbone=backbone, W=W)
+    assert cands == clf.candidates_
+    # orientations of one skeleton tie exactly (score equivalence): the classifier breaks
+    # such ties on snapped scores (estimators.search.ties), so compare skeleton and score
+    assert {frozenset(e) for e in ref.structure.edges} == \
+        {frozenset(e) for e in clf.structure_.edges}
+    assert ref.structure.score(score) == pytest.approx(clf.structure_.score(score), rel=1e-9)
     assert KGNBClassifier(order=4, search=search).fit(X, y).candidates_ is None
 
 

@@ -150,14 +150,17 @@ def test_kgnb_with_a_named_backbone(tmp_path, backbone):
     assert code == 0
     model = joblib.load(out / "model.joblib")
     from estimators.gnb import KGNBClassifier
-    from estimators.search import backbone_order
+    from estimators.search import backbone_order, canonical_order
 
     assert model.backbone == backbone and model.search == "backbone-dp"
     assert model.structure_.k == 2
     if backbone == "mst-dfs":  # the DP kept the mst-dfs order of the CMI edge matrix
         X, y = load_iris_frame()
+        names = canonical_order(X.columns)  # the classifiers search in the names' order
+        perm = [list(X.columns).index(v) for v in names]
+        W = _edge_matrix(X, y)[perm][:, perm]
         ref = KGNBClassifier(search="backbone-dp", backbone=list(backbone_order(
-            _edge_matrix(X, y), "mst-dfs"))).fit(X, y)
+            W, "mst-dfs", variables=names))).fit(X, y)
         assert model.structure_ == ref.structure_
 
 

@@ -69,7 +69,7 @@ MODELS = {
                       ("order", "dependence", "search", "backbone", "candidates",
                        "structure_score"), "k-GNB classifier (paper 1)"),
     "tan": ModelSpec("estimators.ktan", "TANClassifier",
-                     ("features", "alpha", "ess", "parameters", "continuous"),
+                     ("features", "alpha", "ess", "parameters", "continuous", "structure_score"),
                      "TAN classifier (paper 2, k = 1)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
                       ("k", "search", "backbone", "features", "alpha", "candidates",

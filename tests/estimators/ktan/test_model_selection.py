@@ -49,7 +49,10 @@ def test_structure_score_is_the_named_score(car_small, name, score):
     fitted = score.fit(X, y)
     expected = backbone_dp(fitted, tuple(X.columns), 2)
     assert clf.score_ == pytest.approx(expected.score, rel=1e-10)
-    assert clf.structure_.edges == expected.structure.edges
+    # score-equivalent orientations tie exactly; the classifier breaks ties by name
+    # (estimators.search.ties), the direct call by the order given
+    assert {frozenset(e) for e in clf.structure_.edges} == \
+        {frozenset(e) for e in expected.structure.edges}
 
 
 def test_tan_with_ess_uses_the_bdeu_cpts(car_small):

@@ -127,6 +127,8 @@ def test_dask_array_input_gives_dask_array_output():
     (KTANClassifier(k="auto"), ValueError, "with an int k and structure_score='cmi'; got "
                                            "k='auto'"),
     (KTANClassifier(k=2, structure_score="bic"), ValueError, "structure_score='bic'"),
+    (TANClassifier(structure_score="bic"), ValueError,
+     "TANClassifier fits from a Dask collection with structure_score='cmi'; got 'bic'"),
 ])
 def test_unsupported_models_name_what_is_supported(clf, error, match):
     with pytest.raises(error, match=match):  # y=None: fit(X, y) of every family takes it

@@ -72,7 +72,7 @@ def test_marginal_equals_brute_force(kind, tol):
 
 
 def test_coarsened_grid_within_its_bound():
-    """Two missing continuous cells a, b, the parents of an observed c in a 2-TAN (one
+    """Two missing continuous cells a, b in one family with an observed c in a 2-TAN (one
     family's table of 256 x 256 nodes): the grid engine with the family's table capped
     (MAX_FAMILY_CELLS; 4096 = 64 x 64 is the default) against the dense brute force at
     301 x 301 nodes. Measured: 2.6e-6 uncapped (the brute force's own error), 3.7e-6 at
@@ -86,7 +86,9 @@ def test_coarsened_grid_within_its_bound():
     b = rng.normal(size=160) + 0.5 * y
     X = pd.DataFrame({"a": a, "b": b, "c": a + b + rng.normal(scale=0.5, size=160)})
     clf = KTANClassifier(k=2, continuous=Semiparametric("ckde")).fit(X, y)
-    assert clf.structure_.parents("c") == {"a", "b"}
+    # the triangle a, b, c: one family holds the missing a, b and the observed c (its
+    # orientations tie by score equivalence; estimators.search.ties picks one by name)
+    assert len({frozenset(e) for e in clf.structure_.edges}) == 3
     clf._train = X
     row = X.iloc[10].copy()
     row[["a", "b"]] = np.nan

@@ -3,9 +3,11 @@
 
 Skipped when pybnesian is not importable (``pip install ".[semiparametric]"``); the CKDE
 part also needs an OpenCL platform (pocl from ``pocl-binary-distribution``, see
-benchmarks/_pybnesian.py) and says so when it has none.
+benchmarks/_pybnesian.py) and says so when it has none. ``.ci/run`` installs the extra and
+sets ``KGRAPH_REQUIRE_PEERS=1``, under which a missing peer fails instead of skipping.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -20,12 +22,40 @@ from estimators.columns import MixedEncoder  # noqa: E402
 from estimators.scores import fit_cg_factor  # noqa: E402
 from estimators.semiparametric import fit_ckde_factor  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[3]
+REQUIRE = "KGRAPH_REQUIRE_PEERS"
+
 try:
     pb = import_pybnesian()
 except ImportError:  # pragma: no cover - the optional extra is not installed
     pb = None
 
-pytestmark = pytest.mark.skipif(pb is None, reason="pybnesian is not installed")
+
+def _unavailable(reason: str) -> None:
+    """Skip, or fail under ``KGRAPH_REQUIRE_PEERS=1`` (set by .ci/run)."""
+    if os.environ.get(REQUIRE) == "1":
+        pytest.fail(f"{reason} ({REQUIRE}=1: the peer must run; pip install "
+                    "'.[semiparametric]')")
+    pytest.skip(reason)
+
+
+@pytest.fixture()
+def peer():
+    if pb is None:
+        _unavailable("pybnesian is not installed")
+    return pb
+
+
+def test_ci_installs_the_peer_and_requires_it(monkeypatch):
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert any('pip install' in line and '".[semiparametric]"' in line
+               and f"export {REQUIRE}=1" in line for line in lines)
+    monkeypatch.setenv(REQUIRE, "1")
+    with pytest.raises(pytest.fail.Exception, match="the peer must run"):
+        _unavailable("no peer")
+    monkeypatch.delenv(REQUIRE)
+    with pytest.raises(pytest.skip.Exception, match="no peer"):
+        _unavailable("no peer")
 
 
 def _table(n=250, seed=3):
@@ -41,13 +71,13 @@ def _ckde_or_skip(variable, evidence, selector, df):
     try:
         cpd.fit(df)
     except RuntimeError as exc:  # no OpenCL platform
-        pytest.skip(f"PyBNesian's CKDE cannot run here: {exc}")
+        _unavailable(f"PyBNesian's CKDE cannot run here: {exc}")
     return cpd
 
 
 @pytest.mark.parametrize("rule", ["normal_reference", "scott"])
 @pytest.mark.parametrize("evidence", [[], ["a"], ["a", "b"]])
-def test_ckde_log_likelihood_equals_pybnesian(rule, evidence):
+def test_ckde_log_likelihood_equals_pybnesian(peer, rule, evidence):
     df = _table()
     enc = MixedEncoder().fit_transform(df)
     selector = pb.NormalReferenceRule() if rule == "normal_reference" else pb.ScottsBandwidth()
@@ -60,7 +90,7 @@ def test_ckde_log_likelihood_equals_pybnesian(rule, evidence):
     np.testing.assert_allclose(ours, peer.logl(new), rtol=0, atol=1e-8)
 
 
-def test_linear_gaussian_equals_pybnesian_up_to_the_variance_convention():
+def test_linear_gaussian_equals_pybnesian_up_to_the_variance_convention(peer):
     """Same intercept and slopes (least squares); PyBNesian's variance is the unbiased
     RSS / (n - |C| - 1), kgraph's the ML RSS / n (MATH.md §7): with kgraph's variance
     rescaled by n / (n - |C| - 1) the log-likelihoods agree to 1e-8; without, they differ
