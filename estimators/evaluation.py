@@ -18,10 +18,10 @@ import warnings
 from collections.abc import Hashable
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.metrics import (
     accuracy_score,
-    balanced_accuracy_score,
     brier_score_loss,
     f1_score,
     log_loss,
@@ -138,9 +138,9 @@ def classification_metrics(y_true, proba, classes) -> dict[str, float]:
     classes = np.asarray(classes)
     proba = np.asarray(proba, dtype=float)
     y_pred = classes[np.argmax(proba, axis=1)]
-    with warnings.catch_warnings():  # a class absent from this part: averaged over those present
-        warnings.filterwarnings("ignore", "y_pred contains classes not in y_true")
-        balanced = float(balanced_accuracy_score(y_true, y_pred))
+    # the recall of each class present in this part, averaged (scikit-learn's balanced
+    # accuracy, without its warnings on a part holding one class or lacking a predicted one)
+    balanced = float(np.mean([np.mean(y_pred[y_true == c] == c) for c in np.unique(y_true)]))
     return {
         "accuracy": float(accuracy_score(y_true, y_pred)),
         "balanced_accuracy": balanced,
@@ -155,14 +155,17 @@ def classification_metrics(y_true, proba, classes) -> dict[str, float]:
 class _FoldScorer:
     """``cross_validate`` scorer: the fold model's probabilities over all ``classes``."""
 
-    def __init__(self, classes: np.ndarray) -> None:
-        self.classes = classes
+    def __init__(self, classes: np.ndarray, done=None) -> None:
+        self.classes, self.done = classes, done
 
     def __call__(self, estimator, X, y) -> dict[str, float]:
         proba = np.zeros((len(y), self.classes.size))
         columns = np.searchsorted(self.classes, estimator.classes_)
         proba[:, columns] = estimator.predict_proba(X)
-        return classification_metrics(y, proba, self.classes)
+        out = classification_metrics(y, proba, self.classes)
+        if self.done is not None:  # a fold scored (in this process: folds one by one)
+            self.done()
+        return out
 
 
 class _Recording(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -205,9 +208,10 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
     n_jobs : int or None, default=None
         Folds fitted in parallel (joblib), as scikit-learn's ``cross_validate``.
     verbose : bool, default=False
-        A tqdm bar on stderr counting the folds handed to the workers. With folds in
-        parallel (``n_jobs`` other than None or 1) a model's own ``verbose`` is switched off
-        in the fold copies, whose bars would overwrite each other.
+        A tqdm bar on stderr counting the folds scored, when they are fitted one by one
+        (``n_jobs`` None or 1); it vanishes when done. With folds in parallel there is no
+        bar, and a model's own ``verbose`` is switched off in the fold copies, whose bars
+        would overwrite each other.
     record_warnings : bool, default=False
         Record the warnings each fold's fit and prediction raise instead of letting them
         through (from parallel workers too, where they would otherwise be lost).
@@ -245,11 +249,18 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
     splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     if n_jobs not in (None, 1) and "verbose" in model.get_params():
         model = clone(model).set_params(verbose=False)
-    splits = tqdm(list(splitter.split(X, y)), desc="cross-validation folds", unit="fold",
-                  disable=not verbose, leave=False)
-    scores = cross_validate(_Recording(model) if record_warnings else model, X, y, cv=splits,
-                            scoring=_FoldScorer(classes), n_jobs=n_jobs, error_score="raise",
-                            return_estimator=record_warnings)
+    splits = list(splitter.split(X, y))
+    serial = effective_n_jobs(n_jobs) == 1
+    bar = tqdm(total=len(splits), desc="cross-validation folds", unit="fold",
+               disable=not (verbose and serial), leave=False)
+    try:
+        scores = cross_validate(_Recording(model) if record_warnings else model, X, y,
+                                cv=splits, scoring=_FoldScorer(classes, bar.update if serial
+                                                               else None),
+                                n_jobs=n_jobs, error_score="raise",
+                                return_estimator=record_warnings)
+    finally:
+        bar.close()
     frame = pd.DataFrame({name[len("test_"):]: values for name, values in scores.items()
                           if name.startswith("test_")})
     if record_warnings:
