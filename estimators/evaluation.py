@@ -269,6 +269,16 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
 
 
 def summarise(folds) -> dict[str, dict[str, float]]:
-    """``{metric: {"mean": ..., "std": ...}}`` of :func:`fold_metrics` (std with ddof=1)."""
-    return {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
-            for m in folds.columns}
+    """``{metric: {"mean": ..., "std": ..., "n_folds": ...}}`` of :func:`fold_metrics`: the
+    mean and sample standard deviation (ddof=1) over the ``n_folds`` folds where the metric
+    is defined (NaN when none is, and the std with fewer than two; the ROC AUC is undefined
+    on a test part holding one class).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> summarise(pd.DataFrame({"roc_auc_ovr": [0.5, np.nan, 1.0]}))
+    {'roc_auc_ovr': {'mean': 0.75, 'std': 0.3535533905932738, 'n_folds': 2}}
+    """
+    return {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1)),
+                "n_folds": int(folds[m].notna().sum())} for m in folds.columns}

@@ -21,7 +21,9 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
 * k-GNB and (k-)TAN: the acyclic k-tree with the class as a parent of every feature;
   (k-)TAN, and every other network classifier (kDB, ...: a ``network_`` on a
   ``structure_``, found without registration), parent edges carry ``weight`` = f(child, {parent}) (I(X_u; X_v | Y) on
-  single-type data) and each feature its ``clique_score`` = f(v, pa(v)), ``parents`` and
+  single-type data) and each feature its ``clique_score`` = f(v, pa(v)) (a score that is
+  not finite, -inf for too few rows observed together or +inf, is not written: a
+  ``clique_score_note`` / ``weight_note`` says which), ``parents`` and
   ``clique`` (comma-separated names) and ``parameters``, the fitted factor
   (:func:`estimators.network.export.factor_parameters`; readable text in GraphML, exact in
   the JSON), and the class edge of a feature whose fitted factor is class-free
@@ -41,6 +43,7 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from sklearn.utils.validation import check_is_fitted
@@ -176,7 +179,9 @@ def _network(clf, **attrs) -> GraphDB:
                     clique=",".join(map(str, [v, *parents])),
                     parameters=factor_parameters(factors[all_names.index(v)], all_names))
         if clique_scores is not None:
-            node = {"clique_score": float(clique_scores[v]), **node}
+            score = float(clique_scores[v])
+            node = ({"clique_score": score} if math.isfinite(score)
+                    else {"clique_score_note": _UNDEFINED[score > 0]}) | node
         g.set_node_attrs(v, **node)
         if isinstance(node["parameters"], dict) and node["parameters"].get("class_free"):
             # continuous="auto" may fit p(x_v | x_pa) the same in every class: the learned
@@ -184,12 +189,23 @@ def _network(clf, **attrs) -> GraphDB:
             g.set_edge_attrs(clf.class_node_, v, in_use=False)
         for p in parents:
             weight = 0.0 if edge_scores is None else float(edge_scores[index[p], index[v]])
-            g.set_edge_attrs(p, v, weight=weight)
+            g.set_edge_attrs(p, v, **({"weight": weight} if math.isfinite(weight)
+                                      else {"weight_note": _UNDEFINED[weight > 0]}))
     return _class_weights(_with_states(g, clf, clf.class_node_), clf, clf.class_node_)
 
 
+#: what a non-finite score means, written instead of it (-inf, +inf)
+_UNDEFINED = {False: "undefined: too few rows observed together (the score's -inf: the "
+                     "searchers avoid it; a tree attaches a feature by it only when it has "
+                     "no other)",
+              True: "infinite: the feature is a function of the other within a class"}
+
+
 def _ktan(clf) -> GraphDB:
-    return _network(clf, score=float(clf.score_), backbone=",".join(map(str, clf.backbone_ or ())),
+    score = float(clf.score_)  # the structure's total: not finite when one family is not
+    total = ({"score": score} if math.isfinite(score)
+             else {"score_note": "not finite: " + _UNDEFINED[score > 0]})
+    return _network(clf, **total, backbone=",".join(map(str, clf.backbone_ or ())),
                     search=clf.search_)
 
 

@@ -204,8 +204,8 @@ def parents_lines(model, graph: GraphDB) -> list[str]:
             if parents is None:
                 parents = ", ".join(map(str, model.structure_.parents(v)))
             score = a.get("clique_score")
-            rows.append((v, parents.replace(",", ", ") or "(none)",
-                         "" if score is None else f"{float(score):.4f}"))
+            shown = a.get("clique_score_note", "") if score is None else f"{float(score):.4f}"
+            rows.append((v, parents.replace(",", ", ") or "(none)", shown))
         note = ("f(v, pa(v)), the score of the family" if any(r[2] for r in rows) else
                 f"not stored by {type(model).__name__} (its total weight: "
                 f"{float(graph.attrs.get('weight', float('nan'))):.4f})")

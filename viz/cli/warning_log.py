@@ -62,6 +62,29 @@ def _where(sources: list[str]) -> str:
     return ", ".join(out + list(dict.fromkeys(s for s in sources if not s.startswith("fold "))))
 
 
+def _merged(head: str, messages: list[str]) -> str:
+    """The messages of one kind in one line: the first whole, the variable part of each
+    other after the last word of their common ``head`` (so each class keeps its name), as
+    many as fit in a line; empty when they do not all start with ``head``.
+
+    Examples
+    --------
+    >>> _merged("M: constant within class", ["M: constant within class 1: ['K'].",
+    ...                                       "M: constant within class 2: ['Ba', 'Fe']."])
+    "M: constant within class 1: ['K']; class 2: ['Ba', 'Fe']"
+    """
+    if not head or not all(m.startswith(head) for m in messages):
+        return ""
+    word = head.split()[-1]
+    tails = [m[len(head):].strip().rstrip(".") for m in messages]
+    text = f"{head} {tails[0]}"
+    for i, tail in enumerate(tails[1:], start=1):
+        if len(text) + len(tail) > _WHOLE:  # the rest in report.md
+            return text + f"; {len(tails) - i} more"
+        text += f"; {word} {tail}"
+    return text
+
+
 class WarningLog:
     """Every warning of a run, by where it was raised.
 
@@ -71,19 +94,37 @@ class WarningLog:
     >>> for fold, label in enumerate(["a", "b", "a"], start=1):
     ...     log.add(f"fold {fold}", [(UserWarning, f"Model: constant within class '{label}': ['x']")])
     >>> log.terminal_lines()
-    ["warning: UserWarning (3 times: folds 1-3): Model: constant within class: 'a', 'x', 'b' (2 distinct messages; every one in report.md)"]
+    ["warning: UserWarning (3 times: folds 1-3): Model: constant within class 'a': ['x']; class 'b': ['x'] (2 distinct messages; every one in report.md)"]
     """
 
-    def __init__(self) -> None:
+    def __init__(self, replaced: tuple[str, ...] = ()) -> None:
         self.records: list[tuple[str, type[Warning], str]] = []
+        #: the run's own warnings (``warning:`` lines of kgraph itself), in order
+        self.notes: list[str] = []
+        self._replaced = [re.compile(pattern) for pattern in replaced]
 
     def add(self, source: str, caught) -> None:
         """Add ``caught`` (``(category, message)`` pairs or ``warnings.WarningMessage``s)
-        as raised in ``source``."""
+        as raised in ``source``, but those matching a ``replaced`` pattern (messages the
+        run states in its own words, :meth:`note`)."""
         for w in caught:
             category, message = ((w.category, str(w.message))
                                  if isinstance(w, warnings.WarningMessage) else w)
-            self.records.append((source, category, str(message)))
+            if not any(r.search(str(message)) for r in self._replaced):
+                self.records.append((source, category, str(message)))
+
+    def note(self, text: str) -> None:
+        """Add one of the run's own warnings (shown as ``warning: text``, and in report.md).
+
+        Examples
+        --------
+        >>> log = WarningLog()
+        >>> log.note("the figure was not drawn")
+        >>> log.terminal_lines(), log.report_lines()[3:5]
+        (['warning: the figure was not drawn'], ['### The run', ''])
+        """
+        if text not in self.notes:
+            self.notes.append(text)
 
     @contextlib.contextmanager
     def recording(self, source: str) -> Iterator[None]:
@@ -111,19 +152,24 @@ class WarningLog:
             if len(messages) == 1 and len(messages[0]) <= _WHOLE:
                 text = messages[0]
             else:
-                text = (head if len(head) <= _HEAD else head[:_HEAD - 3] + "...") + \
-                    (f": {shown}" if shown else "") + \
-                    f" ({len(messages)} distinct message{'s' if len(messages) > 1 else ''}; " \
-                    "every one in report.md)"
+                text = _merged(head, messages) or (
+                    (head if len(head) <= _HEAD else head[:_HEAD - 3] + "...")
+                    + (f": {shown}" if shown else ""))
+                text += (f" ({len(messages)} distinct message{'s' if len(messages) > 1 else ''}"
+                         "; every one in report.md)")
             count = f"{len(seen)} time{'s' if len(seen) > 1 else ''}"
             lines.append(f"warning: {category} ({count}: {_where(sources)}): {text}")
-        return lines
+        return lines + [f"warning: {note}" for note in self.notes]
 
     def report_lines(self) -> list[str]:
         """The ``## Warnings`` section of ``report.md``: every distinct message per source."""
         lines = ["", "## Warnings", ""]
-        if not self.records:
+        if not self.records and not self.notes:
             return [*lines, "None were raised.", ""]
+        if self.notes:
+            lines += ["### The run", "", *(f"- {note}" for note in self.notes), ""]
+        if not self.records:
+            return lines
         lines += ["Every distinct warning, where it was raised (each fold's model, the model "
                   "fitted on all rows, the bootstrap refits):", ""]
         by_source: dict[str, dict[tuple[str, str], int]] = {}
