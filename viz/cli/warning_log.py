@@ -26,6 +26,8 @@ _VARIABLE = re.compile(r"['\[\d]")
 #: the longest leading text and the most names a terminal line shows; a message raised
 #: alike everywhere is shown whole up to _WHOLE characters
 _HEAD, _NAMES, _WHOLE = 120, 6, 200
+#: the longest text of messages merged into one line (:func:`_merged`)
+_MERGED = 160
 
 
 def _kind(category: type[Warning], message: str) -> tuple[str, str]:
@@ -78,8 +80,10 @@ def _merged(head: str, messages: list[str]) -> str:
     word = head.split()[-1]
     tails = [m[len(head):].strip().rstrip(".") for m in messages]
     text = f"{head} {tails[0]}"
+    if len(text) > _MERGED:
+        return ""
     for i, tail in enumerate(tails[1:], start=1):
-        if len(text) + len(tail) > _WHOLE:  # the rest in report.md
+        if len(text) + len(word) + len(tail) + 3 > _MERGED:  # the rest in report.md
             return text + f"; {len(tails) - i} more"
         text += f"; {word} {tail}"
     return text
