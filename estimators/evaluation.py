@@ -168,6 +168,26 @@ class _FoldScorer:
         return out
 
 
+def chosen_values(model) -> dict:
+    """What a fitted model chose for each of its options left to inner cross-validation
+    (``"auto"`` or a list of candidates): ``{option: model.<option>_}``.
+
+    Examples
+    --------
+    >>> from estimators.ktan import KTANClassifier
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True, as_frame=True)
+    >>> chosen_values(KTANClassifier(k=[1, 2], verbose=False).fit(X, y)) in ({"k": 1}, {"k": 2})
+    True
+    """
+    params = model.get_params(deep=False) if hasattr(model, "get_params") else {}
+    found = {k: getattr(model, f"{k}_", None) for k, v in params.items()
+             if isinstance(v, list) or (isinstance(v, str) and v == "auto")}
+    # one value each (feature_types="auto" gives a mapping per column: a rule, not a choice)
+    return {k: v.item() if isinstance(v, np.generic) else v for k, v in found.items()
+            if isinstance(v, int | float | str | np.generic) and not isinstance(v, bool)}
+
+
 class _Recording(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """``estimator`` fitted and asked for probabilities with every warning recorded in
     ``warnings_`` (``(category, message)`` in the order raised), not shown: a fold's
@@ -182,6 +202,7 @@ class _Recording(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             self.estimator_ = clone(self.estimator).fit(X, y)
         self.warnings_ = [(w.category, str(w.message)) for w in caught]
         self.classes_ = self.estimator_.classes_
+        self.choices_ = chosen_values(self.estimator_)
         return self
 
     def predict_proba(self, X):
@@ -194,7 +215,7 @@ class _Recording(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
 def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0,
                  n_jobs: int | None = None, verbose: bool = False,
-                 record_warnings: bool = False):
+                 record_warnings: bool = False, choices: list | None = None):
     """:func:`classification_metrics` of each fold of a shuffled stratified k-fold.
 
     Parameters
@@ -215,6 +236,9 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
     record_warnings : bool, default=False
         Record the warnings each fold's fit and prediction raise instead of letting them
         through (from parallel workers too, where they would otherwise be lost).
+    choices : list, optional
+        With ``record_warnings``: filled with each fold's :func:`chosen_values` (what the
+        fold's model chose by its own inner cross-validation).
 
     Returns
     -------
@@ -264,6 +288,8 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
     frame = pd.DataFrame({name[len("test_"):]: values for name, values in scores.items()
                           if name.startswith("test_")})
     if record_warnings:
+        if choices is not None:
+            choices.extend(fitted.choices_ for fitted in scores["estimator"])
         return frame, [fitted.warnings_ for fitted in scores["estimator"]]
     return frame
 

@@ -348,9 +348,11 @@ def run_learn(args: argparse.Namespace) -> int:
         for note in fold_notes:
             log.note(note)
         try:
+            choices: list[dict] = []
             folds, caught = fold_metrics(model, X, y, n_splits=args.cv,
                                          random_state=args.random_state, n_jobs=args.n_jobs,
-                                         verbose=not args.quiet, record_warnings=True)
+                                         verbose=not args.quiet, record_warnings=True,
+                                         choices=choices)
             for fold, records in enumerate(caught, start=1):
                 log.add(f"fold {fold}", records)
             with log.recording("final fit"):
@@ -384,9 +386,10 @@ def run_learn(args: argparse.Namespace) -> int:
     figure = (f"the labelled structure ({width})" if n <= legible else
               f"an overview: the whole structure without labels ({n} vertices, more than the "
               f"{legible} drawn with labels at {width})")
-    text = _report(name, X, y, spec, model, structure, summary, args.cv, seconds, prov)
+    text = _report(name, X, y, spec, model, _named(structure, graph), summary, args.cv,
+                   seconds, prov)
     text = text.replace("{baseline}", "\n".join(lines))
-    tail = "\n".join(methods.method_lines(model, graph) + report.data_lines(X, model)
+    tail = "\n".join(methods.method_lines(model, graph, choices) + report.data_lines(X, model)
                      + confidence.report_lines(conf)
                      + (notes.report_lines(args.target) if notes else []))
     (out / "report.md").write_text(text.replace("{figure}", figure) + tail
@@ -422,6 +425,18 @@ def _draw(model, structure, out: Path, conf, threshold: float, dpi: int, *,
     except Exception as exc:  # noqa: BLE001 - a figure must never cost the results
         return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     return None
+
+
+def _named(structure, graph):
+    """The structure as the files give it: its class node named as the target column
+    (the fitted model calls it ``class`` when the table has no such feature)."""
+    from kgraph.structure import structure_from_graph
+
+    try:
+        named = structure_from_graph(graph)
+    except (ValueError, KeyError, TypeError):
+        return structure
+    return named if type(named) is type(structure) else structure
 
 
 def _params(model) -> dict[str, Any]:
