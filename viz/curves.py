@@ -22,8 +22,8 @@ __all__ = ["plot_reduction_curve", "plot_relative_f1", "relative_f1"]
 def _reduction_array(obj: Any) -> np.ndarray:
     """The (n_splits, n_clusters) score array of an array-like or a fitted classifier."""
     if hasattr(obj, "get_params") or hasattr(obj, "classes_"):
-        if not hasattr(obj, "reduction_scores_") and hasattr(obj, "get_params") \
-                and "n_clusters" not in obj.get_params():
+        params = getattr(obj, "get_params", dict)()
+        if not hasattr(obj, "reduction_scores_") and params and "n_clusters" not in params:
             raise TypeError(f"plot_reduction_curve draws the reduction curve of a "
                             f"GNBClassifier fitted with n_clusters='auto' (or its scores, an "
                             f"array); got a {type(obj).__name__}, which has no clusters.")

@@ -26,8 +26,8 @@ def _elbo_runs(lower_bounds: Any) -> list[np.ndarray]:
     if per_class is not None and all(hasattr(m, "lower_bounds_") for m in per_class):
         return _elbo_runs([m.lower_bounds_ for m in per_class])  # one run per class
     if hasattr(lower_bounds, "get_params") or hasattr(lower_bounds, "lower_bound_"):
-        if "n_components" not in getattr(lower_bounds, "get_params", dict)() \
-                and not hasattr(lower_bounds, "lower_bound_"):
+        params = getattr(lower_bounds, "get_params", dict)()
+        if params and "n_components" not in params:  # an estimator, not one fitted by EM
             raise TypeError(f"plot_elbo draws the EM runs of a fitted LatentCNB or "
                             f"LatentCNBClassifier (or numbers); got a "
                             f"{type(lower_bounds).__name__}, which is not fitted by EM.")
