@@ -139,3 +139,22 @@ def test_a_bar_whose_loop_stops_at_once_draws_nothing_and_every_bar_closes(capsy
     assert "hill-climbing moves" not in err and "L-BFGS" not in err and "0it" not in err
     assert "moves" in err  # the loop of several items had its bar
     assert len(tqdm._instances) == 0  # and it was closed at the break
+
+
+def test_a_merged_warning_line_keeps_each_class_with_its_columns():
+    """Glass: classes are numbers, not quoted; the line named the columns without them."""
+    from viz.cli.warning_log import WarningLog
+
+    log = WarningLog()
+    head = "TANClassifier: feature(s) constant within a class, which then contributes no "
+    log.add("fold 1", [(UserWarning, head + "dependence for them: class 1: ['K'].")])
+    log.add("fold 2", [(UserWarning, head + "dependence for them: class 2: ['Ba', 'Fe'].")])
+    (line,) = log.terminal_lines()
+    assert "class 1: ['K']; class 2: ['Ba', 'Fe'] (2 distinct messages" in line
+    long = [(UserWarning, head + "dependence for them: " + "; ".join(
+        f"class {c}: ['Ba', 'Fe', 'K']" for c in range(fold, 9)) + ".") for fold in (1, 2)]
+    log = WarningLog()
+    log.add("fold 1", long[:1])
+    log.add("fold 2", long[1:])
+    (line,) = log.terminal_lines()
+    assert "class 1: ['Ba', 'Fe', 'K']; class 2:" in line and len(line) < 300

@@ -67,7 +67,8 @@ def _where(sources: list[str]) -> str:
 def _merged(head: str, messages: list[str]) -> str:
     """The messages of one kind in one line: the first whole, the variable part of each
     other after the last word of their common ``head`` (so each class keeps its name), as
-    many as fit in a line; empty when they do not all start with ``head``.
+    many as fit in a line (the first cut when it alone is too long); empty when they do not
+    all start with ``head``.
 
     Examples
     --------
@@ -80,8 +81,9 @@ def _merged(head: str, messages: list[str]) -> str:
     word = head.split()[-1]
     tails = [m[len(head):].strip().rstrip(".") for m in messages]
     text = f"{head} {tails[0]}"
-    if len(text) > _MERGED:
-        return ""
+    if len(text) > _MERGED:  # the first alone is long: cut it (each class by its columns)
+        return text[:_MERGED - 3].rstrip(" ,;") + "..." + (
+            f"; {len(tails) - 1} more" if len(tails) > 1 else "")
     for i, tail in enumerate(tails[1:], start=1):
         if len(text) + len(word) + len(tail) + 3 > _MERGED:  # the rest in report.md
             return text + f"; {len(tails) - i} more"
