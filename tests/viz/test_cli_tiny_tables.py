@@ -4,6 +4,7 @@ cannot be cross-validated is refused naming its rows, classes and a ``--cv`` tha
 
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -31,7 +32,9 @@ def _learn(tmp_path, frame, *extra, name="tiny"):
     path = tmp_path / f"{name}.csv"
     frame.to_csv(path, index=False)
     out = tmp_path / "out"
-    code = main(["learn", str(path), "--model", "tan", "--out", str(out), "--quiet", *extra])
+    if "--model" not in extra:
+        extra = ("--model", "tan", *extra)
+    code = main(["learn", str(path), "--out", str(out), "--quiet", *extra])
     return code, out
 
 
@@ -42,13 +45,16 @@ def _written_numbers(out):
     return found, graphml
 
 
-def test_ten_rows_with_a_two_row_class_write_finite_numbers_and_draw(tmp_path, capsys):
+@pytest.mark.parametrize("model", ["tan", "gnb", "kgnb"])
+def test_ten_rows_with_a_two_row_class_write_finite_numbers_and_draw(tmp_path, capsys, model):
     """Two rows of a class correlate perfectly: the Gaussian score of that class was +inf
-    (weight=inf on every feature edge, and the PDF could not be written)."""
+    (weight=inf on every feature edge, and the PDF could not be written). TAN now scores
+    that class as it fits it (pooled); GNB's fitted density is degenerate there, and the
+    files say so instead of writing inf."""
     rng = np.random.default_rng(1)
     frame = pd.DataFrame(rng.normal(size=(10, 3)).round(3), columns=list("abc"))
     frame["class"] = ["x"] * 8 + ["y"] * 2
-    code, out = _learn(tmp_path, frame)
+    code, out = _learn(tmp_path, frame, "--model", model)
     err = capsys.readouterr().err
     assert code == 0, err
     found, graphml = _written_numbers(out)
@@ -65,6 +71,27 @@ def test_ten_rows_with_a_two_row_class_write_finite_numbers_and_draw(tmp_path, c
     metrics = json.loads((out / "metrics.json").read_text())["metrics"]
     assert metrics["roc_auc_ovr"]["n_folds"] == 2
     assert "roc_auc_ovr: over 2 of the 5 folds" in report
+    assert not re.search(r"\|\s*-?(inf|nan)\s*\|", report)  # no table cell of inf/nan
+    if model == "tan":  # scored as fitted: a finite weight on every feature edge
+        graph = json.loads((out / "structure.json").read_text())
+        assert all("weight" in e for e in graph["edges"] if e.get("kind") == "parent")
+    elif model == "gnb":  # its density's pair information: infinite, and said so
+        assert "infinite: the feature is a function of the other within a class" in report
+
+
+def test_a_model_whose_inner_cv_loses_a_class_says_why(tmp_path, capsys):
+    """k-TAN chooses k by an inner CV inside each outer training part, which keeps one row
+    of a two-row class: said with the fix, not sklearn-level 'one class only' alone."""
+    frame = pd.DataFrame({"a": np.arange(10) % 2, "b": np.arange(10) % 3, "c": np.arange(10) % 4,
+                          "class": ["x"] * 8 + ["y"] * 2})
+    code, _ = _learn(tmp_path, frame, "--model", "ktan")
+    err = capsys.readouterr().err
+    assert code == 2
+    assert ("class 'y' has 2 rows, so a training part of the 5 outer folds keeps 1 of them, "
+            "too few for the model's own inner cross-validation; give the options it chooses "
+            "that way a value (e.g. --k 1)") in err
+    code, out = _learn(tmp_path, frame, "--model", "ktan", "--k", "1")
+    assert code == 0 and (out / "structure.pdf").is_file()
 
 
 def test_a_family_with_too_few_rows_observed_says_so_instead_of_minus_inf(tmp_path, capsys):

@@ -18,7 +18,7 @@ from viz.cli.commands import CommandError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["REPLACED", "check_folds"]
+__all__ = ["REPLACED", "check_folds", "explain_failure"]
 
 #: scikit-learn's messages that :func:`check_folds` states in its own words
 REPLACED = (r"The least populated class in y has only",)
@@ -67,3 +67,29 @@ def check_folds(y: pd.Series, cv: int, source: str) -> list[str]:
     return [f"class {c!r} has {k} rows, fewer than the {cv} folds: {cv - k} of the {cv} test "
             f"parts hold none of it (their metrics are on the other classes only); --cv "
             f"{int(counts.min())} puts it in every test part" for c, k in small.items()]
+
+
+def explain_failure(message: str, y: pd.Series, cv: int) -> str:
+    """A fit's error, with what a table's small classes do to the folds when a training
+    part held one class only (a model's own inner cross-validation splits the outer
+    training parts again).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> explain_failure("M needs samples of at least 2 classes in y; got one class only ('x').",
+    ...                 pd.Series(["x"] * 8 + ["y"] * 2), 5)  # doctest: +NORMALIZE_WHITESPACE
+    "M needs samples of at least 2 classes in y; got one class only ('x'). A training part
+    held one class: class 'y' has 2 rows, so a training part of the 5 outer folds keeps 1 of
+    them, too few for the model's own inner cross-validation; give the options it chooses
+    that way a value (e.g. --k 1) or add rows of 'y'"
+    """
+    if "one class only" not in message:
+        return message
+    counts = y.value_counts()
+    c, n = counts.idxmin(), int(counts.min())
+    kept = n - -(-n // cv)  # the fewest rows of the class an outer training part keeps
+    return (f"{message} A training part held one class: class {c!r} has {n} rows, so a "
+            f"training part of the {cv} outer folds keeps {kept} of them, too few for the "
+            "model's own inner cross-validation; give the options it chooses that way a value "
+            f"(e.g. --k 1) or add rows of {c!r}")

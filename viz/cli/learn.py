@@ -358,7 +358,8 @@ def run_learn(args: argparse.Namespace) -> int:
             with log.recording("final fit"):
                 model.fit(X, y)
         except (ValueError, TypeError) as exc:
-            raise CommandError(str(exc).splitlines()[0]) from exc
+            raise CommandError(folds_check.explain_failure(str(exc).splitlines()[0], y,
+                                                           args.cv)) from exc
         seconds = time.perf_counter() - start
         with log.recording("bootstrap"):
             conf = confidence.bootstrap(args, model, X, y)

@@ -222,9 +222,11 @@ def parents_lines(model, graph: GraphDB) -> list[str]:
             score = a.get("clique_score")
             shown = a.get("clique_score_note", "") if score is None else f"{float(score):.4f}"
             rows.append((v, parents.replace(",", ", ") or "(none)", shown))
+        total = graph.attrs.get("weight")
+        total = f"{float(total):.4f}" if total is not None else graph.attrs.get(
+            "weight_note", "not written")
         note = ("f(v, pa(v)), the score of the family" if any(r[2] for r in rows) else
-                f"not stored by {type(model).__name__} (its total weight: "
-                f"{float(graph.attrs.get('weight', float('nan'))):.4f})")
+                f"not stored by {type(model).__name__} (its total weight: {total})")
         lines = ["", f"## Parents (besides the class `{target}`)", "",
                  f"Family score: {note}.", "", "| feature | parents | family score |",
                  "|---|---|---:|"]
@@ -242,8 +244,8 @@ def parents_lines(model, graph: GraphDB) -> list[str]:
                  "class) in nats.", "", "| feature | mother | score | cluster in use |",
                  "|---|---|---:|---|"]
         for u, v, a in graph.edges(kind="tree", data=True):
-            lines.append(f"| {v} | {u} | {float(a.get('weight', float('nan'))):.4f} | "
-                         f"{'yes' if a.get('in_use', True) else 'no'} |")
+            score = f"{float(a['weight']):.4f}" if "weight" in a else a.get("weight_note", "")
+            lines.append(f"| {v} | {u} | {score} | {'yes' if a.get('in_use', True) else 'no'} |")
         return lines
     return []
 
