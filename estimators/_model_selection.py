@@ -129,9 +129,10 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
     best : dict
         The winning candidate's parameters.
     table : dict
-        One list per parameter name, plus ``"mean_log_loss"``, ``"std_log_loss"``,
-        ``"fold_log_loss"`` (ndarray (n_candidates, n_folds)) and ``"n_folds"``, over the
-        candidates tried.
+        One list per parameter name, plus ``"mean_log_loss"``, ``"std_log_loss"`` (the
+        sample standard deviation over the folds, ddof=1, the convention of
+        :func:`estimators.evaluation.summarise`), ``"fold_log_loss"`` (ndarray
+        (n_candidates, n_folds)) and ``"n_folds"``, over the candidates tried.
     """
     _, counts = np.unique(np.asarray(y), return_counts=True)
     n_folds = int(min(AUTO_FOLDS, counts.max()))
@@ -180,7 +181,7 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
     table = {
         **{key: [c[key] for c in kept] for key in candidates[0]},
         "mean_log_loss": mean.tolist(),
-        "std_log_loss": losses.std(axis=1).tolist(),
+        "std_log_loss": losses.std(axis=1, ddof=1).tolist(),  # as the CLI's outer folds
         "fold_log_loss": losses,
         "n_folds": n_folds,
     }

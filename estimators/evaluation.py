@@ -21,10 +21,10 @@ import warnings
 from collections.abc import Hashable
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.metrics import (
     accuracy_score,
-    balanced_accuracy_score,
     brier_score_loss,
     f1_score,
     log_loss,
@@ -141,9 +141,9 @@ def classification_metrics(y_true, proba, classes) -> dict[str, float]:
     classes = np.asarray(classes)
     proba = np.asarray(proba, dtype=float)
     y_pred = classes[np.argmax(proba, axis=1)]
-    with warnings.catch_warnings():  # a class absent from this part: averaged over those present
-        warnings.filterwarnings("ignore", "y_pred contains classes not in y_true")
-        balanced = float(balanced_accuracy_score(y_true, y_pred))
+    # the recall of each class present in this part, averaged (scikit-learn's balanced
+    # accuracy, without its warnings on a part holding one class or lacking a predicted one)
+    balanced = float(np.mean([np.mean(y_pred[y_true == c] == c) for c in np.unique(y_true)]))
     return {
         "accuracy": float(accuracy_score(y_true, y_pred)),
         "balanced_accuracy": balanced,
@@ -158,14 +158,38 @@ def classification_metrics(y_true, proba, classes) -> dict[str, float]:
 class _FoldScorer:
     """``cross_validate`` scorer: the fold model's probabilities over all ``classes``."""
 
-    def __init__(self, classes: np.ndarray) -> None:
-        self.classes = classes
+    def __init__(self, classes: np.ndarray, done=None) -> None:
+        self.classes, self.done = classes, done
 
     def __call__(self, estimator, X, y) -> dict[str, float]:
         proba = np.zeros((len(y), self.classes.size))
         columns = np.searchsorted(self.classes, estimator.classes_)
         proba[:, columns] = estimator.predict_proba(X)
-        return classification_metrics(y, proba, self.classes)
+        out = classification_metrics(y, proba, self.classes)
+        if self.done is not None:  # a fold scored (in this process: folds one by one)
+            self.done()
+        return out
+
+
+def chosen_values(model) -> dict:
+    """What a fitted model chose for each of its options left to inner cross-validation
+    (``"auto"`` or a list of candidates): ``{option: model.<option>_}``.
+
+    Examples
+    --------
+    >>> from estimators.ktan import KTANClassifier
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True, as_frame=True)
+    >>> model = KTANClassifier(k=[1, 2], feature_selection=None, random_state=0).fit(X, y)
+    >>> chosen_values(model) == {"k": model.k_}, model.k_ in (1, 2)
+    (True, True)
+    """
+    params = model.get_params(deep=False) if hasattr(model, "get_params") else {}
+    found = {k: getattr(model, f"{k}_", None) for k, v in params.items()
+             if isinstance(v, list) or (isinstance(v, str) and v == "auto")}
+    # one value each (feature_types="auto" gives a mapping per column: a rule, not a choice)
+    return {k: v.item() if isinstance(v, np.generic) else v for k, v in found.items()
+            if isinstance(v, int | float | str | np.generic) and not isinstance(v, bool)}
 
 
 class _Recording(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -182,6 +206,7 @@ class _Recording(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             self.estimator_ = clone(self.estimator).fit(X, y)
         self.warnings_ = [(w.category, str(w.message)) for w in caught]
         self.classes_ = self.estimator_.classes_
+        self.choices_ = chosen_values(self.estimator_)
         return self
 
     def predict_proba(self, X):
@@ -244,7 +269,7 @@ def split_scores(model, X, y, train, test, classes=None, *, return_estimator: bo
 
 def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0,
                  n_jobs: int | None = None, verbose: bool = False,
-                 record_warnings: bool = False):
+                 record_warnings: bool = False, choices: list | None = None):
     """:func:`classification_metrics` of each fold of a shuffled stratified k-fold.
 
     Parameters
@@ -258,12 +283,16 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
     n_jobs : int or None, default=None
         Folds fitted in parallel (joblib), as scikit-learn's ``cross_validate``.
     verbose : bool, default=False
-        A tqdm bar on stderr counting the folds handed to the workers. With folds in
-        parallel (``n_jobs`` other than None or 1) a model's own ``verbose`` is switched off
-        in the fold copies, whose bars would overwrite each other.
+        A tqdm bar on stderr counting the folds scored, when they are fitted one by one
+        (``n_jobs`` None or 1); it vanishes when done. With folds in parallel there is no
+        bar, and a model's own ``verbose`` is switched off in the fold copies, whose bars
+        would overwrite each other.
     record_warnings : bool, default=False
         Record the warnings each fold's fit and prediction raise instead of letting them
         through (from parallel workers too, where they would otherwise be lost).
+    choices : list, optional
+        With ``record_warnings``: filled with each fold's :func:`chosen_values` (what the
+        fold's model chose by its own inner cross-validation).
 
     Returns
     -------
@@ -298,19 +327,38 @@ def fold_metrics(model, X, y, *, n_splits: int = 5, random_state: int | None = 0
     splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
     if n_jobs not in (None, 1) and "verbose" in model.get_params():
         model = clone(model).set_params(verbose=False)
-    splits = tqdm(list(splitter.split(X, y)), desc="cross-validation folds", unit="fold",
-                  disable=not verbose, leave=False)
-    scores = cross_validate(_Recording(model) if record_warnings else model, X, y, cv=splits,
-                            scoring=_FoldScorer(classes), n_jobs=n_jobs, error_score="raise",
-                            return_estimator=record_warnings)
+    splits = list(splitter.split(X, y))
+    serial = effective_n_jobs(n_jobs) == 1
+    bar = tqdm(total=len(splits), desc="cross-validation folds", unit="fold",
+               disable=not (verbose and serial), leave=False)
+    try:
+        scores = cross_validate(_Recording(model) if record_warnings else model, X, y,
+                                cv=splits, scoring=_FoldScorer(classes, bar.update if serial
+                                                               else None),
+                                n_jobs=n_jobs, error_score="raise",
+                                return_estimator=record_warnings)
+    finally:
+        bar.close()
     frame = pd.DataFrame({name[len("test_"):]: values for name, values in scores.items()
                           if name.startswith("test_")})
     if record_warnings:
+        if choices is not None:
+            choices.extend(fitted.choices_ for fitted in scores["estimator"])
         return frame, [fitted.warnings_ for fitted in scores["estimator"]]
     return frame
 
 
 def summarise(folds) -> dict[str, dict[str, float]]:
-    """``{metric: {"mean": ..., "std": ...}}`` of :func:`fold_metrics` (std with ddof=1)."""
-    return {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1))}
-            for m in folds.columns}
+    """``{metric: {"mean": ..., "std": ..., "n_folds": ...}}`` of :func:`fold_metrics`: the
+    mean and sample standard deviation (ddof=1) over the ``n_folds`` folds where the metric
+    is defined (NaN when none is, and the std with fewer than two; the ROC AUC is undefined
+    on a test part holding one class).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> summarise(pd.DataFrame({"roc_auc_ovr": [0.5, np.nan, 1.0]}))
+    {'roc_auc_ovr': {'mean': 0.75, 'std': 0.3535533905932738, 'n_folds': 2}}
+    """
+    return {m: {"mean": float(folds[m].mean()), "std": float(folds[m].std(ddof=1)),
+                "n_folds": int(folds[m].notna().sum())} for m in folds.columns}

@@ -40,9 +40,40 @@ def show_progress(enabled: bool = True) -> Iterator[None]:
 
 
 def progress(iterable: Iterable, desc: str, total: int | None = None, **kwargs: Any) -> Iterable:
-    """``iterable`` itself, or a tqdm bar over it when progress is on (bars vanish when done)."""
+    """``iterable`` itself, or, when progress is on, the same items with a tqdm bar.
+
+    The bar opens once the first item's work is done (when the second item is asked for:
+    a loop that stops after one item, or has none, draws nothing), and closes, and so
+    vanishes, when the loop ends, breaks, or the iterator is dropped: a bar never stays on
+    screen after its loop.
+
+    Examples
+    --------
+    >>> with show_progress():
+    ...     for i in progress(iter(int, 1), "stops at once"):
+    ...         break
+    >>> i
+    0
+    """
     if not _ENABLED.get():
         return iterable
+    if total is None and hasattr(iterable, "__len__"):
+        total = len(iterable)
+    return _with_bar(iterable, desc, total, kwargs)
+
+
+def _with_bar(iterable: Iterable, desc: str, total: int | None,
+              kwargs: dict[str, Any]) -> Iterator:
     from tqdm.auto import tqdm
 
-    return tqdm(iterable, desc=desc, total=total, leave=False, **kwargs)
+    bar = None
+    try:
+        for i, item in enumerate(iterable):
+            if i == 1:
+                bar = tqdm(desc=desc, total=total, initial=1, leave=False, **kwargs)
+            elif bar is not None:
+                bar.update()
+            yield item
+    finally:
+        if bar is not None:
+            bar.close()

@@ -4,7 +4,10 @@
 reads back as the model's structure (graph attribute ``structure``), completed with what a
 reader of the file needs: the class node (``kind="class"``) and its edges
 (``kind="class-edge"``), every feature's ``feature_type``, a numeric ``weight`` on every
-edge and the model's name and target. Edge weights are nats: between features the model's
+edge and the model's name and target. Every number written is finite: a score that is not
+(-inf: too few rows observed together; +inf: a feature a function of another within a
+class, e.g. in a class of two rows) is written as ``<name>_note`` saying which, in place of
+``weight``, ``clique_score`` or the total ``score``/``weight``. Edge weights are nats: between features the model's
 edge score (class-conditional mutual information, per family below); on a class edge
 I(X_j; C) of its feature (``class_information_``, :mod:`estimators.class_information`:
 plug-in mutual information for a categorical column, the Gaussian (conditional Gaussian)
@@ -41,6 +44,7 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from sklearn.utils.validation import check_is_fitted
@@ -108,12 +112,12 @@ def _gnb(clf) -> GraphDB:
     g = clf.structure_.to_graph()
     in_use = clf.n_clusters_
     for u, v, attrs in g.edges(kind="tree", data=True):
-        g.set_edge_attrs(u, v, weight=float(clf.edge_weights_[attrs["order"]]),
+        g.set_edge_attrs(u, v, **_finite("weight", clf.edge_weights_[attrs["order"]]),
                          in_use=attrs["order"] < in_use)
     for v, kind in _types(clf, clf.structure_.features, "continuous").items():
         g.set_node_attrs(v, feature_type=kind)
     g.attrs.update(model=type(clf).__name__, dependence=clf.dependence,
-                   n_clusters=int(in_use), weight=float(clf.weight_),
+                   n_clusters=int(in_use), **_finite("weight", clf.weight_),
                    parameters=_parameters_note(clf))
     return _class_weights(_with_states(g, clf, g.attrs["target"]), clf, g.attrs["target"])
 
@@ -138,11 +142,11 @@ def _kgnb(clf) -> GraphDB:
     target = clf._target_name()
     g = _ktree_of(clf, target, "continuous")
     g.attrs.update(model=type(clf).__name__, dependence=clf.dependence,
-                   weight=float(clf.weight_))
+                   **_finite("weight", clf.weight_))
     constant = set(getattr(clf, "constant_features_", ()))
     index = {v: j for j, v in enumerate(v for v in clf.feature_names() if v not in constant)}
     for p, v in g.edges(kind="parent"):
-        g.set_edge_attrs(p, v, weight=float(clf.edge_scores_[index[p], index[v]]))
+        g.set_edge_attrs(p, v, **_finite("weight", clf.edge_scores_[index[p], index[v]]))
     return _class_weights(_with_states(g, clf, target), clf, target)
 
 
@@ -176,7 +180,7 @@ def _network(clf, **attrs) -> GraphDB:
                     clique=",".join(map(str, [v, *parents])),
                     parameters=factor_parameters(factors[all_names.index(v)], all_names))
         if clique_scores is not None:
-            node = {"clique_score": float(clique_scores[v]), **node}
+            node = _finite("clique_score", clique_scores[v]) | node
         g.set_node_attrs(v, **node)
         if isinstance(node["parameters"], dict) and node["parameters"].get("class_free"):
             # continuous="auto" may fit p(x_v | x_pa) the same in every class: the learned
@@ -184,13 +188,27 @@ def _network(clf, **attrs) -> GraphDB:
             g.set_edge_attrs(clf.class_node_, v, in_use=False)
         for p in parents:
             weight = 0.0 if edge_scores is None else float(edge_scores[index[p], index[v]])
-            g.set_edge_attrs(p, v, weight=weight)
+            g.set_edge_attrs(p, v, **_finite("weight", weight))
     return _class_weights(_with_states(g, clf, clf.class_node_), clf, clf.class_node_)
 
 
+#: what a non-finite score means, written instead of it (-inf, +inf)
+_UNDEFINED = {False: "undefined: too few rows observed together (the score's -inf: the "
+                     "searchers avoid it; a tree attaches a feature by it only when it has "
+                     "no other)",
+              True: "infinite: the feature is a function of the other within a class"}
+
+
+def _finite(name: str, value) -> dict:
+    """``{name: value}``, or for a value that is not finite ``{name_note: why}``."""
+    value = float(value)
+    return {name: value} if math.isfinite(value) else {f"{name}_note": _UNDEFINED[value > 0]}
+
+
 def _ktan(clf) -> GraphDB:
-    return _network(clf, score=float(clf.score_), backbone=",".join(map(str, clf.backbone_ or ())),
-                    search=clf.search_)
+    # the structure's total score: not finite when one family's is not
+    return _network(clf, **_finite("score", clf.score_),
+                    backbone=",".join(map(str, clf.backbone_ or ())), search=clf.search_)
 
 
 def _latent(clf) -> GraphDB:

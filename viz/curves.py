@@ -22,6 +22,11 @@ __all__ = ["plot_reduction_curve", "plot_relative_f1", "relative_f1"]
 def _reduction_array(obj: Any) -> np.ndarray:
     """The (n_splits, n_clusters) score array of an array-like or a fitted classifier."""
     if hasattr(obj, "get_params") or hasattr(obj, "classes_"):
+        params = getattr(obj, "get_params", dict)()
+        if not hasattr(obj, "reduction_scores_") and params and "n_clusters" not in params:
+            raise TypeError(f"plot_reduction_curve draws the reduction curve of a "
+                            f"GNBClassifier fitted with n_clusters='auto' (or its scores, an "
+                            f"array); got a {type(obj).__name__}, which has no clusters.")
         if not hasattr(obj, "reduction_scores_"):
             raise ValueError(
                 f"{type(obj).__name__} has no 'reduction_scores_': fit it with "
@@ -70,6 +75,8 @@ def plot_reduction_curve(reduction_scores: Any, *, ax: Axes | None = None,
     ------
     ValueError
         For a classifier without ``reduction_scores_``, a wrongly shaped or non-finite array.
+    TypeError
+        For a model without clusters (not a GNB classifier).
 
     Examples
     --------

@@ -65,6 +65,10 @@ def plot_pair_diagnostics(pairs: PairData | Sequence[PairData], *,
     >>> len(fig.axes)
     1
     """
+    if hasattr(pairs, "get_params") or not (isinstance(pairs, PairData) or hasattr(pairs, "__iter__")):
+        raise TypeError("plot_pair_diagnostics draws PairData, a fitted GNB classifier's "
+                        "densities at the points of a table: estimators.gnb.pair_data(model, "
+                        f"X, y) gives them; got a {type(pairs).__name__}.")
     pairs = [pairs] if isinstance(pairs, PairData) else list(pairs)
     if not pairs:
         raise ValueError("plot_pair_diagnostics needs at least one PairData; got none.")

@@ -219,6 +219,21 @@ def plot_tree_representation(ktree: AcyclicKTree | Any, *, ax: Axes | None = Non
         return draw_graph(spec, s, ax, title)
 
 
+def _pbkt(obj: Any) -> Any:
+    """A pbkt (anything with ``to_ktree()``), or the ``certificate_`` of a fitted model
+    whose backbone DP kept one; otherwise a one-line TypeError naming what is drawn."""
+    if callable(getattr(obj, "to_ktree", None)):
+        return obj
+    certificate = getattr(obj, "certificate_", None)
+    if callable(getattr(certificate, "to_ktree", None)):
+        return certificate
+    name = type(obj).__name__
+    why = (f"this {name} was fitted with search={obj.search_!r}, which keeps none (draw its "
+           "structure with plot_ktree)" if hasattr(obj, "certificate_") else f"got a {name}")
+    raise TypeError("plot_pbkt draws the certificate of the backbone DP: a kgraph PBKT or a "
+                    f"model fitted with search='backbone-dp' (its certificate_); {why}.")
+
+
 def plot_pbkt(pbkt: Any, *, ax: Axes | None = None, style: Style | None = None,
               title: str | None = None, width: Width = None) -> Figure:
     """The certificate of the backbone DP: a pbkt drawn along its backbone.
@@ -233,14 +248,17 @@ def plot_pbkt(pbkt: Any, *, ax: Axes | None = None, style: Style | None = None,
 
     Parameters
     ----------
-    pbkt : kgraph.pbkt.PBKT
-        Anything with ``backbone``, ``root``, ``retained``, ``vertices`` and ``to_ktree()``.
+    pbkt : kgraph.pbkt.PBKT or fitted model
+        Anything with ``backbone``, ``root``, ``retained``, ``vertices`` and ``to_ktree()``,
+        or a model fitted with ``search="backbone-dp"`` (e.g. ``KTANClassifier(k=2)``),
+        whose ``certificate_`` it is.
     ax, style, title, width : as in :func:`plot_ktree`
 
     Returns
     -------
     matplotlib.figure.Figure
     """
+    pbkt = _pbkt(pbkt)
     backbone = list(pbkt.backbone)
     kt = pbkt.to_ktree()
     created = {v: i + 1 for i, v in enumerate(kt.order)}

@@ -22,7 +22,15 @@ __all__ = ["plot_elbo", "plot_perplexity", "perplexity_summary"]
 def _elbo_runs(lower_bounds: Any) -> list[np.ndarray]:
     """One array per run from a fitted model (``lower_bounds_``), a sequence of numbers or a
     sequence of sequences."""
+    per_class = getattr(lower_bounds, "estimators_", None)
+    if per_class is not None and all(hasattr(m, "lower_bounds_") for m in per_class):
+        return _elbo_runs([m.lower_bounds_ for m in per_class])  # one run per class
     if hasattr(lower_bounds, "get_params") or hasattr(lower_bounds, "lower_bound_"):
+        params = getattr(lower_bounds, "get_params", dict)()
+        if params and "n_components" not in params:  # an estimator, not one fitted by EM
+            raise TypeError(f"plot_elbo draws the EM runs of a fitted LatentCNB or "
+                            f"LatentCNBClassifier (or numbers); got a "
+                            f"{type(lower_bounds).__name__}, which is not fitted by EM.")
         if not hasattr(lower_bounds, "lower_bounds_"):
             raise ValueError(f"{type(lower_bounds).__name__} has no 'lower_bounds_'; fit it "
                              "first.")
@@ -49,8 +57,9 @@ def plot_elbo(lower_bounds: Any, *, labels: Sequence[str] | None = None,
 
     Parameters
     ----------
-    lower_bounds : fitted LatentCNB, sequence of float, or sequence of sequences
-        A model gives its ``lower_bounds_`` (one run).
+    lower_bounds : fitted LatentCNB or LatentCNBClassifier, sequence of float, or sequence of sequences
+        A LatentCNB gives its ``lower_bounds_`` (one run), a LatentCNBClassifier those of
+        its model of each class (one run per class, labelled by the class).
     labels : sequence of str, optional
         One legend entry per run (for example the prior of each run).
     ax, style, title, width : optional
@@ -68,6 +77,8 @@ def plot_elbo(lower_bounds: Any, *, labels: Sequence[str] | None = None,
     [3, 2]
     """
     runs = _elbo_runs(lower_bounds)
+    if labels is None and getattr(lower_bounds, "estimators_", None) is not None:
+        labels = [f"class {c}" for c in lower_bounds.classes_]  # a LatentCNBClassifier
     if labels is not None and len(labels) != len(runs):
         raise ValueError(f"labels must name each of the {len(runs)} runs; got {len(labels)}.")
     with style_context(resolve_style(style, width)) as s:

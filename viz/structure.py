@@ -53,5 +53,23 @@ def plot_structure(structure: Any, **kwargs: Any) -> Figure:
     registered = getattr(structure, "plot", None)
     if callable(registered):
         return registered(**kwargs)
+    learned = _learned(structure)
+    if learned is not None:  # a fitted model: its structure, drawn with its weights
+        plotter = _PLOTTERS.get(type(learned))
+        if plotter is not None:
+            return plotter(structure if plotter in _TAKE_MODELS else learned, **kwargs)
     kinds = ", ".join(k.__name__ for k in _PLOTTERS)
-    raise TypeError(f"No figure for a {type(structure).__name__}; drawable structures: {kinds}.")
+    raise TypeError(f"No figure for a {type(structure).__name__}; drawable structures: {kinds} "
+                    "(or a fitted model with one).")
+
+
+#: plotters that read a fitted model's edge weights and feature types themselves
+_TAKE_MODELS = (plot_gnb_graph, plot_ktree, plot_plate)
+
+
+def _learned(model: Any) -> Any:
+    """The structure a fitted model learned (``structure_``, ``plate_graph()``), or None."""
+    found = getattr(model, "structure_", None)
+    if found is None and hasattr(model, "classes_") and callable(getattr(model, "plate_graph", None)):
+        found = model.plate_graph()
+    return found

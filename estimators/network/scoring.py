@@ -138,6 +138,10 @@ def _fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
     unfitted = unfitted_score(score, family, owner=owner)
     if family != "mixed":
         data = enc.codes if family == "discrete" else enc.values
+        if "min_class_rows" in getattr(unfitted, "get_params", dict)():
+            # a class too small for its own Gaussian cells is pooled, in the score as in
+            # the fitted factors (GaussianCMI's module docstring)
+            unfitted.set_params(min_class_rows=min_cell_rows)
         fitted = unfitted.fit(pd.DataFrame(data, columns=list(enc.names)), y_codes)
     elif not callable(getattr(unfitted, "fit_encoded", None)):
         raise ValueError(

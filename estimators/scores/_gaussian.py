@@ -10,12 +10,18 @@ within a class gets a unit row/column in that class's ``R_y``, so it contributes
 Parents collinear within a class (``R_{P|y}`` singular, e.g. a class of 4 rows and 3
 features) contribute ``-1/2 ln(1 - R^2)`` there, R^2 the squared multiple correlation of v on
 their span: the information of their independent part (a limit, not a NaN).
+
+A class with fewer than ``min_class_rows`` rows (when that is set) has no correlation of its
+own worth the name (two rows always correlate perfectly: +inf nats): its ``R_y`` is then the
+correlation matrix of all rows, as the classifiers pool such a class's Gaussian cells with
+the other classes (``estimators.ktan.MIN_CELL_ROWS``), so the structure is scored under the
+model it fits.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -115,8 +121,14 @@ class _CorrelationCMI(PositionsCMI):
 
     def _prepare(self, data: ValidatedData) -> CorrelationData:
         Z = self._normal_data(data)  # fresh arrays (class rows, or their normal scores)
-        return CorrelationData(class_correlations(Z, self.constant_in_class_, overwrite=True),
-                               self.class_prior_)
+        counts = np.array([len(z) for z in Z])
+        small = counts < (self.min_class_rows or 0)
+        pooled = (class_correlations([np.concatenate(Z)], self.constant_in_class_.all(axis=0)[None])
+                  if small.any() and not small.all() else None)
+        R = class_correlations(Z, self.constant_in_class_, overwrite=True)
+        if pooled is not None:  # too few rows for a class correlation: all rows' (module doc)
+            R[small] = pooled[0]
+        return CorrelationData(R, self.class_prior_)
 
 
 class GaussianCMI(_CorrelationCMI):
@@ -126,6 +138,9 @@ class GaussianCMI(_CorrelationCMI):
 
     Parameters
     ----------
+    min_class_rows : int or None, default=None
+        A class with fewer rows is scored with the correlation of all rows (module
+        docstring); None: every class with its own.
     n_jobs : int or None, default=None
         joblib workers for blocks of pairs / hyperedges (``None``: the active joblib config).
 
@@ -147,7 +162,13 @@ class GaussianCMI(_CorrelationCMI):
     (3, 3)
     """
 
-    def __init__(self, *, n_jobs: int | None = None):
+    _parameter_constraints: dict = {
+        **BaseCMI._parameter_constraints,
+        "min_class_rows": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    def __init__(self, *, min_class_rows: int | None = None, n_jobs: int | None = None):
+        self.min_class_rows = min_class_rows
         self.n_jobs = n_jobs
 
     def fit_correlations(self, names, classes, counts, constant, R: np.ndarray) -> GaussianCMI:
@@ -212,6 +233,8 @@ class GaussianCopulaCMI(_CorrelationCMI):
         Kernel bandwidth rule, or the factor multiplying the class-y standard deviation.
     eps : float, default=1e-6
         ``u`` is clipped into ``(eps, 1 - eps)`` before ``Phi^-1``.
+    min_class_rows : int or None, default=None
+        As in :class:`GaussianCMI`.
     n_jobs : int or None, default=None
         joblib workers for blocks of pairs / hyperedges.
 
@@ -239,6 +262,7 @@ class GaussianCopulaCMI(_CorrelationCMI):
         "marginals": [StrOptions({"rank-kernel", "kernel", "rank"})],
         "bandwidth": [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")],
         "eps": [Interval(Real, 0, 0.5, closed="neither")],
+        "min_class_rows": [Interval(Integral, 1, None, closed="left"), None],
     }
 
     def __init__(
@@ -247,11 +271,13 @@ class GaussianCopulaCMI(_CorrelationCMI):
         marginals: str = "rank-kernel",
         bandwidth: str | float = "scott",
         eps: float = 1e-6,
+        min_class_rows: int | None = None,
         n_jobs: int | None = None,
     ):
         self.marginals = marginals
         self.bandwidth = bandwidth
         self.eps = eps
+        self.min_class_rows = min_class_rows
         self.n_jobs = n_jobs
 
     def _normal_data(self, data: ValidatedData) -> list[np.ndarray]:

@@ -118,3 +118,22 @@ def test_a_class_absent_from_a_part_gives_no_sklearn_warning():
                                                      [0.2, 0.7, 0.1]], ["a", "b", "c"])
     # recalls over the classes present: a 1/2, b 1/1
     assert m["balanced_accuracy"] == 0.75
+
+
+def test_a_part_holding_one_class_gives_no_sklearn_warning():
+    """A test fold of a tiny table may hold one class only (and the model predict it)."""
+    import warnings
+
+    from sklearn.metrics import balanced_accuracy_score
+
+    from estimators.evaluation import classification_metrics
+
+    y, proba = ["a", "a"], [[0.9, 0.1], [0.3, 0.7]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = classification_metrics(y, proba, ["a", "b"])
+        all_a = classification_metrics(y, [[0.9, 0.1], [0.8, 0.2]], ["a", "b"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert m["balanced_accuracy"] == balanced_accuracy_score(y, ["a", "b"]) == 0.5
+        assert all_a["balanced_accuracy"] == balanced_accuracy_score(y, ["a", "a"]) == 1.0

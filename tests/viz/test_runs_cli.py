@@ -105,3 +105,25 @@ def test_errors_exit_2_with_one_line(tmp_path, monkeypatch, capsys, args, reason
 def test_unknown_run_exits_2(learned, capsys):
     assert main(["runs", "show", learned[1], "99"]) == 2
     assert "Run 99 is not in the store" in capsys.readouterr().err
+
+
+def test_runs_list_tells_a_generative_and_a_discriminative_tan_apart(tmp_path, capsys):
+    """Both are model "tan": the options that differ from the defaults and every metric
+    the CLI computes tell them apart."""
+    import json
+
+    db = str(tmp_path / "runs.db")
+    for name, extra in (("gen", []), ("disc", ["--parameters", "discriminative"])):
+        assert main(["learn", "car", "--model", "tan", "--cv", "2", "--quiet", "--out",
+                     str(tmp_path / name), "--store", db, *extra]) == 0
+    capsys.readouterr()
+    assert main(["runs", "list", db]) == 0
+    header, gen, disc = capsys.readouterr().out.splitlines()
+    assert header.endswith("logloss   brier     auc  options")
+    assert gen.endswith("  -") and disc.endswith("  parameters=discriminative")
+    for line, name in ((gen, "gen"), (disc, "disc")):
+        metrics = json.loads((tmp_path / name / "metrics.json").read_text())["metrics"]
+        shown = line.split()[-8:-1]
+        assert shown == [f"{metrics[k]['mean']:.4f}" for k in
+                         ("accuracy", "balanced_accuracy", "f1_macro", "f1_weighted",
+                          "log_loss", "brier", "roc_auc_ovr")]

@@ -39,6 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``kgraph`` command; return its exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the command line, for reports
     if args.command is None:
         parser.print_help()
         return 0

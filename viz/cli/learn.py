@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from viz.cli import confidence, engine, methods, outputs, report, runs, table
+from viz.cli import confidence, engine, methods, outputs, provenance, report, runs, table
+from viz.cli import folds as folds_check
 from viz.cli.commands import CommandError
 
 if TYPE_CHECKING:
@@ -64,17 +65,17 @@ class ModelSpec:
 
 MODELS = {
     "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters", "parameters"),
-                     "GNB classifier (paper 1)"),
+                     "GNB classifier (generalized Naive Bayes)"),
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
                       ("order", "dependence", "search", "backbone", "candidates",
-                       "structure_score"), "k-GNB classifier (paper 1)"),
+                       "structure_score"), "k-GNB classifier (generalized Naive Bayes of cluster order k)"),
     "tan": ModelSpec("estimators.ktan", "TANClassifier",
                      ("features", "alpha", "ess", "parameters", "continuous", "structure_score"),
-                     "TAN classifier (paper 2, k = 1)"),
+                     "TAN classifier (tree-augmented Naive Bayes)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
                       ("k", "search", "backbone", "features", "alpha", "candidates",
                        "structure_score", "ess", "parameters", "continuous"),
-                      "k-TAN classifier (paper 2)"),
+                      "k-TAN classifier (k-tree augmented Naive Bayes)"),
     "kdb": ModelSpec("estimators.bnc", "KDBClassifier", ("k", "features", "alpha", "ess",
                                                          "parameters", "continuous"),
                      "kDB classifier (k-dependence Bayesian classifier, Sahami 1996, MATH.md §9)"),
@@ -84,7 +85,7 @@ MODELS = {
                       "A2DE classifier (averaged two-dependence estimators, MATH.md §9)"),
     "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
                             ("n_components", "prior", "family"),
-                            "latent conditional Naive Bayes, one per class (paper 3)"),
+                            "latent conditional Naive Bayes classifier (a mixture per class)"),
     "ban": ModelSpec("estimators.bnc", "BANClassifier",
                      ("max_parents", "structure_score", "features", "alpha", "ess",
                       "parameters", "continuous"),
@@ -339,35 +340,46 @@ def run_learn(args: argparse.Namespace) -> int:
     X, y, name, notes = load_data(args.data, args.target, args.sep, args.decimal,
                                   keep=list(args.feature_types or {}))
     report.check_feature_types(args.feature_types, X)
+    fold_notes = folds_check.check_folds(y, args.cv, args.data)
     spec = MODELS[args.model]
     model = spec.build(args)
     start = time.perf_counter()
-    with outputs.run_context(args.quiet) as log:
+    with outputs.run_context(args.quiet, replaced=folds_check.REPLACED) as log:
+        for note in fold_notes:
+            log.note(note)
         try:
+            choices: list[dict] = []
             folds, caught = fold_metrics(model, X, y, n_splits=args.cv,
                                          random_state=args.random_state, n_jobs=args.n_jobs,
-                                         verbose=not args.quiet, record_warnings=True)
+                                         verbose=not args.quiet, record_warnings=True,
+                                         choices=choices)
             for fold, records in enumerate(caught, start=1):
                 log.add(f"fold {fold}", records)
             with log.recording("final fit"):
                 model.fit(X, y)
         except (ValueError, TypeError) as exc:
-            raise CommandError(str(exc).splitlines()[0]) from exc
+            raise CommandError(folds_check.explain_failure(str(exc).splitlines()[0], y,
+                                                           args.cv)) from exc
         seconds = time.perf_counter() - start
         with log.recording("bootstrap"):
             conf = confidence.bootstrap(args, model, X, y)
         with log.recording("baseline"):
             baseline = methods.baseline_summary(X, y, args.cv, args.random_state)
+        summary = summarise(folds)
+        lines, warned = methods.baseline_lines(summary, baseline, methods.majority_class(y))
+        for warning in warned:
+            log.note(warning)
     structure = learned_structure(model)
+    prov = provenance.provenance(args, X, y)
 
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     graph = outputs.write_structure(model, conf, out, target_column(args.data, args.target))
     joblib.dump(model, out / "model.joblib")
-    summary = summarise(folds)
     (out / "metrics.json").write_text(json.dumps(
         {"data": name, "model": args.model, "params": _params(model), "cv_folds": args.cv,
-         "metrics": summary}, indent=2))
+         **prov, "std": STD_NOTE, "metrics": finite_or_null(summary)}, indent=2,
+        allow_nan=False))
     folds.rename_axis("fold").to_csv(out / "metrics.csv")
     n, legible = len(overview_parts(structure)[0]), legible_vertices(args.figure_width)
     width = (f"{args.figure_width} width" if isinstance(args.figure_width, str)
@@ -375,23 +387,24 @@ def run_learn(args: argparse.Namespace) -> int:
     figure = (f"the labelled structure ({width})" if n <= legible else
               f"an overview: the whole structure without labels ({n} vertices, more than the "
               f"{legible} drawn with labels at {width})")
-    text = _report(name, X, y, spec, model, structure, summary, args.cv, seconds)
-    lines, warned = methods.baseline_lines(summary, baseline, methods.majority_class(y))
+    text = _report(name, X, y, spec, model, _named(structure, graph), summary, args.cv,
+                   seconds, prov)
     text = text.replace("{baseline}", "\n".join(lines))
-    for warning in warned:
-        print(f"warning: {warning}", file=sys.stderr)
-    tail = "\n".join(methods.method_lines(model, graph) + report.data_lines(X, model)
+    tail = "\n".join(methods.method_lines(model, graph, choices) + report.data_lines(X, model)
                      + confidence.report_lines(conf)
-                     + (notes.report_lines(args.target) if notes else [])
-                     + log.report_lines())
-    (out / "report.md").write_text(text.replace("{figure}", figure) + tail)
+                     + (notes.report_lines(args.target) if notes else []))
+    (out / "report.md").write_text(text.replace("{figure}", figure) + tail
+                                   + "\n".join(log.report_lines()))
     failure = _draw(model, structure, out, conf, args.threshold, args.dpi,
                     overview=n > legible, graph=graph, width=args.figure_width)
     if failure:
-        (out / "report.md").write_text(text.replace("{figure}", f"not drawn ({failure})") + tail)
-        print(f"warning: the figure was not drawn ({failure}); every other file is written",
-              file=sys.stderr)
-    run_id = runs.record(args, name, X, y, _params(model), structure, summary, conf)
+        warning = f"the figure was not drawn ({failure}); every other file is written"
+        log.note(warning)
+        (out / "report.md").write_text(text.replace("{figure}", f"not drawn ({failure})") + tail
+                                       + "\n".join(log.report_lines()))
+        print(f"warning: {warning}", file=sys.stderr)
+    run_id = runs.record(args, name, X, y, _params(model), structure, finite_or_null(summary),
+                         conf)
     print(f"wrote {out}/: structure.graphml structure.json model.joblib metrics.json "
           f"metrics.csv {'' if failure else 'structure.pdf structure.png '}report.md"
           + (f"; run {run_id} in {args.store}" if run_id is not None else ""))
@@ -415,16 +428,33 @@ def _draw(model, structure, out: Path, conf, threshold: float, dpi: int, *,
     return None
 
 
+def _named(structure, graph):
+    """The structure as the files give it: its class node named as the target column
+    (the fitted model calls it ``class`` when the table has no such feature)."""
+    from kgraph.structure import structure_from_graph
+
+    try:
+        named = structure_from_graph(graph)
+    except (ValueError, KeyError, TypeError):
+        return structure
+    return named if type(named) is type(structure) else structure
+
+
 def _params(model) -> dict[str, Any]:
     return {k: v if isinstance(v, int | float | str | bool | type(None)) else repr(v)
             for k, v in model.get_params().items()}
 
 
-def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
+#: the standard deviation every table of report.md and metrics.json gives over folds
+STD_NOTE = "sample standard deviation over the folds (ddof = 1)"
+
+
+def _report(name, X, y, spec, model, structure, summary, folds, seconds, prov) -> str:
     classes = y.value_counts().sort_index()
     lines = [
         f"# {spec.title} on {name}",
         "",
+        *provenance.provenance_lines(prov),
         f"- data: {name}, {X.shape[0]} rows, {X.shape[1]} features, {classes.size} classes "
         f"({', '.join(f'{c}: {n}' for c, n in classes.items())})",
         f"- model: `{type(model).__name__}({', '.join(f'{k}={v!r}' for k, v in _params(model).items())})`",
@@ -433,9 +463,13 @@ def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
         "",
         f"## Cross-validated metrics (stratified {folds}-fold)",
         "",
+        f"Mean and std over the {folds} test folds (std: the {STD_NOTE}, here and in every "
+        "table of this report).",
+        "",
         "| metric | mean | std |",
         "|---|---:|---:|",
-        *(f"| {m} | {v['mean']:.4f} | {v['std']:.4f} |" for m, v in summary.items()),
+        *(f"| {m} | {_number(v['mean'])} | {_number(v['std'])} |" for m, v in summary.items()),
+        *_undefined_lines(summary, folds),
         "",
         "{baseline}",
         "",
@@ -451,3 +485,38 @@ def _report(name, X, y, spec, model, structure, summary, folds, seconds) -> str:
               "`structure.pdf`.", ""]
     return "\n".join(lines)
 
+
+
+def finite_or_null(summary: dict) -> dict:
+    """``summary`` with each undefined (NaN) mean or std as None: JSON's null, not the
+    non-standard ``NaN`` (the report says why each is undefined).
+
+    Examples
+    --------
+    >>> finite_or_null({"roc_auc_ovr": {"mean": float("nan"), "std": 0.5, "n_folds": 0}})
+    {'roc_auc_ovr': {'mean': None, 'std': 0.5, 'n_folds': 0}}
+    """
+    import math
+
+    return {m: {k: None if isinstance(v, float) and not math.isfinite(v) else v
+                for k, v in value.items()} for m, value in summary.items()}
+
+
+def _number(value: float) -> str:
+    import math
+
+    return f"{value:.4f}" if math.isfinite(value) else "undefined"
+
+
+def _undefined_lines(summary: dict, folds: int) -> list[str]:
+    """Why a metric is averaged over fewer folds, or undefined (a test part of one class
+    has no ROC AUC)."""
+    lines = []
+    for metric, value in summary.items():
+        used = value.get("n_folds", folds)
+        if used < folds:
+            lines.append(f"- {metric}: over {used} of the {folds} folds; the test part of "
+                         "the others holds a single class, where it is undefined"
+                         + (" (so it is undefined here)" if used == 0 else
+                            " (std undefined with one fold)" if used == 1 else ""))
+    return ["", *lines] if lines else []

@@ -134,7 +134,8 @@ def selection_lines(model) -> list[str]:
     lines = ["", "## Model selection (inner cross-validation)", "",
              "Chosen by the mean log-loss of a stratified "
              f"{folds}-fold cross-validation inside the training data: "
-             + ", ".join(f"{k} = {_cell(v)}" for k, v in chosen.items()) + ".", "",
+             + ", ".join(f"{k} = {_cell(v)}" for k, v in chosen.items()) + " (std: the sample "
+             "standard deviation over the inner folds, ddof = 1).", "",
              "| " + " | ".join([*keys, "chosen"]) + " |",
              "|" + "---|" * len(params) + "---:|" * (len(keys) - len(params)) + "---|"]
     for i in range(n):
@@ -150,6 +151,19 @@ def _same(a: Any, b: Any) -> bool:
         return bool(a == b)
     except (TypeError, ValueError):
         return str(a) == str(b)
+
+
+#: what the family scores of each built-in structure score measure (report.md)
+SCORE_UNITS = {
+    "cmi": "nats: the class-conditional mutual information I(X_v; X_pa | class)",
+    "js-cmi": "nats: the class-conditional mutual information I(X_v; X_pa | class), "
+              "James-Stein estimate",
+    "gaussian-copula": "nats: the class-conditional mutual information of the Gaussian copula",
+    "kde": "nats: the class-conditional mutual information of kernel density estimates",
+    "bic": "nats: the log-likelihood gain of the parents less the BIC penalty "
+           "(free parameters / 2 · ln n)",
+    "bdeu": "nats: the gain of the log BDeu marginal likelihood",
+}
 
 
 def score_lines(model) -> list[str]:
@@ -170,9 +184,11 @@ def score_lines(model) -> list[str]:
             what = f"`{score}`: `{type(obj).__name__}`" if obj is not None else f"`{score}`"
         else:
             what = f"`{type(score).__name__}` (given as an object)"
+        units = SCORE_UNITS.get(score, "the score's own units") if isinstance(score, str) \
+            else "the score's own units"
         return ["", "## Structure score", "",
                 f"- {what}, the score of the {family} feature family ({mix or 'no'} "
-                "features); family scores below are in its units (nats for CMI)"]
+                f"features); family scores below are in {units}"]
     if name == "KGNBClassifier":
         given = getattr(model, "structure_score", None)
         if given is not None:
@@ -204,11 +220,13 @@ def parents_lines(model, graph: GraphDB) -> list[str]:
             if parents is None:
                 parents = ", ".join(map(str, model.structure_.parents(v)))
             score = a.get("clique_score")
-            rows.append((v, parents.replace(",", ", ") or "(none)",
-                         "" if score is None else f"{float(score):.4f}"))
+            shown = a.get("clique_score_note", "") if score is None else f"{float(score):.4f}"
+            rows.append((v, parents.replace(",", ", ") or "(none)", shown))
+        total = graph.attrs.get("weight")
+        total = f"{float(total):.4f}" if total is not None else graph.attrs.get(
+            "weight_note", "not written")
         note = ("f(v, pa(v)), the score of the family" if any(r[2] for r in rows) else
-                f"not stored by {type(model).__name__} (its total weight: "
-                f"{float(graph.attrs.get('weight', float('nan'))):.4f})")
+                f"not stored by {type(model).__name__} (its total weight: {total})")
         lines = ["", f"## Parents (besides the class `{target}`)", "",
                  f"Family score: {note}.", "", "| feature | parents | family score |",
                  "|---|---|---:|"]
@@ -226,8 +244,8 @@ def parents_lines(model, graph: GraphDB) -> list[str]:
                  "class) in nats.", "", "| feature | mother | score | cluster in use |",
                  "|---|---|---:|---|"]
         for u, v, a in graph.edges(kind="tree", data=True):
-            lines.append(f"| {v} | {u} | {float(a.get('weight', float('nan'))):.4f} | "
-                         f"{'yes' if a.get('in_use', True) else 'no'} |")
+            score = f"{float(a['weight']):.4f}" if "weight" in a else a.get("weight_note", "")
+            lines.append(f"| {v} | {u} | {score} | {'yes' if a.get('in_use', True) else 'no'} |")
         return lines
     return []
 
@@ -256,10 +274,63 @@ def backbone_lines(model) -> list[str]:
     return lines
 
 
-def method_lines(model, graph: GraphDB) -> list[str]:
-    """Model selection, structure score, search and backbone, and parents, for report.md."""
-    return (selection_lines(model) + score_lines(model) + backbone_lines(model)
-            + parents_lines(model, graph))
+def fold_choice_lines(choices: list[dict]) -> list[str]:
+    """What each outer fold's model chose by its own inner cross-validation (the metrics
+    are those of these choices, not of the final fit's alone).
+
+    Examples
+    --------
+    >>> fold_choice_lines([{"k": 2}, {"k": 1}, {"k": 2}])[1:]
+    ['- k chosen in each outer fold: fold 1: 2, fold 2: 1, fold 3: 2 (k = 1 in 1 of 3 folds, k = 2 in 2)', '']
+    >>> fold_choice_lines([{}, {}])
+    []
+    """
+    keys = list(dict.fromkeys(k for c in choices for k in c))
+    lines = []
+    for key in keys:
+        values = [c.get(key) for c in choices]
+        counts = {v: values.count(v) for v in dict.fromkeys(values)}
+        tally = ", ".join(f"{key} = {_cell(v)} in {n}" + (f" of {len(values)} folds" if i == 0
+                                                             else "")
+                          for i, (v, n) in enumerate(sorted(counts.items(), key=lambda t: str(t[0]))))
+        lines.append(f"- {key} chosen in each outer fold: "
+                     + ", ".join(f"fold {f}: {_cell(v)}" for f, v in enumerate(values, start=1))
+                     + f" ({tally})")
+    return ["", *lines, ""] if lines else []
+
+
+def discriminative_lines(model) -> list[str]:
+    """The penalty (and centre, scale) the discriminative parameters were fitted with, and
+    whether inner cross-validation chose them."""
+    fitted = getattr(model, "discriminative_", None)
+    if fitted is None:
+        return []
+    spec, info = fitted.spec, fitted.info
+    lines = ["", "## Parameters (discriminative)", "",
+             "- fitted by maximising the conditional log-likelihood of the class with the "
+             f"penalty (λ/2)‖w‖²: λ = {_cell(float(spec.l2))}, shrunk towards "
+             f"`{spec.centre}`, scale {_cell(spec.scale)}, form `{spec.form}`"]
+    tried = info.get("cv")
+    if tried:
+        best = min(tried, key=tried.get)
+        lines.append(f"- chosen among {len(tried)} (centre, scale, λ) settings by inner "
+                     f"cross-validated log-loss ({tried[best]:.4f} at the choice)")
+    if "n_iter" in info:
+        lines.append(f"- L-BFGS: {info['n_iter']} iterations, "
+                     + ("converged" if info.get("converged") else
+                        f"not converged ({info.get('message', '')})"))
+    return lines
+
+
+def method_lines(model, graph: GraphDB, choices: list[dict] = ()) -> list[str]:
+    """Model selection (the final fit's, and what each outer fold's model chose:
+    ``choices``), structure score, search and backbone, parents and discriminative
+    parameters, for report.md."""
+    selection, folds = selection_lines(model), fold_choice_lines(list(choices))
+    if folds and not selection:
+        selection = ["", "## Model selection (inner cross-validation)"]
+    return (selection + folds + score_lines(model) + backbone_lines(model)
+            + parents_lines(model, graph) + discriminative_lines(model))
 
 
 def majority_class(y: pd.Series) -> Any:

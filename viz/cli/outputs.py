@@ -47,14 +47,15 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def run_context(quiet: bool) -> Iterator[WarningLog]:
+def run_context(quiet: bool, replaced: tuple[str, ...] = ()) -> Iterator[WarningLog]:
     """Progress bars (unless ``quiet``) and a :class:`~viz.cli.warning_log.WarningLog` for
     the run's warnings: the block records the folds, the final fit and the bootstrap in it
-    by source; any other warning is recorded as ``other``. At the end, after the bars, at
-    most one line per kind of warning goes to stderr."""
+    by source; any other warning is recorded as ``other`` (but those matching a pattern of
+    ``replaced``: the run says them in its own words). At the end, after the bars, at most
+    one line per kind of warning goes to stderr, then the run's own."""
     from estimators.progress import show_progress
 
-    log = WarningLog()
+    log = WarningLog(replaced)
     with show_progress(not quiet):
         try:
             with log.recording("other"):

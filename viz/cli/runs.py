@@ -47,7 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     filters.add_argument("--model", help="only runs of this model")
     filters.add_argument("--data", dest="label", help="only runs on this data set (its name)")
     filters.add_argument("--data-hash", help="only runs on data with this hash")
-    a = actions.add_parser("list", parents=[filters], help="one line per run")
+    a = actions.add_parser(
+        "list", parents=[filters], help="one line per run",
+        description="One line per run: data, model, seed, the mean over the folds of every "
+                    "cross-validated metric (" + ", ".join(f"{t}: {k}" for t, k in LISTED)
+                    + ") and the options that differ from the model's defaults.")
     a.set_defaults(run=run_list)
     a = actions.add_parser("show", help="a run's record and structures")
     a.add_argument("store", type=Path, help="the RUNS.db file")
@@ -78,17 +82,62 @@ def _where(args: argparse.Namespace) -> dict[str, Any]:
             if getattr(args, k) is not None}
 
 
+#: the metrics ``runs list`` shows (every one ``kgraph learn`` computes): column, key
+LISTED = (("acc", "accuracy"), ("bal acc", "balanced_accuracy"), ("f1 mac", "f1_macro"),
+          ("f1 w", "f1_weighted"), ("logloss", "log_loss"), ("brier", "brier"),
+          ("auc", "roc_auc_ovr"))
+#: parameters that are not model options (the seed has its own column)
+_NOT_OPTIONS = frozenset({"verbose", "random_state", "n_jobs"})
+
+
+def changed_options(model: str | None, params: dict[str, Any]) -> str:
+    """The options of a run that differ from its model's defaults, as ``name=value``
+    (``-`` when none; every parameter when the model is not one of ``kgraph learn``'s).
+
+    Examples
+    --------
+    >>> changed_options("tan", {"parameters": "discriminative", "alpha": 1.0, "verbose": False})
+    'parameters=discriminative'
+    >>> changed_options("tan", {"parameters": "generative", "alpha": 1.0})
+    '-'
+    """
+    import inspect
+
+    from viz.cli.learn import MODELS  # learn imports this module
+
+    spec = MODELS.get(model or "")
+    defaults: dict[str, Any] = {}
+    if spec is not None:
+        import importlib
+
+        estimator = getattr(importlib.import_module(spec.module), spec.cls)
+        defaults = {name: p.default for name, p in inspect.signature(estimator).parameters.items()}
+        defaults.update(spec.fixed)
+    changed = [f"{k}={v}" for k, v in params.items() if k not in _NOT_OPTIONS
+               and not (k in defaults and (v == defaults[k] or v == repr(defaults[k])))]
+    return ", ".join(changed) or "-"
+
+
+def _metric(metrics: dict, key: str) -> str:
+    value = metrics.get(key, metrics.get("f1") if key == "f1_weighted" else None)  # "f1": older runs
+    mean = value.get("mean") if isinstance(value, dict) else None
+    return "-" if mean is None else f"{mean:.4f}"
+
+
 def run_list(args: argparse.Namespace) -> int:
+    """One line per run: its data, model, seed, every cross-validated metric (means) and
+    the options that differ from the model's defaults."""
     with _open(args.store) as store:
         runs = store.runs(**_where(args))
     print(f"{'run':>4}  {'created':<25} {'data':<16} {'model':<11} {'data hash':<16} "
-          f"{'seed':>4} {'structures':>10}  f1 (weighted)")
+          f"{'seed':>4} {'structures':>10}  "
+          + " ".join(f"{title:>7}" for title, _ in LISTED) + "  options")
     for r in runs:
-        f1 = r.metrics.get("f1_weighted", r.metrics.get("f1", {}))  # "f1": older runs
-        f1 = f"{f1['mean']:.4f}" if isinstance(f1, dict) and "mean" in f1 else "-"
         print(f"{r.run_id:>4}  {r.created:<25} {r.label or '-':<16} {r.model or '-':<11} "
               f"{r.data_hash or '-':<16} {'-' if r.seed is None else r.seed:>4} "
-              f"{r.n_structures:>10}  {f1}")
+              f"{r.n_structures:>10}  "
+              + " ".join(f"{_metric(r.metrics, key):>7}" for _, key in LISTED)
+              + f"  {changed_options(r.model, r.params)}")
     return 0
 
 

@@ -26,6 +26,8 @@ _VARIABLE = re.compile(r"['\[\d]")
 #: the longest leading text and the most names a terminal line shows; a message raised
 #: alike everywhere is shown whole up to _WHOLE characters
 _HEAD, _NAMES, _WHOLE = 120, 6, 200
+#: the longest text of messages merged into one line (:func:`_merged`)
+_MERGED = 160
 
 
 def _name(category: type[Warning] | str) -> str:
@@ -67,6 +69,33 @@ def _where(sources: list[str]) -> str:
     return ", ".join(out + list(dict.fromkeys(s for s in sources if not s.startswith("fold "))))
 
 
+def _merged(head: str, messages: list[str]) -> str:
+    """The messages of one kind in one line: the first whole, the variable part of each
+    other after the last word of their common ``head`` (so each class keeps its name), as
+    many as fit in a line (the first cut when it alone is too long); empty when they do not
+    all start with ``head``.
+
+    Examples
+    --------
+    >>> _merged("M: constant within class", ["M: constant within class 1: ['K'].",
+    ...                                       "M: constant within class 2: ['Ba', 'Fe']."])
+    "M: constant within class 1: ['K']; class 2: ['Ba', 'Fe']"
+    """
+    if not head or not all(m.startswith(head) for m in messages):
+        return ""
+    word = head.split()[-1]
+    tails = [m[len(head):].strip().rstrip(".") for m in messages]
+    text = f"{head} {tails[0]}"
+    if len(text) > _MERGED:  # the first alone is long: cut it (each class by its columns)
+        return text[:_MERGED - 3].rstrip(" ,;") + "..." + (
+            f"; {len(tails) - 1} more" if len(tails) > 1 else "")
+    for i, tail in enumerate(tails[1:], start=1):
+        if len(text) + len(word) + len(tail) + 3 > _MERGED:  # the rest in report.md
+            return text + f"; {len(tails) - i} more"
+        text += f"; {word} {tail}"
+    return text
+
+
 class WarningLog:
     """Every warning of a run, by where it was raised.
 
@@ -76,19 +105,37 @@ class WarningLog:
     >>> for fold, label in enumerate(["a", "b", "a"], start=1):
     ...     log.add(f"fold {fold}", [(UserWarning, f"Model: constant within class '{label}': ['x']")])
     >>> log.terminal_lines()
-    ["warning: UserWarning (3 times: folds 1-3): Model: constant within class: 'a', 'x', 'b' (2 distinct messages; every one in report.md)"]
+    ["warning: UserWarning (3 times: folds 1-3): Model: constant within class 'a': ['x']; class 'b': ['x'] (2 distinct messages; every one in report.md)"]
     """
 
-    def __init__(self) -> None:
+    def __init__(self, replaced: tuple[str, ...] = ()) -> None:
         self.records: list[tuple[str, type[Warning], str]] = []
+        #: the run's own warnings (``warning:`` lines of kgraph itself), in order
+        self.notes: list[str] = []
+        self._replaced = [re.compile(pattern) for pattern in replaced]
 
     def add(self, source: str, caught) -> None:
         """Add ``caught`` (``(category, message)`` pairs, the category a class or its name,
-        or ``warnings.WarningMessage``s) as raised in ``source``."""
+        or ``warnings.WarningMessage``s) as raised in ``source``, but those matching a
+        ``replaced`` pattern (messages the run states in its own words, :meth:`note`)."""
         for w in caught:
             category, message = ((w.category, str(w.message))
                                  if isinstance(w, warnings.WarningMessage) else w)
-            self.records.append((source, category, str(message)))
+            if not any(r.search(str(message)) for r in self._replaced):
+                self.records.append((source, category, str(message)))
+
+    def note(self, text: str) -> None:
+        """Add one of the run's own warnings (shown as ``warning: text``, and in report.md).
+
+        Examples
+        --------
+        >>> log = WarningLog()
+        >>> log.note("the figure was not drawn")
+        >>> log.terminal_lines(), log.report_lines()[3:5]
+        (['warning: the figure was not drawn'], ['### The run', ''])
+        """
+        if text not in self.notes:
+            self.notes.append(text)
 
     @contextlib.contextmanager
     def recording(self, source: str) -> Iterator[None]:
@@ -116,13 +163,14 @@ class WarningLog:
             if len(messages) == 1 and len(messages[0]) <= _WHOLE:
                 text = messages[0]
             else:
-                text = (head if len(head) <= _HEAD else head[:_HEAD - 3] + "...") + \
-                    (f": {shown}" if shown else "") + \
-                    f" ({len(messages)} distinct message{'s' if len(messages) > 1 else ''}; " \
-                    "every one in report.md)"
+                text = _merged(head, messages) or (
+                    (head if len(head) <= _HEAD else head[:_HEAD - 3] + "...")
+                    + (f": {shown}" if shown else ""))
+                text += (f" ({len(messages)} distinct message{'s' if len(messages) > 1 else ''}"
+                         "; every one in report.md)")
             count = f"{len(seen)} time{'s' if len(seen) > 1 else ''}"
             lines.append(f"warning: {category} ({count}: {_where(sources)}): {text}")
-        return lines
+        return lines + [f"warning: {note}" for note in self.notes]
 
     def report_lines(self, where: str = "each fold's model, the model fitted on all rows, "
                                         "the bootstrap refits", capitalize: bool = True) -> list[str]:
@@ -130,8 +178,12 @@ class WarningLog:
         (``where`` says what the sources are; ``capitalize``: the sources' first letter
         upper-cased in their headings)."""
         lines = ["", "## Warnings", ""]
-        if not self.records:
+        if not self.records and not self.notes:
             return [*lines, "None were raised.", ""]
+        if self.notes:
+            lines += ["### The run", "", *(f"- {note}" for note in self.notes), ""]
+        if not self.records:
+            return lines
         lines += [f"Every distinct warning, where it was raised ({where}):", ""]
         by_source: dict[str, dict[tuple[str, str], int]] = {}
         for source, category, message in self.records:

@@ -147,3 +147,22 @@ def test_hyperedge_cmi_nonnegative_and_monotone(seed, d, size):
     small, big = score(0, P), score(0, P + (d - 1,))
     assert small >= -1e-12
     assert big >= small - 1e-10
+
+
+@pytest.mark.parametrize("score", [GaussianCMI, GaussianCopulaCMI])
+def test_a_class_too_small_for_a_correlation_is_scored_with_all_rows(score):
+    """Two rows always correlate perfectly (+inf nats); with ``min_class_rows`` such a class
+    takes the correlation of all rows, as the classifiers pool its Gaussian cells."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
+    y = np.r_[np.zeros(28, int), np.ones(2, int)]
+    got = score(min_class_rows=5).fit(X, y)(0, {1})
+    assert np.isfinite(got) and 0 <= got < score().fit(X, y)(0, {1})
+    if score is GaussianCMI:
+        assert score().fit(X, y)(0, {1}) == np.inf  # closed form: class 0's own r, class 1 the r of all rows
+        r0 = np.corrcoef(X[y == 0].T)[0, 1]
+        r_all = np.corrcoef(X.T)[0, 1]
+        expected = -0.5 * (28 / 30 * np.log(1 - r0**2) + 2 / 30 * np.log(1 - r_all**2))
+        assert got == pytest.approx(expected, rel=1e-12)
+    big = np.r_[np.zeros(15, int), np.ones(15, int)]  # no class below 5 rows: unchanged
+    assert score(min_class_rows=5).fit(X, big)(0, {1}) == score().fit(X, big)(0, {1})
