@@ -33,6 +33,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from estimators.discriminative import log_tables
+from estimators.network.equivalent import NetworkTables, equivalent_network
+
 if TYPE_CHECKING:  # pragma: no cover - pgmpy is imported only when exporting (start-up time)
     from pgmpy.models import DiscreteBayesianNetwork
 
@@ -49,47 +52,59 @@ def _factors(clf) -> list[tuple[str, object]]:
                                           strict=True)]
 
 
-def _full_table(factor) -> np.ndarray:
-    """Probabilities of a CPT factor over every configuration of its (categorical)
-    parents, shape (configurations, classes, categories); a configuration not seen in
-    training gets the factor's unseen slot (uniform)."""
-    radix = factor.radix
-    codes = np.arange(int(np.prod(radix)))
-    pos = np.minimum(np.searchsorted(factor.configs, codes), factor.n_configs - 1)
-    u = np.where(factor.configs[pos] == codes, pos, factor.n_configs)
-    return np.exp(factor.log_cpt[u])
+def network_tables(clf) -> NetworkTables:
+    """The fitted discrete network classifier as log-CPTs with its own posterior on complete
+    rows: the generative CPTs, or for ``parameters="discriminative"`` the equivalent
+    network of its log-linear scores (:mod:`estimators.network.equivalent`; edges closing
+    a parent set in ``closing_edges``). A parent configuration unseen in training takes
+    the factor's unseen slot, as in the classifier."""
+    names = clf.feature_names()
+    factors = dict(_factors(clf))
+    parents = {v: [names[p] for p in f.categorical_parents] for v, f in factors.items()}
+    prior = np.asarray(clf.class_log_prior_, float)
+    fitted = getattr(clf, "discriminative_", None)
+    if fitted is None:
+        tables = {v: f.log_table for v, f in factors.items()}
+        return NetworkTables(prior, parents, tables)
+    a, thetas = log_tables(fitted, prior)
+    tables = {names[f.v]: factors[names[f.v]].dense(t)
+              for f, t in zip(fitted.design.factors, thetas, strict=True)}
+    order = clf.network_.to_graph(names, clf.class_node_).order
+    return equivalent_network(a, parents, tables, order)
 
 
 def discrete_network(clf) -> DiscreteBayesianNetwork:
     """The fitted discrete network classifier as a pgmpy ``DiscreteBayesianNetwork`` with
-    its CPDs."""
+    CPDs whose posterior is ``predict_proba`` on complete rows (:func:`network_tables`;
+    the network's ``graph["closing_edges"]`` lists the edges the equivalent network of a
+    discriminative model added)."""
     from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
 
     names = clf.feature_names()
     target = clf.class_node_
+    net = network_tables(clf)
     cats = {names[v]: _states(clf.encoder_.categories_[clf.encoder_.feature_names_in_[v]])
             for v in clf.network_.columns}
     states_y = _states(clf.classes_)
     m = len(states_y)
-    model = clf.network_.to_graph(names, target).to_pgmpy()
-    prior = clf.class_count_ / clf.class_count_.sum()
+    model = DiscreteBayesianNetwork()
+    model.add_node(target)
+    model.add_nodes_from(net.parents)
+    model.add_edges_from([(target, v) for v in net.parents]
+                         + [(p, v) for v, pa in net.parents.items() for p in pa])
+    prior = net.class_prior()
     cpds = [TabularCPD(target, m, prior.reshape(-1, 1), state_names={target: states_y})]
-    for name, factor in _factors(clf):
-        parents = [names[p] for p in factor.categorical_parents]
-        prob = _full_table(factor)  # (P, m, K); evidence order: class, then the parents
-        K = prob.shape[2]
-        cpds.append(
-            TabularCPD(
-                name,
-                K,
-                prob.transpose(1, 0, 2).reshape(-1, K).T,
-                evidence=[target, *parents],
-                evidence_card=[m, *(int(r) for r in factor.radix)],
-                state_names={name: cats[name], target: states_y, **{p: cats[p] for p in parents}},
-            )
-        )
+    for name, log_table in net.tables.items():
+        pa = net.parents[name]
+        K = log_table.shape[-1]
+        cpds.append(TabularCPD(
+            name, K, np.exp(log_table).reshape(-1, K).T, evidence=[target, *pa],
+            evidence_card=[m, *log_table.shape[1:-1]],
+            state_names={name: cats[name], target: states_y, **{p: cats[p] for p in pa}}))
     model.add_cpds(*cpds)
     model.check_model()
+    model.graph["closing_edges"] = list(net.closing_edges)
     return model
 
 
@@ -141,11 +156,6 @@ def to_pgmpy(clf):
     ValueError
         For a model with continuous and categorical features (``family_ == "mixed"``).
     """
-    if getattr(clf, "discriminative_", None) is not None:
-        raise ValueError(
-            f"{type(clf).__name__}(parameters='discriminative') cannot be exported to "
-            "pgmpy: its log-linear weights are no CPDs, and the generative CPDs would "
-            "not predict what it predicts; fit with parameters='generative' to export.")
     if clf.family_ == "mixed":
         raise ValueError(
             f"{type(clf).__name__} models continuous and categorical features together (a "
