@@ -20,8 +20,11 @@ new structured classifier exports without code here.
   same DAG: ``p(x | y = c)`` is exactly that network's density, and
   ``p(y = c) = exp(class_log_prior_[c])``. The structure alone (class included) is
   ``structure_.to_dag(class_node_)``.
-* Continuous and categorical features together: pgmpy has no conditional Gaussian network;
-  :func:`to_pgmpy` says so. :func:`estimators.structure_graph.structure_graph` (GraphML,
+* Categorical features with ``parameters="discriminative"``: the Bayesian network with the
+  same posterior on complete rows (:func:`network_tables`, MATH.md §10.6).
+* Every other model with continuous features (continuous and categorical together,
+  discriminative or non-Gaussian continuous factors): pgmpy has no such network;
+  :func:`exact_network` refuses it, naming the continuous features. :func:`estimators.structure_graph.structure_graph` (GraphML,
   JSON; ``write_graphml``) carries the structure, the scores and every factor's parameters.
 * Constant columns are not modelled and are not in either export.
 """
@@ -105,7 +108,51 @@ def discrete_network(clf) -> DiscreteBayesianNetwork:
     model.add_cpds(*cpds)
     model.check_model()
     model.graph["closing_edges"] = list(net.closing_edges)
+    model.graph["parameters"] = "generative" if clf.discriminative_ is None else "discriminative"
     return model
+
+
+def continuous_features(clf) -> list:
+    """The modelled features of a network classifier that are not categorical."""
+    names = clf.feature_names()
+    types = getattr(clf, "feature_types_", None) or {}
+    return [names[v] for v in clf.network_.columns if types.get(names[v], "categorical")
+            != "categorical"]
+
+
+def is_network_classifier(model) -> bool:
+    """A fitted classifier with a :class:`~estimators.network.model.CGNetwork` ``network_``
+    (module docstring)."""
+    from estimators.network.model import CGNetwork
+
+    return isinstance(getattr(model, "network_", None), CGNetwork)
+
+
+def exact_network(clf) -> DiscreteBayesianNetwork:
+    """The one export to a discrete Bayesian network (:mod:`estimators.network_export`):
+    :func:`discrete_network` of a network classifier on categorical features, else a
+    ``ValueError`` whose first line says why there is none and what exports.
+
+    Raises
+    ------
+    ValueError
+        For a model that is no network classifier, or one with continuous features
+        (named).
+    """
+    name = type(clf).__name__
+    if not is_network_classifier(clf):
+        raise ValueError(
+            f"A {name} is no Bayesian network with CPDs: only network classifiers ((k-)TAN, "
+            "kDB, BAN) on categorical features export to pgmpy/BIF/XMLBIF/UAI/XDSL/NET; "
+            "its structure and parameters export with --to graphml|json.")
+    continuous = continuous_features(clf)
+    if continuous:
+        shown = ", ".join(map(str, continuous[:8])) + (", ..." if len(continuous) > 8 else "")
+        raise ValueError(
+            f"{name} has {len(continuous)} continuous feature(s) ({shown}), which no discrete "
+            "Bayesian network (pgmpy, BIF, XMLBIF, UAI, XDSL, NET) holds; its full "
+            "parameters export with --to graphml|json (structure_graph).")
+    return discrete_network(clf)
 
 
 def gaussian_networks(clf) -> dict:
@@ -147,23 +194,24 @@ def to_pgmpy(clf):
     Returns
     -------
     pgmpy.models.DiscreteBayesianNetwork or dict
-        Categorical features: the Bayesian network (class node ``clf.class_node_``).
-        Continuous features: ``{class label: LinearGaussianBayesianNetwork}`` (see the
-        module docstring for why this is the faithful export in pgmpy 1.1).
+        Categorical features: :func:`exact_network` (class node ``clf.class_node_``),
+        generative or discriminative. Linear-Gaussian features, generative parameters:
+        ``{class label: LinearGaussianBayesianNetwork}`` (see the module docstring for why
+        this is the faithful export in pgmpy 1.1).
 
     Raises
     ------
     ValueError
-        For a model with continuous and categorical features (``family_ == "mixed"``).
+        Any other model (:func:`exact_network`): continuous and categorical features
+        together, continuous features with discriminative parameters or non-Gaussian
+        factors (``continuous=``).
     """
-    if clf.family_ == "mixed":
-        raise ValueError(
-            f"{type(clf).__name__} models continuous and categorical features together (a "
-            "conditional Gaussian network); pgmpy has no conditional Gaussian network, so "
-            "only all-categorical and all-continuous models export to pgmpy. Use "
-            "write_graphml (structure, scores and parameters) or structure_.to_dag() instead."
-        )
-    return discrete_network(clf) if clf.family_ == "discrete" else gaussian_networks(clf)
+    from estimators.network.factors import LinearGaussianFactor
+
+    gaussian = all(type(f) is LinearGaussianFactor for f in clf.network_.factors)
+    if clf.family_ == "gaussian" and gaussian and getattr(clf, "discriminative_", None) is None:
+        return gaussian_networks(clf)
+    return exact_network(clf)
 
 
 def factor_parameters(factor, names: list[str]) -> dict:
