@@ -113,11 +113,11 @@ def discrete_network(clf) -> DiscreteBayesianNetwork:
 
 
 def continuous_features(clf) -> list:
-    """The modelled features of a network classifier that are not categorical."""
-    names = clf.feature_names()
+    """The features of a fitted classifier typed continuous (``feature_types_``), constant
+    columns left out (no model uses them)."""
     types = getattr(clf, "feature_types_", None) or {}
-    return [names[v] for v in clf.network_.columns if types.get(names[v], "categorical")
-            != "categorical"]
+    constant = set(getattr(clf, "constant_features_", ()))
+    return [v for v, kind in types.items() if kind == "continuous" and v not in constant]
 
 
 def is_network_classifier(model) -> bool:
@@ -140,11 +140,6 @@ def exact_network(clf) -> DiscreteBayesianNetwork:
         (named).
     """
     name = type(clf).__name__
-    if not is_network_classifier(clf):
-        raise ValueError(
-            f"A {name} is no Bayesian network with CPDs: only network classifiers ((k-)TAN, "
-            "kDB, BAN) on categorical features export to pgmpy/BIF/XMLBIF/UAI/XDSL/NET; "
-            "its structure and parameters export with --to graphml|json.")
     continuous = continuous_features(clf)
     if continuous:
         shown = ", ".join(map(str, continuous[:8])) + (", ..." if len(continuous) > 8 else "")
@@ -152,6 +147,11 @@ def exact_network(clf) -> DiscreteBayesianNetwork:
             f"{name} has {len(continuous)} continuous feature(s) ({shown}), which no discrete "
             "Bayesian network (pgmpy, BIF, XMLBIF, UAI, XDSL, NET) holds; its full "
             "parameters export with --to graphml|json (structure_graph).")
+    if not is_network_classifier(clf):
+        raise ValueError(
+            f"A {name} is no Bayesian network with CPDs: only network classifiers ((k-)TAN, "
+            "kDB, BAN) on categorical features export to pgmpy/BIF/XMLBIF/UAI/XDSL/NET; "
+            "its structure and parameters export with --to graphml|json.")
     return discrete_network(clf)
 
 
