@@ -8,7 +8,7 @@ value a training category), or raises one ``ValueError`` whose first line says w
 
 * a network classifier (the (k-)TAN family, kDB, BAN: a ``network_`` on a ``structure_``)
   on categorical features exports, generative (its smoothed CPTs) or discriminative (the
-  equivalent network of its log-linear weights, Roos et al. 2005, MATH.md §10.6: TAN and
+  equivalent network of its log-linear weights, Roos et al. 2005, MATH.md §10.1: TAN and
   k-TAN keep their structure, kDB and BAN may gain edges that close a parent set, listed
   in the network's ``graph["closing_edges"]`` and by :func:`export_notes`). On rows with
   empty cells the exported network marginalises its own CPTs; a discriminative model
@@ -24,8 +24,8 @@ The files hold every probability exactly (the shortest decimal text of the float
 decimals and its ``XDSLWriter`` to 16 fixed decimals, so the writers here replace their
 number format; UAI has its own writer here (:class:`_UAIWriter`: pgmpy's is wrong for two
 or more parents)
-(measured: largest difference 7e-16 on ``car``, see
-``tests/estimators/test_network_export.py``). UAI keeps no names: its variables are
+(``tests/estimators/test_exact_export.py``: every format read back by pgmpy gives
+``predict_proba`` to 1e-9). UAI keeps no names: its variables are
 numbered in the order of :func:`uai_names`, states by their codes.
 State names are ``str`` of the user's own values (the category ``1`` is written ``1``,
 ``1.0`` is ``1.0``), so pgmpy's readers give ``predict_proba`` back with evidence

@@ -123,6 +123,9 @@ def _parameters_note(clf) -> str:
     "discriminative"``) the generative ones its log-linear weights start from."""
     if getattr(clf, "discriminative_", None) is None:
         return "generative"
+    if _is_network(clf):
+        return ("discriminative: the factor parameters written here are the generative ones; "
+                "predict uses the log-linear weights in the graph's discriminative attribute")
     return ("discriminative: the factor parameters written here are the generative ones; "
             "predict uses the log-linear weights of discriminative_ (not exported)")
 
@@ -165,7 +168,12 @@ def _network(clf, **attrs) -> GraphDB:
                   [v for v in clf.feature_names() if v in constant or v in index])
     g.attrs.update(model=type(clf).__name__, family=family, **attrs,
                    constant_features=",".join(map(str, sorted(constant, key=str))),
-                   parameters=_parameters_note(clf))
+                   parameters=_parameters_note(clf),
+                   class_log_prior=[float(p) for p in clf.class_log_prior_])
+    if getattr(clf, "discriminative_", None) is not None:
+        from estimators.network.export import discriminative_parameters
+
+        g.attrs["discriminative"] = discriminative_parameters(clf)
     factors = dict(zip(clf.network_.columns, clf.network_.factors, strict=True))
     all_names = clf.feature_names()
     clique_scores = getattr(clf, "hyperedge_scores_", None)

@@ -1,5 +1,5 @@
 """A discrete log-linear classifier as the Bayesian network with the same posterior
-(MATH.md §10.6; Roos, Wettig, Grünwald, Myllymäki & Tirri, Machine Learning 59, 2005).
+(MATH.md §10.1; Roos, Wettig, Grünwald, Myllymäki & Tirri, Machine Learning 59, 2005).
 
 A discrete network classifier fitted with ``parameters="discriminative"`` scores a complete
 row by ``s_y(x) = a_y + Σ_v θ_v(x_v, x_pa(v), y)``: a log-linear model over the structure's

@@ -21,7 +21,7 @@ new structured classifier exports without code here.
   ``p(y = c) = exp(class_log_prior_[c])``. The structure alone (class included) is
   ``structure_.to_dag(class_node_)``.
 * Categorical features with ``parameters="discriminative"``: the Bayesian network with the
-  same posterior on complete rows (:func:`network_tables`, MATH.md §10.6).
+  same posterior on complete rows (:func:`network_tables`, MATH.md §10.1).
 * Every other model with continuous features (continuous and categorical together,
   discriminative or non-Gaussian continuous factors): pgmpy has no such network;
   :func:`exact_network` refuses it, naming the continuous features. :func:`estimators.structure_graph.structure_graph` (GraphML,
@@ -55,25 +55,61 @@ def _factors(clf) -> list[tuple[str, object]]:
                                           strict=True)]
 
 
-def network_tables(clf) -> NetworkTables:
-    """The fitted discrete network classifier as log-CPTs with its own posterior on complete
-    rows: the generative CPTs, or for ``parameters="discriminative"`` the equivalent
-    network of its log-linear scores (:mod:`estimators.network.equivalent`; edges closing
-    a parent set in ``closing_edges``). A parent configuration unseen in training takes
-    the factor's unseen slot, as in the classifier."""
+def log_linear(clf) -> NetworkTables:
+    """The scores of a fitted discrete network classifier on complete rows,
+    ``s_y(x) = a_y + Σ_v θ_v(x_v, x_pa(v), y)`` (MATH.md §10.1), as unnormalised
+    :class:`NetworkTables`: the generative log-CPTs and ``ln p(y)``, or for
+    ``parameters="discriminative"`` the log-linear tables of
+    :func:`estimators.discriminative.log_tables`. A parent configuration unseen in
+    training takes the factor's unseen slot, as in the classifier."""
     names = clf.feature_names()
     factors = dict(_factors(clf))
     parents = {v: [names[p] for p in f.categorical_parents] for v, f in factors.items()}
     prior = np.asarray(clf.class_log_prior_, float)
     fitted = getattr(clf, "discriminative_", None)
     if fitted is None:
-        tables = {v: f.log_table for v, f in factors.items()}
-        return NetworkTables(prior, parents, tables)
+        return NetworkTables(prior, parents, {v: f.log_table for v, f in factors.items()})
     a, thetas = log_tables(fitted, prior)
     tables = {names[f.v]: factors[names[f.v]].dense(t)
               for f, t in zip(fitted.design.factors, thetas, strict=True)}
-    order = clf.network_.to_graph(names, clf.class_node_).order
-    return equivalent_network(a, parents, tables, order)
+    return NetworkTables(a, parents, tables)
+
+
+def network_tables(clf) -> NetworkTables:
+    """The fitted discrete network classifier as log-CPTs with its own posterior on complete
+    rows: the generative CPTs, or for ``parameters="discriminative"`` the equivalent
+    network of :func:`log_linear` (:mod:`estimators.network.equivalent`; edges closing a
+    parent set in ``closing_edges``)."""
+    net = log_linear(clf)
+    if getattr(clf, "discriminative_", None) is None:
+        return net
+    order = clf.network_.to_graph(clf.feature_names(), clf.class_node_).order
+    return equivalent_network(net.class_term, net.parents, net.tables, order)
+
+
+def discriminative_parameters(clf) -> dict:
+    """A discriminative network classifier's fitted weights for the structure graph
+    (GraphML/JSON): on categorical features ``{"class_term": a, "tables": {v: {"parents",
+    "log_table"}}}`` with ``predict_proba = softmax_y(a_y + Σ_v log_table_v[y, x_pa, x_v])``
+    on complete rows (:func:`log_linear`; axes: class, the parents in order, v; codes: the
+    ``states`` of each node); otherwise the raw layout of
+    :class:`estimators.discriminative.Design` (its module docstring gives the formulas)."""
+    fitted = clf.discriminative_
+    spec = {"form": fitted.spec.form, "l2": fitted.spec.l2, "centre": fitted.spec.centre,
+            "scale": fitted.spec.scale}
+    try:
+        net = log_linear(clf)
+    except ValueError:  # continuous families: the design's own arrays
+        d = fitted.design
+        return {"kind": "design", **spec, "intercept": fitted.intercept.tolist(),
+                "coef": fitted.coef.tolist(), "mean": d.mean.tolist(), "sd": d.sd.tolist(),
+                "offsets": d.offsets.tolist(),
+                "main": None if d.main is None else d.main.tolist(),
+                "scales": None if d.scales is None else d.scales.tolist(),
+                "class_log_prior": np.asarray(clf.class_log_prior_, float).tolist()}
+    return {"kind": "log-linear tables", **spec, "class_term": net.class_term.tolist(),
+            "tables": {str(v): {"parents": list(net.parents[v]), "log_table": t.tolist()}
+                       for v, t in net.tables.items()}}
 
 
 def discrete_network(clf) -> DiscreteBayesianNetwork:
