@@ -117,6 +117,57 @@ def write_exact(network, fmt: str, path: str | PathLike) -> Path:
     return path
 
 
+def read_network(path: str | PathLike, fmt: str, like=None):
+    """A file written by :func:`write_network` read back into pgmpy: pgmpy's readers, a
+    joblib load for "pgmpy", :func:`read_uai` for "uai" (names and states from ``like``,
+    the network of :func:`exact_network` that was written)."""
+    if fmt == "pgmpy":
+        import joblib
+
+        return joblib.load(path)
+    if fmt == "uai":
+        states = {cpd.variable: [str(s) for s in cpd.state_names[cpd.variable]]
+                  for cpd in like.get_cpds()}
+        return read_uai(path, uai_names(like), states)
+    from pgmpy import readwrite
+
+    reader = {"bif": readwrite.BIFReader, "xmlbif": readwrite.XMLBIFReader,
+              "xdsl": readwrite.XDSLReader, "net": readwrite.NETReader}[fmt]
+    return reader(str(path)).get_model()
+
+
+def read_uai(path: str | PathLike, names: list, states: dict):
+    """A Bayesian network from a UAI file, read by the competition's specification: each
+    function's scope lists the parents then the child, its table enumerates the scope's
+    values with the first variable most significant and the last least. ``names[i]`` and
+    ``states[name]`` name variable ``i`` and its codes (UAI has no names)."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    tokens = iter(Path(path).read_text().split())
+    if next(tokens) != "BAYES":
+        raise ValueError(f"{path} is no UAI Bayesian network (no BAYES preamble)")
+    n = int(next(tokens))
+    cards = [int(next(tokens)) for _ in range(n)]
+    scopes = [[int(next(tokens)) for _ in range(int(next(tokens)))]
+              for _ in range(int(next(tokens)))]
+    bn = DiscreteBayesianNetwork()
+    bn.add_nodes_from(names)
+    cpds = []
+    for scope in scopes:
+        values = np.array([float(next(tokens)) for _ in range(int(next(tokens)))])
+        *pa, child = scope
+        bn.add_edges_from([(names[p], names[child]) for p in pa])
+        table = values.reshape([cards[i] for i in scope])
+        cpds.append(TabularCPD(names[child], cards[child],
+                               np.moveaxis(table, -1, 0).reshape(cards[child], -1),
+                               evidence=[names[p] for p in pa] or None,
+                               evidence_card=[cards[p] for p in pa] or None,
+                               state_names={names[i]: states[names[i]] for i in scope}))
+    bn.add_cpds(*cpds)
+    return bn
+
+
 def uai_names(network) -> list:
     """The variables of ``network`` in the order of its UAI file (variable ``i`` is the
     i-th): the class, then the features in topological order."""

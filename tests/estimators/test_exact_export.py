@@ -28,7 +28,7 @@ from estimators.network.equivalent import NetworkTables, equivalent_network
 from estimators.network_export import (
     FORMATS,
     exact_network,
-    uai_names,
+    read_network,
     write_network,
 )
 from viz.cli import main
@@ -161,50 +161,11 @@ def test_equivalent_network_keeps_the_posterior(model):
         assert q not in parents[p] and list(parents).index(q) < list(parents).index(p)
 
 
-def _read_uai(path, names, states):
-    """A Bayesian network from a UAI file, read by the competition's specification (the
-    first scope variable most significant, the last -- the child -- least)."""
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
-
-    tokens = iter(open(path).read().split())
-    assert next(tokens) == "BAYES"
-    n = int(next(tokens))
-    cards = [int(next(tokens)) for _ in range(n)]
-    scopes = [[int(next(tokens)) for _ in range(int(next(tokens)))]
-              for _ in range(int(next(tokens)))]
-    bn = DiscreteBayesianNetwork()
-    bn.add_nodes_from(names)
-    cpds = []
-    for scope in scopes:
-        values = np.array([float(next(tokens)) for _ in range(int(next(tokens)))])
-        *pa, child = scope
-        bn.add_edges_from([(names[p], names[child]) for p in pa])
-        table = values.reshape([cards[i] for i in scope])
-        cpds.append(TabularCPD(names[child], cards[child],
-                               np.moveaxis(table, -1, 0).reshape(cards[child], -1),
-                               evidence=[names[p] for p in pa] or None,
-                               evidence_card=[cards[p] for p in pa] or None,
-                               state_names={names[i]: states[names[i]] for i in scope}))
-    bn.add_cpds(*cpds)
-    return bn
-
-
 def _pgmpy_posterior(path, fmt, bn, target, rows):
     """The class posterior of the file read back by pgmpy, by variable elimination."""
     from pgmpy.inference import VariableElimination
-    from pgmpy.readwrite import BIFReader, NETReader, XDSLReader, XMLBIFReader
 
-    if fmt == "pgmpy":
-        model = joblib.load(path)
-    elif fmt == "uai":
-        states = {cpd.variable: [str(s) for s in cpd.state_names[cpd.variable]]
-                  for cpd in bn.get_cpds()}
-        model = _read_uai(path, uai_names(bn), states)
-    else:
-        readers = {"bif": BIFReader, "xmlbif": XMLBIFReader, "xdsl": XDSLReader,
-                   "net": NETReader}
-        model = readers[fmt](str(path)).get_model()
+    model = read_network(path, fmt, bn)
     ve = VariableElimination(model)
     return np.array([ve.query([target], evidence={k: str(v) for k, v in row.items()},
                               show_progress=False).values for _, row in rows.iterrows()])
