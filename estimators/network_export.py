@@ -17,7 +17,10 @@ value a training category), or raises one ``ValueError`` whose first line says w
 * a model with continuous features is refused, naming them: pgmpy and these formats hold
   discrete variables only (its full parameters are in the GraphML/JSON structure graph,
   :func:`estimators.structure_graph.structure_graph`);
-* a model that is no network classifier (GNB, k-GNB, AODE/A2DE, latent CNB) is refused.
+* a model on categorical features that is no network classifier (GNB, k-GNB, AODE/A2DE,
+  latent CNB) exports as :func:`posterior_table_network`: the class a child of every
+  feature with ``predict_proba`` of every combination as its CPT, refused (naming the
+  size) past :data:`POSTERIOR_TABLE_LIMIT` probabilities.
 
 The files hold every probability exactly (the shortest decimal text of the float): pgmpy's
 ``BIFWriter`` and ``XMLBIFWriter`` already do (``repr``); its ``NETWriter`` rounds to 8
@@ -48,9 +51,15 @@ FORMATS = ("bif", "xmlbif", "uai", "xdsl", "net", "pgmpy")
 _BIF_STATE = re.compile(r"[^,{}\"\s]+( [^,{}\"\s]+)*")
 
 
+#: the largest posterior table (probabilities) :func:`posterior_table_network` writes
+POSTERIOR_TABLE_LIMIT = 1_000_000
+
+
 def exact_network(model):
     """The fitted model as a pgmpy ``DiscreteBayesianNetwork`` with its posterior on
-    complete rows, or a ``ValueError`` saying why there is none (module docstring).
+    complete rows, or a ``ValueError`` saying why there is none (module docstring): a
+    network classifier's own network, else (GNB, k-GNB, AODE/A2DE, latent CNB on
+    categorical features) :func:`posterior_table_network`.
 
     Examples
     --------
@@ -61,15 +70,87 @@ def exact_network(model):
     >>> sorted(bn.get_parents("safety")), bn.graph["closing_edges"]
     (['buying', 'class'], [])
     """
+    from estimators.network.export import (
+        continuous_features,
+        is_network_classifier,
+    )
     from estimators.network.export import exact_network as build
 
-    return build(model)
+    if is_network_classifier(model) or continuous_features(model):
+        return build(model)  # refuses continuous features, naming them
+    return posterior_table_network(model)
+
+
+def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
+    """A fitted classifier on categorical features as the Bayesian network whose class has
+    every feature as a parent and ``predict_proba`` of every combination of training
+    categories as its CPT; the features are roots with uniform CPTs. Exact on complete
+    rows by construction; on rows with empty cells the network averages the posterior
+    over the missing features uniformly, not as the model marginalises. For models with no
+    network of their own (GNB, k-GNB, AODE/A2DE, latent CNB).
+
+    Raises
+    ------
+    ValueError
+        When the table would hold more than ``limit`` probabilities, or the model has no
+        categorical encoder.
+
+    Examples
+    --------
+    >>> from estimators.datasets import load_dataset
+    >>> from estimators.bnc import AODEClassifier
+    >>> X, y = load_dataset("car")
+    >>> bn = posterior_table_network(AODEClassifier().fit(X, y))
+    >>> len(bn.get_parents("class")), bn.get_cpds("class").values.size
+    (6, 6912)
+    """
+    import itertools
+
+    import pandas as pd
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    name = type(model).__name__
+    encoder = getattr(model, "encoder_", None)
+    columns = list(getattr(encoder, "feature_names_in_", []))
+    if not columns or any(c not in encoder.categories_ for c in columns):
+        raise ValueError(f"A {name} is no Bayesian network with CPDs and has no categorical "
+                         "encoder to tabulate its posterior; its structure exports with "
+                         "--to graphml|json.")
+    states = [encoder.categories_[c].tolist() for c in columns]
+    classes = np.asarray(model.classes_).tolist()
+    size = int(np.prod([len(s) for s in states], dtype=float) * len(classes))
+    if size > limit:
+        raise ValueError(f"A {name} is no Bayesian network with CPDs, and its posterior over "
+                         f"every combination of its {len(columns)} features' categories "
+                         f"would need {size:,} probabilities (limit {limit:,}); its "
+                         "structure exports with --to graphml|json.")
+    names = [str(c) for c in columns]
+    target = next(t for t in ("class", "y", "__class__") if t not in names)
+    grid = pd.DataFrame(list(itertools.product(*states)), columns=columns)
+    proba = model.predict_proba(grid)  # rows: the last feature fastest, as pgmpy's columns
+    bn = DiscreteBayesianNetwork()
+    bn.add_nodes_from([*names, target])
+    bn.add_edges_from([(v, target) for v in names])
+    cpds = [TabularCPD(v, len(s), np.full((len(s), 1), 1.0 / len(s)), state_names={v: s})
+            for v, s in zip(names, states, strict=True)]
+    cpds.append(TabularCPD(target, len(classes), proba.T, evidence=names,
+                           evidence_card=[len(s) for s in states],
+                           state_names={target: classes, **dict(zip(names, states, strict=True))}))
+    bn.add_cpds(*cpds)
+    bn.check_model()
+    bn.graph.update(parameters="posterior table", closing_edges=[])
+    return bn
 
 
 def export_notes(network) -> list[str]:
     """What a reader of an exported network should know, one line each: the closing edges
     of a discriminative model's equivalent network and where it equals the model."""
     notes = []
+    if network.graph.get("parameters") == "posterior table":
+        notes.append("the class's CPT is the model's posterior over every combination of "
+                     "training categories (the features are uniform roots): exact on "
+                     "complete rows; on rows with empty cells the file averages uniformly")
     if network.graph.get("parameters") == "discriminative":
         edges = network.graph.get("closing_edges", [])
         listed = ", ".join(f"{q} -> {p}" for q, p in edges)

@@ -24,7 +24,9 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
   single-type data) and each feature its ``clique_score`` = f(v, pa(v)), ``parents`` and
   ``clique`` (comma-separated names) and ``parameters``, the fitted factor
   (:func:`estimators.network.export.factor_parameters`; readable text in GraphML, exact in
-  the JSON), and the class edge of a feature whose fitted factor is class-free
+  the JSON), the graph its ``class_log_prior`` and, for ``parameters="discriminative"``,
+  ``discriminative``: the fitted weights
+  (:func:`estimators.network.export.discriminative_parameters`), and the class edge of a feature whose fitted factor is class-free
   (``continuous="auto"``: p(x_v | pa) the same in every class) ``in_use=False``; k-GNB
   parent edges carry ``weight`` = f(child, {parent}) from its
   ``edge_scores_`` and the graph its total ``weight``. ``KTANClassifier.write_graphml``

@@ -28,6 +28,7 @@ from estimators.network.equivalent import NetworkTables, equivalent_network
 from estimators.network_export import (
     FORMATS,
     exact_network,
+    posterior_table_network,
     read_network,
     write_network,
 )
@@ -234,18 +235,22 @@ def _estimator(name: str, **options):
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_the_registry_exports_exactly_or_refuses_in_one_line(name):
     """Every CLI model on a categorical table, generative and discriminative: an exact
-    network (the network classifiers) or one ValueError line saying why; on a table with
-    continuous columns, every ``continuous`` option: refused, naming them."""
+    network (its own for the network classifiers, the posterior table for the others,
+    refused in one line past its size limit); on a table with continuous columns, every
+    ``continuous`` option: refused, naming them."""
     X, y = _table(5, n=120)
     rows = X.iloc[:10]
     for parameters in ("generative", Discriminative(l2=1.0, scale=1.0)):
         clf = _estimator(name, parameters=parameters).fit(X, y)
-        if name in MODELS_BY_NAME:
-            got = _network_posterior(exact_network(clf), clf.class_node_, rows)
-            np.testing.assert_allclose(got, clf.predict_proba(rows), rtol=0, atol=1e-12)
-        else:
-            with pytest.raises(ValueError, match="is no Bayesian network with CPDs") as err:
-                exact_network(clf)
+        bn = exact_network(clf)  # no network of its own: the posterior table
+        kind = "posterior table" if name not in MODELS_BY_NAME else (
+            "generative" if parameters == "generative" else "discriminative")
+        assert bn.graph["parameters"] == kind
+        got = _network_posterior(bn, "class", rows)
+        np.testing.assert_allclose(got, clf.predict_proba(rows), rtol=0, atol=1e-12)
+        if name not in MODELS_BY_NAME:
+            with pytest.raises(ValueError, match="would need 108 probabilities") as err:
+                posterior_table_network(clf, limit=100)
             assert "\n" not in str(err.value)
     Xm, ym = _mixed(n=60)
     # the semiparametric factors have no discriminative cells; their fits are the slow ones:

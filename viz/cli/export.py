@@ -27,9 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "posterior is exactly the model's predict_proba on complete rows: tan, "
                     "ktan, kdb and ban on categorical features, generative or discriminative "
                     "(the equivalent Bayesian network; kdb and ban may gain edges closing a "
-                    "parent set, listed on stdout). Models with continuous features, and gnb, "
-                    "kgnb, aode, a2de and latent-cnb, are refused with exit status 2 and one "
-                    "line; their structure and parameters export with --to json|graphml. "
+                    "parent set, listed on stdout); gnb, kgnb, aode, a2de and latent-cnb on "
+                    "categorical features as the class's CPT over every combination of "
+                    "categories (refused past 1,000,000 probabilities). Models with continuous "
+                    "features are refused with exit status 2 and one line naming them; their "
+                    "structure and parameters export with --to json|graphml. "
                     "Warning: a .joblib model is a pickle, which runs code when loaded: load "
                     "one only from a trusted source.")
     p.add_argument("file", type=Path,
