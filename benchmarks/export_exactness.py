@@ -80,7 +80,8 @@ def check(table: str, name: str, parameters: str, tmp: Path) -> list[dict]:
                "exit": code, "rows": int(seen.sum())}
         if code == 0:
             bn = exact_network(clf)
-            got = _posterior(read_network(path, fmt, bn), clf.class_node_, rows)
+            target = getattr(clf, "class_node_", "class")  # the posterior table's: "class"
+            got = _posterior(read_network(path, fmt, bn), target, rows)
             row["max |diff|"] = float(np.abs(got - clf.predict_proba(rows)).max())
             row["closing edges"] = len(bn.graph["closing_edges"])
         else:

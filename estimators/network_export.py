@@ -29,7 +29,13 @@ number format; UAI has its own writer here (:class:`_UAIWriter`: pgmpy's is wron
 or more parents)
 (``tests/estimators/test_exact_export.py``: every format read back by pgmpy gives
 ``predict_proba`` to 1e-9). UAI keeps no names: its variables are
-numbered in the order of :func:`uai_names`, states by their codes.
+numbered in the order of :func:`uai_names`, states by their codes. Two readers disagree
+with these files where two or more parents meet (measured on car): pyAgrum 3.3.1 reads a
+UAI table and an XDSL ``probabilities`` list with the *first* parent varying fastest (and
+writes them so), against the UAI competition's specification (the last scope variable
+least significant) and pgmpy's XDSL reader and writer (the last parent fastest), which
+these files follow; GeNIe itself was not available to check XDSL. pyAgrum also parses BIF
+and NET numbers as float32 (about 1e-7 relative); its XMLBIF reader keeps the doubles.
 State names are ``str`` of the user's own values (the category ``1`` is written ``1``,
 ``1.0`` is ``1.0``), so pgmpy's readers give ``predict_proba`` back with evidence
 ``str(value)``. The XMLBIF writer here keeps the text as it is (pgmpy's own replaces every

@@ -122,6 +122,11 @@ def test_kdb_gets_closing_edges_and_stays_exact():
     rows = _all_rows(X)
     np.testing.assert_allclose(_network_posterior(bn, clf.class_node_, rows),
                                clf.predict_proba(rows), rtol=0, atol=1e-12)
+    from viz.cli.methods import export_lines  # the learn report states the count
+
+    n = len(bn.graph["closing_edges"])
+    assert f"- closing edges added to the learned structure: {n} (" in "\n".join(
+        export_lines(clf))
 
 
 @st.composite
