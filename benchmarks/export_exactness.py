@@ -72,6 +72,7 @@ def check(table: str, name: str, parameters: str, tmp: Path) -> list[dict]:
     model = tmp / "model.joblib"
     joblib.dump(clf, model)
     out = []
+    bn = None
     for fmt in FORMATS:
         path = tmp / f"m.{fmt}"
         err, std = io.StringIO(), io.StringIO()
@@ -80,7 +81,7 @@ def check(table: str, name: str, parameters: str, tmp: Path) -> list[dict]:
         row = {"table": table, "model": name, "parameters": parameters, "format": fmt,
                "exit": code, "rows": int(seen.sum())}
         if code == 0:
-            bn = exact_network(clf)
+            bn = exact_network(clf) if bn is None else bn
             target = getattr(clf, "class_node_", "class")  # the posterior table's: "class"
             got = _posterior(read_network(path, fmt, bn), target, rows)
             row["max |diff|"] = float(np.abs(got - clf.predict_proba(rows)).max())

@@ -26,7 +26,9 @@ new structured classifier exports without code here.
   discriminative or non-Gaussian continuous factors): pgmpy has no such network;
   :func:`exact_network` refuses it, naming the continuous features. :func:`estimators.structure_graph.structure_graph` (GraphML,
   JSON; ``write_graphml``) carries the structure, the scores and every factor's parameters.
-* Constant columns are not modelled and are not in either export.
+* Constant columns, and columns feature selection leaves out, are not modelled: the
+  discrete network has each as an isolated root with a uniform CPT (evidence on it changes
+  nothing), the Gaussian networks leave them out.
 """
 
 from __future__ import annotations
@@ -141,6 +143,16 @@ def discrete_network(clf) -> DiscreteBayesianNetwork:
             name, K, np.exp(log_table).reshape(-1, K).T, evidence=[target, *pa],
             evidence_card=[m, *log_table.shape[1:-1]],
             state_names={name: cats[name], target: states_y, **{p: cats[p] for p in pa}}))
+    for j, column in enumerate(clf.encoder_.feature_names_in_):
+        if names[j] in net.parents or column not in clf.encoder_.categories_:
+            continue
+        # a column the model does not use (constant, or left out by feature selection): an
+        # isolated uniform root, so that evidence on every column of a row is accepted and
+        # changes nothing
+        states = _states(clf.encoder_.categories_[column])
+        model.add_node(names[j])
+        cpds.append(TabularCPD(names[j], len(states), np.full((len(states), 1), 1 / len(states)),
+                               state_names={names[j]: states}))
     model.add_cpds(*cpds)
     model.check_model()
     model.graph["closing_edges"] = list(net.closing_edges)
