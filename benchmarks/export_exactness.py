@@ -49,13 +49,15 @@ def _estimator(name: str, parameters: str):
     return cls(**spec.fixed, **kwargs)
 
 
-def _posterior(model, target, rows: pd.DataFrame) -> np.ndarray:
-    """pgmpy's variable elimination, every feature of the row as evidence (its text)."""
+def _posterior(model, target, rows: pd.DataFrame, text: bool = True) -> np.ndarray:
+    """pgmpy's variable elimination, every feature of the row as evidence: its text (a
+    file's state names), or the value itself (``text=False``: the pickled network)."""
     from pgmpy.inference import VariableElimination
 
     ve = VariableElimination(model)
-    return np.array([ve.query([target], evidence={k: str(v) for k, v in row.items()},
-                              show_progress=False).values for _, row in rows.iterrows()])
+    records = rows.astype(object).to_dict("records")
+    return np.array([ve.query([target], evidence={k: str(v) if text else v for k, v in r.items()},
+                              show_progress=False).values for r in records])
 
 
 def check(table: str, name: str, parameters: str, tmp: Path) -> list[dict]:
@@ -83,7 +85,7 @@ def check(table: str, name: str, parameters: str, tmp: Path) -> list[dict]:
         if code == 0:
             bn = exact_network(clf) if bn is None else bn
             target = getattr(clf, "class_node_", "class")  # the posterior table's: "class"
-            got = _posterior(read_network(path, fmt, bn), target, rows)
+            got = _posterior(read_network(path, fmt, bn), target, rows, text=fmt != "pgmpy")
             row["max |diff|"] = float(np.abs(got - clf.predict_proba(rows)).max())
             row["closing edges"] = len(bn.graph["closing_edges"])
         else:
