@@ -1,21 +1,47 @@
-"""Write a fitted discrete classifier as a Bayesian network file (BIF, XMLBIF, pgmpy).
+"""Write a fitted classifier as a Bayesian network file: exactly, or not at all.
 
-Only a network classifier (a ``network_`` on a ``structure_``: the (k-)TAN family, kDB, ...;
-:mod:`estimators.network.export`) on discrete features is a discrete Bayesian network with
-CPDs (:func:`estimators.network.export.discrete_network`: the class is a parent of every
-feature, the CPDs are the classifier's smoothed tables). pgmpy's ``BIFWriter`` (with its default
-``round_values=None``) and ``XMLBIFWriter`` write the probabilities with Python's ``repr``,
-i.e. exactly; their readers give the model's posteriors on rows of training categories
-(measured: largest difference 7e-16 on ``car``, see ``tests/estimators/test_network_export.py``).
-BIF and XMLBIF state names are text: each state is ``str`` of the user's own value (the
-category ``1`` is written ``1``, ``1.0`` is ``1.0``, ``"01"`` is ``01``, ``True`` is
-``True``), so pgmpy's readers give ``predict_proba`` back with evidence ``str(value)``. The
-XMLBIF writer here keeps the text as it is (pgmpy's own replaces every character but letters,
-digits and ``_`` by ``_``: ``2.5`` would come back ``2_5``). BIF has no quoting: a state
-whose text holds a comma, brace, double quote, or whitespace other than inner single spaces
-cannot be written, and is refused with a ``ValueError`` naming it (XMLBIF holds any text).
-GNB, k-GNB, latent CNB and Gaussian (k-)TAN models have continuous features, which neither
-format holds; they are refused with a ``ValueError``.
+Every export of a fitted model to a discrete Bayesian network -- ``to_pgmpy()``, ``kgraph
+export --to pgmpy|bif|xmlbif|uai|xdsl|net`` -- goes through :func:`exact_network`, which
+returns a pgmpy ``DiscreteBayesianNetwork`` whose class posterior (variable elimination
+with every feature as evidence) is the model's ``predict_proba`` on complete rows (every
+value a training category), or raises one ``ValueError`` whose first line says why:
+
+* a network classifier (the (k-)TAN family, kDB, BAN: a ``network_`` on a ``structure_``)
+  on categorical features exports, generative (its smoothed CPTs) or discriminative (the
+  equivalent network of its log-linear weights, Roos et al. 2005, MATH.md §10.1: TAN and
+  k-TAN keep their structure, kDB and BAN may gain edges that close a parent set, listed
+  in the network's ``graph["closing_edges"]`` and by :func:`export_notes`). On rows with
+  empty cells the exported network marginalises its own CPTs; a discriminative model
+  keeps generative factors for the families an empty cell touches (MATH.md §10), so the
+  two agree on complete rows only;
+* a model with continuous features is refused, naming them: pgmpy and these formats hold
+  discrete variables only (its full parameters are in the GraphML/JSON structure graph,
+  :func:`estimators.structure_graph.structure_graph`);
+* a model on categorical features that is no network classifier (GNB, k-GNB, AODE/A2DE,
+  latent CNB) exports as :func:`posterior_table_network`: the class a child of every
+  feature with ``predict_proba`` of every combination as its CPT, refused (naming the
+  size) past :data:`POSTERIOR_TABLE_LIMIT` probabilities.
+
+The files hold every probability exactly (the shortest decimal text of the float): pgmpy's
+``BIFWriter`` and ``XMLBIFWriter`` already do (``repr``); its ``NETWriter`` rounds to 8
+decimals and its ``XDSLWriter`` to 16 fixed decimals, so the writers here replace their
+number format; UAI has its own writer here (:class:`_UAIWriter`: pgmpy's is wrong for two
+or more parents)
+(``tests/estimators/test_exact_export.py``: every format read back by pgmpy gives
+``predict_proba`` to 1e-9). UAI keeps no names: its variables are
+numbered in the order of :func:`uai_names`, states by their codes. Two readers disagree
+with these files where two or more parents meet (measured on car): pyAgrum 3.3.1 reads a
+UAI table and an XDSL ``probabilities`` list with the *first* parent varying fastest (and
+writes them so), against the UAI competition's specification (the last scope variable
+least significant) and pgmpy's XDSL reader and writer (the last parent fastest), which
+these files follow; GeNIe itself was not available to check XDSL. pyAgrum also parses BIF
+and NET numbers as float32 (about 1e-7 relative); its XMLBIF reader keeps the doubles.
+State names are ``str`` of the user's own values (the category ``1`` is written ``1``,
+``1.0`` is ``1.0``), so pgmpy's readers give ``predict_proba`` back with evidence
+``str(value)``. The XMLBIF writer here keeps the text as it is (pgmpy's own replaces every
+character but letters, digits and ``_`` by ``_``). BIF has no quoting: a state whose text
+holds a comma, brace, double quote, or whitespace other than inner single spaces cannot be
+written, and is refused with a ``ValueError`` naming it (XMLBIF holds any text).
 """
 
 from __future__ import annotations
@@ -24,30 +50,126 @@ import re
 from os import PathLike
 from pathlib import Path
 
-FORMATS = ("bif", "xmlbif", "pgmpy")
+import numpy as np
+
+FORMATS = ("bif", "xmlbif", "uai", "xdsl", "net", "pgmpy")
 #: text BIF can hold as a state name: no comma, brace, quote or spacing but single inner spaces
 _BIF_STATE = re.compile(r"[^,{}\"\s]+( [^,{}\"\s]+)*")
 
 
-def discrete_network(model):
-    """The model's pgmpy ``DiscreteBayesianNetwork`` with CPDs (discrete network
-    classifiers only)."""
-    from estimators.network.model import CGNetwork
+#: the largest posterior table (probabilities) :func:`posterior_table_network` writes
+POSTERIOR_TABLE_LIMIT = 1_000_000
 
-    network = isinstance(getattr(model, "network_", None), CGNetwork)
-    if not network or getattr(model, "family_", None) != "discrete":
-        kind = getattr(model, "family_", "continuous")
-        raise ValueError(
-            f"Only a network classifier ((k-)TAN, kDB, ...) fitted on discrete features is a "
-            f"discrete Bayesian network; got a {type(model).__name__} with {kind} features "
-            "(BIF and XMLBIF hold discrete variables only).")
-    from estimators.network.export import discrete_network as build
 
-    return build(model)
+def exact_network(model):
+    """The fitted model as a pgmpy ``DiscreteBayesianNetwork`` with its posterior on
+    complete rows, or a ``ValueError`` saying why there is none (module docstring): a
+    network classifier's own network, else (GNB, k-GNB, AODE/A2DE, latent CNB on
+    categorical features) :func:`posterior_table_network`.
+
+    Examples
+    --------
+    >>> from estimators.datasets import load_dataset
+    >>> from estimators.ktan import TANClassifier
+    >>> X, y = load_dataset("car")
+    >>> bn = exact_network(TANClassifier(parameters="discriminative").fit(X, y))
+    >>> sorted(bn.get_parents("safety")), bn.graph["closing_edges"]
+    (['buying', 'class'], [])
+    """
+    from estimators.network.export import (
+        continuous_features,
+        is_network_classifier,
+    )
+    from estimators.network.export import exact_network as build
+
+    if is_network_classifier(model) or continuous_features(model):
+        return build(model)  # refuses continuous features, naming them
+    return posterior_table_network(model)
+
+
+def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
+    """A fitted classifier on categorical features as the Bayesian network whose class has
+    every feature as a parent and ``predict_proba`` of every combination of training
+    categories as its CPT; the features are roots with uniform CPTs. Exact on complete
+    rows by construction; on rows with empty cells the network averages the posterior
+    over the missing features uniformly, not as the model marginalises. For models with no
+    network of their own (GNB, k-GNB, AODE/A2DE, latent CNB).
+
+    Raises
+    ------
+    ValueError
+        When the table would hold more than ``limit`` probabilities, or the model has no
+        categorical encoder.
+
+    Examples
+    --------
+    >>> from estimators.datasets import load_dataset
+    >>> from estimators.bnc import AODEClassifier
+    >>> X, y = load_dataset("car")
+    >>> bn = posterior_table_network(AODEClassifier().fit(X, y))
+    >>> len(bn.get_parents("class")), bn.get_cpds("class").values.size
+    (6, 6912)
+    """
+    import itertools
+
+    import pandas as pd
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    name = type(model).__name__
+    encoder = getattr(model, "encoder_", None)
+    columns = list(getattr(encoder, "feature_names_in_", []))
+    if not columns or any(c not in encoder.categories_ for c in columns):
+        raise ValueError(f"A {name} is no Bayesian network with CPDs and has no categorical "
+                         "encoder to tabulate its posterior; its structure exports with "
+                         "--to graphml|json.")
+    states = [encoder.categories_[c].tolist() for c in columns]
+    classes = np.asarray(model.classes_).tolist()
+    size = int(np.prod([len(s) for s in states], dtype=float) * len(classes))
+    if size > limit:
+        raise ValueError(f"A {name} is no Bayesian network with CPDs, and its posterior over "
+                         f"every combination of its {len(columns)} features' categories "
+                         f"would need {size:,} probabilities (limit {limit:,}); its "
+                         "structure exports with --to graphml|json.")
+    names = [str(c) for c in columns]
+    target = next(t for t in ("class", "y", "__class__") if t not in names)
+    grid = pd.DataFrame(list(itertools.product(*states)), columns=columns)
+    proba = model.predict_proba(grid)  # rows: the last feature fastest, as pgmpy's columns
+    bn = DiscreteBayesianNetwork()
+    bn.add_nodes_from([*names, target])
+    bn.add_edges_from([(v, target) for v in names])
+    cpds = [TabularCPD(v, len(s), np.full((len(s), 1), 1.0 / len(s)), state_names={v: s})
+            for v, s in zip(names, states, strict=True)]
+    cpds.append(TabularCPD(target, len(classes), proba.T, evidence=names,
+                           evidence_card=[len(s) for s in states],
+                           state_names={target: classes, **dict(zip(names, states, strict=True))}))
+    bn.add_cpds(*cpds)
+    bn.check_model()
+    bn.graph.update(parameters="posterior table", closing_edges=[])
+    return bn
+
+
+def export_notes(network) -> list[str]:
+    """What a reader of an exported network should know, one line each: the closing edges
+    of a discriminative model's equivalent network and where it equals the model."""
+    notes = []
+    if network.graph.get("parameters") == "posterior table":
+        notes.append("the class's CPT is the model's posterior over every combination of "
+                     "training categories (the features are uniform roots): exact on "
+                     "complete rows; on rows with empty cells the file averages uniformly")
+    if network.graph.get("parameters") == "discriminative":
+        edges = network.graph.get("closing_edges", [])
+        listed = ", ".join(f"{q} -> {p}" for q, p in edges)
+        notes.append(f"discriminative parameters as an equivalent Bayesian network; closing "
+                     f"edges added: {len(edges)}" + (f" ({listed})" if edges else ""))
+        notes.append("exact on complete rows; on rows with empty cells the model keeps "
+                     "generative factors, the file marginalises its own CPTs")
+    return notes
 
 
 def write_network(model, fmt: str, path: str | PathLike) -> Path:
-    """Write the fitted model as ``fmt`` ("bif", "xmlbif" or "pgmpy": a joblib pickle).
+    """Write the fitted model as ``fmt`` (:data:`FORMATS`; "pgmpy": a joblib pickle of
+    :func:`exact_network`).
 
     Examples
     --------
@@ -64,31 +186,81 @@ def write_network(model, fmt: str, path: str | PathLike) -> Path:
     """
     if fmt not in FORMATS:
         raise ValueError(f"Unknown network format {fmt!r}; accepted: {', '.join(FORMATS)}.")
-    network = discrete_network(model) if fmt != "pgmpy" else _pgmpy(model)
-    path = Path(path)
-    if fmt != "pgmpy":
-        _check_states(network, bif=fmt == "bif")
-    if fmt == "bif":
-        from pgmpy.readwrite import BIFWriter
+    return write_exact(exact_network(model), fmt, path)
 
-        BIFWriter(network).write(str(path))
-    elif fmt == "xmlbif":
-        _exact_xmlbif_writer()(network).write(str(path))
-    else:
+
+def write_exact(network, fmt: str, path: str | PathLike) -> Path:
+    """Write a network of :func:`exact_network` as ``fmt`` (:func:`write_network`)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"Unknown network format {fmt!r}; accepted: {', '.join(FORMATS)}.")
+    path = Path(path)
+    if fmt == "pgmpy":
         import joblib
 
         joblib.dump(network, path)
+        return path
+    _check_states(network, bif=fmt in ("bif", "net"))
+    _WRITERS[fmt]()(network).write(str(path))
     return path
 
 
-def _pgmpy(model):
-    """pgmpy form of the model: the discrete network, or ``{class: network}`` for a
-    Gaussian network classifier (:func:`estimators.network.export.to_pgmpy`)."""
-    to_pgmpy = getattr(model, "to_pgmpy", None)
-    if to_pgmpy is None:
-        raise ValueError(f"A {type(model).__name__} has no pgmpy form; models with one: "
-                         "TANClassifier, KTANClassifier.")
-    return to_pgmpy()
+def read_network(path: str | PathLike, fmt: str, like=None):
+    """A file written by :func:`write_network` read back into pgmpy: pgmpy's readers, a
+    joblib load for "pgmpy", :func:`read_uai` for "uai" (names and states from ``like``,
+    the network of :func:`exact_network` that was written)."""
+    if fmt == "pgmpy":
+        import joblib
+
+        return joblib.load(path)
+    if fmt == "uai":
+        states = {cpd.variable: [str(s) for s in cpd.state_names[cpd.variable]]
+                  for cpd in like.get_cpds()}
+        return read_uai(path, uai_names(like), states)
+    from pgmpy import readwrite
+
+    reader = {"bif": readwrite.BIFReader, "xmlbif": readwrite.XMLBIFReader,
+              "xdsl": readwrite.XDSLReader, "net": readwrite.NETReader}[fmt]
+    return reader(str(path)).get_model()
+
+
+def read_uai(path: str | PathLike, names: list, states: dict):
+    """A Bayesian network from a UAI file, read by the competition's specification: each
+    function's scope lists the parents then the child, its table enumerates the scope's
+    values with the first variable most significant and the last least. ``names[i]`` and
+    ``states[name]`` name variable ``i`` and its codes (UAI has no names)."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    tokens = iter(Path(path).read_text().split())
+    if next(tokens) != "BAYES":
+        raise ValueError(f"{path} is no UAI Bayesian network (no BAYES preamble)")
+    n = int(next(tokens))
+    cards = [int(next(tokens)) for _ in range(n)]
+    scopes = [[int(next(tokens)) for _ in range(int(next(tokens)))]
+              for _ in range(int(next(tokens)))]
+    bn = DiscreteBayesianNetwork()
+    bn.add_nodes_from(names)
+    cpds = []
+    for scope in scopes:
+        values = np.array([float(next(tokens)) for _ in range(int(next(tokens)))])
+        *pa, child = scope
+        bn.add_edges_from([(names[p], names[child]) for p in pa])
+        table = values.reshape([cards[i] for i in scope])
+        cpds.append(TabularCPD(names[child], cards[child],
+                               np.moveaxis(table, -1, 0).reshape(cards[child], -1),
+                               evidence=[names[p] for p in pa] or None,
+                               evidence_card=[cards[p] for p in pa] or None,
+                               state_names={names[i]: states[names[i]] for i in scope}))
+    bn.add_cpds(*cpds)
+    return bn
+
+
+def uai_names(network) -> list:
+    """The variables of ``network`` in the order of its UAI file (variable ``i`` is the
+    i-th): the class, then the features in topological order."""
+    import networkx as nx
+
+    return list(nx.lexicographical_topological_sort(network, key=str))
 
 
 def _check_states(network, *, bif: bool) -> None:
@@ -110,7 +282,52 @@ def _check_states(network, *, bif: bool) -> None:
                     "or double space); rename the category or export to XMLBIF.")
 
 
-def _exact_xmlbif_writer():
+def _number(x) -> str:
+    """A probability as the shortest decimal text that reads back to the same float, with
+    no exponent (pgmpy's UAI reader takes none): ``1.2e-05`` is ``0.000012``."""
+    return np.format_float_positional(float(x), unique=True, trim="0")
+
+
+def _numbers(values) -> str:
+    """Probabilities as text that reads back to the same floats (:func:`_number`)."""
+    return " ".join(_number(x) for x in values)
+
+
+def _bif():
+    from pgmpy.readwrite import BIFWriter
+
+    return BIFWriter
+
+
+class _UAIWriter:
+    """A Bayesian network in the UAI format (the inference competitions'): a ``BAYES``
+    preamble, the variables' cardinalities, one function per variable with its parents
+    then itself as scope, and each table in row-major order over that scope (the variable
+    itself fastest). Written here because pgmpy 1.1.2's ``UAIWriter`` lists a table in
+    its own CPD order under a reversed scope (wrong with two or more parents) and writes
+    exponents its reader cannot parse; its ``UAIReader`` takes the parents in an arbitrary
+    order. Variables are named by their position (:func:`uai_names`), states by code."""
+
+    def __init__(self, network):
+        self.network = network
+
+    def write(self, path: str) -> None:
+        names = uai_names(self.network)
+        index = {v: i for i, v in enumerate(names)}
+        cpds = {cpd.variable: cpd for cpd in self.network.get_cpds()}
+        lines = ["BAYES", str(len(names)),
+                 " ".join(str(cpds[v].variable_card) for v in names), str(len(names))]
+        tables = []
+        for v in names:
+            cpd = cpds[v]
+            scope = [*cpd.variables[1:], v]
+            lines.append(" ".join(map(str, [len(scope), *(index[u] for u in scope)])))
+            values = np.moveaxis(np.asarray(cpd.values, float), 0, -1)  # parents..., v
+            tables += ["", str(values.size), _numbers(values.ravel())]
+        Path(path).write_text("\n".join(lines + tables) + "\n")
+
+
+def _xmlbif():
     """pgmpy's ``XMLBIFWriter`` writing each state as ``str(value)``, unchanged."""
     from pgmpy.readwrite import XMLBIFWriter
 
@@ -119,3 +336,40 @@ def _exact_xmlbif_writer():
             return str(state_name)
 
     return ExactXMLBIFWriter
+
+
+def _xdsl():
+    """pgmpy's ``XDSLWriter`` with every probability written by ``repr``."""
+    from pgmpy.readwrite import XDSLWriter
+
+    class ExactXDSLWriter(XDSLWriter):
+        def get_cpds(self):
+            out = super().get_cpds()
+            for var, cpd in out.items():
+                values = cpd.get_values()  # (K, configurations): each column one row of it
+                self.variables[var].find("probabilities").text = _numbers(values.T.ravel())
+            return out
+
+    return ExactXDSLWriter
+
+
+def _net():
+    """pgmpy's ``NETWriter`` with every probability written by ``repr``."""
+    from pgmpy.readwrite import NETWriter
+
+    class ExactNETWriter(NETWriter):
+        def net_cpd(self, var_name) -> str:
+            cpt = np.moveaxis(np.asarray(self.tables[var_name], float), 0, -1)
+            return _nested(cpt)
+
+    return ExactNETWriter
+
+
+def _nested(array) -> str:
+    """A NumPy array as NET's nested parentheses, each number by ``repr``."""
+    if array.ndim == 1:
+        return "(" + _numbers(array) + ")"
+    return "(" + " ".join(_nested(a) for a in array) + ")"
+
+
+_WRITERS = {"bif": _bif, "xmlbif": _xmlbif, "uai": lambda: _UAIWriter, "xdsl": _xdsl, "net": _net}

@@ -27,7 +27,9 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
   single-type data) and each feature its ``clique_score`` = f(v, pa(v)), ``parents`` and
   ``clique`` (comma-separated names) and ``parameters``, the fitted factor
   (:func:`estimators.network.export.factor_parameters`; readable text in GraphML, exact in
-  the JSON), and the class edge of a feature whose fitted factor is class-free
+  the JSON), the graph its ``class_log_prior`` and, for ``parameters="discriminative"``,
+  ``discriminative``: the fitted weights
+  (:func:`estimators.network.export.discriminative_parameters`), and the class edge of a feature whose fitted factor is class-free
   (``continuous="auto"``: p(x_v | pa) the same in every class) ``in_use=False``; k-GNB
   parent edges carry ``weight`` = f(child, {parent}) from its
   ``edge_scores_`` and the graph its total ``weight``. ``KTANClassifier.write_graphml``
@@ -127,6 +129,9 @@ def _parameters_note(clf) -> str:
     "discriminative"``) the generative ones its log-linear weights start from."""
     if getattr(clf, "discriminative_", None) is None:
         return "generative"
+    if _is_network(clf):
+        return ("discriminative: the factor parameters written here are the generative ones; "
+                "predict uses the log-linear weights in the graph's discriminative attribute")
     return ("discriminative: the factor parameters written here are the generative ones; "
             "predict uses the log-linear weights of discriminative_ (not exported)")
 
@@ -169,7 +174,12 @@ def _network(clf, **attrs) -> GraphDB:
                   [v for v in clf.feature_names() if v in constant or v in index])
     g.attrs.update(model=type(clf).__name__, family=family, **attrs,
                    constant_features=",".join(map(str, sorted(constant, key=str))),
-                   parameters=_parameters_note(clf))
+                   parameters=_parameters_note(clf),
+                   class_log_prior=[float(p) for p in clf.class_log_prior_])
+    if getattr(clf, "discriminative_", None) is not None:
+        from estimators.network.export import discriminative_parameters
+
+        g.attrs["discriminative"] = discriminative_parameters(clf)
     factors = dict(zip(clf.network_.columns, clf.network_.factors, strict=True))
     all_names = clf.feature_names()
     clique_scores = getattr(clf, "hyperedge_scores_", None)

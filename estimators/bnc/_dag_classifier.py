@@ -106,9 +106,11 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
 
     def to_pgmpy(self):
         """The fitted model in pgmpy (:func:`estimators.network.export.to_pgmpy`): the
-        discrete Bayesian network with its CPDs, or ``{class label:
-        LinearGaussianBayesianNetwork}`` for continuous features; a mixed model is refused
-        (pgmpy has no conditional Gaussian network)."""
+        discrete Bayesian network with the model's posterior on complete rows (generative
+        CPDs, or for ``parameters="discriminative"`` the equivalent network, which may add
+        edges closing a parent set: ``graph["closing_edges"]``, MATH.md §10.1), or ``{class
+        label: LinearGaussianBayesianNetwork}`` for linear-Gaussian features; any other
+        model with continuous features is refused, naming them."""
         from estimators.network.export import to_pgmpy
 
         return to_pgmpy(self)

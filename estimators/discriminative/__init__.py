@@ -17,6 +17,7 @@ from estimators.discriminative._model import (
     resolve_parameters,
 )
 from estimators.discriminative._select import L2, L2_GRID, SCALE_GRID
+from estimators.discriminative._tables import log_tables
 
 __all__ = [
     "FORMS",
@@ -31,6 +32,7 @@ __all__ = [
     "fit_design",
     "fit_parameters",
     "generative_weights",
+    "log_tables",
     "maximise_cll",
     "resolve_parameters",
 ]

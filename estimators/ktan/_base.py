@@ -271,15 +271,16 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         Returns
         -------
         pgmpy.models.DiscreteBayesianNetwork or dict
-            The Bayesian network (categorical features) or ``{class label:
-            LinearGaussianBayesianNetwork}`` (continuous features).
+            The Bayesian network with the model's posterior on complete rows (categorical
+            features; ``parameters="discriminative"``: the equivalent network, MATH.md
+            §10.1) or ``{class label: LinearGaussianBayesianNetwork}`` (linear-Gaussian
+            features, generative).
 
         Raises
         ------
         ValueError
-            For a model with continuous and categorical features: pgmpy has no
-            conditional Gaussian network; for ``parameters="discriminative"``: pgmpy cannot
-            hold log-linear weights.
+            For any other model with continuous features (named): pgmpy has no conditional
+            Gaussian network and no log-linear continuous weights.
         """
         return to_pgmpy(self)
 

@@ -69,8 +69,9 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         refit its parameters by maximising the L2-penalised conditional log-likelihood
         (log-linear cells of every factor, penalty centred on the generative parameters,
         missing cells marginalised by the generative factors they touch; see
-        :mod:`estimators.discriminative`); ``discriminative_`` holds them and
-        ``to_pgmpy`` refuses such a model.
+        :mod:`estimators.discriminative`); ``discriminative_`` holds them; on
+        categorical features ``to_pgmpy`` gives the equivalent Bayesian network (MATH.md
+        §10.1).
     continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
         How continuous features are modelled (MATH.md §11,
         :mod:`estimators.semiparametric`): linear-Gaussian regressions (the factors above),

@@ -20,10 +20,15 @@ new structured classifier exports without code here.
   same DAG: ``p(x | y = c)`` is exactly that network's density, and
   ``p(y = c) = exp(class_log_prior_[c])``. The structure alone (class included) is
   ``structure_.to_dag(class_node_)``.
-* Continuous and categorical features together: pgmpy has no conditional Gaussian network;
-  :func:`to_pgmpy` says so. :func:`estimators.structure_graph.structure_graph` (GraphML,
+* Categorical features with ``parameters="discriminative"``: the Bayesian network with the
+  same posterior on complete rows (:func:`network_tables`, MATH.md §10.1).
+* Every other model with continuous features (continuous and categorical together,
+  discriminative or non-Gaussian continuous factors): pgmpy has no such network;
+  :func:`exact_network` refuses it, naming the continuous features. :func:`estimators.structure_graph.structure_graph` (GraphML,
   JSON; ``write_graphml``) carries the structure, the scores and every factor's parameters.
-* Constant columns are not modelled and are not in either export.
+* Constant columns, and columns feature selection leaves out, are not modelled: the
+  discrete network has each as an isolated root with a uniform CPT (evidence on it changes
+  nothing), the Gaussian networks leave them out.
 """
 
 from __future__ import annotations
@@ -32,6 +37,9 @@ from dataclasses import fields
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from estimators.discriminative import log_tables
+from estimators.network.equivalent import NetworkTables, equivalent_network
 
 if TYPE_CHECKING:  # pragma: no cover - pgmpy is imported only when exporting (start-up time)
     from pgmpy.models import DiscreteBayesianNetwork
@@ -49,48 +57,150 @@ def _factors(clf) -> list[tuple[str, object]]:
                                           strict=True)]
 
 
-def _full_table(factor) -> np.ndarray:
-    """Probabilities of a CPT factor over every configuration of its (categorical)
-    parents, shape (configurations, classes, categories); a configuration not seen in
-    training gets the factor's unseen slot (uniform)."""
-    radix = factor.radix
-    codes = np.arange(int(np.prod(radix)))
-    pos = np.minimum(np.searchsorted(factor.configs, codes), factor.n_configs - 1)
-    u = np.where(factor.configs[pos] == codes, pos, factor.n_configs)
-    return np.exp(factor.log_cpt[u])
+def log_linear(clf) -> NetworkTables:
+    """The scores of a fitted discrete network classifier on complete rows,
+    ``s_y(x) = a_y + Σ_v θ_v(x_v, x_pa(v), y)`` (MATH.md §10.1), as unnormalised
+    :class:`NetworkTables`: the generative log-CPTs and ``ln p(y)``, or for
+    ``parameters="discriminative"`` the log-linear tables of
+    :func:`estimators.discriminative.log_tables`. A parent configuration unseen in
+    training takes the factor's unseen slot, as in the classifier."""
+    names = clf.feature_names()
+    factors = dict(_factors(clf))
+    parents = {v: [names[p] for p in f.categorical_parents] for v, f in factors.items()}
+    prior = np.asarray(clf.class_log_prior_, float)
+    fitted = getattr(clf, "discriminative_", None)
+    if fitted is None:
+        return NetworkTables(prior, parents, {v: f.log_table for v, f in factors.items()})
+    a, thetas = log_tables(fitted, prior)
+    tables = {names[f.v]: factors[names[f.v]].dense(t)
+              for f, t in zip(fitted.design.factors, thetas, strict=True)}
+    return NetworkTables(a, parents, tables)
+
+
+def network_tables(clf) -> NetworkTables:
+    """The fitted discrete network classifier as log-CPTs with its own posterior on complete
+    rows: the generative CPTs, or for ``parameters="discriminative"`` the equivalent
+    network of :func:`log_linear` (:mod:`estimators.network.equivalent`; edges closing a
+    parent set in ``closing_edges``)."""
+    net = log_linear(clf)
+    if getattr(clf, "discriminative_", None) is None:
+        return net
+    order = clf.network_.to_graph(clf.feature_names(), clf.class_node_).order
+    return equivalent_network(net.class_term, net.parents, net.tables, order)
+
+
+def discriminative_parameters(clf) -> dict:
+    """A discriminative network classifier's fitted weights for the structure graph
+    (GraphML/JSON): on categorical features ``{"class_term": a, "tables": {v: {"parents",
+    "log_table"}}}`` with ``predict_proba = softmax_y(a_y + Σ_v log_table_v[y, x_pa, x_v])``
+    on complete rows (:func:`log_linear`; axes: class, the parents in order, v; codes: the
+    ``states`` of each node); otherwise the raw layout of
+    :class:`estimators.discriminative.Design` (its module docstring gives the formulas)."""
+    fitted = clf.discriminative_
+    spec = {"form": fitted.spec.form, "l2": fitted.spec.l2, "centre": fitted.spec.centre,
+            "scale": fitted.spec.scale}
+    try:
+        net = log_linear(clf)
+    except ValueError:  # continuous families: the design's own arrays
+        d = fitted.design
+        return {"kind": "design", **spec, "intercept": fitted.intercept.tolist(),
+                "coef": fitted.coef.tolist(), "mean": d.mean.tolist(), "sd": d.sd.tolist(),
+                "offsets": d.offsets.tolist(),
+                "main": None if d.main is None else d.main.tolist(),
+                "scales": None if d.scales is None else d.scales.tolist(),
+                "class_log_prior": np.asarray(clf.class_log_prior_, float).tolist()}
+    return {"kind": "log-linear tables", **spec, "class_term": net.class_term.tolist(),
+            "tables": {str(v): {"parents": list(net.parents[v]), "log_table": t.tolist()}
+                       for v, t in net.tables.items()}}
 
 
 def discrete_network(clf) -> DiscreteBayesianNetwork:
     """The fitted discrete network classifier as a pgmpy ``DiscreteBayesianNetwork`` with
-    its CPDs."""
+    CPDs whose posterior is ``predict_proba`` on complete rows (:func:`network_tables`;
+    the network's ``graph["closing_edges"]`` lists the edges the equivalent network of a
+    discriminative model added)."""
     from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
 
     names = clf.feature_names()
     target = clf.class_node_
+    net = network_tables(clf)
     cats = {names[v]: _states(clf.encoder_.categories_[clf.encoder_.feature_names_in_[v]])
             for v in clf.network_.columns}
     states_y = _states(clf.classes_)
     m = len(states_y)
-    model = clf.network_.to_graph(names, target).to_pgmpy()
-    prior = clf.class_count_ / clf.class_count_.sum()
+    model = DiscreteBayesianNetwork()
+    model.add_node(target)
+    model.add_nodes_from(net.parents)
+    model.add_edges_from([(target, v) for v in net.parents]
+                         + [(p, v) for v, pa in net.parents.items() for p in pa])
+    prior = net.class_prior()
     cpds = [TabularCPD(target, m, prior.reshape(-1, 1), state_names={target: states_y})]
-    for name, factor in _factors(clf):
-        parents = [names[p] for p in factor.categorical_parents]
-        prob = _full_table(factor)  # (P, m, K); evidence order: class, then the parents
-        K = prob.shape[2]
-        cpds.append(
-            TabularCPD(
-                name,
-                K,
-                prob.transpose(1, 0, 2).reshape(-1, K).T,
-                evidence=[target, *parents],
-                evidence_card=[m, *(int(r) for r in factor.radix)],
-                state_names={name: cats[name], target: states_y, **{p: cats[p] for p in parents}},
-            )
-        )
+    for name, log_table in net.tables.items():
+        pa = net.parents[name]
+        K = log_table.shape[-1]
+        cpds.append(TabularCPD(
+            name, K, np.exp(log_table).reshape(-1, K).T, evidence=[target, *pa],
+            evidence_card=[m, *log_table.shape[1:-1]],
+            state_names={name: cats[name], target: states_y, **{p: cats[p] for p in pa}}))
+    for j, column in enumerate(clf.encoder_.feature_names_in_):
+        if names[j] in net.parents or column not in clf.encoder_.categories_:
+            continue
+        # a column the model does not use (constant, or left out by feature selection): an
+        # isolated uniform root, so that evidence on every column of a row is accepted and
+        # changes nothing
+        states = _states(clf.encoder_.categories_[column])
+        model.add_node(names[j])
+        cpds.append(TabularCPD(names[j], len(states), np.full((len(states), 1), 1 / len(states)),
+                               state_names={names[j]: states}))
     model.add_cpds(*cpds)
     model.check_model()
+    model.graph["closing_edges"] = list(net.closing_edges)
+    model.graph["parameters"] = "generative" if clf.discriminative_ is None else "discriminative"
     return model
+
+
+def continuous_features(clf) -> list:
+    """The features of a fitted classifier typed continuous (``feature_types_``), constant
+    columns left out (no model uses them)."""
+    types = getattr(clf, "feature_types_", None) or {}
+    constant = set(getattr(clf, "constant_features_", ()))
+    return [v for v, kind in types.items() if kind == "continuous" and v not in constant]
+
+
+def is_network_classifier(model) -> bool:
+    """A fitted classifier with a :class:`~estimators.network.model.CGNetwork` ``network_``
+    (module docstring)."""
+    from estimators.network.model import CGNetwork
+
+    return isinstance(getattr(model, "network_", None), CGNetwork)
+
+
+def exact_network(clf) -> DiscreteBayesianNetwork:
+    """The one export to a discrete Bayesian network (:mod:`estimators.network_export`):
+    :func:`discrete_network` of a network classifier on categorical features, else a
+    ``ValueError`` whose first line says why there is none and what exports.
+
+    Raises
+    ------
+    ValueError
+        For a model that is no network classifier, or one with continuous features
+        (named).
+    """
+    name = type(clf).__name__
+    continuous = continuous_features(clf)
+    if continuous:
+        shown = ", ".join(map(str, continuous[:8])) + (", ..." if len(continuous) > 8 else "")
+        raise ValueError(
+            f"{name} has {len(continuous)} continuous feature(s) ({shown}), which no discrete "
+            "Bayesian network (pgmpy, BIF, XMLBIF, UAI, XDSL, NET) holds; its full "
+            "parameters export with --to graphml|json (structure_graph).")
+    if not is_network_classifier(clf):
+        raise ValueError(
+            f"A {name} is no Bayesian network with CPDs: only network classifiers ((k-)TAN, "
+            "kDB, BAN) on categorical features export to pgmpy/BIF/XMLBIF/UAI/XDSL/NET; "
+            "its structure and parameters export with --to graphml|json.")
+    return discrete_network(clf)
 
 
 def gaussian_networks(clf) -> dict:
@@ -132,28 +242,24 @@ def to_pgmpy(clf):
     Returns
     -------
     pgmpy.models.DiscreteBayesianNetwork or dict
-        Categorical features: the Bayesian network (class node ``clf.class_node_``).
-        Continuous features: ``{class label: LinearGaussianBayesianNetwork}`` (see the
-        module docstring for why this is the faithful export in pgmpy 1.1).
+        Categorical features: :func:`exact_network` (class node ``clf.class_node_``),
+        generative or discriminative. Linear-Gaussian features, generative parameters:
+        ``{class label: LinearGaussianBayesianNetwork}`` (see the module docstring for why
+        this is the faithful export in pgmpy 1.1).
 
     Raises
     ------
     ValueError
-        For a model with continuous and categorical features (``family_ == "mixed"``).
+        Any other model (:func:`exact_network`): continuous and categorical features
+        together, continuous features with discriminative parameters or non-Gaussian
+        factors (``continuous=``).
     """
-    if getattr(clf, "discriminative_", None) is not None:
-        raise ValueError(
-            f"{type(clf).__name__}(parameters='discriminative') cannot be exported to "
-            "pgmpy: its log-linear weights are no CPDs, and the generative CPDs would "
-            "not predict what it predicts; fit with parameters='generative' to export.")
-    if clf.family_ == "mixed":
-        raise ValueError(
-            f"{type(clf).__name__} models continuous and categorical features together (a "
-            "conditional Gaussian network); pgmpy has no conditional Gaussian network, so "
-            "only all-categorical and all-continuous models export to pgmpy. Use "
-            "write_graphml (structure, scores and parameters) or structure_.to_dag() instead."
-        )
-    return discrete_network(clf) if clf.family_ == "discrete" else gaussian_networks(clf)
+    from estimators.network.factors import LinearGaussianFactor
+
+    gaussian = all(type(f) is LinearGaussianFactor for f in clf.network_.factors)
+    if clf.family_ == "gaussian" and gaussian and getattr(clf, "discriminative_", None) is None:
+        return gaussian_networks(clf)
+    return exact_network(clf)
 
 
 def factor_parameters(factor, names: list[str]) -> dict:

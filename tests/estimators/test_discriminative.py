@@ -278,14 +278,6 @@ def test_bad_parameters_are_refused():
         Discriminative(scale=0.0)
 
 
-def test_to_pgmpy_refuses_a_discriminative_model():
-    X, y = _categorical(np.random.default_rng(7), n=80)
-    clf = TANClassifier(feature_types=dict.fromkeys(range(3), "categorical"),
-                        parameters="discriminative").fit(X, y)
-    with pytest.raises(ValueError, match="cannot be exported to pgmpy"):
-        clf.to_pgmpy()
-
-
 def test_gaussian_gnb_equals_lr_on_its_tree_monomials():
     """GNB(dependence="gaussian") rooted at the first vertex of its tree: root [z_r, z_r^2],
     each child c of m [z_c, z_c^2, z_c z_m, z_m, z_m^2] (the monomials of its family, those

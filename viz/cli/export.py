@@ -1,5 +1,6 @@
 """``kgraph export``: a saved structure to JSON / GraphML / pgmpy, or a run's fitted model
-to BIF / XMLBIF / pgmpy (the discrete network with its CPDs) or to its structure graph."""
+to a discrete Bayesian network (pgmpy, BIF, XMLBIF, UAI, XDSL, NET: exactly its posterior,
+or refused in one line, :mod:`estimators.network_export`) or to its structure graph."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from pathlib import Path
 
 from viz.cli.commands import CommandError, read_structure_or_fail, saved_target
 
-MODEL_FORMATS = ("bif", "xmlbif", "pgmpy")
+MODEL_FORMATS = ("bif", "xmlbif", "uai", "xdsl", "net", "pgmpy")
 SUFFIX = {"pgmpy": ".pgmpy.joblib", "json": ".json", "graphml": ".graphml", "bif": ".bif",
-          "xmlbif": ".xml"}
+          "xmlbif": ".xml", "uai": ".uai", "xdsl": ".xdsl", "net": ".net"}
+#: formats that hold a fitted model's CPDs only (a structure file has none)
+NETWORK_FILES = ("bif", "xmlbif", "uai", "xdsl", "net")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,8 +22,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         "export", help="convert a saved structure or a fitted model to another format",
         description="Convert a structure saved by kgraph (.graphml or .json) to JSON, GraphML "
                     "or a pgmpy structure (joblib), or a run's fitted model (RUN/model.joblib) "
-                    "to BIF, XMLBIF or pgmpy (the discrete network with its CPDs; (k-)TAN on "
-                    "discrete features) or to its whole structure graph (--to json|graphml). "
+                    "to a discrete Bayesian network (--to pgmpy|bif|xmlbif|uai|xdsl|net) or to "
+                    "its whole structure graph (--to json|graphml). A network file's class "
+                    "posterior is exactly the model's predict_proba on complete rows: tan, "
+                    "ktan, kdb and ban on categorical features, generative or discriminative "
+                    "(the equivalent Bayesian network; kdb and ban may gain edges closing a "
+                    "parent set, listed on stdout); gnb, kgnb, aode, a2de and latent-cnb on "
+                    "categorical features as the class's CPT over every combination of "
+                    "categories (refused past 1,000,000 probabilities). Models with continuous "
+                    "features are refused with exit status 2 and one line naming them; their "
+                    "structure and parameters export with --to json|graphml. "
                     "Warning: a .joblib model is a pickle, which runs code when loaded: load "
                     "one only from a trusted source.")
     p.add_argument("file", type=Path,
@@ -42,24 +53,28 @@ def _load_model(path: Path):
         raise CommandError(f"cannot load a model from {path}: {exc}") from exc
 
 
-def _export_model(path: Path, to: str, out: Path) -> None:
-    from estimators.network_export import write_network
+def _export_model(path: Path, to: str, out: Path) -> list[str]:
+    """Write the model; the notes :func:`estimators.network_export.export_notes` gives."""
+    from estimators.network_export import exact_network, export_notes, write_exact
 
     model = _load_model(path)
     try:
         if to in MODEL_FORMATS:
-            write_network(model, to, out)
+            network = exact_network(model)
+            write_exact(network, to, out)
+            return export_notes(network)
         else:
             from estimators.structure_graph import structure_graph
 
             graph = structure_graph(model)
             (graph.write_json if to == "json" else graph.write_graphml)(out)
+            return []
     except (ValueError, TypeError) as exc:
         raise CommandError(str(exc).splitlines()[0]) from exc
 
 
 def _export_structure(path: Path, to: str, out: Path) -> None:
-    if to in ("bif", "xmlbif"):
+    if to in NETWORK_FILES:
         raise CommandError(f"--to {to} needs a fitted model (RUN/model.joblib): a structure "
                            "file has no CPDs")
     structure = read_structure_or_fail(path)
@@ -85,9 +100,12 @@ def run_export(args: argparse.Namespace) -> int:
     out = args.out or path.with_suffix(SUFFIX[args.to])
     if out.resolve() == path.resolve():
         raise CommandError(f"--out {out} is the input file; choose another path")
+    notes = []
     if path.suffix.lower() == ".joblib":
-        _export_model(path, args.to, out)
+        notes = _export_model(path, args.to, out)
     else:
         _export_structure(path, args.to, out)
     print(out)
+    for note in notes:
+        print(f"note: {note}")
     return 0

@@ -322,15 +322,36 @@ def discriminative_lines(model) -> list[str]:
     return lines
 
 
+def export_lines(model) -> list[str]:
+    """How a discriminative discrete network classifier exports: the equivalent Bayesian
+    network (``kgraph export``) and the number of edges it adds to close parent sets."""
+    if getattr(model, "discriminative_", None) is None:
+        return []
+    from estimators.network.export import continuous_features, is_network_classifier
+
+    if not is_network_classifier(model) or continuous_features(model):
+        return []
+    from estimators.network.export import network_tables
+
+    edges = network_tables(model).closing_edges
+    listed = "".join(f" `{q}` -> `{p}`;" for q, p in edges).rstrip(";")
+    return ["", "## Export", "",
+            "- `kgraph export --to pgmpy|bif|xmlbif|uai|xdsl|net` writes the equivalent "
+            "Bayesian network of the discriminative parameters (MATH.md §10.1): its posterior "
+            "is `predict_proba` on complete rows",
+            f"- closing edges added to the learned structure: {len(edges)}"
+            + (f" ({listed.strip()})" if edges else "")]
+
+
 def method_lines(model, graph: GraphDB, choices: list[dict] = ()) -> list[str]:
     """Model selection (the final fit's, and what each outer fold's model chose:
     ``choices``), structure score, search and backbone, parents and discriminative
-    parameters, for report.md."""
+    parameters and their export, for report.md."""
     selection, folds = selection_lines(model), fold_choice_lines(list(choices))
     if folds and not selection:
         selection = ["", "## Model selection (inner cross-validation)"]
     return (selection + folds + score_lines(model) + backbone_lines(model)
-            + parents_lines(model, graph) + discriminative_lines(model))
+            + parents_lines(model, graph) + discriminative_lines(model) + export_lines(model))
 
 
 def majority_class(y: pd.Series) -> Any:

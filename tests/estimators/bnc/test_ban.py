@@ -282,7 +282,7 @@ def test_mixed_model_has_no_pgmpy_form():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf = BANClassifier().fit(X, y)
-    with pytest.raises(ValueError, match="pgmpy has no conditional Gaussian network"):
+    with pytest.raises(ValueError, match="continuous feature"):
         clf.to_pgmpy()
 
 

@@ -215,7 +215,7 @@ def test_mixed_model_has_no_pgmpy_form_and_k_is_checked():
     frame, y = mixed_table(0)
     clf = KDBClassifier(feature_types={"z": "categorical", "x": "continuous",
                                        "w": "categorical", "u": "continuous"}).fit(frame, y)
-    with pytest.raises(ValueError, match="pgmpy has no conditional Gaussian network"):
+    with pytest.raises(ValueError, match=r"2 continuous feature\(s\) \(x, u\)"):
         clf.to_pgmpy()
     with pytest.raises(ValueError, match="'k' parameter of KDBClassifier must be an int"):
         KDBClassifier(k=-1).fit(frame, y)
