@@ -22,10 +22,8 @@ smallest mutual information with the class, coded 0/1, on 212 "won" and 55 "nowi
 drawn with seed 0 (so it shares columns with kr_vs_kp, a checking table; kr_vs_kp is
 checked on all 36 columns and its own stratified row sample).
 
-    PYTHONPATH=$PWD nice -n 10 python benchmarks/defaults_check.py   # -> results/defaults_check.md
-
-(the tables run one after the other; ``--tables`` and ``--output`` split a run in two
-processes, e.g. the choosing tables into ``defaults_check_choosing.md``).
+    PYTHONPATH=$PWD nice -n 10 python benchmarks/defaults_check.py --choosing  # -> results/defaults_check_choosing.md
+    PYTHONPATH=$PWD nice -n 10 python benchmarks/defaults_check.py             # -> results/defaults_check.md
 """
 
 from __future__ import annotations
@@ -181,16 +179,22 @@ def report(results: dict, args) -> Path:
 
 def main(argv=None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", default=",".join(CHOOSING + CHECKING))
+    parser.add_argument("--tables", default=None,
+                        help="comma-separated tables (default: the checking tables)")
+    parser.add_argument("--choosing", action="store_true",
+                        help="the choosing tables, into defaults_check_choosing.md")
     parser.add_argument("--models", default="latent,ktan")
-    parser.add_argument("--max-rows", type=int, default=1500)
+    parser.add_argument("--max-rows", type=int, default=1000)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seeds", default="0,1")
-    parser.add_argument("--output", default="defaults_check",
-                        help="results file name (without .md)")
+    parser.add_argument("--output", default=None,
+                        help="results file name without .md (default: defaults_check, with "
+                             "--choosing defaults_check_choosing)")
     parser.add_argument("--quick", action="store_true",
                         help="votes at 120 rows, 2 folds, one seed (defaults_check_quick.md)")
     args = parser.parse_args(argv)
+    args.tables = args.tables or ",".join(CHOOSING if args.choosing else CHECKING)
+    args.output = args.output or ("defaults_check_choosing" if args.choosing else "defaults_check")
     if args.quick:
         args.tables, args.max_rows, args.folds, args.seeds = "votes", 120, 2, "0"
     args.models = args.models.split(",")

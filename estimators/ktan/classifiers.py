@@ -265,8 +265,8 @@ class KTANClassifier(BaseKTAN):
         The feature selection used (the chosen one with ``feature_selection="auto"``).
     cv_results_ : dict or None
         With ``k="auto"``: per candidate ``k``, ``structure_score``, ``feature_selection``,
-        ``mean_log_loss``,
-        ``std_log_loss``, ``fold_log_loss`` and ``n_folds``; None otherwise.
+        ``mean_log_loss``, ``std_log_loss`` and ``fold_log_loss``; ``n_folds``, and the
+        selection ``rule`` (``"one-se"``); None otherwise.
     backbone_ : tuple or None
         The backbone path kept (feature names); None for the spanning tree and greedy.
     certificate_ : PBKT or None

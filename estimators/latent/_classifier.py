@@ -81,8 +81,8 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         The number of components used (the chosen one with ``n_components="auto"``).
     cv_results_ : dict or None
         With ``n_components="auto"`` or a list: per candidate ``n_components``,
-        ``mean_log_loss``, ``std_log_loss``, ``fold_log_loss`` and ``n_folds``; None
-        otherwise.
+        ``mean_log_loss``, ``std_log_loss`` and ``fold_log_loss``; ``n_folds``, and the
+        selection ``rule`` (``"one-se"``); None otherwise.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X has string column names.
