@@ -135,10 +135,11 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         -------
         self : LatentCNBClassifier
         """
-        self.n_components_, self.cv_results_ = self.n_components, None
-        if not isinstance(self.n_components, Integral):
-            self.n_components_, self.cv_results_ = self._choose_components(X, y)
         enc, y_index = self._validate_training(X, y)
+        self.n_components_, self.cv_results_ = self.n_components, None
+        if not isinstance(self.n_components, Integral):  # y validated: 1-d labels
+            self.n_components_, self.cv_results_ = self._choose_components(
+                X, self.classes_[y_index])
         single = self.classes_[self.class_count_ == 1]
         if single.size:
             warnings.warn(
