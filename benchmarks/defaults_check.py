@@ -23,7 +23,8 @@ drawn with seed 0 (so it shares columns with kr_vs_kp, a checking table; kr_vs_k
 checked on all 36 columns and its own stratified row sample).
 
     PYTHONPATH=$PWD nice -n 10 python benchmarks/defaults_check.py --choosing  # -> results/defaults_check_choosing.md
-    PYTHONPATH=$PWD nice -n 10 python benchmarks/defaults_check.py             # -> results/defaults_check.md
+    PYTHONPATH=$PWD nice -n 10 python benchmarks/defaults_check.py --models latent --output defaults_check_latent
+    PYTHONPATH=$PWD nice -n 10 python benchmarks/defaults_check.py --models ktan --output defaults_check_ktan
 """
 
 from __future__ import annotations
@@ -184,7 +185,7 @@ def main(argv=None) -> Path:
     parser.add_argument("--choosing", action="store_true",
                         help="the choosing tables, into defaults_check_choosing.md")
     parser.add_argument("--models", default="latent,ktan")
-    parser.add_argument("--max-rows", type=int, default=1000)
+    parser.add_argument("--max-rows", type=int, default=500)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seeds", default="0,1")
     parser.add_argument("--output", default=None,
