@@ -9,10 +9,22 @@ on the held-out part (what scikit-learn's ``cross_val_score`` does, fold by fold
 candidates on a fold in turn, so that a k-TAN fitted inside
 :func:`estimators.network.scoring.shared_scores` scores each training part once). A class with fewer rows than folds
 is missing from some training parts; its held-out rows there are left out of that fold's
-log-loss (the same rows for every candidate), so a rare class never stops the choice. The
-candidate with the smallest mean held-out log-loss wins; ties go to the earlier candidate
-(the grids list simpler models first: smaller k, then the score order of the registry, then
-all features before a selection).
+log-loss (the same rows for every candidate), so a rare class never stops the choice.
+
+Which candidate wins is the selection ``rule`` (:data:`SELECTION_RULES`); the grids list
+simpler models first (smaller k, then the score order of the registry, then all features
+before a selection; fewer latent components), and both rules break exact ties toward the
+earlier candidate:
+
+- ``"min"``: the smallest mean held-out log-loss.
+- ``"one-se"`` (the one-standard-error rule; what ``KTANClassifier(k="auto")`` and
+  ``LatentCNBClassifier(n_components="auto")`` use): the *first* candidate whose loss is
+  within one standard error of the best one's, the error taken over the paired fold
+  differences: with ``d_f = loss_f(candidate) - loss_f(best)`` over the F folds, the
+  candidate qualifies when ``mean(d) <= sd(d) / sqrt(F)`` (``sd`` with ``ddof=1``). Five
+  inner folds rarely tell a more complex model from a simpler one; when they cannot, the
+  simpler model (TAN for a k-TAN, naive Bayes for a latent CNB) is kept, since its extra
+  parameters would be fitted on the same few rows (``benchmarks/defaults_check.py``).
 
 With ``grow="k"`` (what ``k="auto"`` uses) the candidates are tried one value of k at a time,
 smallest first (every fold, every candidate of that k), and the next k is tried only while
@@ -42,6 +54,49 @@ from estimators.progress import progress
 AUTO_K = (1, 2, 3)
 #: folds of the inner cross-validation (fewer only when no class has that many rows)
 AUTO_FOLDS = 5
+
+
+def smallest_mean(fold_losses: np.ndarray) -> int:
+    """Index of the candidate (row) with the smallest mean loss; the first on exact ties.
+
+    Examples
+    --------
+    >>> smallest_mean(np.array([[0.5, 0.7], [0.4, 0.7], [0.4, 0.7]]))
+    1
+    """
+    return int(np.argmin(np.asarray(fold_losses).mean(axis=1)))
+
+
+def one_standard_error(fold_losses: np.ndarray) -> int:
+    """Index of the first candidate (row) whose mean loss exceeds the best one's by at most
+    one standard error of their paired fold differences (module docstring).
+
+    Parameters
+    ----------
+    fold_losses : ndarray of shape (n_candidates, n_folds)
+        Held-out loss of each candidate on each fold (the same folds), simplest first.
+
+    Examples
+    --------
+    The second candidate has the smaller mean loss, but by little against the spread of
+    the fold differences (mean 0.0175, standard error 0.0218), so the first is kept; with
+    steady differences (mean 0.015, standard error 0.0029) the second wins:
+
+    >>> one_standard_error(np.array([[0.50, 0.40, 0.60, 0.55], [0.52, 0.32, 0.60, 0.54]]))
+    0
+    >>> one_standard_error(np.array([[0.50, 0.40, 0.60, 0.55], [0.48, 0.39, 0.58, 0.54]]))
+    1
+    """
+    losses = np.asarray(fold_losses, dtype=float)
+    best = smallest_mean(losses)
+    diff = losses - losses[best]
+    n_folds = losses.shape[1]
+    error = diff.std(axis=1, ddof=1) / np.sqrt(n_folds) if n_folds > 1 else 0.0
+    return int(np.flatnonzero(diff.mean(axis=1) <= error)[0])
+
+
+#: the rules that pick the winner from the fold losses of the candidates (simplest first)
+SELECTION_RULES = {"min": smallest_mean, "one-se": one_standard_error}
 
 
 def candidate_grid(k, score: str, names: Sequence[str], n_features: int,
@@ -106,7 +161,7 @@ def fixed_seed(random_state) -> int:
 
 
 def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
-                 grow: str | None = None):
+                 grow: str | None = None, rule: str = "min"):
     """Mean held-out log-loss of each candidate; returns ``(best, table)``.
 
     Parameters
@@ -123,6 +178,8 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
         A parameter (e.g. ``"k"``) whose values are tried in increasing order, stopping at
         the first value whose best mean log-loss is not strictly below the previous value's
         (module docstring). None: every candidate is tried.
+    rule : {"min", "one-se"}, default="min"
+        How the winner is picked from the fold losses (:data:`SELECTION_RULES`).
 
     Returns
     -------
@@ -134,6 +191,9 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
         :func:`estimators.evaluation.summarise`), ``"fold_log_loss"`` (ndarray
         (n_candidates, n_folds)) and ``"n_folds"``, over the candidates tried.
     """
+    if rule not in SELECTION_RULES:
+        raise ValueError(f"The selection rule must be one of {sorted(SELECTION_RULES)}; "
+                         f"got {rule!r}.")
     _, counts = np.unique(np.asarray(y), return_counts=True)
     n_folds = int(min(AUTO_FOLDS, counts.max()))
     if n_folds < 2:
@@ -176,7 +236,7 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
         pass
     losses = losses[tried]
     mean = losses.mean(axis=1)
-    best = int(np.argmin(mean))
+    best = SELECTION_RULES[rule](losses)
     kept = [candidates[i] for i in tried]
     table = {
         **{key: [c[key] for c in kept] for key in candidates[0]},
@@ -184,6 +244,7 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
         "std_log_loss": losses.std(axis=1, ddof=1).tolist(),  # as the CLI's outer folds
         "fold_log_loss": losses,
         "n_folds": n_folds,
+        "rule": rule,
     }
     return kept[best], table
 

@@ -200,8 +200,12 @@ class KTANClassifier(BaseKTAN):
     score too, and with ``feature_selection="auto"`` (the default) whether the k-tree spans
     all features or the class's estimated Markov blanket -- by stratified 5-fold
     cross-validated log-loss on the training data (each candidate, selection included,
-    refitted from scratch per fold; ties go to the smaller k, then all features); see
-    :mod:`estimators._model_selection`. ``k="auto"`` tries k = 1, then 2, then 3, and goes on
+    refitted from scratch per fold); see :mod:`estimators._model_selection`. Near-equal
+    inner scores go to the simpler model by the one-standard-error rule: the candidates are
+    ordered smaller k first, then the score order of the registry, then all features before
+    the blanket, and the first one whose mean held-out log-loss is within one standard error
+    (of the paired fold differences) of the best one's wins, so ``KTANClassifier()`` is
+    TAN unless the inner folds show a larger k or a smaller feature set is better. ``k="auto"`` tries k = 1, then 2, then 3, and goes on
     to k + 1 only while k lowered the mean held-out log-loss (strictly) below k - 1's: a
     table that does not gain from k = 2 never fits k = 3 (its largest cost: the hyperedges of
     3 parents); a list of k tries every k in it. The cross-validation table, of the
@@ -271,8 +275,8 @@ class KTANClassifier(BaseKTAN):
         The feature selection used (the chosen one with ``feature_selection="auto"``).
     cv_results_ : dict or None
         With ``k="auto"``: per candidate ``k``, ``structure_score``, ``feature_selection``,
-        ``mean_log_loss``,
-        ``std_log_loss``, ``fold_log_loss`` and ``n_folds``; None otherwise.
+        ``mean_log_loss``, ``std_log_loss`` and ``fold_log_loss``; ``n_folds``, and the
+        selection ``rule`` (``"one-se"``); None otherwise.
     backbone_ : tuple or None
         The backbone path kept (feature names); None for the spanning tree and greedy.
     certificate_ : PBKT or None
@@ -410,7 +414,8 @@ class KTANClassifier(BaseKTAN):
                                   selections)
             labels = self.classes_[codes]  # y validated: 1-d (a column vector raveled)
             best, table = select_by_cv(self, X, labels, grid,
-                                       grow="k" if isinstance(self.k, str) else None)
+                                       grow="k" if isinstance(self.k, str) else None,
+                                       rule="one-se")
             self.k_, self.structure_score_ = best["k"], best["structure_score"]
             self.feature_selection_ = best["feature_selection"]
             super().fit(X, y)

@@ -20,7 +20,7 @@ from kgraph.plate import LatentCNBPlate
 
 from ._mixed import encoder_feature_types, pooled_moments
 from ._model import LatentCNB, plate_of
-from ._params import LATENT_PARAMETER_CONSTRAINTS, LatentSettings
+from ._params import LATENT_PARAMETER_CONSTRAINTS, LatentSettings, with_default_components
 
 __all__ = ["LatentCNBClassifier"]
 
@@ -45,16 +45,23 @@ class LatentCNBClassifier(LatentSettings, JointLogLikelihoodClassifier):
     missing in that class takes its variance floor, or its moments, from the whole
     training set.
 
-    ``n_components="auto"`` (or a list of ints) chooses the number of components by
-    stratified 5-fold cross-validated log-loss on the training data (1, 2 or 3; ties go to
-    the fewer components), as ``KTANClassifier(k="auto")`` chooses k (see
-    :mod:`estimators._model_selection`). One component is the naive Bayes model with a
-    Gaussian or categorical factor per feature; more components help when features depend
-    on each other within a class, and overfit small classes when they do not.
+    ``n_components="auto"`` (the default) chooses the number of components by stratified
+    5-fold cross-validated log-loss on the training data, as ``KTANClassifier(k="auto")``
+    chooses k (see :mod:`estimators._model_selection`): K = 1, then 2, then 3, going on to
+    K + 1 only while K lowered the mean held-out log-loss strictly, and among those tried
+    the *fewest* components whose loss is within one standard error of the best one's (the
+    error of the paired fold differences; the one-standard-error rule). One component is
+    exactly the naive Bayes model with a Gaussian or categorical factor per feature (its
+    ELBO is ``ln p(x | y)``); more components help when features depend on each other
+    within a class (votes: 0.95 accuracy against naive Bayes' 0.90), and overfit small
+    classes when they do not: on 267 rows of 22 weakly informative binary features, K = 3
+    fell below naive Bayes and the majority class. The rule keeps naive Bayes unless the
+    inner folds show the mixture is better. A list of ints tries every value in it, with
+    the same rule.
 
     Parameters
     ----------
-    n_components : int, "auto" or sequence of int, default=3
+    n_components : int, "auto" or sequence of int, default="auto"
         Number of latent components K of every per-class model; ``"auto"`` tries
         ``AUTO_COMPONENTS`` = (1, 2, 3) by inner cross-validation, a list tries its values.
     prior, family, prior_params, var_floor, pseudo_count, max_iter, tol, \
@@ -74,8 +81,8 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         The number of components used (the chosen one with ``n_components="auto"``).
     cv_results_ : dict or None
         With ``n_components="auto"`` or a list: per candidate ``n_components``,
-        ``mean_log_loss``, ``std_log_loss``, ``fold_log_loss`` and ``n_folds``; None
-        otherwise.
+        ``mean_log_loss``, ``std_log_loss`` and ``fold_log_loss``; ``n_folds``, and the
+        selection ``rule`` (``"one-se"``); None otherwise.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when X has string column names.
@@ -105,6 +112,8 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
                          "array-like"],
     }
 
+    __init__ = with_default_components(LatentSettings.__init__, "auto")
+
     def _feature_types_by_column(self, raw):
         """The template's ``feature_types``, every column forced when ``family`` is."""
         names = list(raw.columns) if isinstance(raw, pd.DataFrame) else list(
@@ -126,10 +135,11 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         -------
         self : LatentCNBClassifier
         """
-        self.n_components_, self.cv_results_ = self.n_components, None
-        if not isinstance(self.n_components, Integral):
-            self.n_components_, self.cv_results_ = self._choose_components(X, y)
         enc, y_index = self._validate_training(X, y)
+        self.n_components_, self.cv_results_ = self.n_components, None
+        if not isinstance(self.n_components, Integral):  # y validated: 1-d labels
+            self.n_components_, self.cv_results_ = self._choose_components(
+                X, self.classes_[y_index])
         single = self.classes_[self.class_count_ == 1]
         if single.size:
             warnings.warn(
@@ -158,8 +168,9 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
         return self
 
     def _choose_components(self, X, y) -> tuple[int, dict]:
-        """The number of components with the best inner CV log-loss among
-        ``n_components`` ("auto": :data:`AUTO_COMPONENTS`)."""
+        """The number of components chosen by inner CV log-loss among ``n_components``
+        ("auto": :data:`AUTO_COMPONENTS`, grown one at a time), by the one-standard-error
+        rule toward fewer components."""
         grid = AUTO_COMPONENTS if isinstance(self.n_components, str) else list(
             self.n_components)
         if not grid or not all(isinstance(n, Integral) and not isinstance(n, bool) and n >= 1
@@ -168,7 +179,9 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
                 "The 'n_components' parameter of LatentCNBClassifier must be an int >= 1, "
                 f"'auto' or a non-empty list of ints >= 1. Got {self.n_components!r} instead.")
         best, table = select_by_cv(self, X, y, [{"n_components": int(n)}
-                                                for n in sorted(set(grid))])
+                                                for n in sorted(set(grid))],
+                                   grow="n_components" if isinstance(self.n_components, str)
+                                   else None, rule="one-se")
         return best["n_components"], table
 
     def plate_graph(self) -> LatentCNBPlate:

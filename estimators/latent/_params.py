@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping
 from numbers import Integral, Real
 
@@ -10,7 +11,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._registry import FAMILIES, PRIORS
 
-__all__ = ["LATENT_PARAMETER_CONSTRAINTS", "LatentSettings"]
+__all__ = ["LATENT_PARAMETER_CONSTRAINTS", "LatentSettings", "with_default_components"]
 
 LATENT_PARAMETER_CONSTRAINTS: dict = {
     "n_components": [Interval(Integral, 1, None, closed="left")],
@@ -75,3 +76,24 @@ class LatentSettings:
         tags.input_tags.string = self.family != "gaussian"
         tags.input_tags.categorical = self.family != "gaussian"
         return tags
+
+
+def with_default_components(init, n_components):
+    """A copy of ``init`` (:meth:`LatentSettings.__init__`) whose ``n_components`` defaults
+    to ``n_components``: the same parameters, in the signature scikit-learn reads.
+
+    Examples
+    --------
+    >>> import inspect
+    >>> init = with_default_components(LatentSettings.__init__, "auto")
+    >>> inspect.signature(init).parameters["n_components"].default
+    'auto'
+    >>> inspect.signature(LatentSettings.__init__).parameters["n_components"].default
+    3
+    """
+    copy = types.FunctionType(init.__code__, init.__globals__, init.__name__,
+                              (n_components,), init.__closure__)
+    copy.__kwdefaults__ = dict(init.__kwdefaults__)
+    copy.__annotations__ = {**init.__annotations__, "n_components": "int | str | list[int]"}
+    copy.__qualname__, copy.__doc__ = init.__qualname__, init.__doc__
+    return copy

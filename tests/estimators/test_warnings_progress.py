@@ -25,7 +25,7 @@ def test_warnings_are_attributed_to_the_callers_line():
     Xw, yw = load_dataset("wine")
     yw = "cultivar " + yw.astype(str)  # labels, not the codes 0, 1, 2
     with pytest.warns(ConvergenceWarning) as record:
-        LatentCNBClassifier(max_iter=1, family="gaussian").fit(Xw, yw)
+        LatentCNBClassifier(3, max_iter=1, family="gaussian").fit(Xw, yw)
     assert {w.filename for w in record if w.category is ConvergenceWarning} == {__file__}
     assert [str(w.message) for w in record if w.category is ConvergenceWarning] == [
         "LatentCNBClassifier: EM did not converge for class(es) ['cultivar 1', "

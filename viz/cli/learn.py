@@ -269,7 +269,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     _model_option(g, "--candidates", type=int,
                    help="score only each feature's top-m partners (wide tables)")
     _model_option(g, "--n-components", type=_n_clusters,
-                   help="components per class, or 'auto' (1-3 by inner CV)")
+                   help="components per class, or 'auto' (the default: 1-3 by inner CV, one "
+                        "component on a near-tie)")
     _choices(_model_option(g, "--prior", help="the prior of the mixing weights"),
              "prior")
     _choices(_model_option(g, "--family", help="features"), "family")

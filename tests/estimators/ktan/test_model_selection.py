@@ -6,6 +6,7 @@ import pytest
 from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold
 
+from estimators._model_selection import one_standard_error, select_by_cv, smallest_mean
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.scores import BIC, DiscreteBDeu
 from estimators.search import backbone_dp, backbone_order
@@ -25,16 +26,66 @@ def test_auto_table_equals_a_manual_cross_validation(car_small):
     assert list(zip(table["k"], table["structure_score"], strict=True)) == [
         (1, "cmi"), (1, "bic"), (1, "bdeu"), (2, "cmi"), (2, "bic"), (2, "bdeu")]
     folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    manual = []
     for row, (k, score) in enumerate(zip(table["k"], table["structure_score"], strict=True)):
         losses = []
         for train, test in folds.split(X, y):
             model = KTANClassifier(k=k, structure_score=score).fit(X.iloc[train], y[train])
             losses.append(log_loss(y[test], model.predict_proba(X.iloc[test]), labels=model.classes_))
         assert table["mean_log_loss"][row] == pytest.approx(np.mean(losses), rel=1e-10)
-    best = int(np.argmin(table["mean_log_loss"]))
+        manual.append(losses)
+    best = _one_standard_error_by_hand(np.array(manual))
+    assert table["rule"] == "one-se"
     assert (clf.k_, clf.structure_score_) == (table["k"][best], table["structure_score"][best])
     refit = KTANClassifier(k=clf.k_, structure_score=clf.structure_score_).fit(X, y)
     np.testing.assert_allclose(clf.predict_proba(X), refit.predict_proba(X), rtol=1e-12)
+
+
+def _one_standard_error_by_hand(losses):
+    """The first row whose mean loss exceeds the best row's by at most scipy's standard
+    error of the mean (ddof=1) of their paired fold differences."""
+    from scipy.stats import sem
+
+    best = np.argmin(losses.mean(axis=1))
+    return next(i for i, row in enumerate(losses)
+                if (row - losses[best]).mean() <= sem(row - losses[best]))
+
+
+@pytest.mark.parametrize(("losses", "expected"), [
+    # k = 2 better on average, by less than the spread of the paired differences: TAN
+    ([[0.50, 0.40, 0.60, 0.55, 0.45], [0.52, 0.30, 0.61, 0.54, 0.44]], 0),
+    # k = 2 better on every fold by about the same amount: k = 2
+    ([[0.50, 0.40, 0.60, 0.55, 0.45], [0.48, 0.39, 0.58, 0.54, 0.43]], 1),
+    # exact ties: the first (simplest)
+    ([[0.5, 0.4, 0.6], [0.5, 0.4, 0.6], [0.5, 0.4, 0.6]], 0),
+    # the best is the third, the second is within one error of it, the first is not
+    ([[0.70, 0.60, 0.80], [0.52, 0.41, 0.60], [0.50, 0.40, 0.61]], 1),
+    # a simpler candidate is always kept over a worse middle one when it qualifies
+    ([[0.501, 0.399, 0.600], [0.90, 0.90, 0.90], [0.50, 0.40, 0.60]], 0),
+])
+def test_one_standard_error_rule_on_constructed_scores(losses, expected):
+    losses = np.array(losses)
+    assert one_standard_error(losses) == expected == _one_standard_error_by_hand(losses)
+    assert smallest_mean(losses) == int(np.argmin(losses.mean(axis=1)))
+
+
+def test_select_by_cv_refuses_an_unknown_rule(car_small):
+    X, y = car_small
+    with pytest.raises(ValueError, match=r"selection rule must be one of \['min', 'one-se'\]; got 'best'"):
+        select_by_cv(KTANClassifier(k=1), X, y, [{"k": 1}], rule="best")
+
+
+def test_default_choice_is_the_one_standard_error_choice(car_small):
+    """The default's choice is the 1-SE choice of its own fold losses, and the plain
+    minimum (``rule="min"``) differs from it only toward a more complex candidate."""
+    X, y = car_small
+    clf = KTANClassifier(random_state=0).fit(X, y)
+    table = clf.cv_results_
+    losses = table["fold_log_loss"]
+    chosen = _one_standard_error_by_hand(losses)
+    assert (clf.k_, clf.feature_selection_) == (table["k"][chosen],
+                                                table["feature_selection"][chosen])
+    assert chosen <= int(np.argmin(table["mean_log_loss"]))
 
 
 def test_fixed_k_keeps_its_choice_and_no_table(car_small):
