@@ -104,6 +104,7 @@ class GraphSpec:
     members: dict[Hashable, tuple] = field(default_factory=dict)  # set-labelled nodes
     optional_labels: str | None = None  # edge labels the line widths repeat: may be left out
     badge_members: dict[Hashable, tuple[str, Hashable]] = field(default_factory=dict)
+    layered: bool = False  # a directed graph: layered layout, edges routed around boxes
 
 
 def _shown(spec: GraphSpec, style: Style, limit: float
@@ -119,7 +120,10 @@ def _shown(spec: GraphSpec, style: Style, limit: float
         return shown, key, short
     if not spec.abbreviate:
         return dict(spec.labels), [], {}
-    shown, key = abbreviate(dict(spec.labels), style, limit)
+    named = {v: t for v, t in spec.labels.items() if v != spec.class_node}
+    shown, key = abbreviate(named, style, limit)  # the class node keeps its name
+    if spec.class_node is not None:
+        shown[spec.class_node] = spec.labels[spec.class_node]
     return shown, key, {}
 
 
@@ -205,7 +209,7 @@ def draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None
     out taller than the style allows (edge labels without room, listed below it) is drawn
     again with that much less height for the layout."""
     cut = 0.0
-    for _ in range(3):
+    for _ in range(1 if spec.layered else 3):
         fig = _draw_graph(spec, style, ax, title, cut)
         if ax is not None or style.inches is None:
             return fig
@@ -232,6 +236,10 @@ def _draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | Non
         but = " but the dashed ones" if any(e.dashed for e in spec.class_edges) else ""
         legend.append(LegendItem(f"{spec.labels[spec.class_node]} is a parent of every "
                                  f"feature{but} (edges not drawn)", kind="text"))
+    if spec.layered:
+        from viz._routed import draw_layered
+
+        return draw_layered(spec, s, ax, title, draw_class_edges, legend)
     top_row = pitch if spec.class_node is not None else 0.0
     limits = label_limits(sheet.width)
     if spec.members:

@@ -133,7 +133,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
         if k == 1:
             tree = rooted_children(order, kt.edges, [order[0]])
         spec = GraphSpec(
-            labels=labels, gids=gids, looks=looks, tree=tree, class_node=target,
+            labels=labels, gids=gids, looks=looks, tree=tree, class_node=target, layered=True,
             badges={v: str(i + 1) for i, v in enumerate(order)},
             badge_gids={v: f"creation:{v}" for v in order},
             edges=[EdgeSpec(p, v, f"parent:{p}->{v}", directed=True, width=widths.get((p, v)))
