@@ -236,7 +236,7 @@ def _draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | Non
         but = " but the dashed ones" if any(e.dashed for e in spec.class_edges) else ""
         legend.append(LegendItem(f"{spec.labels[spec.class_node]} is a parent of every "
                                  f"feature{but} (edges not drawn)", kind="text"))
-    if spec.layered:
+    if spec.layered or spec.edges or spec.class_edges:
         from viz._routed import draw_layered
 
         return draw_layered(spec, s, ax, title, draw_class_edges, legend)

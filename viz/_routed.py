@@ -60,6 +60,7 @@ class DrawnEdge:
     dashed: bool = False
     light: bool = False
     width: float | None = None
+    reverse: bool = False  # the arrowhead at the start (an edge drawn against the layers)
 
 
 @dataclass
@@ -93,16 +94,19 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
         edges += spec.class_edges
     on_top = spec.class_node is not None and not draw_class_edges
     order = ([spec.class_node] if spec.class_node is not None and draw_class_edges else []) \
-        + features
+        + _feature_order(spec, features)
+    rank = {v: i for i, v in enumerate(order)}
+    down = [(e.u, e.v) if rank[e.u] < rank[e.v] else (e.v, e.u) for e in edges]
     attempts = [(limit, True) for limit in label_limits(sheet.width)]
     attempts += [(limit, False) for limit in label_limits(sheet.width)]
     chosen = None
     for limit, key_inside in attempts:
-        shown, key, _ = _shown(spec, s, limit)
+        shown, key, short = _shown(spec, s, limit)
         badges = _numbered(shown, spec.badges)
+        badges |= {v: prefix + short.get(m, str(m))
+                   for v, (prefix, m) in spec.badge_members.items()}
         sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node) for v in spec.labels}
-        lay = layered_layout(order, [(e.u, e.v) for e in edges], sizes, sheet.inner, pitch,
-                             GAP_X)
+        lay = layered_layout(order, down, sizes, sheet.inner, pitch, GAP_X)
         if lay is None:
             continue
         extra = legend + ([_key_note(key)] if key and not key_inside else [])
@@ -110,13 +114,14 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
                                             if key_inside else 0.0)
         rows = 1 + max(lay.layer.values()) + on_top
         height = (rows - 1) * pitch + lay.row_height
-        chosen = (lay, shown, key, key_inside, badges, sizes, extra)
+        chosen = (lay, shown, key, key_inside, badges, sizes, extra, short)
         if height + below <= sheet.max_height + 1e-9:
             break
     if chosen is None:  # a layer wider than the figure even with numbers: give up loudly
         raise ValueError("The structure does not fit the figure width even with numbered "
                          "nodes; draw it wider (width='page' or a number of inches).")
-    lay, shown, key, key_inside, badges, sizes, legend = chosen
+    lay, shown, key, key_inside, badges, sizes, legend, short = chosen
+    key = key + spec.key
     pos = {v: (x + MARGIN, y) for v, (x, y) in lay.pos.items()}
     if on_top:
         xs = [pos[v][0] for v in features]
@@ -134,9 +139,28 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
         drawing.nodes[v] = DrawnNode(xy[0], xy[1], w, h, shown[v], spec.gids[v],
                                      circle=w <= h + 1e-9, bold=look.bold, dashed=look.dashed,
                                      badge=badges.get(v))
-    _draw_edges(ax_, edges, lay, pos, sizes, s, spec, drawing)
     rects = [(x - sizes[v][0] / 2, x + sizes[v][0] / 2, y - sizes[v][1] / 2, y + sizes[v][1] / 2)
              for v, (x, y) in pos.items()]
+    paths = _draw_edges(ax_, edges, down, lay, pos, sizes, s, spec, drawing)
+    occupied = list(rects)
+    unplaced = []
+    for e, verts in zip(edges, paths, strict=True):
+        text = e.label
+        if e.label_members is not None:
+            text = ",".join(short.get(m, str(m)) for m in e.label_members)
+        if text is not None and s.edge_labels and not _edge_label(
+                ax_, verts, text, s, e.label_gid or e.gid, occupied, e.label_color):
+            unplaced.append(f"{shown[e.u]}–{shown[e.v]}: {text}")
+    legend = list(legend)
+    if unplaced and spec.optional_labels:  # the line widths show them
+        total = sum(e.label is not None or e.label_members is not None for e in edges)
+        legend.append(LegendItem(f"{len(unplaced)} of {total} {spec.optional_labels} labels "
+                                 "left out for lack of room (line widths show them)", kind="text"))
+    elif unplaced:
+        legend.append(LegendItem("edge labels without room on their edge:", kind="text",
+                                 keep_with_next=True))
+        legend += [LegendItem(t, kind="text") for t in unplaced]
+    rects = occupied
     fig = sheet.finish(rects, legend, key if key_inside else [])
     drawing.legend = [it.label for it in legend]
     fig.kgraph_key = list(key)
@@ -168,18 +192,68 @@ def _boundary(node_xy, size, dx: float, top: bool) -> float:
     return y + sign * (h / 2 - r + math.sqrt(max(r * r - ex * ex, 0.0)))
 
 
-def _draw_edges(ax, edges, lay, pos, sizes, s, spec, drawing) -> None:
+def _feature_order(spec: GraphSpec, features: list) -> list:
+    """The features parents first: the tree's breadth-first order, else the given order
+    when every edge is directed and goes forward in it, else breadth first from the first."""
+    if spec.tree is not None:
+        roots, children = spec.tree
+        out, frontier = [], list(roots)
+        while frontier:
+            out += frontier
+            frontier = [c for v in frontier for c in children.get(v, ())]
+        return out + [v for v in features if v not in set(out)]
+    rank = {v: i for i, v in enumerate(features)}
+    if all(e.directed and rank[e.u] < rank[e.v] for e in spec.edges
+           if e.u in rank and e.v in rank):
+        return features
+    from viz._fit import bfs_levels
+
+    levels, _ = bfs_levels(features, [(e.u, e.v) for e in spec.edges])
+    return [v for level in levels for v in level]
+
+
+def _edge_label(ax, verts, text, s, gid, occupied, color) -> bool:
+    """A label on a white pad at the middle of one of the edge's curves between two rows
+    (the longest first), else just beside it, where no box is; False when nowhere."""
+    import numpy as np
+
+    from viz._draw import _hits
+    from viz._fit import label_size
+
+    points = s.small_font_size
+    w, h = label_size(text, points)
+    spots = []
+    i = 0
+    while i + 3 < len(verts):
+        p0, p1, p2, p3 = (np.asarray(v, float) for v in verts[i:i + 4])
+        for t in (0.5, 0.35, 0.65):
+            spots.append(tuple((1 - t) ** 3 * p0 + 3 * t * (1 - t) ** 2 * p1
+                               + 3 * t * t * (1 - t) * p2 + t ** 3 * p3))
+        i += 4
+    for dx in (0.0, w / 2 + 0.04, -w / 2 - 0.04):
+        for x, y in spots:
+            box = (x + dx - w / 2 - 0.02, x + dx + w / 2 + 0.02, y - h / 2 - 0.02, y + h / 2 + 0.02)
+            if not _hits(box, occupied):
+                occupied.append(box)
+                ax.text(x + dx, y, text, ha="center", va="center_baseline", fontsize=points,
+                        zorder=5, color=color or s.edge_color, gid=f"edge-label:{gid}",
+                        bbox=dict(boxstyle="round,pad=0.1", facecolor="white", edgecolor="none"))
+                return True
+    return False
+
+
+def _draw_edges(ax, edges, down, lay, pos, sizes, s, spec, drawing) -> list:
     from matplotlib.patches import FancyArrowPatch
     from matplotlib.path import Path
 
     outgoing: dict = {}
     incoming: dict = {}
-    for e in edges:
-        bends = lay.bends[(e.u, e.v)]
-        first = bends[0][0] if bends else pos[e.v][0]
-        last = bends[-1][0] if bends else pos[e.u][0]
-        outgoing.setdefault(e.u, []).append((e, first))
-        incoming.setdefault(e.v, []).append((e, last))
+    for e, (a, b) in zip(edges, down, strict=True):
+        bends = lay.bends[(a, b)]
+        first = bends[0][0] if bends else pos[b][0]
+        last = bends[-1][0] if bends else pos[a][0]
+        outgoing.setdefault(a, []).append((e, first))
+        incoming.setdefault(b, []).append((e, last))
     start, end = {}, {}
     for table, where, top in ((outgoing, start, False), (incoming, end, True)):
         for v, items in table.items():
@@ -188,16 +262,22 @@ def _draw_edges(ax, edges, lay, pos, sizes, s, spec, drawing) -> None:
             xs = ports(pos[v][0], half, [t for _, t in items], 0.05)
             for (e, _), px in zip(items, xs, strict=True):
                 where[e.gid] = (px, _boundary(pos[v], sizes[v], px - pos[v][0], top))
-    for e in edges:
-        verts, codes = route_path(start[e.gid], lay.bends[(e.u, e.v)], end[e.gid],
-                                  lay.row_height)
+    paths = []
+    for e, (a, b) in zip(edges, down, strict=True):
+        verts, codes = route_path(start[e.gid], lay.bends[(a, b)], end[e.gid], lay.row_height)
+        paths.append(verts)
         light = spec.class_node in (e.u, e.v)
+        directed = e.directed or light  # the class is every feature's parent
+        style = ("-|>" if a == e.u else "<|-") if directed else "-"
         arrow = FancyArrowPatch(
-            path=Path(verts, codes), arrowstyle="-|>", mutation_scale=4 + 2.5 * s.line_width,
+            path=Path(verts, codes), arrowstyle=style, mutation_scale=4 + 2.5 * s.line_width,
             color=e.color or s.edge_color, shrinkA=0, shrinkB=0,
             linewidth=e.width if e.width is not None else s.line_width, alpha=e.alpha,
             linestyle="--" if e.dashed else "-", zorder=1 if light else 2, gid=f"edge:{e.gid}")
         arrow.kgraph_ends = (spec.gids[e.u], spec.gids[e.v])
         ax.add_patch(arrow)
-        drawing.edges.append(DrawnEdge(e.u, e.v, e.gid, verts, codes, True, e.dashed, light,
+        drawing.edges.append(DrawnEdge(a, b, e.gid, verts, codes, directed, e.dashed, light,
                                        e.width))
+        if directed and a != e.u:
+            drawing.edges[-1].reverse = True
+    return paths
