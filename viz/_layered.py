@@ -183,10 +183,12 @@ def row_width(row: Sequence, widths: Mapping, sep) -> float:
 
 def layered_layout(order: Sequence[Hashable], edges: Sequence[tuple[Hashable, Hashable]],
                    sizes: Mapping[Hashable, Size], width: float, pitch: float,
-                   gap: float = 0.09, capacity: float | None = None) -> Layered | None:
+                   gap: float = 0.09, capacity: float | None = None,
+                   edge_gap: float = 0.045) -> Layered | None:
     """The layered layout of a DAG of boxes inside ``width`` inches (None if a layer cannot
     fit even folded). ``order`` lists every vertex, parents before children; rows are
-    ``pitch`` inches apart.
+    ``pitch`` inches apart; an edge crossing a layer keeps ``edge_gap`` inches from its
+    neighbours there.
 
     Examples
     --------
@@ -203,7 +205,7 @@ def layered_layout(order: Sequence[Hashable], edges: Sequence[tuple[Hashable, Ha
     cap = capacity if capacity is not None else 0.8 * width
     for _ in range(12):
         layer = assign_layers(order, parents, widths, cap, gap)
-        result = _arrange(order, edges, layer, widths, width, pitch, gap, row_h)
+        result = _arrange(order, edges, layer, widths, width, pitch, gap, row_h, edge_gap)
         if result is not None:
             return result
         if cap <= max(widths.values()) + 1e-9:
@@ -212,7 +214,8 @@ def layered_layout(order: Sequence[Hashable], edges: Sequence[tuple[Hashable, Ha
     return None
 
 
-def _arrange(order, edges, layer, widths, width, pitch, gap, row_h) -> Layered | None:
+def _arrange(order, edges, layer, widths, width, pitch, gap, row_h, edge_gap
+             ) -> Layered | None:
     chains = _segments(edges, layer)
     depth_count = 1 + max(layer.values(), default=0)
     rows: list[list] = [[] for _ in range(depth_count)]
@@ -226,7 +229,7 @@ def _arrange(order, edges, layer, widths, width, pitch, gap, row_h) -> Layered |
     nodes = set(order)
 
     def sep(a, b) -> float:
-        return gap if a in nodes and b in nodes else max(gap / 2, 0.04)
+        return gap if a in nodes and b in nodes else edge_gap
 
     if any(row_width(r, item_w, sep) > width + 1e-9 for r in rows):
         return None

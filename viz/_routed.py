@@ -97,16 +97,24 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
         + _feature_order(spec, features)
     rank = {v: i for i, v in enumerate(order)}
     down = [(e.u, e.v) if rank[e.u] < rank[e.v] else (e.v, e.u) for e in edges]
-    attempts = [(limit, True) for limit in label_limits(sheet.width)]
-    attempts += [(limit, False) for limit in label_limits(sheet.width)]
+    limits = label_limits(sheet.width)
+    attempts = [(limit, True, sheet.inner, 0.045) for limit in limits]
+    attempts += [(limit, False, sheet.inner, 0.045) for limit in limits]
+    attempts += [(limits[-1], False, sheet.inner, 0.03)]  # edges closer together
+    attempts += [(limits[-1], False, float("inf"), 0.03)]  # wider than asked, never wrong
     chosen = None
-    for limit, key_inside in attempts:
+    for limit, key_inside, room, edge_gap in attempts:
+        if chosen is not None and room == float("inf"):
+            break
         shown, key, short = _shown(spec, s, limit)
         badges = _numbered(shown, spec.badges)
         badges |= {v: prefix + short.get(m, str(m))
                    for v, (prefix, m) in spec.badge_members.items()}
         sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node) for v in spec.labels}
-        lay = layered_layout(order, down, sizes, sheet.inner, pitch, GAP_X)
+        lay = layered_layout(order, down, sizes, room, pitch, GAP_X, edge_gap=edge_gap)
+        if lay is not None and room == float("inf"):
+            lay = layered_layout(order, down, sizes, _widest(lay, sizes, edge_gap), pitch,
+                                 GAP_X, capacity=float("inf"), edge_gap=edge_gap)
         if lay is None:
             continue
         extra = legend + ([_key_note(key)] if key and not key_inside else [])
@@ -168,6 +176,16 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     fig.kgraph_drawing = drawing
     fig._kgraph_layout = "layered"
     return fig
+
+
+def _widest(lay, sizes, edge_gap) -> float:
+    """Inches the widest layer of a layout needs (its boxes and edge slots, tight)."""
+    from viz._layered import DUMMY_WIDTH
+
+    def w(x):
+        return sizes[x][0] if x in sizes else DUMMY_WIDTH
+
+    return max(sum(w(x) for x in row) + GAP_X * len(row) + edge_gap for row in lay.layers)
 
 
 def _key_note(key: list[tuple[str, str]]) -> LegendItem:
