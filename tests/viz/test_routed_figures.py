@@ -73,7 +73,7 @@ def test_every_directed_structure_passes_the_checker_and_the_sampling_test(kind,
             inside = ((pts[:, 0] > x0 + shrink) & (pts[:, 0] < x1 - shrink)
                       & (pts[:, 1] > y0 + shrink) & (pts[:, 1] < y1 - shrink))
             assert not inside.any(), f"{patch.get_gid()} passes through {gid}"
-    for (a, x), (b, y) in [(i, j) for i in boxes.items() for j in boxes.items() if i[0] < j[0]]:
+    for (_a, x), (_b, y) in [(i, j) for i in boxes.items() for j in boxes.items() if i[0] < j[0]]:
         assert min(x[2], y[2]) - max(x[0], y[0]) <= 0 or min(x[3], y[3]) - max(x[1], y[1]) <= 0
 
 
