@@ -82,12 +82,11 @@ def _numbered(shown: dict, badges: dict) -> dict:
 def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None,
                  draw_class_edges: bool, legend: list[LegendItem]) -> Figure:
     """Draw a directed :class:`~viz._graph.GraphSpec` on the layered layout."""
-    from viz._graph import NodeLook, _shown, _size, label_limits
+    from viz._graph import NodeLook, label_limits
 
     s = style
     natural = 7.0
     sheet = Sheet(s, ax, natural, title)
-    pitch = node_height(s) + BAND
     features = [v for v in spec.labels if v != spec.class_node]
     edges = [e for e in spec.edges if e.u in spec.labels and e.v in spec.labels]
     if draw_class_edges:
@@ -98,38 +97,38 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     rank = {v: i for i, v in enumerate(order)}
     down = [(e.u, e.v) if rank[e.u] < rank[e.v] else (e.v, e.u) for e in edges]
     limits = label_limits(sheet.width)
-    attempts = [(limit, True, sheet.inner, 0.045) for limit in limits]
-    attempts += [(limit, False, sheet.inner, 0.045) for limit in limits]
-    attempts += [(limits[-1], False, sheet.inner, 0.03)]  # edges closer together
-    attempts += [(limits[-1], False, float("inf"), 0.03)]  # wider than asked, never wrong
+    bands = (BAND, 0.22, 0.16)  # rows closer together before names are cut
+    attempts = [(limit, True, sheet.inner, 0.045, b) for limit in limits for b in bands]
+    attempts += [(limit, False, sheet.inner, 0.045, b) for limit in limits for b in bands]
+    attempts += [(limits[-1], False, sheet.inner, 0.03, b) for b in bands]  # edges closer
+    attempts += [(limits[-1], False, float("inf"), 0.03, bands[-1])]  # wider, never wrong
     chosen = None
-    for limit, key_inside, room, edge_gap in attempts:
+    layouts: dict = {}
+    for limit, key_inside, room, edge_gap, band in attempts:
         if chosen is not None and room == float("inf"):
             break
-        shown, key, short = _shown(spec, s, limit)
-        badges = _numbered(shown, spec.badges)
-        badges |= {v: prefix + short.get(m, str(m))
-                   for v, (prefix, m) in spec.badge_members.items()}
-        sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node) for v in spec.labels}
-        lay = layered_layout(order, down, sizes, room, pitch, GAP_X, edge_gap=edge_gap)
-        if lay is not None and room == float("inf"):
-            lay = layered_layout(order, down, sizes, _widest(lay, sizes, edge_gap), pitch,
-                                 GAP_X, capacity=float("inf"), edge_gap=edge_gap)
-        if lay is None:
+        if (limit, room, edge_gap) not in layouts:
+            layouts[(limit, room, edge_gap)] = _attempt(spec, s, limit, room, edge_gap, order,
+                                                        down)
+        found = layouts[(limit, room, edge_gap)]
+        if found is None:
             continue
+        lay, shown, key, short, badges, sizes = found
+        key = key + spec.key
+        pitch = node_height(s) + band
         extra = legend + ([_key_note(key)] if key and not key_inside else [])
         below = sheet.flow_height(extra) + (sheet.flow_height(sheet.key_items(key))
                                             if key_inside else 0.0)
         rows = 1 + max(lay.layer.values()) + on_top
         height = (rows - 1) * pitch + lay.row_height
-        chosen = (lay, shown, key, key_inside, badges, sizes, extra, short)
-        if height + below <= sheet.max_height + 1e-9:
+        chosen = (lay, shown, key, key_inside, badges, sizes, extra, short, pitch)
+        if height + below <= sheet.max_height - 0.02:
             break
-    if chosen is None:  # a layer wider than the figure even with numbers: give up loudly
-        raise ValueError("The structure does not fit the figure width even with numbered "
-                         "nodes; draw it wider (width='page' or a number of inches).")
-    lay, shown, key, key_inside, badges, sizes, legend, short = chosen
-    key = key + spec.key
+    if chosen is None:  # cannot happen: the last attempt is as wide as it needs
+        raise ValueError("The structure could not be laid out in layers.")
+    lay, shown, key, key_inside, badges, sizes, legend, short, pitch = chosen
+    lay.pos = {v: (x, -pitch * lay.layer[v]) for v, (x, _) in lay.pos.items()}
+    lay.bends = {e: [(x, pitch * y) for x, y in pts] for e, pts in lay.bends.items()}
     pos = {v: (x + MARGIN, y) for v, (x, y) in lay.pos.items()}
     if on_top:
         xs = [pos[v][0] for v in features]
@@ -176,6 +175,22 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     fig.kgraph_drawing = drawing
     fig._kgraph_layout = "layered"
     return fig
+
+
+def _attempt(spec, s, limit, room, edge_gap, order, down):
+    """The layout (rows one inch apart) with labels cut at ``limit``, and what it shows;
+    None when a layer does not fit ``room`` inches."""
+    from viz._graph import _shown, _size
+
+    shown, key, short = _shown(spec, s, limit)
+    badges = _numbered(shown, spec.badges)
+    badges |= {v: prefix + short.get(m, str(m)) for v, (prefix, m) in spec.badge_members.items()}
+    sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node) for v in spec.labels}
+    lay = layered_layout(order, down, sizes, room, 1.0, GAP_X, edge_gap=edge_gap)
+    if lay is not None and room == float("inf"):
+        lay = layered_layout(order, down, sizes, _widest(lay, sizes, edge_gap), 1.0, GAP_X,
+                             capacity=float("inf"), edge_gap=edge_gap)
+    return None if lay is None else (lay, shown, key, short, badges, sizes)
 
 
 def _widest(lay, sizes, edge_gap) -> float:

@@ -144,11 +144,23 @@ def test_labels_stay_inside_their_boxes_at_column_width():
 
 
 def test_long_names_are_abbreviated_with_a_key():
+    from viz.key import figure_key, key_caption, key_in_figure
+
     fig = plot_ktree(two_tree(20), target="species", width="column")
     texts = [t.get_text() for t in fig.axes[0].texts]
-    assert "Abbreviations:" in texts
-    keyed = [t for t in texts if " = " in t]
-    assert any(t.endswith("od280/od315_of_diluted_wines7") for t in keyed)
+    key = dict(figure_key(fig))
+    shown = key_caption(fig)
+    assert "od280/od315_of_diluted_wines7" in key.values()
+    assert "= od280/od315_of_diluted_wines7" in shown
+    short = next(a for a, b in key.items() if b == "od280/od315_of_diluted_wines7")
+    assert short in texts and "…" in short  # the node shows the cut name
+    if key_in_figure(fig):  # the key below the figure, else the legend says where it is
+        assert "Abbreviations:" in texts
+        assert any(t.endswith("od280/od315_of_diluted_wines7") for t in texts if " = " in t)
+    else:
+        assert "shortened names: key in the caption (too long for the figure)" in texts
+    big = plot_ktree(two_tree(20), target="species", width=7.0)  # a page: in the figure
+    assert key_in_figure(big) and "Abbreviations:" in [t.get_text() for t in big.axes[0].texts]
 
 
 def test_weights_are_line_widths_with_a_legend():
