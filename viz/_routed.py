@@ -72,6 +72,7 @@ class Drawing:
     key: list[tuple[str, str]] = field(default_factory=list)
     key_in_figure: bool = True
     legend: list[str] = field(default_factory=list)
+    crossings: int = 0  # edge crossings between consecutive layers
 
 
 def _numbered(shown: dict, badges: dict) -> dict:
@@ -133,7 +134,8 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     if on_top:
         xs = [pos[v][0] for v in features]
         pos[spec.class_node] = ((min(xs) + max(xs)) / 2, pitch)
-    drawing = Drawing(key=list(key), key_in_figure=key_inside or not key)
+    drawing = Drawing(key=list(key), key_in_figure=key_inside or not key,
+                      crossings=lay.crossings)
     patches = {}
     ax_ = sheet.ax
     for v, xy in pos.items():
@@ -174,6 +176,14 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     fig.kgraph_key_in_figure = drawing.key_in_figure
     fig.kgraph_drawing = drawing
     fig._kgraph_layout = "layered"
+    w = fig.get_size_inches()[0]
+    if ax is None and s.inches is not None and w > s.inches + 1e-6:
+        import warnings
+
+        warnings.warn(f"The structure needs a figure {w:.1f} in wide (asked: {s.inches:g} in): "
+                      "a layer holds more edges and boxes than the width; it is drawn wider "
+                      "rather than with edges through boxes (draw it with width='page').",
+                      UserWarning, stacklevel=4)
     return fig
 
 
