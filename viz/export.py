@@ -38,7 +38,7 @@ def _drawing(fig: Figure):
         raise ValueError("This figure keeps no drawing to export: TikZ and DOT are written "
                          "for the node-and-edge structure figures (plot_ktree, plot_gnb_graph, "
                          "plot_structure...), not for overviews or charts.")
-    return drawing
+    return drawing, {v: f"n{i}" for i, v in enumerate(drawing.nodes)}
 
 
 def _f(x: float) -> str:
@@ -57,8 +57,7 @@ def to_tikz(fig: Figure) -> str:
     ValueError
         For a figure that keeps no drawing (an overview or a chart).
     """
-    d = _drawing(fig)
-    ids = {v: f"n{i}" for i, v in enumerate(d.nodes)}
+    d, ids = _drawing(fig)
     lines = [r"\documentclass[tikz,border=2pt]{standalone}",
              r"\usetikzlibrary{arrows.meta}",
              r"\begin{document}",
@@ -127,8 +126,7 @@ def to_dot(fig: Figure) -> str:
     ValueError
         For a figure that keeps no drawing (an overview or a chart).
     """
-    d = _drawing(fig)
-    ids = {v: f"n{i}" for i, v in enumerate(d.nodes)}
+    d, ids = _drawing(fig)
     lines = ["digraph structure {", '  graph [splines=true, outputorder=edgesfirst];',
              '  node [shape=box, style=rounded, fontname="DejaVu Sans", fontsize=7, '
              'fixedsize=true];']
