@@ -166,9 +166,11 @@ def _number(w: float, largest: float) -> str:
     return f"{w:.3f}" if abs(largest) >= 0.01 else f"{w:.2g}"
 
 
-def weight_widths(weights: Mapping, style: Style) -> tuple[dict, list[LegendItem]]:
+def weight_widths(weights: Mapping, style: Style, unit: str | None = "nats"
+                  ) -> tuple[dict, list[LegendItem]]:
     """Edge line widths from weights (linear from 0.5x to 3x the style's width over the
-    range) and the legend samples (smallest, middle, largest)."""
+    range) and the legend samples (smallest, middle, largest), headed with the ``unit``
+    (kgraph's edge scores are nats)."""
     if not weights:
         return {}, []
     lo, hi = min(weights.values()), max(weights.values())
@@ -178,7 +180,8 @@ def weight_widths(weights: Mapping, style: Style) -> tuple[dict, list[LegendItem
         return style.line_width * (0.5 + 2.5 * t)
 
     samples = sorted({lo, (lo + hi) / 2, hi}) if hi - lo >= 1e-12 else [lo]
-    legend = [LegendItem("edge weight:", kind="text", keep_with_next=True)]
+    head = f"edge weight ({unit}):" if unit else "edge weight:"
+    legend = [LegendItem(head, kind="text", keep_with_next=True)]
     legend += [LegendItem(_number(w, hi), kind="line", width=width(w), color=style.edge_color,
                           keep_with_next=i < len(samples) - 1) for i, w in enumerate(samples)]
     return {k: width(w) for k, w in weights.items()}, legend

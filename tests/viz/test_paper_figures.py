@@ -170,7 +170,9 @@ def test_weights_are_line_widths_with_a_legend():
     ordered = [edges[f"edge:parent:{p}->{v}"] for p, v in kt.edges]
     assert ordered == sorted(ordered) and ordered[0] < ordered[-1]
     legend = [t.get_text() for t in ax.texts if (t.get_gid() or "").startswith("legend-text:")]
-    assert "edge weight:" in legend and "1.000" in legend and "7.000" in legend
+    assert "edge weight (nats):" in legend and "1.000" in legend and "7.000" in legend
+    plain = plot_ktree(kt, weights=weights, width="column", weight_unit=None).axes[0]
+    assert "edge weight:" in [t.get_text() for t in plain.texts]
 
 
 def test_feature_types_colour_the_nodes_with_a_legend():
