@@ -264,9 +264,32 @@ def _arrange(order, edges, layer, widths, width, pitch, gap, row_h, edge_gap
                     return sum(x[n] for n in ns) / len(ns) if ns else x[v]
             desired = {v: wish(v) for v in rows[d]}
             x.update(_place(rows[d], desired, item_w, sep, width))
+    _straighten(rows, chains, x, item_w, sep)
     pos = {v: (x[v], -pitch * layer[v]) for v in order}
     bends = {e: [(x[d], -pitch * d[1]) for d in chain[1:-1]] for e, chain in chains.items()}
     return Layered(pos, layer, bends, row_h, count_crossings(rows, chains), rows)
+
+
+def _straighten(rows, chains, x, widths, sep) -> None:
+    """Run every long edge straight down where the neighbours in each layer leave room:
+    each dummy moves to the x of the dummy above it when it fits there; in place."""
+    where = {item: (d, i) for d, row in enumerate(rows) for i, item in enumerate(row)}
+
+    def fits(d, target) -> bool:
+        row_i, i = where[d]
+        row = rows[row_i]
+        if i and target < x[row[i - 1]] + (widths[row[i - 1]] + widths[d]) / 2 \
+                + sep(row[i - 1], d) - 1e-9:
+            return False
+        return not (i + 1 < len(row) and target > x[row[i + 1]] - (widths[row[i + 1]]
+                    + widths[d]) / 2 - sep(d, row[i + 1]) + 1e-9)
+
+    for _ in range(2):
+        for chain in chains.values():
+            dummies = chain[1:-1]
+            for above, d in zip(dummies, dummies[1:], strict=False):
+                if fits(d, x[above]):
+                    x[d] = x[above]
 
 
 def ports(centre: float, half_width: float, targets: Sequence[float], spacing: float
