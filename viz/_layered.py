@@ -4,9 +4,10 @@
    path), pushed further down while its layer is full (``capacity`` inches of boxes), so
    that wide levels fold into more layers instead of leaving the figure.
 2. **Dummy vertices** on every edge that spans several layers, one per layer crossed.
-3. **Crossings reduced**: igraph's ``Graph.layout_sugiyama`` (barycentre sweeps) orders
-   each layer with our layers and its dummies; adjacent transpositions then keep any swap
-   that removes crossings (a few passes).
+3. **Crossings reduced**: two orders of each layer (nodes and dummies) — barycentre sweeps
+   here (the best of 12 sweeps kept) and igraph's ``Graph.layout_sugiyama`` with our
+   layers, when igraph (optional) is installed — each improved by adjacent transpositions
+   that remove crossings; the one with fewer crossings is drawn.
 4. **Coordinates**: each layer's boxes and dummies keep their order and their gaps and sit
    as close as they can to the mean x of their neighbours (order-preserving least squares,
    blocks merged), sweeping down and up; a layer never exceeds the width.
@@ -29,6 +30,7 @@ Size = tuple[float, float]
 
 DUMMY_WIDTH = 0.02  # inches an edge reserves where it crosses a layer
 TRANSPOSE_PASSES = 4
+ORDERINGS = ("barycentre", "igraph")  # the layer orders tried (igraph's when installed)
 
 
 @dataclass
@@ -120,6 +122,40 @@ def _igraph_order(items_by_layer, chains):
     layout = graph.layout_sugiyama(layers=[depth[x] for x in items], maxiter=200)
     xs = {x: layout[index[x]][0] for x in items}
     return [sorted(row, key=lambda x: (xs[x], index[x])) for row in items_by_layer]
+
+
+def _barycentre_order(rows: list[list], up: Mapping, down: Mapping, sweeps: int = 12
+                      ) -> list[list]:
+    """Layers reordered by the mean position of their neighbours, sweeping down then up;
+    the ordering with the fewest crossings seen is returned."""
+    def crossings(order):
+        total = 0
+        for d in range(len(order) - 1):
+            below = {x: i for i, x in enumerate(order[d + 1])}
+            segs = [(i, below[y]) for i, x in enumerate(order[d]) for y in down.get(x, ())]
+            total += _inversions(segs)
+        return total
+
+    best, fewest = [list(r) for r in rows], None
+    order = [list(r) for r in rows]
+    for sweep in range(sweeps):
+        downward = sweep % 2 == 0
+        layers = range(1, len(order)) if downward else range(len(order) - 2, -1, -1)
+        for d in layers:
+            ref = order[d - 1] if downward else order[d + 1]
+            where = {x: i for i, x in enumerate(ref)}
+            links = up if downward else down
+            now = {x: i for i, x in enumerate(order[d])}
+
+            def key(x, links=links, where=where, now=now):
+                ns = [where[n] for n in links.get(x, ()) if n in where]
+                return (sum(ns) / len(ns) if ns else now[x], now[x])
+
+            order[d] = sorted(order[d], key=key)
+        n = crossings(order)
+        if fewest is None or n < fewest:
+            best, fewest = [list(r) for r in order], n
+    return best
 
 
 def _transpose(layers: list[list], up: Mapping, down: Mapping) -> None:
@@ -233,14 +269,22 @@ def _arrange(order, edges, layer, widths, width, pitch, gap, row_h, edge_gap
 
     if any(row_width(r, item_w, sep) > width + 1e-9 for r in rows):
         return None
-    rows = _igraph_order(rows, chains) if chains else rows
     up: dict = {}
     down: dict = {}
     for chain in chains.values():
         for a, b in zip(chain, chain[1:], strict=False):
             down.setdefault(a, []).append(b)
             up.setdefault(b, []).append(a)
-    _transpose(rows, up, down)
+    if chains:  # igraph's order and ours, each improved by transpositions: the better one
+        candidates = [_barycentre_order(rows, up, down)] if "barycentre" in ORDERINGS else []
+        try:
+            if "igraph" in ORDERINGS or not candidates:
+                candidates.append(_igraph_order(rows, chains))
+        except ImportError:  # igraph is optional
+            candidates = candidates or [_barycentre_order(rows, up, down)]
+        for c in candidates:
+            _transpose(c, up, down)
+        rows = min(candidates, key=lambda c: count_crossings(c, chains))
     x: dict = {}
     for r in rows:  # start packed and centred
         total = row_width(r, item_w, sep)
