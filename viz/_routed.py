@@ -313,7 +313,8 @@ def _draw_edges(ax, edges, down, lay, pos, sizes, s, spec, drawing) -> list:
         directed = e.directed or light  # the class is every feature's parent
         style = ("-|>" if a == e.u else "<|-") if directed else "-"
         arrow = FancyArrowPatch(
-            path=Path(verts, codes), arrowstyle=style, mutation_scale=4 + 2.5 * s.line_width,
+            path=Path(verts, codes), arrowstyle=style,
+            mutation_scale=4 + 2.5 * (e.width if e.width is not None else s.line_width),
             color=e.color or s.edge_color, shrinkA=0, shrinkB=0,
             linewidth=e.width if e.width is not None else s.line_width, alpha=e.alpha,
             linestyle="--" if e.dashed else "-", zorder=1 if light else 2, gid=f"edge:{e.gid}")
