@@ -151,6 +151,7 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     rects = [(x - sizes[v][0] / 2, x + sizes[v][0] / 2, y - sizes[v][1] / 2, y + sizes[v][1] / 2)
              for v, (x, y) in pos.items()]
     paths = _draw_edges(ax_, edges, down, lay, pos, sizes, s, spec, drawing)
+    sheet.extra += [p for verts in paths for p in verts]  # the figure holds every edge
     occupied = list(rects)
     unplaced = []
     for e, verts in zip(edges, paths, strict=True):

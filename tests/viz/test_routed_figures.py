@@ -151,3 +151,19 @@ def test_export_refuses_a_figure_without_a_drawing():
 
     with pytest.raises(ValueError, match="keeps no drawing"):
         to_tikz(Figure())
+
+
+def test_an_aode_of_many_super_parents_states_its_arcs_instead_of_drawing_them():
+    from kgraph.superparent import SuperParentEnsemble
+    from viz.superparent import plot_superparent
+
+    feats = [f"x{i}" for i in range(30)]
+    fig = plot_superparent(SuperParentEnsemble(feats, [(v,) for v in feats], 1), width="page")
+    ax = fig.axes[0]
+    assert not [p for p in ax.patches if (p.get_gid() or "").startswith("edge:super-parent")]
+    texts = [t.get_text() for t in ax.texts]
+    assert "every super-parent is a parent of every other feature (870 arcs, not drawn)" in texts
+    assert check_figure(fig) == [] and fig.get_size_inches()[0] == pytest.approx(7.0)
+    small = plot_superparent(SuperParentEnsemble(feats[:3], [("x0",)], 1)).axes[0]
+    drawn = [p for p in small.patches if (p.get_gid() or "").startswith("edge:super-parent")]
+    assert len(drawn) == 2  # x0 -> x1, x0 -> x2
