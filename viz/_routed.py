@@ -101,7 +101,8 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     bands = (BAND, 0.22, 0.16)  # rows closer together before names are cut
     attempts = [(limit, True, sheet.inner, 0.045, b) for limit in limits for b in bands]
     attempts += [(limit, False, sheet.inner, 0.045, b) for limit in limits for b in bands]
-    attempts += [(limits[-1], False, sheet.inner, 0.03, b) for b in bands]  # edges closer
+    attempts += [(limits[-1], False, sheet.inner, g, b) for g in (0.03, 0.022)
+                 for b in bands]  # edges closer together (0.022 in: still 0.6 pt apart)
     attempts += [(limits[-1], False, float("inf"), 0.03, bands[-1])]  # wider, never wrong
     chosen = None
     layouts: dict = {}
@@ -110,7 +111,7 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
             break
         if (limit, room, edge_gap) not in layouts:
             layouts[(limit, room, edge_gap)] = _attempt(spec, s, limit, room, edge_gap, order,
-                                                        down)
+                                                        down, sheet.inner)
         found = layouts[(limit, room, edge_gap)]
         if found is None:
             continue
@@ -131,6 +132,7 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     lay.pos = {v: (x, -pitch * lay.layer[v]) for v, (x, _) in lay.pos.items()}
     lay.bends = {e: [(x, pitch * y) for x, y in pts] for e, pts in lay.bends.items()}
     pos = {v: (x + MARGIN, y) for v, (x, y) in lay.pos.items()}
+    lay.bends = {e: [(x + MARGIN, y) for x, y in pts] for e, pts in lay.bends.items()}
     if on_top:
         xs = [pos[v][0] for v in features]
         pos[spec.class_node] = ((min(xs) + max(xs)) / 2, pitch)
@@ -188,7 +190,7 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     return fig
 
 
-def _attempt(spec, s, limit, room, edge_gap, order, down):
+def _attempt(spec, s, limit, room, edge_gap, order, down, room_min=0.0):
     """The layout (rows one inch apart) with labels cut at ``limit``, and what it shows;
     None when a layer does not fit ``room`` inches."""
     from viz._graph import _shown, _size
@@ -199,19 +201,20 @@ def _attempt(spec, s, limit, room, edge_gap, order, down):
     sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node) for v in spec.labels}
     lay = layered_layout(order, down, sizes, room, 1.0, GAP_X, edge_gap=edge_gap)
     if lay is not None and room == float("inf"):
-        lay = layered_layout(order, down, sizes, _widest(lay, sizes, edge_gap), 1.0, GAP_X,
-                             capacity=float("inf"), edge_gap=edge_gap)
+        lay = layered_layout(order, down, sizes, max(_widest(lay, sizes, edge_gap), room_min),
+                             1.0, GAP_X, capacity=float("inf"), edge_gap=edge_gap)
     return None if lay is None else (lay, shown, key, short, badges, sizes)
 
 
 def _widest(lay, sizes, edge_gap) -> float:
     """Inches the widest layer of a layout needs (its boxes and edge slots, tight)."""
-    from viz._layered import DUMMY_WIDTH
+    from viz._layered import DUMMY_WIDTH, row_width
 
-    def w(x):
-        return sizes[x][0] if x in sizes else DUMMY_WIDTH
+    def sep(a, b) -> float:
+        return GAP_X if a in sizes and b in sizes else edge_gap
 
-    return max(sum(w(x) for x in row) + GAP_X * len(row) + edge_gap for row in lay.layers)
+    widths = {x: sizes[x][0] if x in sizes else DUMMY_WIDTH for row in lay.layers for x in row}
+    return max(row_width(row, widths, sep) for row in lay.layers)
 
 
 def _key_note(key: list[tuple[str, str]]) -> LegendItem:
