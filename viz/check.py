@@ -8,7 +8,12 @@ things are checked at the figure's physical size (its size in inches, as printed
   in both directions);
 * every artist lies inside the figure, and no node, edge or label is cut by the axes it is
   clipped to (an edge arc running out of the frame);
-* every text is at least ``min_font_size`` points.
+* every text is at least ``min_font_size`` points;
+* no two node boxes (patches whose gid starts with ``"node:"``) overlap, and no edge (a
+  patch or line whose gid starts with ``"edge:"``) passes through the box of a node other
+  than its two ends: the edge's drawn path, flattened to segments in display coordinates,
+  is tested against every node box it does not start or end on (a reader would take such
+  an edge for an edge of that node).
 
 Researchers call it on their own figures; the tests run it on every structure figure.
 """
@@ -102,8 +107,9 @@ def check_figure(fig: Figure, *, min_font_size: float = MIN_FONT_SIZE, tolerance
     Returns
     -------
     list of str
-        One line per problem: overlapping labels, artists outside the figure or cut by the
-        axes frame, fonts below ``min_font_size``.
+        One line per problem: overlapping labels or node boxes, edges through a node box
+        other than their ends, artists outside the figure or cut by the axes frame, fonts
+        below ``min_font_size``.
 
     Examples
     --------
@@ -123,6 +129,7 @@ def check_figure(fig: Figure, *, min_font_size: float = MIN_FONT_SIZE, tolerance
         texts = _drawn_texts(fig, renderer)
         problems = _overlaps(texts, renderer, tolerance)
         problems += _outside(fig, texts, renderer, tolerance)
+        problems += _crossed_nodes(fig, renderer, tolerance)
     finally:
         fig.set_canvas(old_canvas)
     problems += [f"{_describe(t.artist)} is {t.size:.1f} pt, below the minimum of "
@@ -188,4 +195,85 @@ def _outside(fig: Figure, texts: list[_Drawn], renderer, tolerance: float) -> li
                 continue
         if beyond(box, frame):
             problems.append(f"{_describe(line)} lies partly outside the figure")
+    return problems
+
+
+def _node_boxes(fig: Figure, renderer) -> list[tuple[object, tuple[float, float, float, float]]]:
+    """(patch, display extents) of every visible node patch."""
+    out = []
+    for ax in fig.axes:
+        for p in ax.patches:
+            if p.get_visible() and (p.get_gid() or "").startswith("node:"):
+                out.append((p, tuple(p.get_window_extent(renderer).extents)))
+    return out
+
+
+def _edge_polylines(fig: Figure) -> list[tuple[object, list]]:
+    """(artist, [polyline vertices in display coordinates, ...]) of every drawn edge."""
+    out = []
+    for ax in fig.axes:
+        for artist in [*ax.patches, *ax.lines]:
+            if not artist.get_visible() or not (artist.get_gid() or "").startswith("edge:"):
+                continue
+            path = artist.get_transform().transform_path(artist.get_path())
+            polys = [p for p in path.to_polygons(closed_only=False) if len(p) > 1]
+            out.append((artist, polys))
+    return out
+
+
+def segments_through_boxes(segments, boxes):
+    """``hit[i, j]``: segment i (rows ``x0, y0, x1, y1``) meets the open box j (rows
+    ``x0, y0, x1, y1``), by Liang–Barsky clipping.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> segments_through_boxes(np.array([[0, 0, 4, 0], [0, 2, 4, 2]]), np.array([[1, -1, 2, 1]]))
+    array([[ True],
+           [False]])
+    """
+    import numpy as np
+
+    S = np.asarray(segments, dtype=float)[:, None, :]
+    B = np.asarray(boxes, dtype=float)[None, :, :]
+    shape = (S.shape[0], B.shape[1])
+    dx = np.broadcast_to(S[..., 2] - S[..., 0], shape)
+    dy = np.broadcast_to(S[..., 3] - S[..., 1], shape)
+    lo, hi, ok = np.zeros(shape), np.ones(shape), np.ones(shape, dtype=bool)
+    for p, q in ((-dx, S[..., 0] - B[..., 0]), (dx, B[..., 2] - S[..., 0]),
+                 (-dy, S[..., 1] - B[..., 1]), (dy, B[..., 3] - S[..., 1])):
+        parallel = np.abs(p) < 1e-12
+        ok &= ~(parallel & (q <= 0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(parallel, 0.0, q / np.where(parallel, 1.0, p))
+        lo = np.where(~parallel & (p < 0), np.maximum(lo, r), lo)
+        hi = np.where(~parallel & (p > 0), np.minimum(hi, r), hi)
+    return ok & (lo < hi)
+
+
+def _crossed_nodes(fig: Figure, renderer, tolerance: float) -> list[str]:
+    """Node boxes that overlap, and edges through a node box other than their ends."""
+    import numpy as np
+
+    tol = tolerance * renderer.dpi / 72.0
+    nodes = _node_boxes(fig, renderer)
+    problems = []
+    for (a, x), (b, y) in itertools.combinations(nodes, 2):
+        if min(x[2], y[2]) - max(x[0], y[0]) > tol and min(x[3], y[3]) - max(x[1], y[1]) > tol:
+            problems.append(f"{_describe(a)} overlaps {_describe(b)}")
+    if not nodes:
+        return problems
+    boxes = np.array([box for _, box in nodes])
+    inner = boxes + np.array([tol, tol, -tol, -tol])
+    for artist, polys in _edge_polylines(fig):
+        ends = np.array([p[k] for p in polys for k in (0, -1)])
+        near = ((ends[:, None, 0] >= boxes[None, :, 0] - 2 * tol)
+                & (ends[:, None, 0] <= boxes[None, :, 2] + 2 * tol)
+                & (ends[:, None, 1] >= boxes[None, :, 1] - 2 * tol)
+                & (ends[:, None, 1] <= boxes[None, :, 3] + 2 * tol)).any(axis=0)
+        segs = np.vstack([np.hstack([p[:-1], p[1:]]) for p in polys])
+        crossed = segments_through_boxes(segs, inner).any(axis=0) & ~near
+        for j in np.flatnonzero(crossed):
+            problems.append(f"{_describe(artist)} passes through {_describe(nodes[j][0])}, "
+                            "a node that is not one of its ends")
     return problems

@@ -46,6 +46,78 @@ PENGUINS = ["island", "bill_length_mm", "bill_depth_mm", "flipper_length_mm", "b
             "sex", "year"]
 
 
+#: The 30 feature columns of an HR attrition table (the issue's 30-feature example).
+HR_FEATURES = [
+    "Age", "BusinessTravel", "DailyRate", "Department", "DistanceFromHome", "Education",
+    "EducationField", "EnvironmentSatisfaction", "Gender", "HourlyRate", "JobInvolvement",
+    "JobLevel", "JobRole", "JobSatisfaction", "MaritalStatus", "MonthlyIncome", "MonthlyRate",
+    "NumCompaniesWorked", "OverTime", "PercentSalaryHike", "PerformanceRating",
+    "RelationshipSatisfaction", "StockOptionLevel", "TotalWorkingYears",
+    "TrainingTimesLastYear", "WorkLifeBalance", "YearsAtCompany", "YearsInCurrentRole",
+    "YearsSinceLastPromotion", "YearsWithCurrManager"]
+
+#: The directed structures :func:`generated_structure` makes.
+STRUCTURE_KINDS = ("tan", "ktan", "kdb", "ban")
+
+
+def feature_names(n: int) -> list[str]:
+    """``n`` feature names: the HR columns, then the same with a suffix ``_2``, ``_3``...
+
+    Examples
+    --------
+    >>> feature_names(31)[-2:]
+    ['YearsWithCurrManager', 'Age_2']
+    """
+    return [name if i < len(HR_FEATURES) else f"{name}_{1 + i // len(HR_FEATURES)}"
+            for i, name in zip(range(n), HR_FEATURES * (1 + n // len(HR_FEATURES)),
+                               strict=False)]
+
+
+def generated_structure(kind: str, n: int, seed: int = 0, names: list | None = None,
+                        target: str = "Attrition"):
+    """A random structure of a kind over ``n`` features (seeded): ``"tan"`` (a 1-tree),
+    ``"ktan"`` (a 2-tree), ``"kdb"`` (each feature up to 2 parents among the earlier ones)
+    or ``"ban"`` (up to 3); the k-trees are drawn with class vertex ``target``.
+
+    Examples
+    --------
+    >>> g = generated_structure("kdb", 5)
+    >>> sorted(g.order) == feature_names(5), max(len(g.parents(v)) for v in g.order) <= 2
+    (True, True)
+    """
+    import numpy as np
+
+    from kgraph.dag import ParentSetDAG
+
+    rng = np.random.default_rng(seed)
+    names = list(names) if names is not None else feature_names(n)
+    order = [names[i] for i in rng.permutation(n)]
+    if kind in ("tan", "ktan"):
+        k = 1 if kind == "tan" else 2
+        parents: dict = {}
+        cliques = [order[:k + 1]] if k == 2 else []
+        if k == 2:
+            parents[order[1]] = [order[0]]
+            parents[order[2]] = order[:2]
+        for i, v in enumerate(order[k + 1 if k == 2 else 1:], start=k + 1 if k == 2 else 1):
+            if k == 1:
+                parents[v] = [order[int(rng.integers(i))]]
+            else:
+                clique = cliques[int(rng.integers(len(cliques)))]
+                pair = [clique[j] for j in sorted(rng.choice(3, 2, replace=False))]
+                parents[v] = pair
+                cliques.append([*pair, v])
+        return AcyclicKTree(k, order, parents)
+    if kind in ("kdb", "ban"):
+        most = 2 if kind == "kdb" else 3
+        parents = {}
+        for i, v in enumerate(order):
+            m = min(i, int(rng.integers(0, most + 1)) if kind == "ban" else most)
+            parents[v] = [order[j] for j in sorted(rng.choice(i, m, replace=False))] if m else []
+        return ParentSetDAG(parents, target=target)
+    raise ValueError(f"Unknown structure kind {kind!r}; use one of {STRUCTURE_KINDS}.")
+
+
 def _confidence_graph() -> GraphDB:
     graph = GNBJunctionTree.from_tree(PAPER1_EDGES, target=0).to_graph()
     for (u, v), c in CONFIDENCE.items():

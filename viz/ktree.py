@@ -49,7 +49,8 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
                ax: Axes | None = None, style: Style | None = None,
                title: str | None = None, width: Width = None, weights: dict | None = None,
                feature_types: dict | None = None,
-               class_free: Collection[Hashable] | None = None) -> Figure:
+               class_free: Collection[Hashable] | None = None,
+               weight_unit: str | None = "nats") -> Figure:
     """Paper 2 fig. 2a (2c with ``target``): an acyclic k-tree with its creation order;
     also a :class:`kgraph.ParentSetDAG` (kDB, BAN) with its topological order, its class
     vertex drawn unless another ``target`` is given.
@@ -83,6 +84,8 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
         Features whose class edge the fitted model does not use (class-free factors of
         ``continuous="auto"``): their outlines and class edges are dashed, with a legend
         entry (a fitted model's ``factor_kinds_`` when None).
+    weight_unit : str or None, default="nats"
+        The unit the weight legend names (kgraph's edge scores are nats); None for none.
 
     Returns
     -------
@@ -116,7 +119,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
     with style_context(s):
         widths, weight_legend = weight_widths(
             {(p, v): lookup(weights, p, v) for p, v in kt.edges
-             if lookup(weights, p, v) is not None}, s)
+             if lookup(weights, p, v) is not None}, s, weight_unit)
         looks = {}
         for i, v in enumerate(order):
             face = feature_face(s, feature_types, v)
@@ -133,7 +136,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
         if k == 1:
             tree = rooted_children(order, kt.edges, [order[0]])
         spec = GraphSpec(
-            labels=labels, gids=gids, looks=looks, tree=tree, class_node=target,
+            labels=labels, gids=gids, looks=looks, tree=tree, class_node=target, layered=True,
             badges={v: str(i + 1) for i, v in enumerate(order)},
             badge_gids={v: f"creation:{v}" for v in order},
             edges=[EdgeSpec(p, v, f"parent:{p}->{v}", directed=True, width=widths.get((p, v)))

@@ -105,6 +105,8 @@ def plot_plate(plate: LatentCNBPlate | Any, *, ax: Axes | None = None,
         for f in shown_feats:
             for name in ("z", "x", "theta"):
                 pos[(name, f)] = (columns[name], row_y[f])
+            left = columns["z"] - widest["z"] / 2  # z boxes left-aligned: pi's arrows end on
+            pos[("z", f)] = (left + sizes[("z", f)][0] / 2, row_y[f])  # their left sides
         ax = sheet.ax
         patches = {}
         for v, xy in pos.items():
@@ -112,7 +114,15 @@ def plot_plate(plate: LatentCNBPlate | Any, *, ax: Axes | None = None,
             face = s.class_color if v == "prior" else face
             patches[v] = draw_node(ax, xy, labels[v], s, face=face, gid=str(v), size=sizes[v])
         for u, v in g.edges():
-            if u in patches and v in patches:
+            if u in patches and v in patches and part[u] == "pi" and part[v] == "z":
+                from matplotlib.patches import FancyArrowPatch
+
+                ax.add_patch(FancyArrowPatch(  # to the middle of the left side: past no box
+                    posA=pos[u], posB=(pos[v][0] - sizes[v][0] / 2, pos[v][1]),
+                    patchA=patches[u], arrowstyle="-|>", mutation_scale=4 + 2.5 * s.line_width,
+                    color=s.edge_color, linewidth=s.line_width, shrinkA=0.5, shrinkB=0,
+                    zorder=2, gid=f"edge:{u}->{v}"))
+            elif u in patches and v in patches:
                 draw_edge(ax, patches[u], patches[v], s, directed=True, gid=f"{u}->{v}")
         rects = [rect(pos[v], sizes[v]) for v in pos]
         if skipped:

@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING
 
 from kgraph.superparent import SuperParentEnsemble
 from viz._draw import LegendItem
-from viz._graph import EdgeSpec, GraphSpec, NodeLook, draw_graph, feature_face, node_kinds_legend
+from viz._graph import (
+    CLASS_EDGES_UP_TO,
+    EdgeSpec,
+    GraphSpec,
+    NodeLook,
+    draw_graph,
+    feature_face,
+    node_kinds_legend,
+)
 from viz.style import Style, resolve_style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,6 +61,8 @@ def plot_superparent(structure: SuperParentEnsemble, *, ax: Axes | None = None,
                  for v in feats}
         looks[target] = NodeLook(face=s.class_color, bold=True)
         edges = []
+        pairs = {frozenset(e) for e in arcs}
+        complete = all(frozenset((u, v)) in pairs for u in supers for v in feats if v != u)
         for u, v in sorted(arcs, key=lambda e: (feats.index(e[0]), feats.index(e[1]))):
             both = (v, u) in arcs
             if both and feats.index(v) < feats.index(u):
@@ -64,10 +74,14 @@ def plot_superparent(structure: SuperParentEnsemble, *, ax: Axes | None = None,
             looks=looks, edges=edges, class_node=target,
             class_edges=[EdgeSpec(target, v, f"class:{target}->{v}", color=s.light_color,
                                   width=0.6 * s.line_width) for v in feats])
+        extra = [LegendItem("super-parent", face=s.soft_highlight_color),
+                 LegendItem("line: arcs both ways", kind="text")]
+        if complete and len(edges) > 2 * CLASS_EDGES_UP_TO:  # hundreds of arcs tell nothing
+            spec.edges = []  # that one sentence does not
+            extra[1:] = [LegendItem("every super-parent is a parent of every other feature "
+                                    f"({len(arcs)} arcs, not drawn)", kind="text")]
         spec.legend = node_kinds_legend(
-            s, feature_types=feature_types, nodes=feats, class_label=str(target),
-            extra=[LegendItem("super-parent", face=s.soft_highlight_color),
-                   LegendItem("line: arcs both ways", kind="text")])
+            s, feature_types=feature_types, nodes=feats, class_label=str(target), extra=extra)
         n_sets = len(structure.super_parents)
         name = "AODE" if structure.n == 1 else f"A{structure.n}DE"
         return draw_graph(spec, s, ax, title or f"{name}: {n_sets} SPODEs")

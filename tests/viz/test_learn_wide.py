@@ -1,5 +1,5 @@
-"""``kgraph learn`` on wide tables: results first, an overview past the legible size, and a
-drawing failure that loses nothing."""
+"""``kgraph learn`` on wide tables: results first, the labelled structure at any size (an
+overview only with ``--overview``), and a drawing failure that loses nothing."""
 
 import numpy as np
 import pandas as pd
@@ -27,25 +27,27 @@ def wide_csv(tmp_path_factory):
 
 
 @pytest.mark.parametrize("model", ["gnb", "tan"])
-def test_wide_table_gets_an_overview_and_the_report_says_so(tmp_path, wide_csv, model, capsys):
+def test_wide_table_gets_an_overview_only_when_asked(tmp_path, wide_csv, model, capsys):
     path, d = wide_csv
     out = tmp_path / "out"
-    assert main(["learn", str(path), "--model", model, "--out", str(out), "--cv", "2"]) == 0
+    assert main(["learn", str(path), "--model", model, "--out", str(out), "--cv", "2",
+                 "--overview"]) == 0
     assert {p.name for p in out.iterdir()} == RESULTS | FIGURES
     report = (out / "report.md").read_text()
-    assert f"an overview: the whole structure without labels ({d} vertices" in report
+    assert "Figure: an overview: the whole structure without labels (page width, --overview)" \
+        in report
     assert len(read_structure(out / "structure.graphml").edges) == d - 1
     assert "warning" not in capsys.readouterr().err
 
 
 def test_drawing_failure_keeps_results_warns_and_exits_0(tmp_path, wide_csv, monkeypatch,
                                                          capsys):
-    import viz.overview
+    import viz.cli.outputs
 
-    def broken(structure, **kwargs):
+    def broken(*args, **kwargs):
         raise MemoryError("no room for the figure")
 
-    monkeypatch.setattr(viz.overview, "plot_structure_or_overview", broken)
+    monkeypatch.setattr(viz.cli.outputs, "structure_figure", broken)
     out = tmp_path / "out"
     path, _ = wide_csv
     assert main(["learn", str(path), "--model", "gnb", "--out", str(out), "--cv", "2"]) == 0

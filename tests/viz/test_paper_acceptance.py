@@ -20,7 +20,6 @@ import viz.cli.outputs as outputs
 from estimators.datasets import dataset_target, load_dataset
 from viz.check import check_figure
 from viz.cli import learn, main
-from viz.overview import legible_vertices, overview_parts
 
 TABLES = ["penguins", "oj", "helpmiss", "kr_vs_kp"]
 
@@ -53,15 +52,14 @@ def test_every_model_on_every_table_draws_checked_figures(table, model, tmp_path
         fitted = learn.MODELS[model].build(args).fit(X, y)
     structure = learn.learned_structure(fitted)
     graph = outputs.write_structure(fitted, None, tmp_path, dataset_target(table))
-    n = len(overview_parts(structure)[0])
     for width, inches in (("page", 7.0), ("column", 3.5)):
         assert learn._draw(fitted, structure, tmp_path, None, 0.0, 40, graph=graph, width=width,
-                           overview=n > legible_vertices(width)) is None
+                           overview=False) is None
         fig = caught[-1]
         assert check_figure(fig) == [], (width, check_figure(fig))
         assert fig.get_size_inches()[0] == pytest.approx(inches)
         labels = [t.get_text() for t in fig.axes[0].texts]
-        if n <= legible_vertices(width) and model != "latent-cnb":
+        if model != "latent-cnb":
             assert dataset_target(table) in labels  # the class node, named after the target
 
 
@@ -73,5 +71,4 @@ def test_the_command_line_writes_a_checked_figure_of_kr_vs_kp(width, tmp_path, c
                  "--out", str(tmp_path / "out"), "--quiet", "--figure-width", width]) == 0
     assert len(caught) == 1 and check_figure(caught[0]) == []
     report = (tmp_path / "out" / "report.md").read_text()
-    kind = "the labelled structure" if width == "page" else "an overview"
-    assert f"Figure: {kind}" in report
+    assert f"Figure: the labelled structure ({width} width)" in report

@@ -76,6 +76,12 @@ def _plot(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--width", type=_width, default="page", metavar="WIDTH",
                    help="figure width: 'column' (3.5 in), 'page' (7.0 in, the default) or "
                         "inches; text is 7 pt at that size")
+    p.add_argument("--to", choices=("tikz", "dot"), default=None,
+                   help="write a standalone TikZ picture (FIG.tex) or a Graphviz file "
+                        "(FIG.dot) with the figure's positions, labels and arrows instead")
+    p.add_argument("--overview", action="store_true",
+                   help="draw an unlabelled overview (dots and lines) instead of the "
+                        "labelled structure")
     p.set_defaults(run=run_plot)
 
 
@@ -94,10 +100,15 @@ def saved_target(path: Path):
 
 def run_plot(args: argparse.Namespace) -> int:
     from viz._model import graph_extras, unused_class_edges
-    from viz.overview import plot_structure_or_overview
+    from viz.overview import plot_overview
+    from viz.structure import plot_structure
     from viz.style import save_figure
 
-    if args.out.suffix.lower() not in (".pdf", ".svg", ".png"):
+    writers = {"tikz": ".tex", "dot": ".dot"}
+    if args.to is not None and args.out.suffix.lower() != writers[args.to]:
+        raise CommandError(f"--to {args.to} writes a {writers[args.to]} file; got --out "
+                           f"{args.out}")
+    if args.to is None and args.out.suffix.lower() not in (".pdf", ".svg", ".png"):
         raise CommandError(f"--out must end in .pdf, .svg or .png; got {args.out}")
     structure = read_structure_or_fail(args.file)
     reader = (kgraph.GraphDB.read_graphml if args.file.suffix.lower() == ".graphml"
@@ -111,12 +122,41 @@ def run_plot(args: argparse.Namespace) -> int:
     if target is not None:  # the class edges the saved model does not use are dashed
         extra.update(target=target, class_free=unused_class_edges(graph))
     try:
-        fig, _ = plot_structure_or_overview(structure, width=args.width, **extra)
+        fig = (plot_overview(structure, width=args.width) if args.overview
+               else plot_structure(structure, width=args.width, **extra))
     except TypeError as exc:
         raise CommandError(str(exc)) from exc
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    print(save_figure(fig, args.out))
+    if args.to is not None:
+        from viz.export import to_dot, to_tikz
+
+        try:
+            text = (to_tikz if args.to == "tikz" else to_dot)(fig)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
+        args.out.write_text(text)
+        print(args.out)
+    else:
+        print(save_figure(fig, args.out))
+    note = write_key(fig, args.out.with_name(f"{args.out.stem}_key.txt"))
+    if note:
+        print(note)
     return 0
+
+
+def write_key(fig, path: Path) -> str | None:
+    """Write the key of a figure whose key is not drawn in it to ``path``; the line that
+    tells the user where the key is (None when the figure needs none)."""
+    from viz.key import figure_key, key_in_figure, key_text
+
+    key = figure_key(fig)
+    if not key:
+        return None
+    if key_in_figure(fig):
+        return f"{len(key)} nodes show short keys; the key is drawn in the figure"
+    path.write_text(key_text(fig))
+    return (f"{len(key)} nodes show short keys; the key does not fit the figure: it is in "
+            f"{path} (put it in the caption)")
 
 
 PAPERS = {"paper1": "GNB with continuous features (tables 2-5, figure 6)",

@@ -198,10 +198,8 @@ def write_dask_results(args, model, n_rows, n_features, counts, summary, seconds
         *(f"- {' - '.join(map(str, e))}" for e in structure.edges), "",
     ]
     (out / "report.md").write_text("\n".join(lines))
-    from viz.overview import LEGIBLE_VERTICES, overview_parts
-
     failure = helpers._draw(model, structure, out, None, args.threshold, args.dpi,
-                            overview=len(overview_parts(structure)[0]) > LEGIBLE_VERTICES)
+                            overview=getattr(args, "overview", False))
     if failure:
         print(f"warning: the figure was not drawn ({failure}); every other file is written",
               file=sys.stderr)

@@ -332,8 +332,6 @@ def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
     from estimators.evaluation import fold_metrics, summarise
-    from viz.overview import legible_vertices, overview_parts
-
     if engine.ENGINES[args.engine] is not None:  # e.g. dask: a Parquet/CSV glob on a cluster
         return engine.ENGINES[args.engine](args)
     if args.cv < 2:
@@ -382,12 +380,10 @@ def run_learn(args: argparse.Namespace) -> int:
          **prov, "std": STD_NOTE, "metrics": finite_or_null(summary)}, indent=2,
         allow_nan=False))
     folds.rename_axis("fold").to_csv(out / "metrics.csv")
-    n, legible = len(overview_parts(structure)[0]), legible_vertices(args.figure_width)
     width = (f"{args.figure_width} width" if isinstance(args.figure_width, str)
              else f"{args.figure_width:g} in wide")
-    figure = (f"the labelled structure ({width})" if n <= legible else
-              f"an overview: the whole structure without labels ({n} vertices, more than the "
-              f"{legible} drawn with labels at {width})")
+    figure = (f"an overview: the whole structure without labels ({width}, --overview)"
+              if args.overview else f"the labelled structure ({width})")
     text = _report(name, X, y, spec, model, _named(structure, graph), summary, args.cv,
                    seconds, prov)
     text = text.replace("{baseline}", "\n".join(lines))
@@ -397,7 +393,7 @@ def run_learn(args: argparse.Namespace) -> int:
     (out / "report.md").write_text(text.replace("{figure}", figure) + tail
                                    + "\n".join(log.report_lines()))
     failure = _draw(model, structure, out, conf, args.threshold, args.dpi,
-                    overview=n > legible, graph=graph, width=args.figure_width)
+                    overview=args.overview, graph=graph, width=args.figure_width)
     if failure:
         warning = f"the figure was not drawn ({failure}); every other file is written"
         log.note(warning)
@@ -417,15 +413,24 @@ def _draw(model, structure, out: Path, conf, threshold: float, dpi: int, *,
     """Draw the figure into ``out``: the structure with its class node, the edge
     confidences after a bootstrap, or an overview of a structure too large to label; the
     first line of any error, else None (a figure must never cost the results)."""
-    from viz.overview import plot_structure_or_overview
+    from viz.cli.commands import write_key
+    from viz.key import key_caption, key_in_figure
+    from viz.overview import plot_overview
 
     try:
-        fig = (plot_structure_or_overview(structure, width=width)[0]
-               if overview and conf is None
+        fig = (plot_overview(structure, width=width) if overview and conf is None
                else outputs.structure_figure(model, structure, conf, threshold, graph, width))
         outputs.save_figures(fig, out, dpi)
     except Exception as exc:  # noqa: BLE001 - a figure must never cost the results
         return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    note = write_key(fig, out / "structure_key.txt")
+    if note:
+        print(note)
+    if not key_in_figure(fig) and (out / "report.md").is_file():  # the key goes in the caption
+        report_text = (out / "report.md").read_text()
+        figure_line = "![structure](structure.png)\n"
+        (out / "report.md").write_text(report_text.replace(
+            figure_line, f"{figure_line}\n{key_caption(fig)} (also in `structure_key.txt`)\n", 1))
     return None
 
 

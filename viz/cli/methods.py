@@ -45,10 +45,12 @@ def figure_width(text: str) -> str | float:
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
-    """``--figure-width`` of ``kgraph learn``."""
+    """``--figure-width`` and ``--overview`` of ``kgraph learn``."""
     p.add_argument("--figure-width", type=figure_width, default="page", metavar="WIDTH",
                    help="width of structure.pdf/.png: 'column' (3.5 in), 'page' (7.0 in, the "
                         "default) or inches; text is 7 pt at that size")
+    p.add_argument("--overview", action="store_true",
+                   help="draw structure.pdf/.png as an unlabelled overview (dots and lines)")
 
 
 def rename_class(graph: GraphDB, name: Any) -> GraphDB:

@@ -1,0 +1,182 @@
+"""Layered structure figures on the shared tables with >= 25 features (issue 44).
+
+Fits TAN, 2-TAN, kDB and BAN (the ``kgraph learn`` models) on helpmiss (26 features),
+kr_vs_kp (36) and sonar (60), 200 stratified rows each, draws each structure at page and
+column width and prints one row per figure:
+
+table | model | width | features | layer crossings drawn | crossings of the drawn paths |
+edges through a non-incident box (sampled paths, not the checker) | check_figure "passes
+through" | check_figure overlaps | all check_figure problems | height (in) | key (in the
+figure / out) | crossings: igraph's order alone | igraph + transpositions | our barycentre
+sweeps + transpositions
+
+With ``--grandalf`` (and grandalf importable) three more columns at page width: grandalf's
+Sugiyama (its own layering and routing, straight polylines through its dummies) crossings,
+edges through a non-incident box, and its width in inches (it has no width bound).
+
+Run: ``PYTHONPATH=. MPLBACKEND=Agg python benchmarks/figure_layouts.py [--grandalf]``
+(several minutes; no result file is written).
+"""
+import argparse
+import sys
+import warnings
+
+import numpy as np
+
+sys.path.insert(0, "tests/viz")
+from test_paper_acceptance import sample  # noqa: E402
+
+import viz._layered as L  # noqa: E402
+from estimators.datasets import dataset_target  # noqa: E402
+from viz._fit import node_size  # noqa: E402
+from viz.check import check_figure, segments_through_boxes  # noqa: E402
+from viz.cli import learn, outputs  # noqa: E402
+from viz.ktree import plot_ktree  # noqa: E402
+from viz.style import Style  # noqa: E402
+
+
+def fitted_structures():
+    out = {}
+    for table in ["helpmiss", "kr_vs_kp", "sonar"]:
+        X, y = sample(table)
+        for model in ["tan", "ktan", "kdb", "ban"]:
+            args = argparse.Namespace(quiet=True, random_state=0, feature_types=None,
+                                      n_components=None)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                m = learn.MODELS[model].build(args)
+                if model == "ktan":
+                    m.set_params(k=2)
+                m.fit(X, y)
+            out[(table, model)] = (learn.learned_structure(m), dataset_target(table),
+                                   outputs.model_graph(m))
+    return out
+
+
+
+def flatten(verts, codes, n=12):
+    pts = [verts[0]]
+    i = 1
+    while i < len(verts):
+        if codes[i] == 4:
+            p0 = np.array(pts[-1])
+            p1, p2, p3 = (np.array(v) for v in verts[i:i + 3])
+            for t in np.linspace(0, 1, n)[1:]:
+                pts.append(tuple((1-t)**3*p0 + 3*t*(1-t)**2*p1 + 3*t*t*(1-t)*p2 + t**3*p3))
+            i += 3
+        else:
+            pts.append(verts[i])
+            i += 1
+    return np.array(pts)
+
+
+def crossings(polys, ends):
+    """Pairs of edges (no shared end) whose polylines intersect."""
+    segs = [np.hstack([p[:-1], p[1:]]) for p in polys]
+    n = 0
+    for i in range(len(polys)):
+        for j in range(i + 1, len(polys)):
+            if set(ends[i]) & set(ends[j]):
+                continue
+            a, b = segs[i], segs[j]
+            # segment intersection test (vectorised)
+            def orient(p, q, r):
+                return np.sign((q[..., 0]-p[..., 0])*(r[..., 1]-p[..., 1]) - (q[..., 1]-p[..., 1])*(r[..., 0]-p[..., 0]))
+            A0, A1 = a[:, None, :2], a[:, None, 2:]
+            B0, B1 = b[None, :, :2], b[None, :, 2:]
+            hit = (orient(A0, A1, B0) * orient(A0, A1, B1) < 0) & (orient(B0, B1, A0) * orient(B0, B1, A1) < 0)
+            n += bool(hit.any())
+    return n
+
+
+def box_hits(polys, ends, boxes):
+    names = list(boxes)
+    B = np.array([boxes[v] for v in names])  # x0, y0, x1, y1
+    B = B + np.array([0.005, 0.005, -0.005, -0.005])
+    hits = 0
+    for p, (u, v) in zip(polys, ends, strict=True):
+        segs = np.hstack([p[:-1], p[1:]])
+        crossed = segments_through_boxes(segs, B).any(axis=0)
+        hits += sum(1 for k, w in enumerate(names) if crossed[k] and w not in (u, v))
+    return hits
+
+
+def grandalf_layout(st, sizes):
+    from grandalf.graphs import Edge, Graph, Vertex
+    from grandalf.layouts import SugiyamaLayout
+
+    class View:
+        def __init__(self, w, h):
+            self.w, self.h, self.xy = w, h, (0, 0)
+
+    class EView:
+        def setpath(self, pts):
+            self.pts = pts
+
+    V = {v: Vertex(v) for v in st.order}
+    for v in V.values():
+        v.view = View(sizes[v.data][0] * 72, sizes[v.data][1] * 72)
+    E = [Edge(V[p], V[c]) for p, c in st.edges]
+    for e in E:
+        e.view = EView()
+    g = Graph(list(V.values()), E)
+    polys, ends, boxes = [], [], {}
+    for comp in g.C:
+        sug = SugiyamaLayout(comp)
+        sug.init_all()
+        sug.draw(3)
+        sug.route_edge = None
+    # components side by side
+    off = 0.0
+    for comp in g.C:
+        xs = [v.view.xy[0] for v in comp.sV]
+        dx = off - min(xs) + 30
+        for v in comp.sV:
+            v.view.xy = (v.view.xy[0] + dx, v.view.xy[1])
+        for e in comp.sE:
+            e.view.pts = [(x + dx, y) for x, y in e.view.pts]
+        off = max(v.view.xy[0] + v.view.w / 2 for v in comp.sV)
+    for v in V.values():
+        (x, y), w, h = v.view.xy, v.view.w, v.view.h
+        boxes[v.data] = (x - w/2, -y - h/2, x + w/2, -y + h/2)
+    for e in E:
+        pts = np.array([(x, -y) for x, y in e.view.pts]) / 72.0
+        polys.append(pts)
+        ends.append((e.v[0].data, e.v[1].data))
+    boxes = {k: tuple(np.array(b) / 72.0) for k, b in boxes.items()}
+    width = max(b[2] for b in boxes.values()) - min(b[0] for b in boxes.values())
+    return polys, ends, boxes, width
+
+
+def main():
+    for (table, model), (st, target, _) in fitted_structures().items():
+        tgt = target if model in ("tan", "ktan") else None
+        for width in ("page", "column"):
+            line = [table, model, width, len(st.order)]
+            fig = plot_ktree(st, target=tgt, width=width)
+            d = fig.kgraph_drawing
+            probs = check_figure(fig)
+            polys = [flatten(e.vertices, e.codes) for e in d.edges]
+            ends = [(e.u, e.v) for e in d.edges]
+            boxes = {v: (n.x - n.width/2, n.y - n.height/2, n.x + n.width/2, n.y + n.height/2) for v, n in d.nodes.items()}
+            line += [d.crossings, crossings(polys, ends), box_hits(polys, ends, boxes),
+                     sum("passes through" in p for p in probs), sum("overlaps" in p for p in probs),
+                     len(probs), round(fig.get_size_inches()[1], 2), "in" if d.key_in_figure else ("out" if d.key else "-")]
+            for orders, passes in ((("igraph",), 0), (("igraph",), 4), (("barycentre",), 4)):
+                L.ORDERINGS, L.TRANSPOSE_PASSES = orders, passes
+                fig0 = plot_ktree(st, target=tgt, width=width)
+                line += [fig0.kgraph_drawing.crossings]
+            L.ORDERINGS, L.TRANSPOSE_PASSES = ("barycentre", "igraph"), 4
+            if width == "page" and "--grandalf" in sys.argv:
+                s = Style(width="page")
+                sizes = {v: node_size(str(v), s) for v in st.order}
+                try:
+                    gp, ge, gb, gw = grandalf_layout(st, sizes)
+                    line += [crossings(gp, ge), box_hits(gp, ge, gb), round(gw, 1)]
+                except Exception as exc:
+                    line += [f"grandalf failed: {type(exc).__name__}"]
+            print(" | ".join(map(str, line)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

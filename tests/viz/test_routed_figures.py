@@ -1,0 +1,169 @@
+"""Structure figures that never mislead (issue 44): every directed structure kind at 10, 30
+and 60 features, one column and one page wide, passes the extended checker; an
+independent test samples every drawn edge path and tests the points against every node box
+(not the checker's code); a straight-line drawing fails the checker; the CLI and plot_ktree
+give the same positions; the TikZ and DOT text hold every node label and edge."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+from viz.check import check_figure
+from viz.export import tex_escape, to_dot, to_tikz
+from viz.gallery import STRUCTURE_KINDS, generated_structure
+from viz.key import figure_key, key_in_figure
+from viz.ktree import plot_ktree
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def draw(kind, n, width, seed=1):
+    st = generated_structure(kind, n, seed=seed)
+    target = "Attrition" if kind in ("tan", "ktan") else None
+    return st, plot_ktree(st, target=target, width=width)
+
+
+def boxes_and_paths(fig):
+    """Display-space node boxes by gid and, per edge, its ends and sampled path points
+    (each Bezier piece evaluated at 40 parameters: not the checker's flattening)."""
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    ax = fig.axes[0]
+    boxes = {p.get_gid()[len("node:"):]: p.get_window_extent(renderer).extents
+             for p in ax.patches if (p.get_gid() or "").startswith("node:")}
+    edges = []
+    for p in ax.patches:
+        if not (p.get_gid() or "").startswith("edge:"):
+            continue
+        path = p.get_transform().transform_path(p.get_path())
+        pts = np.vstack([bez(np.linspace(0.0, 1.0, 40)) for bez, _ in path.iter_bezier()])
+        edges.append((p, pts))
+    return boxes, edges
+
+
+CASES = [(k, n, w) for k in STRUCTURE_KINDS for n in (10, 30, 60) for w in ("column", "page")]
+
+
+@pytest.mark.parametrize("kind,n,width", CASES)
+def test_every_directed_structure_passes_the_checker_and_the_sampling_test(kind, n, width):
+    st, fig = draw(kind, n, width)
+    assert check_figure(fig) == []
+    boxes, edges = boxes_and_paths(fig)
+    features = [f"variable:{v}" for v in st.order]
+    assert set(features) <= set(boxes)  # every feature is drawn, labelled (below)
+    labels = {t.get_gid()[len("label:"):]: t.get_text() for t in fig.axes[0].texts
+              if (t.get_gid() or "").startswith("label:")}
+    key = dict(figure_key(fig))
+    for v in st.order:  # its name, or a short key that the key explains
+        shown = labels[f"variable:{v}"]
+        assert shown == str(v) or key.get(shown) == str(v), (v, shown)
+    parent_edges = [p for p, _ in edges if p.get_gid().startswith("edge:parent:")]
+    assert len(parent_edges) == len(st.edges)
+    assert all(p.get_arrowstyle().__class__.__name__ == "CurveFilledB" for p in parent_edges)
+    shrink = 1.0  # pixels: a point on the outline is not inside
+    for patch, pts in edges:
+        ends = set(patch.kgraph_ends)
+        for gid, (x0, y0, x1, y1) in boxes.items():
+            if gid in ends:
+                continue
+            inside = ((pts[:, 0] > x0 + shrink) & (pts[:, 0] < x1 - shrink)
+                      & (pts[:, 1] > y0 + shrink) & (pts[:, 1] < y1 - shrink))
+            assert not inside.any(), f"{patch.get_gid()} passes through {gid}"
+    for (_a, x), (_b, y) in [(i, j) for i in boxes.items() for j in boxes.items() if i[0] < j[0]]:
+        assert min(x[2], y[2]) - max(x[0], y[0]) <= 0 or min(x[3], y[3]) - max(x[1], y[1]) <= 0
+
+
+def straight_drawing(st):
+    """Today's straight-line drawing: rows by longest path, an edge from centre to centre."""
+    from viz._draw import Sheet, draw_edge, draw_node
+    from viz._fit import node_size
+    from viz.layout import layered_dag
+    from viz.style import Style
+
+    s = Style(width="page")
+    sheet = Sheet(s, None, 7.0, None)
+    parents = {v: st.parents(v) for v in st.order}
+    pos = layered_dag(st.order, parents)
+    pos = {v: (3.5 + 0.9 * x, 0.5 * y) for v, (x, y) in pos.items()}
+    patches = {v: draw_node(sheet.ax, pos[v], str(v), s, gid=f"variable:{v}",
+                            size=node_size(str(v), s)) for v in st.order}
+    for p, v in st.edges:
+        draw_edge(sheet.ax, patches[p], patches[v], s, gid=f"parent:{p}->{v}", directed=True)
+    rects = [(x - 0.6, x + 0.6, y - 0.1, y + 0.1) for x, y in pos.values()]
+    return sheet.finish(rects)
+
+
+def test_the_checker_fails_a_straight_line_drawing_of_30_features():
+    st = generated_structure("ktan", 30, seed=1)
+    with pytest.raises(ValueError, match="passes through") as raised:
+        check_figure(straight_drawing(st), strict=True)
+    through = [p for p in raised.value.problems if "passes through" in p]
+    assert len(through) >= 5, raised.value.problems
+    assert all("a node that is not one of its ends" in p for p in through)
+
+
+def node_positions(fig):
+    return {n.gid: (round(n.x, 6), round(n.y, 6)) for n in fig.kgraph_drawing.nodes.values()}
+
+
+@pytest.mark.parametrize("width", ["column", "page"])
+def test_the_cli_draws_the_same_positions_as_plot_ktree(tmp_path, width, monkeypatch):
+    st = generated_structure("tan", 30, seed=1)
+    st.to_graph().write_graphml(tmp_path / "s.graphml")
+    out = tmp_path / "fig.tex"
+    env = {"PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin"}
+    run = subprocess.run([sys.executable, "-m", "viz.cli", "plot", str(tmp_path / "s.graphml"),
+                          "--out", str(out), "--width", width, "--to", "tikz"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    fig = plot_ktree(st, width=width)
+    tikz = out.read_text()
+    assert tikz == to_tikz(fig)
+    key_file = tmp_path / "fig_key.txt"
+    if not figure_key(fig):
+        assert not key_file.exists() and "short keys" not in run.stdout
+    elif key_in_figure(fig):
+        assert not key_file.exists() and "drawn in the figure" in run.stdout
+    else:
+        assert key_file.read_text().splitlines()[0].split("\t")[1] == figure_key(fig)[0][1]
+        assert str(key_file) in run.stdout
+
+
+def test_tikz_and_dot_hold_every_label_edge_and_position():
+    st, fig = draw("ktan", 10, "page")
+    drawing = fig.kgraph_drawing
+    tikz, dot = to_tikz(fig), to_dot(fig)
+    assert tikz.count(r"\node[") == len(drawing.nodes) + bool(drawing.key)
+    assert tikz.count(r"\draw[") == len(drawing.edges) == len(st.edges) + 10  # and class edges
+    for n in drawing.nodes.values():
+        x = f"{n.x:.4f}".rstrip("0").rstrip(".")
+        assert f"at ({x}," in tikz and f"{{{tex_escape(n.label)}" in tikz
+        assert f'label="{n.label}"' in dot
+    assert dot.count(" -> ") == len(drawing.edges)
+    assert tikz.count("arrow") >= len(st.edges)
+
+
+def test_export_refuses_a_figure_without_a_drawing():
+    from matplotlib.figure import Figure
+
+    with pytest.raises(ValueError, match="keeps no drawing"):
+        to_tikz(Figure())
+
+
+def test_an_aode_of_many_super_parents_states_its_arcs_instead_of_drawing_them():
+    from kgraph.superparent import SuperParentEnsemble
+    from viz.superparent import plot_superparent
+
+    feats = [f"x{i}" for i in range(30)]
+    fig = plot_superparent(SuperParentEnsemble(feats, [(v,) for v in feats], 1), width="page")
+    ax = fig.axes[0]
+    assert not [p for p in ax.patches if (p.get_gid() or "").startswith("edge:super-parent")]
+    texts = [t.get_text() for t in ax.texts]
+    assert "every super-parent is a parent of every other feature (870 arcs, not drawn)" in texts
+    assert check_figure(fig) == [] and fig.get_size_inches()[0] == pytest.approx(7.0)
+    small = plot_superparent(SuperParentEnsemble(feats[:3], [("x0",)], 1)).axes[0]
+    drawn = [p for p in small.patches if (p.get_gid() or "").startswith("edge:super-parent")]
+    assert len(drawn) == 2  # x0 -> x1, x0 -> x2

@@ -1,0 +1,331 @@
+"""Directed graph figures on the layered layout (:mod:`viz._layered`), every edge routed
+around the other boxes and ending in an arrowhead on its child's box.
+
+Labels are tried at the widths :func:`viz._graph.label_limits` allows (full names, then
+names cut with an ellipsis, then numbers); the key of the cut names or numbers goes below
+the figure when it fits the height, else it is left out of the figure and returned with it
+(``fig.kgraph_key``, ``fig.kgraph_key_in_figure``) for a caption or a key file. A figure
+that cannot fit its height even then is drawn taller rather than with edges through boxes.
+
+What was drawn is kept on the figure as ``fig.kgraph_drawing`` (a :class:`Drawing`: boxes,
+labels and edge paths in inches), which the TikZ and DOT writers use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from viz._draw import LegendItem, Sheet, draw_node
+from viz._fit import GAP_X, MARGIN, node_height
+from viz._layered import layered_layout, ports, route_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from viz._graph import GraphSpec
+    from viz.style import Style
+
+BAND = 0.3  # inches between two rows of boxes, where edges run
+
+
+@dataclass
+class DrawnNode:
+    """A node as drawn: centre and box size (inches), label, gid, class node or not."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    label: str
+    gid: str
+    circle: bool = False
+    bold: bool = False
+    dashed: bool = False
+    badge: str | None = None
+
+
+@dataclass
+class DrawnEdge:
+    """An edge as drawn: its ends, path vertices and matplotlib codes (inches)."""
+
+    u: Hashable
+    v: Hashable
+    gid: str
+    vertices: list[tuple[float, float]]
+    codes: list[int]
+    directed: bool
+    dashed: bool = False
+    light: bool = False
+    width: float | None = None
+    reverse: bool = False  # the arrowhead at the start (an edge drawn against the layers)
+
+
+@dataclass
+class Drawing:
+    """Everything a layered figure shows, in inches (y up), for other writers."""
+
+    nodes: dict[Hashable, DrawnNode] = field(default_factory=dict)
+    edges: list[DrawnEdge] = field(default_factory=list)
+    key: list[tuple[str, str]] = field(default_factory=list)
+    key_in_figure: bool = True
+    legend: list[str] = field(default_factory=list)
+    crossings: int = 0  # edge crossings between consecutive layers
+
+
+def _numbered(shown: dict, badges: dict) -> dict:
+    """Badges that repeat the label (numbered nodes show their number once)."""
+    return {v: b for v, b in badges.items() if shown.get(v) != b}
+
+
+def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None,
+                 draw_class_edges: bool, legend: list[LegendItem]) -> Figure:
+    """Draw a directed :class:`~viz._graph.GraphSpec` on the layered layout."""
+    from viz._graph import NodeLook, label_limits
+
+    s = style
+    natural = 7.0
+    sheet = Sheet(s, ax, natural, title)
+    features = [v for v in spec.labels if v != spec.class_node]
+    edges = [e for e in spec.edges if e.u in spec.labels and e.v in spec.labels]
+    if draw_class_edges:
+        edges += spec.class_edges
+    on_top = spec.class_node is not None and not draw_class_edges
+    order = ([spec.class_node] if spec.class_node is not None and draw_class_edges else []) \
+        + _feature_order(spec, features)
+    rank = {v: i for i, v in enumerate(order)}
+    down = [(e.u, e.v) if rank[e.u] < rank[e.v] else (e.v, e.u) for e in edges]
+    limits = label_limits(sheet.width)
+    bands = (BAND, 0.22, 0.16)  # rows closer together before names are cut
+    attempts = [(limit, True, sheet.inner, 0.045, b) for limit in limits for b in bands]
+    attempts += [(limit, False, sheet.inner, 0.045, b) for limit in limits for b in bands]
+    attempts += [(limits[-1], False, sheet.inner, g, b) for g in (0.03, 0.022)
+                 for b in bands]  # edges closer together (0.022 in: still 0.6 pt apart)
+    attempts += [(limits[-1], False, float("inf"), 0.03, bands[-1])]  # wider, never wrong
+    chosen = None
+    layouts: dict = {}
+    for limit, key_inside, room, edge_gap, band in attempts:
+        if chosen is not None and room == float("inf"):
+            break
+        if (limit, room, edge_gap) not in layouts:
+            layouts[(limit, room, edge_gap)] = _attempt(spec, s, limit, room, edge_gap, order,
+                                                        down, sheet.inner)
+        found = layouts[(limit, room, edge_gap)]
+        if found is None:
+            continue
+        lay, shown, key, short, badges, sizes = found
+        key = key + spec.key
+        pitch = node_height(s) + band
+        extra = legend + ([_key_note(key)] if key and not key_inside else [])
+        below = sheet.flow_height(extra) + (sheet.flow_height(sheet.key_items(key))
+                                            if key_inside else 0.0)
+        rows = 1 + max(lay.layer.values()) + on_top
+        height = (rows - 1) * pitch + lay.row_height
+        chosen = (lay, shown, key, key_inside, badges, sizes, extra, short, pitch)
+        if height + below <= sheet.max_height - 0.02:
+            break
+    if chosen is None:  # cannot happen: the last attempt is as wide as it needs
+        raise ValueError("The structure could not be laid out in layers.")
+    lay, shown, key, key_inside, badges, sizes, legend, short, pitch = chosen
+    lay.pos = {v: (x, -pitch * lay.layer[v]) for v, (x, _) in lay.pos.items()}
+    lay.bends = {e: [(x, pitch * y) for x, y in pts] for e, pts in lay.bends.items()}
+    pos = {v: (x + MARGIN, y) for v, (x, y) in lay.pos.items()}
+    lay.bends = {e: [(x + MARGIN, y) for x, y in pts] for e, pts in lay.bends.items()}
+    if on_top:
+        xs = [pos[v][0] for v in features]
+        pos[spec.class_node] = ((min(xs) + max(xs)) / 2, pitch)
+    drawing = Drawing(key=list(key), key_in_figure=key_inside or not key,
+                      crossings=lay.crossings)
+    patches = {}
+    ax_ = sheet.ax
+    for v, xy in pos.items():
+        look = spec.looks.get(v, NodeLook())
+        patches[v] = draw_node(ax_, xy, shown[v], s, gid=spec.gids[v], size=sizes[v],
+                               face=look.face, edge=look.edge, bold=look.bold,
+                               dashed=look.dashed, badge=badges.get(v),
+                               badge_gid=spec.badge_gids.get(v))
+        w, h = sizes[v]
+        drawing.nodes[v] = DrawnNode(xy[0], xy[1], w, h, shown[v], spec.gids[v],
+                                     circle=w <= h + 1e-9, bold=look.bold, dashed=look.dashed,
+                                     badge=badges.get(v))
+    rects = [(x - sizes[v][0] / 2, x + sizes[v][0] / 2, y - sizes[v][1] / 2, y + sizes[v][1] / 2)
+             for v, (x, y) in pos.items()]
+    paths = _draw_edges(ax_, edges, down, lay, pos, sizes, s, spec, drawing)
+    sheet.extra += [p for verts in paths for p in verts]  # the figure holds every edge
+    occupied = list(rects)
+    unplaced = []
+    for e, verts in zip(edges, paths, strict=True):
+        text = e.label
+        if e.label_members is not None:
+            text = ",".join(short.get(m, str(m)) for m in e.label_members)
+        if text is not None and s.edge_labels and not _edge_label(
+                ax_, verts, text, s, e.label_gid or e.gid, occupied, e.label_color):
+            unplaced.append(f"{shown[e.u]}–{shown[e.v]}: {text}")
+    legend = list(legend)
+    if unplaced and spec.optional_labels:  # the line widths show them
+        total = sum(e.label is not None or e.label_members is not None for e in edges)
+        legend.append(LegendItem(f"{len(unplaced)} of {total} {spec.optional_labels} labels "
+                                 "left out for lack of room (line widths show them)", kind="text"))
+    elif unplaced:
+        legend.append(LegendItem("edge labels without room on their edge:", kind="text",
+                                 keep_with_next=True))
+        legend += [LegendItem(t, kind="text") for t in unplaced]
+    rects = occupied
+    fig = sheet.finish(rects, legend, key if key_inside else [])
+    drawing.legend = [it.label for it in legend]
+    fig.kgraph_key = list(key)
+    fig.kgraph_key_in_figure = drawing.key_in_figure
+    fig.kgraph_drawing = drawing
+    fig._kgraph_layout = "layered"
+    w = fig.get_size_inches()[0]
+    if ax is None and s.inches is not None and w > s.inches + 1e-6:
+        import warnings
+
+        warnings.warn(f"The structure needs a figure {w:.1f} in wide (asked: {s.inches:g} in): "
+                      "a layer holds more edges and boxes than the width; it is drawn wider "
+                      "rather than with edges through boxes (draw it with width='page').",
+                      UserWarning, stacklevel=4)
+    return fig
+
+
+def _attempt(spec, s, limit, room, edge_gap, order, down, room_min=0.0):
+    """The layout (rows one inch apart) with labels cut at ``limit``, and what it shows;
+    None when a layer does not fit ``room`` inches."""
+    from viz._graph import _shown, _size
+
+    shown, key, short = _shown(spec, s, limit)
+    badges = _numbered(shown, spec.badges)
+    badges |= {v: prefix + short.get(m, str(m)) for v, (prefix, m) in spec.badge_members.items()}
+    sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node) for v in spec.labels}
+    lay = layered_layout(order, down, sizes, room, 1.0, GAP_X, edge_gap=edge_gap)
+    if lay is not None and room == float("inf"):
+        lay = layered_layout(order, down, sizes, max(_widest(lay, sizes, edge_gap), room_min),
+                             1.0, GAP_X, capacity=float("inf"), edge_gap=edge_gap)
+    return None if lay is None else (lay, shown, key, short, badges, sizes)
+
+
+def _widest(lay, sizes, edge_gap) -> float:
+    """Inches the widest layer of a layout needs (its boxes and edge slots, tight)."""
+    from viz._layered import DUMMY_WIDTH, row_width
+
+    def sep(a, b) -> float:
+        return GAP_X if a in sizes and b in sizes else edge_gap
+
+    widths = {x: sizes[x][0] if x in sizes else DUMMY_WIDTH for row in lay.layers for x in row}
+    return max(row_width(row, widths, sep) for row in lay.layers)
+
+
+def _key_note(key: list[tuple[str, str]]) -> LegendItem:
+    what = "node numbers" if all(a.isdigit() for a, _ in key) else "shortened names"
+    return LegendItem(f"{what}: key in the caption (too long for the figure)", kind="text")
+
+
+def _boundary(node_xy, size, dx: float, top: bool) -> float:
+    """y where a vertical line dx from a box's centre meets its top or bottom outline."""
+    import math
+
+    (_, y), (w, h) = node_xy, size
+    sign = 1.0 if top else -1.0
+    if w <= h + 1e-9:  # a circle
+        r = h / 2
+        return y + sign * math.sqrt(max(r * r - dx * dx, 0.0))
+    r = 0.45 * h  # the rounding of draw_node's boxes
+    flat = w / 2 - r
+    if abs(dx) <= flat:
+        return y + sign * h / 2
+    ex = abs(dx) - flat
+    return y + sign * (h / 2 - r + math.sqrt(max(r * r - ex * ex, 0.0)))
+
+
+def _feature_order(spec: GraphSpec, features: list) -> list:
+    """The features parents first: the tree's breadth-first order, else the given order
+    when every edge is directed and goes forward in it, else breadth first from the first."""
+    if spec.tree is not None:
+        roots, children = spec.tree
+        out, frontier = [], list(roots)
+        while frontier:
+            out += frontier
+            frontier = [c for v in frontier for c in children.get(v, ())]
+        return out + [v for v in features if v not in set(out)]
+    rank = {v: i for i, v in enumerate(features)}
+    if all(e.directed and rank[e.u] < rank[e.v] for e in spec.edges
+           if e.u in rank and e.v in rank):
+        return features
+    from viz._fit import bfs_levels
+
+    levels, _ = bfs_levels(features, [(e.u, e.v) for e in spec.edges])
+    return [v for level in levels for v in level]
+
+
+def _edge_label(ax, verts, text, s, gid, occupied, color) -> bool:
+    """A label on a white pad at the middle of one of the edge's curves between two rows
+    (the longest first), else just beside it, where no box is; False when nowhere."""
+    import numpy as np
+
+    from viz._draw import _hits
+    from viz._fit import label_size
+
+    points = s.small_font_size
+    w, h = label_size(text, points)
+    spots = []
+    i = 0
+    while i + 3 < len(verts):
+        p0, p1, p2, p3 = (np.asarray(v, float) for v in verts[i:i + 4])
+        for t in (0.5, 0.35, 0.65):
+            spots.append(tuple((1 - t) ** 3 * p0 + 3 * t * (1 - t) ** 2 * p1
+                               + 3 * t * t * (1 - t) * p2 + t ** 3 * p3))
+        i += 4
+    for dx in (0.0, w / 2 + 0.04, -w / 2 - 0.04):
+        for x, y in spots:
+            box = (x + dx - w / 2 - 0.02, x + dx + w / 2 + 0.02, y - h / 2 - 0.02, y + h / 2 + 0.02)
+            if not _hits(box, occupied):
+                occupied.append(box)
+                ax.text(x + dx, y, text, ha="center", va="center_baseline", fontsize=points,
+                        zorder=5, color=color or s.edge_color, gid=f"edge-label:{gid}",
+                        bbox=dict(boxstyle="round,pad=0.1", facecolor="white", edgecolor="none"))
+                return True
+    return False
+
+
+def _draw_edges(ax, edges, down, lay, pos, sizes, s, spec, drawing) -> list:
+    from matplotlib.patches import FancyArrowPatch
+    from matplotlib.path import Path
+
+    outgoing: dict = {}
+    incoming: dict = {}
+    for e, (a, b) in zip(edges, down, strict=True):
+        bends = lay.bends[(a, b)]
+        first = bends[0][0] if bends else pos[b][0]
+        last = bends[-1][0] if bends else pos[a][0]
+        outgoing.setdefault(a, []).append((e, first))
+        incoming.setdefault(b, []).append((e, last))
+    start, end = {}, {}
+    for table, where, top in ((outgoing, start, False), (incoming, end, True)):
+        for v, items in table.items():
+            w, h = sizes[v]
+            half = 0.5 * h / 2 if w <= h + 1e-9 else 0.3 * w
+            xs = ports(pos[v][0], half, [t for _, t in items], 0.05)
+            for (e, _), px in zip(items, xs, strict=True):
+                where[e.gid] = (px, _boundary(pos[v], sizes[v], px - pos[v][0], top))
+    paths = []
+    for e, (a, b) in zip(edges, down, strict=True):
+        verts, codes = route_path(start[e.gid], lay.bends[(a, b)], end[e.gid], lay.row_height)
+        paths.append(verts)
+        light = spec.class_node in (e.u, e.v)
+        directed = e.directed or light  # the class is every feature's parent
+        style = ("-|>" if a == e.u else "<|-") if directed else "-"
+        arrow = FancyArrowPatch(
+            path=Path(verts, codes), arrowstyle=style,
+            mutation_scale=4 + 2.5 * (e.width if e.width is not None else s.line_width),
+            color=e.color or s.edge_color, shrinkA=0, shrinkB=0,
+            linewidth=e.width if e.width is not None else s.line_width, alpha=e.alpha,
+            linestyle="--" if e.dashed else "-", zorder=1 if light else 2, gid=f"edge:{e.gid}")
+        arrow.kgraph_ends = (spec.gids[e.u], spec.gids[e.v])
+        ax.add_patch(arrow)
+        drawing.edges.append(DrawnEdge(a, b, e.gid, verts, codes, directed, e.dashed, light,
+                                       e.width))
+        if directed and a != e.u:
+            drawing.edges[-1].reverse = True
+    return paths
