@@ -17,17 +17,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import write  # noqa: E402
+from benchmarks._common import run_timed, write  # noqa: E402
 
 GOAL = 2.0
 #: label -> the ``kgraph learn`` options after ``--model``
@@ -47,12 +44,7 @@ def learn(model: tuple[str, ...], data: str, target: str, cache: str) -> tuple[f
                "--model", *model, "--out", out, "--quiet"]
         env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": cache,
                "MPLBACKEND": "Agg"}
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, cwd=ROOT, capture_output=True, env=env)
-        wall = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return run_timed(cmd, cwd=ROOT, env=env)
 
 
 def main(argv: list[str] | None = None) -> Path:
