@@ -59,6 +59,7 @@ class Step:
 #: reads its cached table results)
 STEPS = [
     Step("startup", "startup", ("startup.md",)),
+    Step("first_run", "first_run", ("first_run.md",)),
     Step("backbone_dp", "backbone_dp", ("backbone_dp.md",)),
     Step("tan_vs_pgmpy", "tan_vs_pgmpy", ("tan_vs_pgmpy.md",)),
     Step("gaussian_edge_matrix", "gaussian_edge_matrix", ("gaussian_edge_matrix.md",)),

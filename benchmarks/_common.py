@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import resource
 import shlex
 import subprocess
 import sys
@@ -119,3 +120,14 @@ def write(name: str, title: str, lines: list[str], *, quiet: bool = False) -> Pa
     if not quiet:
         print(text)
     return path
+
+
+def run_timed(cmd: list[str], **kwargs) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of the child ``subprocess.run(cmd, check=True,
+    capture_output=True, **kwargs)``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, **kwargs)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

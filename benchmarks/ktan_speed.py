@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +30,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import write  # noqa: E402
+from benchmarks._common import run_timed, write  # noqa: E402
 from estimators.columns import MixedEncoder  # noqa: E402
 from estimators.datasets import load_dataset  # noqa: E402
 from estimators.ktan import KTANClassifier  # noqa: E402
@@ -106,13 +104,7 @@ def cli(data: str, target: str | None) -> tuple[float, float]:
                "--out", out, "--quiet"]
         if target:
             cmd += ["--target", target]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, cwd=ROOT, capture_output=True,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)})
-        wall = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return run_timed(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 def main(argv=None) -> Path:

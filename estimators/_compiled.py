@@ -17,9 +17,13 @@ from numba import njit
 __all__ = ["jit"]
 
 
-def jit(**options) -> Callable:
-    """A decorator: ``numba.njit(cache=True, **options)``, or ``numba.njit(**options)``
-    where numba finds no writable cache directory.
+def jit(*signatures, **options) -> Callable:
+    """A decorator: ``numba.njit(*signatures, cache=True, **options)``, or without the
+    cache where numba finds no writable cache directory.
+
+    A signature (numba's string form) compiles that one specialisation when the function
+    is decorated, and calls with other array layouts convert to it instead of compiling
+    another (e.g. ``"float64[:]"`` takes contiguous and strided arrays alike).
 
     Examples
     --------
@@ -35,7 +39,7 @@ def jit(**options) -> Callable:
     """
     def wrap(fn: Callable) -> Callable:
         try:
-            return njit(cache=True, **options)(fn)
+            return njit(*signatures, cache=True, **options)(fn)
         except RuntimeError:
-            return njit(**options)(fn)
+            return njit(*signatures, **options)(fn)
     return wrap

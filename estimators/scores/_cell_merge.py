@@ -8,7 +8,9 @@ from estimators._compiled import jit
 __all__ = ["merge_cells"]
 
 
-@jit(error_model="numpy")
+# one specialisation (any layout): the kernels pass strided views and contiguous arrays
+@jit("float64(float64[:, :], float64[:, :, :], float64[:, :, :, :], float64[:], float64[:, :])",
+     error_model="numpy")
 def merge_cells(n, mean, M, out_mean, out_M):
     """Merge a grid of cells ``n`` (a, b), ``mean`` (a, b, c), ``M`` (a, b, c, c), added in
     row-major order, into one: ``out_mean`` (c,) and ``out_M`` (c, c) are filled; returns

@@ -26,6 +26,8 @@ fallback); where neither is writable, each process compiles again
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -82,14 +84,14 @@ def _exp(x):
     on ``|r| <= ln2 / 2``); 0 below -708 (where exp(x) < 4e-308) and for -inf."""
     xc = x if x > -708.0 else -708.0
     t = xc * _INV_LN2
-    k = np.floor(t + 0.5)
+    k = math.floor(t + 0.5)  # an int64 (no numpy ufunc to type)
     hi = xc - k * _LN2_HI
     lo = k * _LN2_LO
     r = hi - lo
     s = r * r
     c = r - s * (_P1 + s * (_P2 + s * (_P3 + s * (_P4 + s * _P5))))
     y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
-    scale = _from_bits((np.int64(k) + 1023) << 52)
+    scale = _from_bits((k + 1023) << 52)
     return y * scale if x > -708.0 else 0.0
 
 
@@ -318,7 +320,7 @@ def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const, out):
                     for h in range(H):
                         top[h] = max(top[h], lj[k, h])
                 for h in range(H):
-                    top[h] = top[h] if np.isfinite(top[h]) else 0.0
+                    top[h] = top[h] if math.isfinite(top[h]) else 0.0
                     total[h] = _exp(lj[0, h] - top[h])
                 for k in range(1, K):
                     for h in range(H):

@@ -99,7 +99,7 @@ def _factor(A, piv, work):
     return logdet
 
 
-@jit(error_model="numpy")
+@jit("void(float64[:, :], float64[:])", error_model="numpy")  # columns of inv and vectors alike
 def _substitute(work, x):
     """Solve ``L U x = x`` in place (forward, then back substitution)."""
     c = x.size
