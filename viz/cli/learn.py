@@ -4,9 +4,9 @@ Writes to ``--out``: the structure (``structure.graphml``, ``structure.json``), 
 model (``model.joblib``), cross-validated metrics (``metrics.json``, ``metrics.csv``), the
 structure figure (``structure.pdf``, ``structure.png``) and a short ``report.md``.
 
-Results come before figures: structure, model, metrics and report are written first. Past
-:data:`viz.overview.LEGIBLE_VERTICES` vertices the figure (with --overview) is an unlabelled overview of the
-whole structure (the report says which figure it is). If drawing fails the results stay,
+Results come before figures: structure, model, metrics and report are written first. The
+figure is the labelled structure at every width (with ``--overview``: an unlabelled overview
+of the whole structure; the report says which figure it is). If drawing fails the results stay,
 the report says so, one ``warning:`` line goes to stderr and the exit status is still 0.
 """
 
