@@ -329,18 +329,6 @@ def test_gnb_discriminative_refuses_non_gaussian_dependence_and_fits_mixed():
     assert np.allclose(dis.predict_proba(df).sum(axis=1), 1.0)
 
 
-def test_dask_collection_is_refused_for_discriminative_parameters():
-    dd = pytest.importorskip("dask.dataframe")
-    rng = np.random.default_rng(10)
-    df = pd.DataFrame(rng.normal(size=(60, 3)), columns=list("abc"))
-    y = pd.Series(rng.integers(0, 2, 60), name="y")
-    from estimators.distributed import collect
-
-    data = collect(dd.from_pandas(df, npartitions=2), dd.from_pandas(y, npartitions=2))
-    with pytest.raises(ValueError, match="needs the rows in memory"):
-        TANClassifier(parameters="discriminative").fit(data)
-
-
 def test_inner_cv_folds_follow_the_estimators_random_state():
     """The penalty's inner cross-validation is seeded by ``random_state`` (None means 0):
     the same seed gives the same inner-CV table, and it equals the table of seed 0 when
