@@ -10,6 +10,7 @@ structure learned from the partitions (the template's ``_fit_parameters`` on all
 import numpy as np
 import pandas as pd
 import pytest
+from dask_partitions import cuts, split
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,8 +19,6 @@ from estimators.discriminative._select import INNER_ROWS, inner_rows
 from estimators.distributed import collect, predict_dask
 from estimators.gnb import GNBClassifier
 from estimators.ktan import KTANClassifier, NaiveBayesClassifier, TANClassifier
-
-from dask_partitions import cuts, split
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
