@@ -99,9 +99,11 @@ class CLLProblem:
 
 
 class RowBlock:
-    """One partition's rows of the objective, held lean where the partition lives: its
-    design (compacted, no transposed copy), offset and classes; :meth:`sums` gives its share
-    of every evaluation (:class:`PartitionedCLL`).
+    """Rows of the objective held lean where their partition lives: the design (compacted,
+    no transposed copy; a sparse design whose every column holds one value -- the cells of
+    categorical families -- keeps its sparsity pattern and that value per column only), the
+    offset (one row when all rows share it: the class prior of complete rows) and the
+    classes; :meth:`sums` gives their share of every evaluation (:class:`PartitionedCLL`).
 
     Examples
     --------
@@ -118,23 +120,47 @@ class RowBlock:
     def __init__(self, design, offset: np.ndarray, y: np.ndarray):
         self.design = compact(design) if not isinstance(design, Sequence) else [
             compact(D) for D in design]
-        self.offset_t = np.ascontiguousarray(np.asarray(offset, dtype=float).T)
+        self.values = None  # the value of every column, when the design's data is dropped
+        D = self.design
+        if sparse.issparse(D) and D.nnz:
+            values = np.zeros(D.shape[1])
+            values[D.indices] = D.data
+            if np.array_equal(values[D.indices], D.data):
+                self.values = values
+                self.design = sparse.csr_matrix((np.ones(0), D.indices, D.indptr),
+                                                shape=D.shape, copy=False)
+        offset = np.asarray(offset, dtype=float)
+        if offset.shape[0] and (offset == offset[0]).all():
+            offset = offset[:1]
+        self.offset_t = np.ascontiguousarray(offset.T)
+        self.n = len(y)
         self.y = np.asarray(y, dtype=np.min_scalar_type(max(self.offset_t.shape[0] - 1, 0)))
+
+    def _design(self):
+        if self.values is None:
+            return self.design
+        D = self.design
+        return sparse.csr_matrix((self.values[D.indices], D.indices, D.indptr), shape=D.shape,
+                                 copy=False)
 
     def sums(self, W: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
         """As :meth:`CLLProblem.sums`."""
-        m, n = self.offset_t.shape
+        m, n = self.offset_t.shape[0], self.n
         onehot_t = np.zeros((m, n))
         onehot_t[self.y, np.arange(n)] = 1.0
-        s = np.ascontiguousarray(linear(self.design, W).T)
+        design = self._design()
+        s = np.ascontiguousarray(linear(design, W).T)
         loss, R = softmax_sums(s, self.offset_t, b, onehot_t)
-        design_t = (self.design.T if not isinstance(self.design, Sequence)
-                    else [D.T for D in self.design])
+        design_t = design.T if not isinstance(design, Sequence) else [D.T for D in design]
         return loss, _products(design_t, R.T), np.sum(R, axis=1)
 
 
-def _block_sums(block: RowBlock, W: np.ndarray, b: np.ndarray) -> tuple:
-    return block.sums(W, b)
+def _block_sums(blocks: list, W: np.ndarray, b: np.ndarray) -> tuple:
+    """The sums of a partition's row blocks."""
+    out = blocks[0].sums(W, b)
+    for block in blocks[1:]:
+        out = _add_sums(out, block.sums(W, b))
+    return out
 
 
 def _add_sums(a: tuple, b: tuple) -> tuple:
@@ -151,6 +177,7 @@ class PartitionedCLL:
     Parameters
     ----------
     blocks : Resident
+        Per partition, a list of :class:`RowBlock` (its rows in chunks).
     n, p, m : int
         Rows in all blocks, design columns, classes.
     l2 : float

@@ -134,8 +134,18 @@ def _take(x: pd.DataFrame, y: pd.Series, local: np.ndarray) -> tuple:
     return x.iloc[local], y.iloc[local]
 
 
-def _row_block(x: pd.DataFrame, y: pd.Series, rows, spec: Discriminative, design) -> RowBlock:
-    """A partition's share of the objective: its design and offset (``_model._terms``)."""
-    enc, codes = rows.encode(x, y)
-    offset, matrix = _terms(spec, design, enc, rows.likelihood)
-    return RowBlock(matrix, offset, codes)
+#: rows of a partition encoded and turned into one :class:`._cll.RowBlock` at a time (the
+#: design's assembly takes ~25 bytes per nonzero while it is built, the block ~4 to 12)
+CHUNK_ROWS = 100_000
+
+
+def _row_block(x: pd.DataFrame, y: pd.Series, rows, spec: Discriminative, design) -> list:
+    """A partition's share of the objective: the design and offset (``_model._terms``) of
+    its rows, in chunks of :data:`CHUNK_ROWS`."""
+    out = []
+    for start in range(0, max(len(x), 1), CHUNK_ROWS):
+        enc, codes = rows.encode(x.iloc[start:start + CHUNK_ROWS],
+                                 y.iloc[start:start + CHUNK_ROWS])
+        offset, matrix = _terms(spec, design, enc, rows.likelihood)
+        out.append(RowBlock(matrix, offset, codes))
+    return out
