@@ -104,9 +104,9 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         the validated array."""
         if isinstance(X, Partitions):  # the families that fit from it dispatch before
             raise TypeError(f"{type(self).__name__} cannot be fitted from a Dask collection "
-                            "(partition statistics); TANClassifier, KTANClassifier and "
-                            "GNBClassifier(dependence='gaussian') can. Compute a sample into "
-                            "memory for the others.")
+                            "(partition statistics); TANClassifier, KTANClassifier, "
+                            "NaiveBayesClassifier and GNBClassifier(dependence='gaussian') "
+                            "can. Compute a sample into memory for the others.")
         if is_dask(X):  # refused with the way that works (never computed by accident)
             raise TypeError(f"{type(self).__name__} got a Dask collection: fit with "
                             "clf.fit(estimators.distributed.collect(X, y)) and predict with "

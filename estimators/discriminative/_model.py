@@ -289,16 +289,24 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
     """
     m = jll.shape[1]
     table = None
-    if "auto" in (spec.l2, spec.centre, spec.scale):
-        if refit is None:
-            raise ValueError("Discriminative(l2, centre or scale 'auto') needs the family's "
-                             "refit function (inner cross-validation).")
+    if _chooses(spec, refit):
         l2, centre, scale, table = select_penalty(spec, enc, y, m, refit, _terms,
                                                   random_state=random_state, factors=factors)
         spec = _chosen(spec, l2, centre, scale)
     design = fit_design(factors, enc, spec.scale if spec.form == "cells" else None)
     offset, matrix = _terms(spec, design, enc, jll)
     return _maximise(spec, design, CLLProblem(matrix, offset, y, spec.l2), table)
+
+
+def _chooses(spec: Discriminative, refit) -> bool:
+    """Whether ``spec`` has settings for inner cross-validation to choose (which needs the
+    family's ``refit``)."""
+    if "auto" not in (spec.l2, spec.centre, spec.scale):
+        return False
+    if refit is None:
+        raise ValueError("Discriminative(l2, centre or scale 'auto') needs the family's "
+                         "refit function (inner cross-validation).")
+    return True
 
 
 def _chosen(spec: Discriminative, l2: float, centre: str, scale) -> Discriminative:

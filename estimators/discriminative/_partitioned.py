@@ -35,6 +35,7 @@ from estimators.discriminative._design import layout
 from estimators.discriminative._model import (
     Discriminative,
     DiscriminativeParameters,
+    _chooses,
     _chosen,
     _maximise,
     _terms,
@@ -76,10 +77,7 @@ def fit_parameters_partitioned(factors, data, rows, counts: np.ndarray, spec: Di
     first = data.map_each(_codes_and_moments, rows)
     y = np.concatenate([codes for codes, _, _ in first])
     table = None
-    if "auto" in (spec.l2, spec.centre, spec.scale):
-        if refit is None:
-            raise ValueError("Discriminative(l2, centre or scale 'auto') needs the family's "
-                             "refit function (inner cross-validation).")
+    if _chooses(spec, refit):
         enc, codes = _sample(data, rows, y, [c.size for c, _, _ in first],
                              inner_rows(y, counts, random_state))
         l2, centre, scale, table = select_on_sample(

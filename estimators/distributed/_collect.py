@@ -100,8 +100,10 @@ def collect(X, y) -> DaskPartitions:
     """A Dask ``X`` (DataFrame, or a 2-d array chunked along rows) and ``y`` (Series or 1-d
     array, the same partitions) as partitions of the statistics layer: pass the result to
     ``fit`` (``clf.fit(collect(X, y))``) of an estimator that fits from statistics
-    (``TANClassifier``, ``KTANClassifier`` on continuous features, ``GNBClassifier(
-    dependence="gaussian")``, ``GaussianCMI``, ``DiscreteCMI``, ``ConditionalGaussianScore``).
+    (``TANClassifier``, ``KTANClassifier`` on continuous features, ``NaiveBayesClassifier``
+    -- these three also with ``parameters="discriminative"``, whose L-BFGS evaluations are
+    reduced over the partitions --, ``GNBClassifier(dependence="gaussian")``, ``GaussianCMI``,
+    ``DiscreteCMI``, ``ConditionalGaussianScore``).
     Nothing is computed until the fit."""
     return DaskPartitions(X, y)
 

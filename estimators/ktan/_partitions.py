@@ -14,7 +14,10 @@ least squares, ``var_smoothing`` times the largest variance added) come from the
 statistics (:func:`~estimators.network.stats_factors.factor_from_stats`). A Gaussian table's
 score answers any parent set, so a ``KTANClassifier`` with ``k >= 2`` fits from partitions on
 continuous features. The fit ends with the attributes of an in-memory fit, so prediction is
-the ordinary code; inputs must be complete (no missing cells).
+the ordinary code; inputs must be complete (no missing cells). A ``NaiveBayesClassifier``
+fits its factors (no feature parent) from the same statistics. With
+``parameters="discriminative"`` the fit ends with the template's discriminative fit from
+the partitions (:func:`estimators.discriminative.fit_parameters_partitioned`).
 """
 
 from __future__ import annotations

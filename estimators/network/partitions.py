@@ -8,6 +8,11 @@ lives and merges the results. :class:`InMemory` is one partition (a pandas table
 a tree of ``dask.delayed`` merges). The classifiers and scores that fit from statistics
 accept either as ``fit(data)``, and run the same code on both.
 
+Beside these merged statistics, :meth:`Partitions.map_each` returns one result per partition
+(in partition order) and :meth:`Partitions.persist` keeps a per-partition state where the
+partition lives (a :class:`Resident`), for a fit that reads the same rows at every step (the
+discriminative parameters' L-BFGS, :mod:`estimators.discriminative`).
+
 The passes: :func:`moments_of` (class moments of numeric columns), :func:`categories_of`
 (sorted categories and class labels), :func:`counts_of` (pair contingency tables),
 :func:`column_kinds` (the in-memory typing rule on partitions), and the encoder an
