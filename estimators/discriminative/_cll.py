@@ -127,8 +127,7 @@ class RowBlock:
             values[D.indices] = D.data
             if np.array_equal(values[D.indices], D.data):
                 self.values = values
-                self.design = sparse.csr_matrix((np.ones(0), D.indices, D.indptr),
-                                                shape=D.shape, copy=False)
+                self.design = (D.indices, D.indptr, D.shape)  # the pattern alone
         offset = np.asarray(offset, dtype=float)
         if offset.shape[0] and (offset == offset[0]).all():
             offset = offset[:1]
@@ -139,8 +138,8 @@ class RowBlock:
     def _design(self):
         if self.values is None:
             return self.design
-        D = self.design
-        return sparse.csr_matrix((self.values[D.indices], D.indices, D.indptr), shape=D.shape,
+        indices, indptr, shape = self.design
+        return sparse.csr_matrix((self.values[indices], indices, indptr), shape=shape,
                                  copy=False)
 
     def sums(self, W: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:

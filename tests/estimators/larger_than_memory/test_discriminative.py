@@ -175,3 +175,23 @@ def test_local_cluster_blocks_stay_on_the_workers():
         got = TANClassifier(parameters=spec).fit(collect(*_dask(X, y, 4)))
     ref = TANClassifier(parameters=spec).fit(X, y)
     np.testing.assert_allclose(got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=ATOL)
+
+
+@pytest.mark.parametrize("kind", ["discrete", "mixed"])
+def test_sparse_row_blocks(monkeypatch, kind):
+    """Designs above DENSE_CELLS stay sparse: a discrete design (every column one value)
+    is kept as its sparsity pattern alone, a mixed one with its values; both give the
+    in-memory fit (here every design is made sparse)."""
+    from estimators.discriminative import _cll
+
+    monkeypatch.setattr(_cll, "DENSE_CELLS", 0)
+    X, y = _table(kind, 12)
+    spec = Discriminative(l2=1.0, scale=0.3)
+    made = []
+    monkeypatch.setattr(_cll.RowBlock, "_design", lambda self, f=_cll.RowBlock._design: (
+        made.append(self.values is not None), f(self))[1])
+    with dask.config.set(scheduler="synchronous"):
+        got = TANClassifier(parameters=spec).fit(collect(*_dask(X, y, 3)))
+    assert made and all(made) == (kind == "discrete")
+    ref = TANClassifier(parameters=spec).fit(X, y)
+    np.testing.assert_allclose(got.predict_proba(X), ref.predict_proba(X), rtol=0, atol=ATOL)
