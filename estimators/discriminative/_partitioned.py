@@ -97,8 +97,9 @@ def _codes_and_moments(x: pd.DataFrame, y: pd.Series, rows) -> tuple:
     moments (no cross products)."""
     enc, codes = rows.encode(x, y)
     cont = enc.continuous
-    return codes, cont, CellStats.from_arrays(enc.values[:, cont], np.zeros(codes.size, int), 1,
-                                              cross=False)
+    stats = CellStats.from_arrays(enc.values[:, cont], np.zeros(codes.size, int), 1, cross=False)
+    # the codes in the smallest integer type (the client gathers one per training row)
+    return codes.astype(np.min_scalar_type(max(int(codes.max(initial=0)), 0))), cont, stats
 
 
 def _standardisation(first: list) -> tuple[np.ndarray, np.ndarray]:
