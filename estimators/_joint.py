@@ -27,7 +27,9 @@ same input gets the same treatment in every family:
   :meth:`~JointLogLikelihoodClassifier._log_linear_factors`) refits the parameters on the
   learned structure by maximising the conditional log-likelihood
   (:mod:`estimators.discriminative`): the family calls
-  :meth:`~JointLogLikelihoodClassifier._fit_parameters` at the end of ``fit`` and
+  :meth:`~JointLogLikelihoodClassifier._fit_parameters` at the end of ``fit`` (a fit from
+  partitions: :meth:`~JointLogLikelihoodClassifier._fit_parameters_from_partitions`, the
+  same parameters with every L-BFGS evaluation reduced over the partitions) and
   prediction uses the discriminative scores in place of ``ln p(y, x)``.
 """
 
