@@ -27,7 +27,9 @@ same input gets the same treatment in every family:
   :meth:`~JointLogLikelihoodClassifier._log_linear_factors`) refits the parameters on the
   learned structure by maximising the conditional log-likelihood
   (:mod:`estimators.discriminative`): the family calls
-  :meth:`~JointLogLikelihoodClassifier._fit_parameters` at the end of ``fit`` and
+  :meth:`~JointLogLikelihoodClassifier._fit_parameters` at the end of ``fit`` (a fit from
+  partitions: :meth:`~JointLogLikelihoodClassifier._fit_parameters_from_partitions`, the
+  same parameters with every L-BFGS evaluation reduced over the partitions) and
   prediction uses the discriminative scores in place of ``ln p(y, x)``.
 """
 
@@ -55,6 +57,7 @@ from estimators.discriminative import (
     PARAMETERS,
     Discriminative,
     fit_parameters,
+    fit_parameters_partitioned,
     resolve_parameters,
 )
 from estimators.feature_selection import FEATURE_SELECTORS, select_features
@@ -103,9 +106,9 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         the validated array."""
         if isinstance(X, Partitions):  # the families that fit from it dispatch before
             raise TypeError(f"{type(self).__name__} cannot be fitted from a Dask collection "
-                            "(partition statistics); TANClassifier, KTANClassifier and "
-                            "GNBClassifier(dependence='gaussian') can. Compute a sample into "
-                            "memory for the others.")
+                            "(partition statistics); TANClassifier, KTANClassifier, "
+                            "NaiveBayesClassifier and GNBClassifier(dependence='gaussian') "
+                            "can. Compute a sample into memory for the others.")
         if is_dask(X):  # refused with the way that works (never computed by accident)
             raise TypeError(f"{type(self).__name__} got a Dask collection: fit with "
                             "clf.fit(estimators.distributed.collect(X, y)) and predict with "
@@ -302,6 +305,13 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         raise ValueError(f"{type(self).__name__} has no discriminative parameters; use "
                          "parameters='generative'.")
 
+    def _likelihood(self):
+        """``enc -> ln p(y, x_O)`` of the fitted model (what the discriminative fit from
+        partitions computes where each partition lives); a family whose function has the
+        ``class_log_prior`` of its complete rows returns that
+        (``network.NetworkLikelihood``), which spares the log-factors of those rows."""
+        return self._joint_log_likelihood
+
     def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
         """``(factors, jll)``: the structure's generative factors refitted on ``(enc,
         codes)`` and a function giving their ``ln p(y, x_O)`` of an encoded table (the
@@ -324,6 +334,26 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             self._log_linear_factors(enc, codes), enc, codes, jll, spec,
             refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]),
             random_state=fixed_seed(random_state))
+        self._warn_not_converged()
+
+    def _fit_parameters_from_partitions(self, data: Partitions, parameters,
+                                        random_state=None) -> None:
+        """:meth:`_fit_parameters` at the end of a fit from partitions (the generative
+        fit's attributes set): the same parameters, with every L-BFGS evaluation reduced
+        over the partitions where they live (:func:`estimators.discriminative.
+        fit_parameters_partitioned`)."""
+        spec = resolve_parameters(parameters)
+        self.discriminative_ = None
+        if spec is None:
+            return
+        empty = empty_encoded(self.encoder_)
+        factors = self._log_linear_factors(empty, np.zeros(0, dtype=np.int64))
+        self.discriminative_ = fit_parameters_partitioned(
+            factors, data, _PartitionRows(self, data.from_array), self.class_count_, spec,
+            refit=self._refit_generative, random_state=fixed_seed(random_state))
+        self._warn_not_converged()
+
+    def _warn_not_converged(self) -> None:
         if not self.discriminative_.info["converged"]:
             warn_user(f"{type(self).__name__}: the discriminative fit stopped before "
                       f"converging ({self.discriminative_.info['message']}).", UserWarning)
@@ -352,6 +382,24 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         # ln p(y, x) of ~1e10 in every class (a near-degenerate density) leaves the log
         # posteriors correct only to ~1e-7; dividing by the row sum keeps rows summing to 1
         return proba / proba.sum(axis=1, keepdims=True)
+
+
+class _PartitionRows:
+    """A fitted classifier's encoding of training partitions (``encode``) and its generative
+    ``ln p(y, x_O)`` (``likelihood``), sent to where the partitions live by the
+    discriminative fit from partitions."""
+
+    def __init__(self, clf: JointLogLikelihoodClassifier, from_array: bool):
+        self.clf, self.from_array = clf, from_array
+        self.likelihood = clf._likelihood()
+
+    def encode(self, x: pd.DataFrame, y: pd.Series) -> tuple[EncodedColumns, np.ndarray]:
+        """The encoded rows (the training types and categories) and their class codes."""
+        clf = self.clf
+        codes = pd.Index(clf.classes_).get_indexer(np.asarray(y))
+        if not len(x):
+            return empty_encoded(clf.encoder_), codes.astype(np.int64)
+        return clf._check_X(x.to_numpy() if self.from_array else x), codes.astype(np.int64)
 
 
 def _checkable(X):

@@ -16,6 +16,7 @@ from estimators.discriminative._model import (
     fit_parameters,
     resolve_parameters,
 )
+from estimators.discriminative._partitioned import fit_parameters_partitioned
 from estimators.discriminative._select import L2, L2_GRID, SCALE_GRID
 from estimators.discriminative._tables import log_tables
 
@@ -31,6 +32,7 @@ __all__ = [
     "DiscriminativeParameters",
     "fit_design",
     "fit_parameters",
+    "fit_parameters_partitioned",
     "generative_weights",
     "log_tables",
     "maximise_cll",

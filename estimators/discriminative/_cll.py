@@ -25,7 +25,7 @@ from threadpoolctl import ThreadpoolController
 
 from estimators.progress import progress
 
-__all__ = ["CLLProblem", "maximise_cll"]
+__all__ = ["CLLProblem", "PartitionedCLL", "RowBlock", "maximise_cll"]
 
 
 class CLLProblem:
@@ -83,26 +83,148 @@ class CLLProblem:
     def loss_grad(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
         """The objective ``L`` and its gradient."""
         W, b = self.unpack(theta)
+        loss, gW, gb = self.sums(W, b)
+        return penalised(loss, gW, gb, W, self.l2, self.n)
+
+    def sums(self, W: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """``(-Σ_i ln p(y_i | x_i), Φᵀ (p - 1[y]) (p, m), Σ_i (p_i - 1[y_i]) (m,))``: the
+        unpenalised sums over the rows (a partition's share of a reduction over many,
+        :class:`PartitionedCLL`)."""
         # sᵀ (m, n): Wᵀ Φᵀ for a dense shared design (one BLAS product), else by class
         s = (W.T @ self.design_t if self.dense
              else np.ascontiguousarray(linear(self.design, W).T))
-        s += self.offset_t
-        s += b[:, None]
-        s -= s.max(axis=0)  # shift-invariant: the softmax of s is unchanged
-        R = np.exp(s)
-        total = R.sum(axis=0)
-        # -Σ_i (s_{i,y_i} - ln Σ_y exp s_iy), with s_{i,y_i} summed through the one-hot
-        loss = (float(np.log(total).sum() - np.vdot(s, self.onehot_t))
-                + 0.5 * self.l2 * np.vdot(W, W))
-        R /= total
-        R -= self.onehot_t  # (p - 1[y])ᵀ
-        grad = np.empty(theta.size)
-        gW = grad[: self.p * self.m].reshape(self.p, self.m)
-        gW[...] = (R @ self.design).T if self.dense else _products(self.design_t, R.T)
-        gW += self.l2 * W
-        np.sum(R, axis=1, out=grad[self.p * self.m:])
-        grad /= self.n
-        return loss / self.n, grad
+        loss, R = softmax_sums(s, self.offset_t, b, self.onehot_t)
+        gW = (R @ self.design).T if self.dense else _products(self.design_t, R.T)
+        return loss, gW, np.sum(R, axis=1)
+
+
+class RowBlock:
+    """Rows of the objective held lean where their partition lives: the design (compacted,
+    no transposed copy; a sparse design whose every column holds one value -- the cells of
+    categorical families -- keeps its sparsity pattern and that value per column only), the
+    offset (one row when all rows share it: the class prior of complete rows) and the
+    classes; :meth:`sums` gives their share of every evaluation (:class:`PartitionedCLL`).
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> whole = CLLProblem(X, np.zeros((4, 2)), np.array([0, 1, 0, 0]), l2=0.0)
+    >>> halves = [RowBlock(X[:2], np.zeros((2, 2)), np.array([0, 1])),
+    ...           RowBlock(X[2:], np.zeros((2, 2)), np.array([0, 0]))]
+    >>> W, b = np.ones((2, 2)), np.array([0.5, -0.5])
+    >>> parts = [block.sums(W, b)[0] for block in halves]
+    >>> bool(np.isclose(sum(parts), whole.sums(W, b)[0]))
+    True
+    """
+
+    def __init__(self, design, offset: np.ndarray, y: np.ndarray):
+        self.design = compact(design) if not isinstance(design, Sequence) else [
+            compact(D) for D in design]
+        self.values = None  # the value of every column, when the design's data is dropped
+        D = self.design
+        if sparse.issparse(D) and D.nnz:
+            values = np.zeros(D.shape[1])
+            values[D.indices] = D.data
+            if np.array_equal(values[D.indices], D.data):
+                self.values = values
+                self.design = (D.indices, D.indptr, D.shape)  # the pattern alone
+        offset = np.asarray(offset, dtype=float)
+        if offset.shape[0] and (offset == offset[0]).all():
+            offset = offset[:1]
+        self.offset_t = np.ascontiguousarray(offset.T)
+        self.n = len(y)
+        self.y = np.asarray(y, dtype=np.min_scalar_type(max(self.offset_t.shape[0] - 1, 0)))
+
+    def _design(self):
+        if self.values is None:
+            return self.design
+        indices, indptr, shape = self.design
+        return sparse.csr_matrix((self.values[indices], indices, indptr), shape=shape,
+                                 copy=False)
+
+    def sums(self, W: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """As :meth:`CLLProblem.sums`."""
+        m, n = self.offset_t.shape[0], self.n
+        onehot_t = np.zeros((m, n))
+        onehot_t[self.y, np.arange(n)] = 1.0
+        design = self._design()
+        s = np.ascontiguousarray(linear(design, W).T)
+        loss, R = softmax_sums(s, self.offset_t, b, onehot_t)
+        design_t = design.T if not isinstance(design, Sequence) else [D.T for D in design]
+        return loss, _products(design_t, R.T), np.sum(R, axis=1)
+
+
+def _block_sums(blocks: list, W: np.ndarray, b: np.ndarray) -> tuple:
+    """The sums of a partition's row blocks."""
+    out = blocks[0].sums(W, b)
+    for block in blocks[1:]:
+        out = _add_sums(out, block.sums(W, b))
+    return out
+
+
+def _add_sums(a: tuple, b: tuple) -> tuple:
+    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
+
+
+class PartitionedCLL:
+    """The objective above with its rows in partitions that are never gathered: each
+    evaluation sums :meth:`RowBlock.sums` over the blocks where they live (``blocks``: a
+    :class:`~estimators.network.partitions.Resident` of :class:`RowBlock`) and adds the
+    penalty here, so L-BFGS runs on the client on the same objective as
+    :class:`CLLProblem` on all rows (up to the order of the sums).
+
+    Parameters
+    ----------
+    blocks : Resident
+        Per partition, a list of :class:`RowBlock` (its rows in chunks).
+    n, p, m : int
+        Rows in all blocks, design columns, classes.
+    l2 : float
+    """
+
+    def __init__(self, blocks, n: int, p: int, m: int, l2: float):
+        self.blocks, self.n, self.p, self.m, self.l2 = blocks, int(n), int(p), int(m), float(l2)
+
+    unpack = CLLProblem.unpack
+    pack = staticmethod(CLLProblem.pack)
+
+    def loss_grad(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
+        """The objective ``L`` and its gradient."""
+        W, b = self.unpack(theta)
+        loss, gW, gb = self.blocks.map_reduce(_block_sums, _add_sums, W, b)
+        return penalised(loss, gW, gb, W, self.l2, self.n)
+
+    def cll(self, theta: np.ndarray) -> float:
+        """The unpenalised conditional log-likelihood ``Σ_i ln p(y_i | x_i)``."""
+        return -float(self.blocks.map_reduce(_block_sums, _add_sums, *self.unpack(theta))[0])
+
+
+def softmax_sums(s: np.ndarray, offset_t: np.ndarray, b: np.ndarray, onehot_t: np.ndarray
+                 ) -> tuple[float, np.ndarray]:
+    """From the linear scores ``sᵀ`` (m, n; overwritten): ``-Σ_i ln p(y_i | x_i)`` and
+    ``(p - 1[y])ᵀ`` (m, n) of the scores ``sᵀ + oᵀ + b``."""
+    s += offset_t
+    s += b[:, None]
+    s -= s.max(axis=0)  # shift-invariant: the softmax of s is unchanged
+    R = np.exp(s)
+    total = R.sum(axis=0)
+    # -Σ_i (s_{i,y_i} - ln Σ_y exp s_iy), with s_{i,y_i} summed through the one-hot
+    loss = float(np.log(total).sum() - np.vdot(s, onehot_t))
+    R /= total
+    R -= onehot_t  # (p - 1[y])ᵀ
+    return loss, R
+
+
+def penalised(loss: float, gW: np.ndarray, gb: np.ndarray, W: np.ndarray, l2: float,
+              n: int) -> tuple[float, np.ndarray]:
+    """``L`` and its flat gradient from the unpenalised sums over ``n`` rows."""
+    loss = loss + 0.5 * l2 * np.vdot(W, W)
+    grad = np.empty(W.size + gb.size)
+    grad[: W.size].reshape(W.shape)[...] = gW
+    grad[: W.size].reshape(W.shape)[...] += l2 * W
+    grad[W.size:] = gb
+    grad /= n
+    return loss / n, grad
 
 
 def logsumexp(s: np.ndarray) -> np.ndarray:

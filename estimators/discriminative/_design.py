@@ -41,7 +41,7 @@ from estimators.columns import EncodedColumns
 from estimators.network.statistics import upper_pairs
 from estimators.scores import BayesCategoricalFactor, CategoricalFactor, LinearGaussianFactor
 
-__all__ = ["Design", "fit_design", "generative_weights"]
+__all__ = ["Design", "fit_design", "generative_weights", "layout", "standardisation"]
 
 _LOG_2PI = float(np.log(2.0 * np.pi))
 
@@ -215,6 +215,13 @@ def fit_design(factors, enc: EncodedColumns, scale: float | None = None) -> Desi
     >>> design.matrix(enc).toarray()[0, :2].tolist()
     [1.0, 0.0]
     """
+    return layout(factors, *standardisation(enc), scale)
+
+
+def standardisation(enc: EncodedColumns) -> tuple[np.ndarray, np.ndarray]:
+    """``(mean, sd)`` of every encoded column: the training mean and (maximum-likelihood)
+    standard deviation of a continuous column over its observed cells, 0 and 1 for a
+    categorical one (and sd 1 for a constant column)."""
     cont = enc.continuous
     mean = np.zeros(enc.values.shape[1])
     sd = np.ones(enc.values.shape[1])
@@ -225,6 +232,13 @@ def fit_design(factors, enc: EncodedColumns, scale: float | None = None) -> Desi
             s = np.nanstd(vals, axis=0)
         mean[cont] = np.where(np.isfinite(m), m, 0.0)
         sd[cont] = np.where(np.isfinite(s) & (s > 0), s, 1.0)
+    return mean, sd
+
+
+def layout(factors, mean: np.ndarray, sd: np.ndarray, scale: float | None = None) -> Design:
+    """The :class:`Design` of the factors with a given standardisation (:func:`fit_design`
+    computes it from the training table; from partitions it comes from their merged
+    moments)."""
     sizes = [_cells(f) * _width(f) for f in factors]
     main = scales = None
     if scale is not None:

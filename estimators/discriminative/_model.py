@@ -289,24 +289,43 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
     """
     m = jll.shape[1]
     table = None
-    if "auto" in (spec.l2, spec.centre, spec.scale):
-        if refit is None:
-            raise ValueError("Discriminative(l2, centre or scale 'auto') needs the family's "
-                             "refit function (inner cross-validation).")
+    if _chooses(spec, refit):
         l2, centre, scale, table = select_penalty(spec, enc, y, m, refit, _terms,
                                                   random_state=random_state, factors=factors)
-        spec = Discriminative(form=spec.form, l2=l2, centre=centre, max_iter=spec.max_iter,
-                              tol=spec.tol, scale=scale)
+        spec = _chosen(spec, l2, centre, scale)
     design = fit_design(factors, enc, spec.scale if spec.form == "cells" else None)
     offset, matrix = _terms(spec, design, enc, jll)
-    p = matrix.shape[1] if spec.form == "cells" else len(factors)
+    return _maximise(spec, design, CLLProblem(matrix, offset, y, spec.l2), table)
+
+
+def _chooses(spec: Discriminative, refit) -> bool:
+    """Whether ``spec`` has settings for inner cross-validation to choose (which needs the
+    family's ``refit``)."""
+    if "auto" not in (spec.l2, spec.centre, spec.scale):
+        return False
+    if refit is None:
+        raise ValueError("Discriminative(l2, centre or scale 'auto') needs the family's "
+                         "refit function (inner cross-validation).")
+    return True
+
+
+def _chosen(spec: Discriminative, l2: float, centre: str, scale) -> Discriminative:
+    """``spec`` with the values inner cross-validation chose for its ``"auto"``."""
+    return Discriminative(form=spec.form, l2=l2, centre=centre, max_iter=spec.max_iter,
+                          tol=spec.tol, scale=scale)
+
+
+def _maximise(spec: Discriminative, design: Design, problem, table: dict | None
+              ) -> DiscriminativeParameters:
+    """Maximise the CLL of ``problem`` (all training rows, in memory or in partitions) from
+    the start of ``spec.centre`` (module docstring)."""
+    p, m = problem.p, problem.m
     if spec.centre == "generative":
         W0 = np.zeros((p, m))
     elif spec.form == "cells":
         W0 = generative_weights(design, m)
     else:
         W0 = np.ones((p, m))
-    problem = CLLProblem(matrix, offset, y, spec.l2)
     W, b, info = maximise_cll(problem, W0, np.zeros(m), max_iter=spec.max_iter, tol=spec.tol)
     if table is not None:
         info["cv"] = table

@@ -36,7 +36,7 @@ centre, the larger scale); the final fit uses it on all training rows. The outer
 are never seen.
 
 **Large training sets.** Above :data:`INNER_ROWS` (1,000) training rows, all of the above
-runs on a stratified subsample of about that many (:func:`_inner_rows`: seeded by the same
+runs on a stratified subsample of about that many (:func:`inner_rows`: seeded by the same
 ``random_state``, every class in proportion and at least ``min(count, INNER_FOLDS)`` of its
 rows), and the setting chosen there is fitted on all training rows. The penalty is in sum
 form, ``(λ/2)‖w‖²`` against the summed CLL (:mod:`._cll`; a Gaussian prior of fixed
@@ -68,7 +68,8 @@ from estimators.network.model import class_log_prior
 from estimators.progress import progress, show_progress
 from estimators.scores import LinearGaussianFactor
 
-__all__ = ["INNER_FOLDS", "INNER_ROWS", "L2_GRID", "START_L2", "select_penalty"]
+__all__ = ["INNER_FOLDS", "INNER_ROWS", "L2_GRID", "START_L2", "inner_rows", "select_on_sample",
+           "select_penalty"]
 
 #: the λ tried by ``l2="auto"`` (largest first; the search walks it by neighbours),
 #: 1000 to 0.001 in steps of √10
@@ -93,7 +94,7 @@ _INNER_TOL = 1e-4
 INNER_ROWS = 1000
 
 
-def _inner_rows(y: np.ndarray, counts: np.ndarray, random_state: int) -> np.ndarray | None:
+def inner_rows(y: np.ndarray, counts: np.ndarray, random_state: int) -> np.ndarray | None:
     """The training rows the inner cross-validation runs on: None (all of them) up to
     :data:`INNER_ROWS` rows, else a stratified subsample of about that many (sorted), drawn
     with ``random_state``: every class keeps ``round(count * INNER_ROWS / n)`` of its rows,
@@ -154,11 +155,26 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
     table : dict
         ``{(centre, scale, l2): mean held-out log-loss}``.
     """
+    counts = np.bincount(y, minlength=n_classes)
+    sub = inner_rows(y, counts, random_state)
+    if sub is None:
+        return select_on_sample(spec, enc, y, counts, refit, terms, random_state, factors)
+    # the subsample stands for the training rows from here on
+    return select_on_sample(spec, enc.take(sub), y[sub], counts, lambda rows: refit(sub[rows]),
+                            terms, random_state, factors)
+
+
+def select_on_sample(spec, enc: EncodedColumns, y: np.ndarray, counts: np.ndarray,
+                     refit: Callable, terms: Callable, random_state: int = 0,
+                     factors=None) -> tuple[float, str, float | None, dict]:
+    """:func:`select_penalty` on the rows it runs on (:func:`inner_rows` of the training
+    rows, drawn by the caller: in memory, or gathered from partitions), given the class
+    counts of all training rows; ``refit`` takes rows of this sample."""
+    n_classes = counts.size
     grid = L2_GRID if spec.l2 == "auto" else (float(spec.l2),)
     centres = ("generative", "zero") if spec.centre == "auto" else (spec.centre,)
     scales = SCALE_GRID if spec.scale == "auto" and spec.form == "cells" else (
         None if spec.scale == "auto" else spec.scale,)
-    counts = np.bincount(y, minlength=n_classes)
     if not (counts > 1).any():  # no class can be split: the documented defaults
         warn_user("parameters='discriminative': no class has two training rows, so the "
                   "penalty cannot be chosen by inner cross-validation; using "
@@ -168,16 +184,13 @@ def select_penalty(spec, enc: EncodedColumns, y: np.ndarray, n_classes: int,
                 SCALE if spec.scale == "auto" else spec.scale, {})
     cells = spec.form == "cells"
     prepared = []  # per inner fold and centre: the terms of both sides at scale 1
-    sub = _inner_rows(y, counts, random_state)
-    if sub is not None:  # the subsample stands for the training rows from here on
-        enc, y = enc.take(sub), y[sub]
-        counts = np.bincount(y, minlength=n_classes)
+    counts = np.bincount(y, minlength=n_classes)
     keep = factors is not None and _refit_free(spec, centres, factors, enc)
     for train, test in _inner_splits(y, counts, random_state):
         if keep:  # the training factors, and the class prior of the fold as a refit has it
             jll = _ClassPrior(class_log_prior(y[train], n_classes))
         else:
-            factors, jll = refit(train if sub is None else sub[train])
+            factors, jll = refit(train)
         mask_tr, mask_te = _mask(train, y.size), _mask(test, y.size)
         unit = fit_design(factors, enc.take(mask_tr),
                           1.0 if cells and scales != (None,) else None)

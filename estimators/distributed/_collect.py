@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from estimators.network.partitions import Partitions
+from estimators.network.partitions import Partitions, Resident
 
-__all__ = ["DaskPartitions", "collect", "tree_reduce"]
+__all__ = ["DaskPartitions", "DaskResident", "collect", "tree_reduce"]
 
 
 class DaskPartitions(Partitions):
@@ -54,6 +54,43 @@ class DaskPartitions(Partitions):
         step = dask.delayed(_call, pure=True)
         return tree_reduce([step(fn, x, y, *args) for x, y in self.parts], combine).compute()
 
+    def map_each(self, fn, *args, each=None):
+        """``fn(x_part, y_part, *args[, each[i]])`` of every partition, computed, in order."""
+        import dask
+
+        step = dask.delayed(_call, pure=True)
+        extra = [()] * len(self.parts) if each is None else [(e,) for e in each]
+        return list(dask.compute(*[step(fn, x, y, *args, *e)
+                                   for (x, y), e in zip(self.parts, extra, strict=True)]))
+
+    def persist(self, fn, *args) -> DaskResident:
+        """``fn(x_part, y_part, *args)`` of every partition, persisted (on the workers under
+        a distributed client, else in this process)."""
+        import dask
+
+        step = dask.delayed(_call, pure=True)
+        return DaskResident(list(dask.persist(*[step(fn, x, y, *args) for x, y in self.parts])))
+
+
+class DaskResident(Resident):
+    """Persisted per-partition states (:meth:`DaskPartitions.persist`)."""
+
+    def __init__(self, states: list):
+        self.states = states
+
+    def map_reduce(self, fn, combine, *args):
+        """``combine``-tree of ``fn(state, *args)`` over the states, computed (the
+        arguments sent once, shared by every task)."""
+        import dask
+
+        shared = [dask.delayed(a, traverse=False) for a in args]
+        step = dask.delayed(_apply, pure=True)
+        return tree_reduce([step(fn, s, *shared) for s in self.states], combine).compute()
+
+
+def _apply(fn, state, *args):
+    return fn(state, *args)
+
 
 def _call(fn, x, y, *args):
     return fn(x, y, *args)
@@ -63,8 +100,10 @@ def collect(X, y) -> DaskPartitions:
     """A Dask ``X`` (DataFrame, or a 2-d array chunked along rows) and ``y`` (Series or 1-d
     array, the same partitions) as partitions of the statistics layer: pass the result to
     ``fit`` (``clf.fit(collect(X, y))``) of an estimator that fits from statistics
-    (``TANClassifier``, ``KTANClassifier`` on continuous features, ``GNBClassifier(
-    dependence="gaussian")``, ``GaussianCMI``, ``DiscreteCMI``, ``ConditionalGaussianScore``).
+    (``TANClassifier``, ``KTANClassifier`` on continuous features, ``NaiveBayesClassifier``
+    -- these three also with ``parameters="discriminative"``, whose L-BFGS evaluations are
+    reduced over the partitions --, ``GNBClassifier(dependence="gaussian")``, ``GaussianCMI``,
+    ``DiscreteCMI``, ``ConditionalGaussianScore``).
     Nothing is computed until the fit."""
     return DaskPartitions(X, y)
 

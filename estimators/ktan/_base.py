@@ -33,7 +33,12 @@ from estimators.columns import EncodedColumns
 from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.network.export import to_pgmpy
 from estimators.network.learn import Constraints, learn_structure
-from estimators.network.model import floored_vertices, refit_network, var_floor
+from estimators.network.model import (
+    NetworkLikelihood,
+    floored_vertices,
+    refit_network,
+    var_floor,
+)
 from estimators.network.partitions import Partitions
 from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
 from estimators.search import check_k
@@ -157,7 +162,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                                  "needs the rows in memory (kernel margins and CKDE factors "
                                  "keep the training rows); compute a sample.")
 
-            refuse_dask_discriminative(self)
             return fit_tan_partitions(self, X)
         name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
@@ -216,6 +220,9 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
         return list(self.network_.factors)
+
+    def _likelihood(self):
+        return NetworkLikelihood(self.network_, self.class_log_prior_)
 
     def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
         return refit_network(self.network_, enc, codes, self.classes_.size, alpha=self.alpha,
@@ -303,16 +310,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
         check_is_fitted(self)
         structure_graph(self).write_graphml(path)
-
-
-def refuse_dask_discriminative(clf) -> None:
-    """A ``ValueError`` for ``parameters="discriminative"`` on a Dask collection; else
-    ``discriminative_ = None`` (a Dask fit is generative)."""
-    if getattr(clf, "parameters", "generative") != "generative":
-        raise ValueError(f"{type(clf).__name__}(parameters='discriminative') needs the rows in "
-                         "memory (the CLL is maximised over all of them); compute a sample "
-                         "or use parameters='generative' on a Dask collection.")
-    clf.discriminative_ = None
 
 
 def _modelled(enc: EncodedColumns, kept: list[int], names: list[str]) -> EncodedColumns:

@@ -14,7 +14,10 @@ least squares, ``var_smoothing`` times the largest variance added) come from the
 statistics (:func:`~estimators.network.stats_factors.factor_from_stats`). A Gaussian table's
 score answers any parent set, so a ``KTANClassifier`` with ``k >= 2`` fits from partitions on
 continuous features. The fit ends with the attributes of an in-memory fit, so prediction is
-the ordinary code; inputs must be complete (no missing cells).
+the ordinary code; inputs must be complete (no missing cells). A ``NaiveBayesClassifier``
+fits its factors (no feature parent) from the same statistics. With
+``parameters="discriminative"`` the fit ends with the template's discriminative fit from
+the partitions (:func:`estimators.discriminative.fit_parameters_partitioned`).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from estimators.scores.partitions import discrete_edge_matrix, gaussian_statisti
 from estimators.search import check_k
 from estimators.semiparametric import factor_kinds
 
-__all__ = ["PairScore", "fit_tan_partitions", "network_from_stats"]
+__all__ = ["PairScore", "fit_nb_partitions", "fit_tan_partitions", "network_from_stats"]
 
 
 class PairScore:
@@ -118,6 +121,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
                for v in clf.structure_.order]
     largest = table.largest_variance(order)
     floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
+    clf._fit_spec = spec
     clf.network_ = network_from_stats(enc, table, order, parents, alpha=clf.alpha,
                                       ess=spec.ess,
                                       var_smoothing=clf.var_smoothing, floor=floor)
@@ -156,14 +160,40 @@ def fit_tan_partitions(clf, data: Partitions):
         kept = _kept(clf, enc)
         W = pair_gains(data, table, classes, kept, var_smoothing=float(clf.var_smoothing),
                        ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS)
-        return finish_tan(clf, enc, table, PairScore(W, [names[j] for j in kept]), kept)
+        finish_tan(clf, enc, table, PairScore(W, [names[j] for j in kept]), kept)
+    else:
+        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
+        kept_names = [names[j] for j in kept]
+        score = None
+        if len(kept) >= 2 and continuous.all():
+            sub = table.stats.moments.subset(kept)
+            constant, R = gaussian_statistics(sub, kept_names, owner, allow_constant=True)
+            score = GaussianCMI().fit_correlations(kept_names, sub.classes, sub.n, constant, R)
+        elif len(kept) >= 2:
+            score = PairScore(discrete_edge_matrix(table.stats.counts.subset(kept)), kept_names)
+        finish_tan(clf, enc, table, score)
+    spec = clf._fit_spec
+    clf._fit_parameters_from_partitions(data, spec.parameters, spec.random_state)
+    return clf
+
+
+def fit_nb_partitions(clf, data: Partitions):
+    """Fit a ``NaiveBayesClassifier`` from partitions: its factors (no feature parent) from
+    the statistics of :func:`~estimators.network.cg_pairs.fit_statistics_table`, as
+    :func:`~estimators.network.model.fit_network` fits them in memory, then its
+    discriminative parameters (``parameters="discriminative"``) from the partitions."""
+    owner = type(clf).__name__
+    data = data.with_owner(owner)
+    _, enc, table, _ = fit_statistics_table(clf, data)
     kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-    kept_names = [names[j] for j in kept]
-    score = None
-    if len(kept) >= 2 and continuous.all():
-        sub = table.stats.moments.subset(kept)
-        constant, R = gaussian_statistics(sub, kept_names, owner, allow_constant=True)
-        score = GaussianCMI().fit_correlations(kept_names, sub.classes, sub.n, constant, R)
-    elif len(kept) >= 2:
-        score = PairScore(discrete_edge_matrix(table.stats.counts.subset(kept)), kept_names)
-    return finish_tan(clf, enc, table, score)
+    if not kept:
+        raise ValueError(f"{owner} needs at least 1 non-constant feature column; all are "
+                         f"constant ({clf.constant_features_}).")
+    clf.class_information_ = table.class_information()
+    largest = table.largest_variance(kept)
+    clf.network_ = network_from_stats(
+        enc, table, kept, [()] * len(kept), alpha=clf.alpha, ess=None,
+        var_smoothing=clf.var_smoothing,
+        floor=clf.var_smoothing * (largest if largest > 0 else 1.0))
+    clf._fit_parameters_from_partitions(data, clf.parameters, clf.random_state)
+    return clf

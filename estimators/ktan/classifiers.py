@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from estimators._model_selection import candidate_grid, select_by_cv
 from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
-from estimators.ktan._base import BaseKTAN, KTANSpec, refuse_dask_discriminative
+from estimators.ktan._base import BaseKTAN, KTANSpec
 from estimators.ktan._partitions import fit_tan_partitions
 from estimators.network.partitions import Partitions
 from estimators.network.scoring import score_family, shared_scores
@@ -381,7 +381,6 @@ class KTANClassifier(BaseKTAN):
                     "rows in memory (its tests or folds read the rows); use "
                     "feature_selection=None on a Dask collection, or compute a sample.")
             self.feature_selection_ = None
-            refuse_dask_discriminative(self)
             return fit_tan_partitions(self, X)
         if isinstance(self.k, Integral):
             if self.structure_score == "auto":

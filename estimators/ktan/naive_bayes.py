@@ -25,7 +25,8 @@ from estimators._joint import (
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._base import MIN_CELL_ROWS
-from estimators.network.model import fit_network, refit_network
+from estimators.network.model import NetworkLikelihood, fit_network, refit_network
+from estimators.network.partitions import Partitions
 
 
 class NaiveBayesClassifier(JointLogLikelihoodClassifier):
@@ -109,18 +110,24 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Fit the class-conditional factors (and the discriminative parameters).
 
         Parameters
         ----------
-        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
+        X : array-like or pandas.DataFrame of shape (n_samples, n_features), or Partitions
+            Training data, or the partitions of a Dask DataFrame
+            (``estimators.distributed.collect(X, y)``; y then None).
         y : array-like of shape (n_samples,)
 
         Returns
         -------
         self
         """
+        if isinstance(X, Partitions):  # statistics merged over row partitions
+            from estimators.ktan._partitions import fit_nb_partitions  # noqa: PLC0415 (a cycle)
+
+            return fit_nb_partitions(self, X)
         enc, codes = self._validate_training(X, y)
         kept = [j for j, t in enumerate(enc.types) if t != "constant"]
         if not kept:
@@ -141,6 +148,9 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
 
     def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
         return list(self.network_.factors)
+
+    def _likelihood(self):
+        return NetworkLikelihood(self.network_, self.class_log_prior_)
 
     def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
         return refit_network(self.network_, enc, codes, self.classes_.size, alpha=self.alpha,

@@ -8,6 +8,11 @@ lives and merges the results. :class:`InMemory` is one partition (a pandas table
 a tree of ``dask.delayed`` merges). The classifiers and scores that fit from statistics
 accept either as ``fit(data)``, and run the same code on both.
 
+Beside these merged statistics, :meth:`Partitions.map_each` returns one result per partition
+(in partition order) and :meth:`Partitions.persist` keeps a per-partition state where the
+partition lives (a :class:`Resident`), for a fit that reads the same rows at every step (the
+discriminative parameters' L-BFGS, :mod:`estimators.discriminative`).
+
 The passes: :func:`moments_of` (class moments of numeric columns), :func:`categories_of`
 (sorted categories and class labels), :func:`counts_of` (pair contingency tables),
 :func:`column_kinds` (the in-memory typing rule on partitions), and the encoder an
@@ -39,7 +44,7 @@ from estimators.columns import (
 )
 from estimators.network.statistics import ClassMoments, PairCounts, encode, gram_counts
 
-__all__ = ["InMemory", "Partitions", "categories_of", "column_kinds", "counts_of",
+__all__ = ["Held", "InMemory", "Partitions", "Resident", "categories_of", "column_kinds", "counts_of",
            "empty_encoded", "encoder_order", "fit_encoder", "moments_of"]
 
 
@@ -68,6 +73,16 @@ class Partitions(abc.ABC):
         """``combine`` over the partitions of ``fn(x_part, y_part, *args)`` (x a pandas
         DataFrame, y a Series), computed."""
 
+    @abc.abstractmethod
+    def map_each(self, fn: Callable, *args, each: list | None = None) -> list:
+        """``[fn(x_part, y_part, *args[, each[i]]) for every partition i]``, computed, in
+        partition order (``each``: one more argument per partition)."""
+
+    @abc.abstractmethod
+    def persist(self, fn: Callable, *args) -> Resident:
+        """``fn(x_part, y_part, *args)`` of every partition, kept where the partition lives
+        (for passes that read the same per-partition state many times)."""
+
     def with_owner(self, owner: str) -> Partitions:
         """The same partitions, messages naming ``owner``."""
         out = copy.copy(self)
@@ -93,6 +108,39 @@ class InMemory(Partitions):
 
     def map_reduce(self, fn, combine, *args):
         return fn(self.X, self.y, *args)
+
+    def map_each(self, fn, *args, each=None):
+        return [fn(self.X, self.y, *args, *([] if each is None else [each[0]]))]
+
+    def persist(self, fn, *args) -> Held:
+        return Held([fn(self.X, self.y, *args)])
+
+
+class Resident(abc.ABC):
+    """Per-partition states kept where their partitions live (:meth:`Partitions.persist`)."""
+
+    @abc.abstractmethod
+    def map_reduce(self, fn: Callable, combine: Callable, *args):
+        """``combine`` over the states of ``fn(state, *args)``, computed."""
+
+
+class Held(Resident):
+    """States held in this process (the in-memory partition's).
+
+    Examples
+    --------
+    >>> Held([1, 2, 3]).map_reduce(lambda s, k: s * k, max, 10)
+    30
+    """
+
+    def __init__(self, states: list):
+        self.states = states
+
+    def map_reduce(self, fn, combine, *args):
+        out = fn(self.states[0], *args)
+        for state in self.states[1:]:
+            out = combine(out, fn(state, *args))
+        return out
 
 
 def _moments_part(x: pd.DataFrame, y: pd.Series, owner: str) -> ClassMoments:

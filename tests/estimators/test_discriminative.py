@@ -321,18 +321,6 @@ def test_gnb_discriminative_refuses_non_gaussian_dependence_and_fits_mixed():
     assert np.allclose(dis.predict_proba(df).sum(axis=1), 1.0)
 
 
-def test_dask_collection_is_refused_for_discriminative_parameters():
-    dd = pytest.importorskip("dask.dataframe")
-    rng = np.random.default_rng(10)
-    df = pd.DataFrame(rng.normal(size=(60, 3)), columns=list("abc"))
-    y = pd.Series(rng.integers(0, 2, 60), name="y")
-    from estimators.distributed import collect
-
-    data = collect(dd.from_pandas(df, npartitions=2), dd.from_pandas(y, npartitions=2))
-    with pytest.raises(ValueError, match="needs the rows in memory"):
-        TANClassifier(parameters="discriminative").fit(data)
-
-
 def test_inner_cv_folds_follow_the_estimators_random_state():
     """The penalty's inner cross-validation is seeded by ``random_state`` (None means 0):
     the same seed gives the same inner-CV table, and it equals the table of seed 0 when
@@ -379,22 +367,22 @@ def test_a_single_row_class_is_in_every_inner_training_part():
     assert np.isfinite(clf.predict_proba(X)).all()
 
 
-def test_inner_rows_subsample_is_seeded_stratified_and_only_above_the_threshold():
+def testinner_rows_subsample_is_seeded_stratified_and_only_above_the_threshold():
     """Above ``INNER_ROWS`` training rows the penalty's inner CV runs on a subsample: the
     same seed gives the same rows, another seed others; sorted distinct rows, about
     ``INNER_ROWS`` of them, every class in proportion (within one row) and a rare class kept
     whole up to ``INNER_FOLDS`` rows; at or below the threshold, all rows (None)."""
-    from estimators.discriminative._select import INNER_FOLDS, INNER_ROWS, _inner_rows
+    from estimators.discriminative._select import INNER_FOLDS, INNER_ROWS, inner_rows
 
     rng = np.random.default_rng(8)
     n = 3 * INNER_ROWS
     y = rng.choice(4, n, p=[0.6, 0.3, 0.1 - 2 / n, 2 / n])
     counts = np.bincount(y)
-    assert _inner_rows(y[:INNER_ROWS], np.bincount(y[:INNER_ROWS]), 0) is None
-    assert _inner_rows(y[:INNER_ROWS + 1], np.bincount(y[:INNER_ROWS + 1]), 0) is not None
-    rows = _inner_rows(y, counts, 0)
-    assert np.array_equal(rows, _inner_rows(y, counts, 0))
-    assert not np.array_equal(rows, _inner_rows(y, counts, 1))
+    assert inner_rows(y[:INNER_ROWS], np.bincount(y[:INNER_ROWS]), 0) is None
+    assert inner_rows(y[:INNER_ROWS + 1], np.bincount(y[:INNER_ROWS + 1]), 0) is not None
+    rows = inner_rows(y, counts, 0)
+    assert np.array_equal(rows, inner_rows(y, counts, 0))
+    assert not np.array_equal(rows, inner_rows(y, counts, 1))
     assert np.array_equal(rows, np.unique(rows))
     kept = np.bincount(y[rows], minlength=counts.size)
     expected = counts * INNER_ROWS / n
@@ -404,7 +392,7 @@ def test_inner_rows_subsample_is_seeded_stratified_and_only_above_the_threshold(
     assert abs(kept.sum() - INNER_ROWS) <= counts.size + INNER_FOLDS
 
 
-def test_penalty_above_inner_rows_is_the_inner_cv_of_the_subsample(monkeypatch):
+def test_penalty_aboveinner_rows_is_the_inner_cv_of_the_subsample(monkeypatch):
     """Above the threshold, ``select_penalty`` is exactly the inner CV of the subsample:
     every refit sees subsample rows only, and its table equals the one of the subsample
     given as the whole training set (below the threshold)."""
@@ -422,7 +410,7 @@ def test_penalty_above_inner_rows_is_the_inner_cv_of_the_subsample(monkeypatch):
         return clf._refit_generative(enc.take(rows), y[rows])
 
     monkeypatch.setattr(_select, "INNER_ROWS", 150)
-    sub = _select._inner_rows(y, np.bincount(y), 0)
+    sub = _select.inner_rows(y, np.bincount(y), 0)
     assert sub is not None and 140 <= sub.size <= 160
     table = _select.select_penalty(spec, enc, y, 3, refit, _terms)[3]
     assert seen and all(np.isin(rows, sub).all() for rows in seen)
