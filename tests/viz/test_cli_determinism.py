@@ -27,6 +27,8 @@ def run(csv, out, model, seed):
     assert main(["learn", str(csv), "--target", "class", "--model", model, "--out", str(out),
                  "--cv", "2", "--random-state", str(seed), "--quiet"]) == 0
     metrics = without_timing(json.loads((out / "metrics.json").read_text()))
+    # the recorded command line names its own --out folder; the rest must be identical
+    assert metrics.pop("command").endswith(f"--out {out} --cv 2 --random-state {seed} --quiet")
     return metrics, (out / "structure.graphml").read_bytes(), (
         out / "structure.json").read_bytes()
 
