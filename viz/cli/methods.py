@@ -127,14 +127,17 @@ def selection_lines(model) -> list[str]:
         return []
     import numpy as np
 
-    skip = {"fold_log_loss", "n_folds"}
+    skip = {"fold_log_loss", "n_folds", "rule"}
     keys = [k for k in table if k not in skip]
     params = [k for k in keys if not k.endswith("_log_loss")]
     n = len(table[keys[0]])
     chosen = {k: getattr(model, f"{k}_", None) for k in params}
     folds = table.get("n_folds", "?")
+    rule = {"one-se": "within one standard error of the smallest mean log-loss, the first "
+                      "(simplest) candidate", "min": "the smallest mean log-loss"}.get(
+        table.get("rule", "min"), table.get("rule"))
     lines = ["", "## Model selection (inner cross-validation)", "",
-             "Chosen by the mean log-loss of a stratified "
+             f"Chosen by the mean log-loss ({rule}) of a stratified "
              f"{folds}-fold cross-validation inside the training data: "
              + ", ".join(f"{k} = {_cell(v)}" for k, v in chosen.items()) + " (std: the sample "
              "standard deviation over the inner folds, ddof = 1).", "",
