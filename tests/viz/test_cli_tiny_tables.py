@@ -146,6 +146,19 @@ def test_a_class_of_one_row_is_refused_before_any_fold(tmp_path, capsys):
         "them out)"]
 
 
+def test_a_class_of_one_row_beside_two_others_is_scored_and_said(tmp_path, capsys):
+    """Classes 10 + 10 + 1 (as helpmiss's 'missing'): every training part keeps two classes,
+    so the run goes on; the single row is always misclassified, and the terminal says so."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.normal(size=21), "b": np.arange(21) % 3,
+                          "class": ["x"] * 10 + ["y"] * 10 + ["z"]})
+    code, out = _learn(tmp_path, frame, "--cv", "2")
+    err = capsys.readouterr().err
+    assert code == 0 and (out / "report.md").exists()
+    assert "class 'z' has 1 row: the fold that tests it trains without it" in err
+    assert "least populated class" not in err
+
+
 def test_fewer_rows_than_folds_names_the_cv_that_works(tmp_path, capsys):
     frame = pd.DataFrame({"a": np.arange(6.0), "b": np.arange(6) % 2,
                           "class": ["x", "y"] * 3})

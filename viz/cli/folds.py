@@ -2,8 +2,9 @@
 
 ``kgraph learn`` scores its model by a stratified k-fold: every class's rows are spread
 over the k test parts. That needs at least two classes, at least two rows of each (a class
-with one row is tested by the fold that trains without it: that training part lacks the
-class) and at least k rows. :func:`check_folds` refuses a table that cannot be, naming its
+with one row is tested by the fold that trains without it: with two classes that training
+part holds one class only, so a one-row class is refused there and reported otherwise) and
+at least k rows. :func:`check_folds` refuses a table that cannot be, naming its
 rows and classes and the ``--cv`` that would work, and returns the warning for a class
 with fewer rows than folds (some test parts then hold none of it) instead of
 scikit-learn's.
@@ -41,6 +42,11 @@ def check_folds(y: pd.Series, cv: int, source: str) -> list[str]:
     Traceback (most recent call last):
     ...
     viz.cli.commands.CommandError: class 'y' of t.csv has 1 row (x: 9, y: 1): the fold that tests it would train without it, on one class only; stratified cross-validation needs at least 2 rows of every class (add rows of 'y' or leave them out)
+
+    With two or more other classes, a one-row class is scored (and said):
+
+    >>> check_folds(pd.Series(["x"] * 9 + ["y"] * 9 + ["z"]), 5, "t.csv")
+    ["class 'z' has 1 row: the fold that tests it trains without it, so that row is always misclassified (its metrics count it as an error)"]
     """
     counts = y.value_counts().sort_index()
     n, rows = len(y), f"{len(y)} row{'s' if len(y) != 1 else ''}"
@@ -52,7 +58,7 @@ def check_folds(y: pd.Series, cv: int, source: str) -> list[str]:
             "least 2 classes, and cross-validation at least 2 rows of each; no --cv can "
             "score this table")
     single = counts[counts < 2]
-    if single.size:
+    if single.size and counts.size - single.size < 2:  # a training part of one class
         c = single.index[0]
         raise CommandError(
             f"class {c!r} of {source} has 1 row ({_classes(counts)}): the fold that tests it "
@@ -64,7 +70,9 @@ def check_folds(y: pd.Series, cv: int, source: str) -> list[str]:
             f"use --cv between 2 and {n} (--cv {min(n, int(counts.min()))} puts every class "
             "in every test part)")
     small = counts[counts < cv]
-    return [f"class {c!r} has {k} rows, fewer than the {cv} folds: {cv - k} of the {cv} test "
+    return [f"class {c!r} has 1 row: the fold that tests it trains without it, so that row "
+            "is always misclassified (its metrics count it as an error)" if k == 1 else
+            f"class {c!r} has {k} rows, fewer than the {cv} folds: {cv - k} of the {cv} test "
             f"parts hold none of it (their metrics are on the other classes only); --cv "
             f"{int(counts.min())} puts it in every test part" for c, k in small.items()]
 
