@@ -44,7 +44,7 @@ from sklearn.metrics import accuracy_score, log_loss  # noqa: E402
 
 from estimators import GNBClassifier, KTANClassifier, TANClassifier  # noqa: E402
 from estimators.columns import MixedEncoder  # noqa: E402
-from estimators.scores import fit_cg_factor  # noqa: E402
+from estimators.network.fitting import fit_cg_factor  # noqa: E402
 from estimators.semiparametric import fit_ckde_factor  # noqa: E402
 
 MIXED = ["penguins", "oj", "arrests", "helpmiss", "heart_failure", "yeast"]

@@ -61,7 +61,7 @@ from estimators.discriminative import (
     resolve_parameters,
 )
 from estimators.feature_selection import FEATURE_SELECTORS, select_features
-from estimators.network.partitions import Partitions, column_kinds, empty_encoded
+from estimators.stats.partitions import Partitions, column_kinds, empty_encoded
 
 __all__ = ["FEATURE_SELECTION_CONSTRAINT", "FEATURE_TYPES_CONSTRAINT",
            "JointLogLikelihoodClassifier", "PARAMETERS_CONSTRAINT"]
@@ -185,11 +185,11 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
                       f"then contributes no dependence for them: {'; '.join(parts)}.",
                       DegenerateFeatureWarning)
 
-    # -- fitting from partition statistics (estimators.network.partitions) ------------------
+    # -- fitting from partition statistics (estimators.stats.partitions) ------------------
     def _continuous_columns(self, data: Partitions) -> np.ndarray:
         """Which columns of partitioned data are continuous: from ``features``, a
         ``feature_types`` mapping or the in-memory typing rule
-        (:func:`~estimators.network.partitions.column_kinds`)."""
+        (:func:`~estimators.stats.partitions.column_kinds`)."""
         features = getattr(self, "features", "auto")
         if features != "auto":
             return np.full(len(data.names), features == "gaussian")

@@ -7,7 +7,7 @@ structure and parameters -- on each
 training part of a stratified K-fold split of the *training* data and scored by its log-loss
 on the held-out part (what scikit-learn's ``cross_val_score`` does, fold by fold with all
 candidates on a fold in turn, so that a k-TAN fitted inside
-:func:`estimators.network.scoring.shared_scores` scores each training part once). A class with fewer rows than folds
+:func:`estimators.learning.structure_scores.shared_scores` scores each training part once). A class with fewer rows than folds
 is missing from some training parts; its held-out rows there are left out of that fold's
 log-loss (the same rows for every candidate), so a rare class never stops the choice.
 

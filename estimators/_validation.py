@@ -49,7 +49,7 @@ class UndefinedScoreError(ValueError):
     """A structure score is undefined (NaN), e.g. for perfectly collinear parents.
 
     Scores and searchers raise it (never a NaN); structure learning searches such a
-    hyperedge as ineligible (:mod:`estimators.network.learn`) and recognises it by its type.
+    hyperedge as ineligible (:mod:`estimators.learning.structure_learning`) and recognises it by its type.
     """
 
 

@@ -7,7 +7,7 @@ otherwise enter by chance in about half of small samples). Here the criterion is
 log-loss of the naive Bayes on the candidate set (accuracy, Langley and Sage's choice, is
 flat over most additions and ties often). Because a naive Bayes's joint log-likelihood is a
 sum of one term per feature, each fold's term of every feature is computed once
-(:func:`~estimators.scores.fit_cg_factor` without parents on the training part, as the
+(:func:`~estimators.network.fitting.fit_cg_factor` without parents on the training part, as the
 naive Bayes fits it (a column with missing cells shrunk, ``shrink=True``), evaluated
 on the held-out part; a missing cell contributes 0, as at prediction, MATH.md §8) and the
 greedy search only adds stored ``(n, m)`` arrays: ``d`` factor fits per fold, then
@@ -35,7 +35,7 @@ from scipy.special import logsumexp
 from sklearn.model_selection import StratifiedKFold
 
 from estimators.columns import EncodedColumns
-from estimators.scores import fit_cg_factor
+from estimators.network.fitting import fit_cg_factor
 
 __all__ = ["fold_terms", "selective_nb"]
 

@@ -222,7 +222,6 @@ def package_cycles(graph: nx.DiGraph) -> list[str]:
     return lines
 
 
-@pytest.mark.xfail(strict=True, reason="issue 47: the floors are being built")
 def test_estimators_subpackages_are_acyclic():
     """Issue 47: the floors of DESIGN.md ("estimators, floor by floor") -- no package
     imports another that imports it back, even through other packages."""
@@ -230,7 +229,6 @@ def test_estimators_subpackages_are_acyclic():
     assert not lines, "\n".join(lines)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 47: the floors are being built")
 def test_bnc_does_not_import_ktan():
     """Issue 47: the families stand side by side; what both use lives below them."""
     graph = package_graph(ROOT / "estimators", "estimators")

@@ -3,8 +3,8 @@
 A categorical child v with categorical super-parents S has the CPT
 ``p(x_v | x_S, y) = (n_{x_S, y, x_v} + alpha) / (n_{x_S, y} + K_v alpha)`` on the rows where
 v, S and y are observed (available cases), exactly what
-:func:`estimators.scores.fit_cg_factor` fits; here it is one ``bincount`` per family and a
-:class:`~estimators.scores.CategoricalFactor` built from it, without the per-factor
+:func:`estimators.network.fitting.fit_cg_factor` fits; here it is one ``bincount`` per family and a
+:class:`~estimators.network.factors.CategoricalFactor` built from it, without the per-factor
 bookkeeping of the general fit (continuous families still go through ``fit_cg_factor``).
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.columns import EncodedColumns
+from estimators.network.factors import CategoricalFactor
 from estimators.network.fitting import log_cpt_table
-from estimators.scores import CategoricalFactor
 
 __all__ = ["categorical_factor"]
 

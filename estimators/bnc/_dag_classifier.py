@@ -19,9 +19,10 @@ from estimators._joint import (
     JointLogLikelihoodClassifier,
 )
 from estimators.columns import EncodedColumns
-from estimators.ktan import FEATURE_FAMILIES, family_of, feature_types_of, unique_class_node
+from estimators.columns.feature_families import FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.learning.structure_scores import MIN_CELL_ROWS
+from estimators.network.class_node import unique_class_node
 from estimators.network.model import modelled_columns, refit_network
-from estimators.network.scoring import MIN_CELL_ROWS
 from estimators.semiparametric import (
     KINDS,
     Semiparametric,

@@ -1,5 +1,5 @@
 """AODE fitted from the statistics of row partitions
-(:class:`~estimators.network.partitions.Partitions`: a Dask DataFrame through
+(:class:`~estimators.stats.partitions.Partitions`: a Dask DataFrame through
 ``estimators.distributed.collect``).
 
 Every family of an AODE has at most one feature parent (a child given its super-parent, or
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from estimators.ktan import MIN_CELL_ROWS
+from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.cg_pairs import fit_statistics_table
 from estimators.network.model import CGNetwork
-from estimators.network.partitions import Partitions
 from estimators.network.stats_factors import factor_from_stats, log_likelihood_from_stats
+from estimators.stats.partitions import Partitions
 
 __all__ = ["fit_ande_partitions"]
 

@@ -85,9 +85,11 @@ from estimators.bnc._counts import categorical_factor
 from estimators.bnc._partitions import fit_ande_partitions
 from estimators.bnc._spode_joint import spode_joint_log_likelihood
 from estimators.columns import EncodedColumns
-from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network, unique_class_node
-from estimators.network.partitions import Partitions
+from estimators.learning.structure_scores import MIN_CELL_ROWS
+from estimators.network.class_node import unique_class_node
+from estimators.network.model import CGNetwork, fit_network
 from estimators.progress import progress
+from estimators.stats.partitions import Partitions
 from kgraph.superparent import SuperParentEnsemble
 
 __all__ = ["A2DEClassifier", "AODEClassifier", "AnDEClassifier"]
@@ -295,7 +297,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
 def _spode(enc: EncodedColumns, codes: np.ndarray, m: int, kept: list, parents: list,
            fit: dict) -> tuple[CGNetwork, list]:
     """One SPODE's network: categorical families with categorical parents from counts
-    (:mod:`estimators.bnc._counts`), the others by :func:`estimators.ktan.fit_network`; and
+    (:mod:`estimators.bnc._counts`), the others by :func:`estimators.network.model.fit_network`; and
     per factor its mean training ``ln p`` when the counts gave it (else None)."""
     cont = enc.continuous
     counted = [not cont[v] and not any(cont[p] for p in pa) for v, pa in zip(kept, parents,

@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
-from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, fit_score
+from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import canonical_order, hill_climb_dag, snap, tie_step

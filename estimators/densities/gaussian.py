@@ -13,7 +13,7 @@ from estimators.densities._normal_scores import (
     clip_correlation,
     safe_correlation,
 )
-from estimators.network.statistics import ClassMoments
+from estimators.stats.cell_statistics import ClassMoments
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 
@@ -88,7 +88,7 @@ class ClassGaussian(NormalScoreDensity):
         return self.fit_moments(ClassMoments.from_arrays(X, codes, np.arange(n_classes)))
 
     def fit_moments(self, moments: ClassMoments) -> ClassGaussian:
-        """Fit from class moments (:class:`~estimators.network.statistics.ClassMoments` of
+        """Fit from class moments (:class:`~estimators.stats.cell_statistics.ClassMoments` of
         the rows in memory, or merged over the partitions of a Dask DataFrame).
 
         The standard deviations carry ``eps = var_smoothing`` times the largest variance of
@@ -100,7 +100,7 @@ class ClassGaussian(NormalScoreDensity):
         Examples
         --------
         >>> import numpy as np
-        >>> from estimators.network.statistics import ClassMoments
+        >>> from estimators.stats.cell_statistics import ClassMoments
         >>> X = np.array([[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [5.0, 5.0]])
         >>> g = ClassGaussian(var_smoothing=0.0).fit_moments(
         ...     ClassMoments.from_arrays(X, np.array([0, 0, 0, 1]), np.arange(2)))

@@ -18,7 +18,7 @@ from estimators.discriminative._model import (
 )
 from estimators.discriminative._partitioned import fit_parameters_partitioned
 from estimators.discriminative._select import L2, L2_GRID, SCALE_GRID
-from estimators.discriminative._tables import log_tables
+from estimators.network.discriminative_tables import log_tables
 
 __all__ = [
     "FORMS",

@@ -169,7 +169,7 @@ def _add_sums(a: tuple, b: tuple) -> tuple:
 class PartitionedCLL:
     """The objective above with its rows in partitions that are never gathered: each
     evaluation sums :meth:`RowBlock.sums` over the blocks where they live (``blocks``: a
-    :class:`~estimators.network.partitions.Resident` of :class:`RowBlock`) and adds the
+    :class:`~estimators.stats.partitions.Resident` of :class:`RowBlock`) and adds the
     penalty here, so L-BFGS runs on the client on the same objective as
     :class:`CLLProblem` on all rows (up to the order of the sums).
 

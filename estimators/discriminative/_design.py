@@ -38,8 +38,12 @@ import numpy as np
 from scipy import sparse
 
 from estimators.columns import EncodedColumns
-from estimators.network.statistics import upper_pairs
-from estimators.scores import BayesCategoricalFactor, CategoricalFactor, LinearGaussianFactor
+from estimators.network.factors import (
+    BayesCategoricalFactor,
+    CategoricalFactor,
+    LinearGaussianFactor,
+)
+from estimators.stats.cell_statistics import upper_pairs
 
 __all__ = ["Design", "fit_design", "generative_weights", "layout", "standardisation"]
 
@@ -204,7 +208,7 @@ def fit_design(factors, enc: EncodedColumns, scale: float | None = None) -> Desi
     --------
     >>> import numpy as np
     >>> from estimators.columns import MixedEncoder
-    >>> from estimators.scores import fit_cg_factor
+    >>> from estimators.network.fitting import fit_cg_factor
     >>> X = np.array([[0, 1.5], [1, 2.5], [1, 4.5], [0, 3.5]])
     >>> enc = MixedEncoder({0: "categorical", 1: "continuous"}).fit_transform(X)
     >>> y = np.array([0, 0, 1, 1])

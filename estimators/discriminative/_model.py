@@ -275,7 +275,7 @@ def fit_parameters(factors, enc: EncodedColumns, y: np.ndarray, jll: np.ndarray,
     --------
     >>> import numpy as np
     >>> from estimators.columns import MixedEncoder
-    >>> from estimators.scores import fit_cg_factor
+    >>> from estimators.network.fitting import fit_cg_factor
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 300)
     >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])

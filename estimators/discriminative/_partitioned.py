@@ -2,12 +2,12 @@
 
 The CLL and its gradient are sums over rows (:mod:`._cll`), so the fit of
 :func:`._model.fit_parameters` runs on partitions
-(:class:`~estimators.network.partitions.Partitions`: one in memory, or a Dask DataFrame
+(:class:`~estimators.stats.partitions.Partitions`: one in memory, or a Dask DataFrame
 through ``estimators.distributed.collect``) in three steps:
 
 1. one pass: the class codes of every row (one small integer each, gathered to the client)
    and the standardisation of the continuous columns (their moments merged by Chan's
-   update, :class:`~estimators.network.statistics.CellStats`), which the in-memory fit
+   update, :class:`~estimators.stats.cell_statistics.CellStats`), which the in-memory fit
    computes from all training rows (:func:`._design.standardisation`);
 2. for ``"auto"`` settings, the rows of inner cross-validation: the same stratified
    subsample of :data:`._select.INNER_ROWS` rows that :func:`._select.inner_rows` draws in
@@ -41,7 +41,7 @@ from estimators.discriminative._model import (
     _terms,
 )
 from estimators.discriminative._select import inner_rows, select_on_sample
-from estimators.network.statistics import CellStats
+from estimators.stats.cell_statistics import CellStats
 
 __all__ = ["fit_parameters_partitioned"]
 

@@ -1,7 +1,7 @@
 """Larger than memory: a Dask DataFrame as row partitions of the statistics layer.
 
 :func:`collect` turns a Dask ``X`` and ``y`` into
-:class:`~estimators.network.partitions.Partitions` whose statistics are computed where each
+:class:`~estimators.stats.partitions.Partitions` whose statistics are computed where each
 partition lives and merged in a tree (one ``compute`` per pass); the estimators that fit
 from additive statistics take it as their ``fit`` input, and run the same code as on one
 in-memory partition. :func:`predict_dask` maps a fitted classifier over the partitions.

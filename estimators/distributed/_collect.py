@@ -1,4 +1,4 @@
-"""A Dask ``X`` and ``y`` as :class:`~estimators.network.partitions.Partitions`.
+"""A Dask ``X`` and ``y`` as :class:`~estimators.stats.partitions.Partitions`.
 
 ``X`` is a ``dask.dataframe.DataFrame`` (or a 2-d dask array chunked along rows only) and
 ``y`` a dask Series (or 1-d dask array) with the same partitions; each partition pair is
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from estimators.network.partitions import Partitions, Resident
+from estimators.stats.partitions import Partitions, Resident
 
 __all__ = ["DaskPartitions", "DaskResident", "collect", "tree_reduce"]
 

@@ -12,7 +12,12 @@ from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import warn_user
 from estimators.densities import DENSITIES, PairDensity
 from estimators.densities.kde_pair import KERNELS
-from estimators.network.learn import INELIGIBLE, Constraints, Relabelled, learn_structure
+from estimators.learning.structure_learning import (
+    INELIGIBLE,
+    Constraints,
+    Relabelled,
+    learn_structure,
+)
 from estimators.scores import (
     GaussianCMI,
     as_fitted_score,
@@ -76,16 +81,16 @@ def search_tree(score, used: np.ndarray, *, directed: bool, names=None
                 ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """The GNB tree of a fitted score over the positions ``0 .. len(used)-1``: edges as
     column-index pairs (``used``) in selection order and their weights (nats, as searched:
-    see :mod:`estimators.network.learn`).
+    see :mod:`estimators.learning.structure_learning`).
 
-    Learned by :func:`estimators.network.learn.learn_structure` with the registered
+    Learned by :func:`estimators.learning.structure_learning.learn_structure` with the registered
     searchers. ``directed=False``: ``"spanning-tree"``, Kruskal's maximum spanning tree of
     a symmetric score, edges in Kruskal's selection order (paper 1 Algorithm 1; decreasing
     weight, ties by pair in variable order). ``directed=True``: ``"arborescence"``, the
     maximum spanning arborescence (Chu–Liu/Edmonds) of ``W[i, j] = f(j, {i})``; the edges
     are the arcs (mother, child) in decreasing order of weight (ties: creation order).
     Arcs without enough complete rows are used (at
-    :data:`~estimators.network.learn.INELIGIBLE`) only when no tree avoids them, with one
+    :data:`~estimators.learning.structure_learning.INELIGIBLE`) only when no tree avoids them, with one
     warning. ``names`` (the columns' names) decide ties (:mod:`estimators.search.ties`);
     None: the positions.
     """

@@ -4,7 +4,7 @@ A Gaussian GNB forest (the first ``n_clusters_`` clusters) is, class by class, a
 tree: oriented from a root, ``ln p(x | y) = Σ_roots ln p(x_r | y) + Σ_arcs ln p(x_c | x_m, y)``
 (the ratio form of MATH.md §3 is this product). The log-linear features of
 :mod:`estimators.discriminative` are those of these families (the CG factors of MATH.md §7,
-fitted here by :func:`estimators.scores.fit_cg_factor` for their layout, warm start and
+fitted here by :func:`estimators.network.fitting.fit_cg_factor` for their layout, warm start and
 per-family log-factors); the generative offset stays the GNB's own ``ln p(y, x_O)``.
 Only the Gaussian dependence is a CG model; the copula and KDE pair models are refused.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.scores import fit_cg_factor
+from estimators.network.fitting import fit_cg_factor
 
 __all__ = ["forest_families", "family_factors"]
 

@@ -16,7 +16,7 @@ among them, makes it ineligible (-inf). The CG score already works this way.
 
 Values are the scores' own (``-inf`` ineligible, ``+inf`` a perfect dependence; collinear
 parents are ineligible); the searchers read them through the one policy of
-:mod:`estimators.network.learn`, where :func:`learn_gnb_tree` searches them.
+:mod:`estimators.learning.structure_learning`, where :func:`learn_gnb_tree` searches them.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def learn_gnb_tree(enc: EncodedColumns, codes: np.ndarray, classes: np.ndarray,
                    var_smoothing: float, n_jobs: int | None, *, directed: bool
                    ) -> tuple[list[tuple[int, int]], np.ndarray]:
     """The GNB tree over the columns ``used``: edges as column-index pairs in selection
-    order and their weights (nats, as searched: see :mod:`estimators.network.learn`).
+    order and their weights (nats, as searched: see :mod:`estimators.learning.structure_learning`).
 
     ``directed=False`` (all-continuous data): ``"spanning-tree"``, Kruskal's
     maximum spanning tree of the symmetric dependence CMI, edges in Kruskal's selection

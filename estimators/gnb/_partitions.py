@@ -1,5 +1,5 @@
 """``GNBClassifier(dependence="gaussian")`` fitted from the statistics of row partitions
-(:class:`~estimators.network.partitions.Partitions`: a Dask DataFrame through
+(:class:`~estimators.stats.partitions.Partitions`: a Dask DataFrame through
 ``estimators.distributed.collect``).
 
 The same statistic as the in-memory fit: the class moments (merged over the partitions)
@@ -15,10 +15,10 @@ import numpy as np
 
 from estimators.densities import ClassGaussian
 from estimators.gnb._learn import fitted_copula_tree
-from estimators.network.partitions import Partitions, fit_encoder, moments_of
-from estimators.network.statistics import ClassMoments
 from estimators.network.stats_factors import single_type_table
 from estimators.scores.partitions import gaussian_statistics
+from estimators.stats.cell_statistics import ClassMoments
+from estimators.stats.partitions import Partitions, fit_encoder, moments_of
 from kgraph import GNBJunctionTree
 
 __all__ = ["fit_gnb_partitions"]

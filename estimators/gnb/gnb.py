@@ -23,8 +23,8 @@ from estimators.gnb._log_linear import family_factors, forest_families
 from estimators.gnb._mixed_scores import learn_gnb_tree
 from estimators.gnb._partitions import fit_gnb_partitions
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
-from estimators.network.partitions import Partitions
-from estimators.network.statistics import ClassMoments
+from estimators.stats.cell_statistics import ClassMoments
+from estimators.stats.partitions import Partitions
 from kgraph import GNBJunctionTree
 
 

@@ -20,7 +20,7 @@ from estimators.gnb._learn import (
     make_score,
 )
 from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
-from estimators.network.learn import PERFECT, Constraints, Relabelled, learn_structure
+from estimators.learning.structure_learning import PERFECT, Constraints, Relabelled, learn_structure
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import BACKBONE_METHODS, check_k, searcher_names

@@ -30,17 +30,17 @@ from estimators._joint import (
 from estimators._validation import DegenerateFeatureWarning
 from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
-from estimators.ktan._columns import FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.columns.feature_families import FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.learning.structure_learning import Constraints, learn_structure
+from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
+from estimators.network.class_node import unique_class_node
 from estimators.network.export import to_pgmpy
-from estimators.network.learn import Constraints, learn_structure
 from estimators.network.model import (
     NetworkLikelihood,
     floored_vertices,
     refit_network,
     var_floor,
 )
-from estimators.network.partitions import Partitions
-from estimators.network.scoring import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
 from estimators.search import check_k
 from estimators.semiparametric import (
     KINDS,
@@ -50,23 +50,7 @@ from estimators.semiparametric import (
     fit_continuous_network,
     normal_score_table,
 )
-
-CLASS_NODE = "class"
-
-
-def unique_class_node(feature_names) -> str:
-    """The class vertex's name in exports: :data:`CLASS_NODE`, with ``_`` appended until it
-    is not one of ``feature_names``.
-
-    Examples
-    --------
-    >>> unique_class_node(["class", "x"])
-    'class_'
-    """
-    node = CLASS_NODE
-    while node in feature_names:
-        node += "_"
-    return node
+from estimators.stats.partitions import Partitions
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """A (k-)TAN fitted from the statistics of row partitions
-(:class:`~estimators.network.partitions.Partitions`: a Dask DataFrame through
+(:class:`~estimators.stats.partitions.Partitions`: a Dask DataFrame through
 ``estimators.distributed.collect``).
 
 The structure and the parameters come from the same statistics: discrete features, the
 categories (one pass), then the class x K_i x K_j contingency tables of all pairs -> the
 plug-in CMI matrix and the CPTs; Gaussian features, the class moments -> the Gaussian CMI
 of any parent set and each linear Gaussian factor; continuous and categorical features
-together, as in memory (:mod:`estimators.network.scoring`): the directed conditional
+together, as in memory (:mod:`estimators.learning.structure_scores`): the directed conditional
 Gaussian pair scores (:func:`~estimators.network.cg_pairs.pair_gains`, three passes),
 the maximum spanning arborescence over them. The network's factors
 (:func:`~estimators.network.model.fit_network`'s settings: pseudo-count ``alpha``/``ess``,
@@ -27,16 +27,16 @@ from numbers import Integral
 import numpy as np
 
 from estimators.ktan._base import _without_constant
+from estimators.learning.structure_learning import Constraints, learn_structure
+from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE
 from estimators.network.cg_pairs import fit_statistics_table, pair_gains
-from estimators.network.learn import Constraints, learn_structure
 from estimators.network.model import CGNetwork, pseudo_count
-from estimators.network.partitions import Partitions
-from estimators.network.scoring import MIN_CELL_ROWS, RIDGE
 from estimators.network.stats_factors import StatsTable, factor_from_stats
 from estimators.scores import GaussianCMI
 from estimators.scores.partitions import discrete_edge_matrix, gaussian_statistics
 from estimators.search import check_k
 from estimators.semiparametric import factor_kinds
+from estimators.stats.partitions import Partitions
 
 __all__ = ["PairScore", "fit_nb_partitions", "fit_tan_partitions", "network_from_stats"]
 
@@ -88,7 +88,7 @@ def _kept(clf, enc) -> list:
 
 def finish_tan(clf, enc, table: StatsTable, score, kept=None):
     """Search the k-tree on the fitted ``score`` (over the non-constant columns ``kept``) as
-    :func:`~estimators.network.learn.learn_structure` does, and fit the network from the
+    :func:`~estimators.learning.structure_learning.learn_structure` does, and fit the network from the
     statistics; sets the fitted attributes of an in-memory fit."""
     owner = type(clf).__name__
     kept = _kept(clf, enc) if kept is None else kept

@@ -14,11 +14,11 @@ from estimators._warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
 from estimators.ktan._base import BaseKTAN, KTANSpec
 from estimators.ktan._partitions import fit_tan_partitions
-from estimators.network.partitions import Partitions
-from estimators.network.scoring import score_family, shared_scores
+from estimators.learning.structure_scores import score_family, shared_scores
 from estimators.plugins import RegistryName
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.search import BACKBONE_METHODS, searcher_names
+from estimators.stats.partitions import Partitions
 
 _DOC_ATTRIBUTES = """classes_ : ndarray
         Class labels.
@@ -48,7 +48,7 @@ _DOC_ATTRIBUTES = """classes_ : ndarray
 _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
         every column categorical, ``"gaussian"`` every column continuous (see
-        :mod:`estimators.ktan._columns`).
+        :mod:`estimators.columns.feature_families`).
     alpha : float, default=1.0
         Pseudo-count of the CPTs (> 0), categorical features only.
     ess : float or None, default=None

@@ -26,7 +26,7 @@ from estimators._warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._base import MIN_CELL_ROWS
 from estimators.network.model import NetworkLikelihood, fit_network, refit_network
-from estimators.network.partitions import Partitions
+from estimators.stats.partitions import Partitions
 
 
 class NaiveBayesClassifier(JointLogLikelihoodClassifier):

@@ -1,6 +1,8 @@
-"""One network core for every structured classifier: sufficient statistics, factors, the
-parent-set network model and structure learning (issue 27).
+"""The network floor (issue 47; DESIGN.md "estimators, floor by floor"): factors, their
+fitting, the parent-set network model of every structured classifier and its export.
 
-Modules: ``statistics`` (additive sufficient statistics, one partition in memory, many from
-a Dask DataFrame), ``factors``, ``model`` and ``learn``.
+Modules: ``factors``, ``fitting``, ``stats_factors`` (factors from the statistics of
+:mod:`estimators.stats`), ``cg_pairs``, ``model``, ``equivalent``, ``discriminative_tables``
+and ``export``. Structure learning sits a floor above the scores, in
+:mod:`estimators.learning`.
 """

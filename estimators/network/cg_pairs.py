@@ -4,7 +4,7 @@ parent at most).
 Three passes over the partitions, each a map and a tree reduction:
 
 1. the categories of the categorical columns and the class labels;
-2. :class:`~estimators.network.mixed_statistics.MixedStats` (class moments, pair counts,
+2. :class:`~estimators.stats.mixed_statistics.MixedStats` (class moments, pair counts,
    level moments);
 3. for every categorical vertex with a continuous parent, ``sum_rows ln p(x_v | x_p, y)`` of
    its Bayes'-rule factor (fitted on the client from pass 2; the log-sum-exp over the
@@ -29,8 +29,15 @@ import numpy as np
 import pandas as pd
 
 from estimators.network.factors import LOG_2PI as _LOG_2PI
-from estimators.network.mixed_statistics import MixedStats, mixed_stats
-from estimators.network.partitions import (
+from estimators.network.stats_factors import (
+    StatsTable,
+    factor_from_stats,
+    log_likelihood_from_stats,
+    single_type_table,
+)
+from estimators.stats.cell_statistics import encode
+from estimators.stats.mixed_statistics import MixedStats, mixed_stats
+from estimators.stats.partitions import (
     categories_of,
     column_kinds,
     counts_of,
@@ -38,13 +45,6 @@ from estimators.network.partitions import (
     encoder_order,
     fit_encoder,
     moments_of,
-)
-from estimators.network.statistics import encode
-from estimators.network.stats_factors import (
-    StatsTable,
-    factor_from_stats,
-    log_likelihood_from_stats,
-    single_type_table,
 )
 
 __all__ = ["cg_pair_statistics", "mixed_table", "pair_gains", "statistics_table"]
@@ -175,7 +175,7 @@ def pair_gains(data, table: StatsTable, classes, columns, *, var_smoothing: floa
 def cg_pair_statistics(data, feature_types, *, var_smoothing: float, ridge: float,
                        min_cell_rows: int) -> tuple:
     """What a :class:`~estimators.scores.ConditionalGaussianScore` fitted from
-    :class:`~estimators.network.partitions.Partitions` holds: ``(encoder, encoded table of
+    :class:`~estimators.stats.partitions.Partitions` holds: ``(encoder, encoded table of
     no rows, StatsTable, classes, W)`` with ``W[i, j] = f(j, {i})`` every pair score (one
     parent at most: a larger parent set needs the joint tables of the parents)."""
     owner = data.owner

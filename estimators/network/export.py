@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from estimators.discriminative import log_tables
+from estimators.network.discriminative_tables import log_tables
 from estimators.network.equivalent import NetworkTables, equivalent_network
 
 if TYPE_CHECKING:  # pragma: no cover - pgmpy is imported only when exporting (start-up time)

@@ -54,7 +54,7 @@ configurations not seen in training fall back the same way (their cell has no ro
 **Shrinkage** (``shrink=True``, the classifiers' factors fitted on available cases, i.e.
 whose family has a missing cell in some training row): every Gaussian cell
 is instead blended with ``n0`` pseudo-rows of its (blended) coarser cell,
-:func:`~estimators.network.moments.shrunk` -- the posterior moments of a conjugate
+:func:`~estimators.stats.moments.shrunk` -- the posterior moments of a conjugate
 Normal-inverse-Wishart prior centred on the coarser cell. A cell with n rows keeps its
 estimate up to O(n0 / n); on the few rows of an available-case cell (MATH.md §8) a
 regression on 2 or 3 parents no longer has a residual variance fitted on two or three
@@ -80,7 +80,7 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.marginal.factors import gather, log_sum_exp
-from estimators.network.moments import parent_configurations
+from estimators.stats.moments import parent_configurations
 
 __all__ = ["LOG_2PI", "BayesCategoricalFactor", "CategoricalFactor", "Factor",
            "LinearGaussianFactor"]

@@ -1,5 +1,5 @@
 """Fitting the conditional Gaussian factors of :mod:`estimators.network.factors` from the
-grouped statistics of :mod:`estimators.network.moments` (MATH.md §7; the pooling, shrinkage
+grouped statistics of :mod:`estimators.stats.moments` (MATH.md §7; the pooling, shrinkage
 and available-case rules are in the factors' module docstring).
 """
 
@@ -14,7 +14,7 @@ from estimators.network.factors import (
     Factor,
     LinearGaussianFactor,
 )
-from estimators.network.moments import (
+from estimators.stats.moments import (
     Moments,
     grouped_moments,
     parent_configurations,

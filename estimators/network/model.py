@@ -8,7 +8,7 @@ joint log-likelihood, the exact marginalisation of empty cells, its structure gr
 fitted classifier: :func:`estimators.network.export.to_pgmpy`).
 
 Every modelled feature v gets ``p(x_v | x_pa(v), y)`` from
-:func:`estimators.scores.fit_cg_factor` on the rows where v, its parents and y are observed
+:func:`estimators.network.fitting.fit_cg_factor` on the rows where v, its parents and y are observed
 (available cases): a CPT with pseudo-count ``alpha`` for a categorical v with categorical
 parents, a class-conditional linear-Gaussian regression for a continuous v (one per
 configuration of its categorical parents), Bayes' rule on the CG joint for a categorical v
@@ -19,7 +19,7 @@ regressions the discrete and Gaussian k-TAN had before mixed tables. A factor fi
 available cases (its family v, P has a missing cell in some training row) instead blends
 every Gaussian cell (parent configuration x class) with ``max(min_cell_rows, |C| + 2)``
 pseudo-rows of its coarser cell (the class, then all rows; ``shrink=True`` of
-:func:`~estimators.scores.fit_cg_factor`, MATH.md §8): a conjugate prior that keeps a
+:func:`~estimators.network.fitting.fit_cg_factor`, MATH.md §8): a conjugate prior that keeps a
 regression fitted on the few available cases of a 2- or 3-parent family from collapsing
 its residual variance. A family observed on every training row keeps the maximum-likelihood
 fit (with small cells pooled), so complete tables are fitted exactly as before. ``ln p(y, x)`` of a complete row is ``ln p(y) + sum_v

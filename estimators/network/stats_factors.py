@@ -1,6 +1,6 @@
 """Conditional Gaussian factors with one parent (or only continuous ones) from statistics.
 
-:func:`factor_from_stats` builds the factor :func:`~estimators.scores.fit_cg_factor` fits on
+:func:`factor_from_stats` builds the factor :func:`~estimators.network.fitting.fit_cg_factor` fits on
 the rows (complete data: the available cases are all rows), from a :class:`StatsTable`, with
 that function's own helpers (``_cpt``, ``pooled``, ``_regression``) on the same cells and
 pooling levels:
@@ -32,9 +32,9 @@ from estimators.network.factors import (
 )
 from estimators.network.fitting import cell_regression as _regression
 from estimators.network.fitting import log_cpt_table as _cpt
-from estimators.network.mixed_statistics import LevelMoments, MixedStats
-from estimators.network.moments import Moments, pooled
-from estimators.network.statistics import CellStats, ClassMoments, PairCounts
+from estimators.stats.cell_statistics import CellStats, ClassMoments, PairCounts
+from estimators.stats.mixed_statistics import LevelMoments, MixedStats
+from estimators.stats.moments import Moments, pooled
 
 __all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats", "single_type_table"]
 
@@ -214,7 +214,7 @@ def factor_from_stats(t: StatsTable, v: int, parents=(), *, alpha: float, var_sm
         Encoded column indices: at most one, or any number of continuous ones for a
         continuous ``v`` (their moments are the class moments).
     alpha, var_smoothing, ridge, min_cell_rows, var_floor :
-        As in :func:`~estimators.scores.fit_cg_factor`.
+        As in :func:`~estimators.network.fitting.fit_cg_factor`.
 
     Returns
     -------

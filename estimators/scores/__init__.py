@@ -68,13 +68,6 @@ Examples
 (True, 0.0)
 """
 
-from estimators.network.factors import (
-    BayesCategoricalFactor,
-    CategoricalFactor,
-    LinearGaussianFactor,
-)
-from estimators.network.fitting import fit_cg_factor
-
 from .._validation import DegenerateFeatureWarning
 from ._base import BaseCMI
 from ._cg_bic import ConditionalGaussianBIC
@@ -107,8 +100,6 @@ __all__ = [
     "FittedScore",
     "SCORES",
     "BaseCMI",
-    "BayesCategoricalFactor",
-    "CategoricalFactor",
     "ConditionalGaussianBIC",
     "ConditionalGaussianScore",
     "DegenerateFeatureWarning",
@@ -119,9 +110,7 @@ __all__ = [
     "KDECopulaCMI",
     "as_fitted_score",
     "declared_families",
-    "LinearGaussianFactor",
     "copula_mi_normal_scores",
-    "fit_cg_factor",
     "load_score_plugins",
     "make_score",
     "max_parents",

@@ -18,13 +18,14 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from estimators.stats.partitions import Partitions
+
 from .._validation import (
     UndefinedScoreError,
     ValidatedData,
     check_features_target,
     within_class_constant,
 )
-from ..network.partitions import Partitions
 from ._parallel import run_chunked
 
 __all__ = ["BaseCMI"]
@@ -74,7 +75,7 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features), or Partitions
-            The features; or :class:`~estimators.network.partitions.Partitions` of ``(X, y)``
+            The features; or :class:`~estimators.stats.partitions.Partitions` of ``(X, y)``
             (``y`` None), e.g. ``estimators.distributed.collect(X, y)`` of a Dask DataFrame,
             for the scores that fit from additive statistics.
         y : array-like of shape (n_samples,)
@@ -96,7 +97,7 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         return self
 
     def _from_partitions(self, data: Partitions):
-        """Fit from :class:`~estimators.network.partitions.Partitions` (e.g. a Dask
+        """Fit from :class:`~estimators.stats.partitions.Partitions` (e.g. a Dask
         DataFrame through ``estimators.distributed.collect``) by the class's own
         ``_fit_partitions``: a score whose values are functions of additive statistics
         defines it in its class body (a subclass with another formula does not inherit it);

@@ -1,5 +1,5 @@
 """Chan's merge of cell statistics in compiled loops: the compiled CG kernels'
-:func:`~estimators.network.statistics.merge_axes`, the same formula in the same order."""
+:func:`~estimators.stats.cell_statistics.merge_axes`, the same formula in the same order."""
 
 from __future__ import annotations
 

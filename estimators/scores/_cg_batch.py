@@ -5,7 +5,7 @@
 each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedge:
 
 * :class:`CGTables` computes, once per fitted score and lazily per tuple ``D'`` of
-  categorical columns, the :class:`~estimators.network.statistics.CellStats` of all the
+  categorical columns, the :class:`~estimators.stats.cell_statistics.CellStats` of all the
   continuous columns in every cell (missingness pattern, configuration of ``D'``, class).
 * The hyperedges are grouped by (categorical members, number of continuous members, role
   of v); a group's cell statistics are index gathers into that block and a sum over the
@@ -45,8 +45,8 @@ from math import prod
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.network.statistics import CellStats, merge_axes
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
+from estimators.stats.cell_statistics import CellStats, merge_axes
 
 __all__ = ["CGTables", "Hyperedges", "cg_gains"]
 

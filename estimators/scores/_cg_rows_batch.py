@@ -5,7 +5,7 @@ For the hyperedges whose cells are too degenerate for moments combined from cell
 where the variance floor decides and the rounding of the moments shows at 1e-8), this
 repeats what :func:`~estimators.scores._conditional_gaussian.cg_gain` does -- two-pass
 moments by ``np.bincount`` over each hyperedge's complete rows in row order, the same
-pooling (:func:`~estimators.network.moments.pooled`), regressions and per-row log
+pooling (:func:`~estimators.stats.moments.pooled`), regressions and per-row log
 densities -- for many hyperedges in one pass: the rows of hyperedge h go to bins of their
 own, so every per-bin sum adds the same numbers in the same order as the row path does.
 """
@@ -16,8 +16,8 @@ import numpy as np
 
 from estimators.network.fitting import cell_regression as _regression
 from estimators.network.fitting import log_cpt_table as _cpt
-from estimators.network.moments import grouped_moments, pooled
-from estimators.network.statistics import CellStats
+from estimators.stats.cell_statistics import CellStats
+from estimators.stats.moments import grouped_moments, pooled
 
 __all__ = ["gains_on_rows", "row_path_key"]
 

@@ -36,11 +36,11 @@ from estimators._validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.network.cg_pairs import cg_pair_statistics
 from estimators.network.fitting import fit_cg_factor
-from estimators.network.partitions import Partitions
 from estimators.scores._base import BaseCMI
 from estimators.scores._cg_batch import CGTables, Hyperedges, cg_gains
 from estimators.scores._parallel import run_chunked
 from estimators.scores._positions import PositionsCMI, cached, positions_key
+from estimators.stats.partitions import Partitions
 
 __all__ = ["ConditionalGaussianScore"]
 
@@ -182,7 +182,7 @@ class ConditionalGaussianScore(PositionsCMI):
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
             Mixed columns; NaN / None / empty strings are missing cells. Or
-            :class:`~estimators.network.partitions.Partitions` (``y`` None), e.g.
+            :class:`~estimators.stats.partitions.Partitions` (``y`` None), e.g.
             ``estimators.distributed.collect(X, y)`` of a Dask DataFrame (complete rows):
             reduced to statistics, it answers the pair scores (one parent) only
             (:mod:`estimators.network.cg_pairs`).

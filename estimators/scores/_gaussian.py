@@ -14,7 +14,7 @@ their span: the information of their independent part (a limit, not a NaN).
 A class with fewer than ``min_class_rows`` rows (when that is set) has no correlation of its
 own worth the name (two rows always correlate perfectly: +inf nats): its ``R_y`` is then the
 correlation matrix of all rows, as the classifiers pool such a class's Gaussian cells with
-the other classes (``estimators.ktan.MIN_CELL_ROWS``), so the structure is scored under the
+the other classes (``estimators.learning.structure_scores.MIN_CELL_ROWS``), so the structure is scored under the
 model it fits.
 """
 

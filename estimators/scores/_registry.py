@@ -35,7 +35,7 @@ from ._penalised import BIC, DiscreteBDeu
 __all__ = ["BUILTIN_SCORES", "FAMILIES", "SCORES", "load_score_plugins", "make_score",
            "register_score", "score_names"]
 
-#: the feature families a score may serve (see :func:`estimators.network.scoring.score_family`)
+#: the feature families a score may serve (see :func:`estimators.learning.structure_scores.score_family`)
 FAMILIES = ("discrete", "gaussian", "mixed")
 
 SCORES: dict[str, dict[str, Callable[[], object]]] = {

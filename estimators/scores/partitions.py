@@ -1,8 +1,8 @@
 """The Gaussian and discrete CMI scores from the statistics of row partitions
-(:mod:`estimators.network.partitions`: one partition in memory, many from a Dask DataFrame).
+(:mod:`estimators.stats.partitions`: one partition in memory, many from a Dask DataFrame).
 
 * :class:`~estimators.scores.GaussianCMI`: the class moments give the per-class correlation
-  matrices (:meth:`~estimators.network.statistics.ClassMoments.correlations`, constant-in-class
+  matrices (:meth:`~estimators.stats.cell_statistics.ClassMoments.correlations`, constant-in-class
   features with unit rows/columns, as from the rows), so every hyperedge score is available;
 * :class:`~estimators.scores.DiscreteCMI`: the pair contingency tables give the whole edge
   matrix (:func:`~estimators.scores._discrete._pair_cmi` on the same tables); larger parent
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from estimators.network.partitions import Partitions, categories_of, counts_of, moments_of
-from estimators.network.statistics import ClassMoments, PairCounts
 from estimators.scores._discrete import _pair_cmi
+from estimators.stats.cell_statistics import ClassMoments, PairCounts
+from estimators.stats.partitions import Partitions, categories_of, counts_of, moments_of
 
 __all__ = ["check_classes", "discrete_edge_matrix", "discrete_statistics", "gaussian_statistics"]
 

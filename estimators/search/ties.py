@@ -4,7 +4,7 @@ order of the variables' names.
 On tables with exactly dependent columns (a column copied under another name, one column a
 function of others) optimal structures tie exactly, and which one a searcher returns would
 otherwise be decided by the last bit of rounding or by the column order of the table. Every
-structure a classifier learns (:func:`estimators.network.learn.learn_structure`, the BAN
+structure a classifier learns (:func:`estimators.learning.structure_learning.learn_structure`, the BAN
 and kDB searches) is searched
 
 1. over the variables sorted by :func:`name_key` (their names, not the table's column order

@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.scores import fit_cg_factor
+from estimators.network.fitting import fit_cg_factor
 from estimators.semiparametric._margins import ClassMargins
 
 
 class WrapsCGFactor:
     """Vertex, parents and training rows of a factor built on a CG factor ``self.inner``
-    (:func:`estimators.scores.fit_cg_factor`): the copula and class-free factors."""
+    (:func:`estimators.network.fitting.fit_cg_factor`): the copula and class-free factors."""
 
     inner: object
 
@@ -67,7 +67,7 @@ class WrapsCGFactor:
 class CopulaFactor(WrapsCGFactor):
     """A conditional Gaussian factor in class-y normal scores (module docstring).
 
-    ``inner`` is the factor of :func:`estimators.scores.fit_cg_factor` fitted on the
+    ``inner`` is the factor of :func:`estimators.network.fitting.fit_cg_factor` fitted on the
     training normal scores; ``margins`` the :class:`ClassMargins` that define them."""
 
     inner: object
@@ -119,7 +119,7 @@ def fit_copula_factor(enc: EncodedColumns, z_train: EncodedColumns, y: np.ndarra
                       n_classes: int, v: int, parents, margins: ClassMargins, *,
                       alpha: float, bw_floor: float, min_cell_rows: int,
                       rows: np.ndarray | None = None) -> CopulaFactor:
-    """The copula factor of v given ``parents``: :func:`~estimators.scores.fit_cg_factor`
+    """The copula factor of v given ``parents``: :func:`~estimators.network.fitting.fit_cg_factor`
     on ``z_train`` (the training rows' own-class normal scores under ``margins``), among
     ``rows`` when given.
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.marginal.grid import trapezoid_grid
-from estimators.scores import LinearGaussianFactor
+from estimators.network.factors import LinearGaussianFactor
 from estimators.semiparametric.ckde import CKDEFactor
 from estimators.semiparametric.copula import CopulaFactor
 from estimators.semiparametric.selection import ClassFreeFactor

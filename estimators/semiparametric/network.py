@@ -78,8 +78,8 @@ import numpy as np
 from estimators.columns import EncodedColumns
 from estimators.marginal import cg_log_marginal
 from estimators.marginal.grid import grid_log_marginal
+from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import CGNetwork, fit_network
-from estimators.scores import fit_cg_factor
 from estimators.semiparametric._margins import ClassMargins
 from estimators.semiparametric.calibration import evidence_weight
 from estimators.semiparametric.ckde import BANDWIDTHS, fit_ckde_factor

@@ -80,7 +80,7 @@ MAX_SWEEPS = 3
 @dataclass(eq=False)
 class ClassFreeFactor(WrapsCGFactor):
     """``p(x_v | x_pa)``, the same in every class: ``inner`` is a one-class factor of
-    :func:`estimators.scores.fit_cg_factor`, broadcast over ``n_classes``."""
+    :func:`estimators.network.fitting.fit_cg_factor`, broadcast over ``n_classes``."""
 
     inner: object
     n_classes: int

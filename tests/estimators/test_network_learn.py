@@ -1,4 +1,4 @@
-"""estimators.network.learn: one structure learning, one policy for scores a search cannot use.
+"""estimators.learning.structure_learning: one structure learning, one policy for scores a search cannot use.
 
 Values are checked against brute force over every structure (small d): with ineligible
 hyperedges (-inf) the optimum is the best structure avoiding them whenever one exists; when
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from estimators._validation import UndefinedScoreError
 from estimators.gnb import KGNBClassifier
-from estimators.network.learn import (
+from estimators.learning.structure_learning import (
     INELIGIBLE,
     PERFECT,
     Constraints,

@@ -142,7 +142,7 @@ def test_positions_path_gives_the_tables_of_the_items_path():
     the DP's tables with the values the per-item path reads: same optimum, same score."""
     import pandas as pd
 
-    from estimators.network.learn import SearchedScore
+    from estimators.learning.structure_learning import SearchedScore
     from estimators.scores import ConditionalGaussianScore
 
     rng = np.random.default_rng(3)

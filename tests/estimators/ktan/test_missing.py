@@ -10,8 +10,9 @@ from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
 from estimators.ktan import KTANClassifier, TANClassifier
+from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import var_floor
-from estimators.scores import ConditionalGaussianScore, fit_cg_factor
+from estimators.scores import ConditionalGaussianScore
 from estimators.search import brute_force_ktree
 
 DISCRETE = {

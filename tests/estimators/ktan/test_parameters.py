@@ -7,8 +7,8 @@ import pytest
 from scipy import stats
 
 from estimators.columns import MixedEncoder
+from estimators.columns.feature_families import MAX_DISCRETE_LEVELS
 from estimators.ktan import KTANClassifier, TANClassifier
-from estimators.ktan._columns import MAX_DISCRETE_LEVELS
 from estimators.network.model import fit_network
 
 # a 2-tree over 4 features: 0 | 1 <- 0 | 2 <- 0, 1 | 3 <- 1, 2

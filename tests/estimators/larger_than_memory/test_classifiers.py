@@ -211,7 +211,7 @@ def test_dask_input_without_collect_says_how():
 
 def test_in_memory_partition_fits_equal_the_array_fits():
     """One in-memory partition runs the statistics path without Dask: the same model."""
-    from estimators.network.partitions import InMemory
+    from estimators.stats.partitions import InMemory
 
     df = _frame(3)
     for clf in (GNBClassifier(), TANClassifier()):

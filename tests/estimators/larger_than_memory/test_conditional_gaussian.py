@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from estimators.distributed import collect, predict_dask
 from estimators.ktan import TANClassifier
-from estimators.network.mixed_statistics import level_moments, mixed_stats
-from estimators.network.statistics import CellStats
 from estimators.scores import ConditionalGaussianScore
+from estimators.stats.cell_statistics import CellStats
+from estimators.stats.mixed_statistics import level_moments, mixed_stats
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from estimators.distributed import collect
-from estimators.network.partitions import InMemory, counts_of
-from estimators.network.statistics import ClassMoments
 from estimators.scores import DiscreteCMI, GaussianCMI
+from estimators.stats.cell_statistics import ClassMoments
+from estimators.stats.partitions import InMemory, counts_of
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")

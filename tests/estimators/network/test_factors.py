@@ -6,12 +6,12 @@ import pytest
 from scipy.stats import multivariate_normal, norm
 
 from estimators.columns import MixedEncoder
-from estimators.scores import (
+from estimators.network.factors import (
     BayesCategoricalFactor,
     CategoricalFactor,
     LinearGaussianFactor,
-    fit_cg_factor,
 )
+from estimators.network.fitting import fit_cg_factor
 
 
 def _table(seed=0, n=600):
@@ -174,7 +174,7 @@ def test_parent_configuration_unseen_in_training_falls_back_to_the_class():
 
 
 def test_too_many_parent_configurations_is_a_clear_error():
-    from estimators.network.moments import parent_configurations
+    from estimators.stats.moments import parent_configurations
     with pytest.raises(ValueError, match="too many configurations"):
         parent_configurations(np.zeros((2, 5), np.int64), np.full(5, 10**5))
 
@@ -189,7 +189,7 @@ def _sigma_points(mean, cov, weight):
 
 
 def test_shrunk_moments_are_the_cell_plus_pseudo_rows_of_the_coarser_cell():
-    from estimators.network.moments import grouped_moments, shrunk
+    from estimators.stats.moments import grouped_moments, shrunk
 
     rng = np.random.default_rng(3)
     Z = rng.normal(size=(40, 3)) @ rng.normal(size=(3, 3))

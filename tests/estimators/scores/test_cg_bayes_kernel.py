@@ -1,6 +1,6 @@
 """The compiled pooled Gaussians of the Bayes-rule factor
 (:mod:`estimators.scores._cg_bayes_kernel`) against numpy: the cells merged by
-:func:`~estimators.network.statistics.merge_axes`, pooled level by level, inverted and
+:func:`~estimators.stats.cell_statistics.merge_axes`, pooled level by level, inverted and
 log-determined by LAPACK (``numpy.linalg``), the class table by ``scipy.special.xlogy``."""
 
 import numpy as np
@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import xlogy
 
-from estimators.network.statistics import CellStats, merge_axes
 from estimators.scores._cg_batch import TINY
 from estimators.scores._cg_bayes_kernel import bayes_parameters
+from estimators.stats.cell_statistics import CellStats, merge_axes
 
 LOG_2PI = np.log(2.0 * np.pi)
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estimators.columns import MixedEncoder
-from estimators.network.statistics import CellStats, merge_axes
 from estimators.scores._cg_bic import cg_bic_block, cg_bic_block_rows
 from estimators.scores._conditional_gaussian import CGData, cg_block, cg_block_rows
+from estimators.stats.cell_statistics import CellStats, merge_axes
 
 
 def _items(d, k):

@@ -1,6 +1,6 @@
 """The compiled score of a continuous v (:mod:`estimators.scores._cg_continuous_kernel`)
 against its numpy form (:func:`estimators.scores._cg_batch._gain_continuous`: merged cells
-by :func:`~estimators.network.statistics.merge_axes`, ridge regressions by LAPACK's
+by :func:`~estimators.stats.cell_statistics.merge_axes`, ridge regressions by LAPACK's
 ``gesv``), on random cells with empty, small and large cells, columns on different
 scales, constant and nearly collinear columns."""
 
@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from estimators.network.statistics import CellStats
 from estimators.scores._cg_batch import TINY, _gain_continuous
 from estimators.scores._cg_continuous_kernel import continuous_gains
+from estimators.stats.cell_statistics import CellStats
 
 
 @st.composite

@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from estimators.columns import MixedEncoder
-from estimators.scores import ConditionalGaussianScore, fit_cg_factor
+from estimators.network.fitting import fit_cg_factor
+from estimators.scores import ConditionalGaussianScore
 
 KINDS = ["float", "int", "text", "bool", "category", "constant", "all_missing"]
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from estimators.network.learn import SearchedScore
+from estimators.learning.structure_learning import SearchedScore
 from estimators.scores import GaussianCMI, GaussianCopulaCMI
 from estimators.scores._correlation_blocks import gaussian_hyperedge_block, gaussian_pair_block
 from estimators.search.backbone_dp import backbone_dp

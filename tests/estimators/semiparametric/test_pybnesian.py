@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 from _pybnesian import import_pybnesian  # noqa: E402
 
 from estimators.columns import MixedEncoder  # noqa: E402
-from estimators.scores import fit_cg_factor  # noqa: E402
+from estimators.network.fitting import fit_cg_factor  # noqa: E402
 from estimators.semiparametric import fit_ckde_factor  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]

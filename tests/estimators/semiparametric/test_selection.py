@@ -19,7 +19,7 @@ from scipy.special import logsumexp
 from scipy.stats import norm
 
 from estimators import TANClassifier
-from estimators.scores import fit_cg_factor
+from estimators.network.fitting import fit_cg_factor
 from estimators.semiparametric import Semiparametric
 from estimators.semiparametric.calibration import BOUNDS
 from estimators.semiparametric.selection import CLASS_FREE, ClassFreeFactor, choose_kinds

@@ -1,5 +1,5 @@
 """Rows in partitions, and the passes that turn them into the statistics of
-:mod:`estimators.network.statistics`.
+:mod:`estimators.stats.cell_statistics`.
 
 A :class:`Partitions` is a training table ``(X, y)`` cut into row partitions that are never
 gathered: :meth:`Partitions.map_reduce` computes a statistic on every partition where it
@@ -42,7 +42,7 @@ from estimators.columns import (
     MixedEncoder,
     auto_column_type,
 )
-from estimators.network.statistics import ClassMoments, PairCounts, encode, gram_counts
+from estimators.stats.cell_statistics import ClassMoments, PairCounts, encode, gram_counts
 
 __all__ = ["Held", "InMemory", "Partitions", "Resident", "categories_of", "column_kinds", "counts_of",
            "empty_encoded", "encoder_order", "fit_encoder", "moments_of"]

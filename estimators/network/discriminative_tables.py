@@ -1,7 +1,7 @@
 """A discrete structure's discriminative parameters as one log-table per family.
 
 On a complete row (every value observed, a training category) the scores of
-:class:`._model.DiscriminativeParameters` on a structure of categorical factors are
+:class:`estimators.discriminative.DiscriminativeParameters` on a structure of categorical factors are
 
     s_y(x) = a_y + Σ_v θ_v(x_v, u_v(x), y)
 
@@ -12,7 +12,7 @@ with ``a_y = class_log_prior_y + intercept_y`` and, per family ``v`` with parent
   generative ``ln p(c | u, y)`` for ``centre="generative"``; for ``form="weights"``,
   ``(w_{v,y} + [centre="generative"]) ln p(c | u, y)``;
 * an unseen parent cell (the family is inactive): the generative factor's unseen slot
-  ``ln p(c | unseen, y)``, which the offset ``o`` keeps (:mod:`._model`).
+  ``ln p(c | unseen, y)``, which the offset ``o`` keeps (:mod:`estimators.discriminative`).
 
 :func:`log_tables` gives these ``θ_v`` in the factors' per-cell layout ``(U + 1, m, K)``;
 :mod:`estimators.network.equivalent` turns them into CPTs.
@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from estimators.scores import CategoricalFactor
+from estimators.network.factors import CategoricalFactor
 
 __all__ = ["log_tables"]
 
 
 def log_tables(fitted, class_log_prior) -> tuple[np.ndarray, list[np.ndarray]]:
     """``(a, [θ_f])``: the class term (m,) and each family's table (U + 1, m, K) of a
-    :class:`._model.DiscriminativeParameters` fitted on categorical factors (module
+    :class:`estimators.discriminative.DiscriminativeParameters` fitted on categorical factors (module
     docstring).
 
     Raises
@@ -43,7 +43,7 @@ def log_tables(fitted, class_log_prior) -> tuple[np.ndarray, list[np.ndarray]]:
     >>> import numpy as np
     >>> from estimators.columns import MixedEncoder
     >>> from estimators.discriminative import Discriminative, fit_parameters
-    >>> from estimators.scores import fit_cg_factor
+    >>> from estimators.network.fitting import fit_cg_factor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.integers(0, 2, (60, 2)).astype(str)
     >>> y = rng.integers(0, 2, 60)

@@ -1,7 +1,7 @@
 """The structure score of the conditional Gaussian network on an encoded table.
 
 The network classifiers (TAN, k-TAN, BAN, ...) fit their structure score here
-(:func:`fit_score`) and search it with :func:`estimators.network.learn.learn_structure`.
+(:func:`fit_score`) and search it with :func:`estimators.learning.structure_learning.learn_structure`.
 The score is chosen from the encoded table (the modelled columns: constant ones have
 left):
 
@@ -12,7 +12,7 @@ left):
 * anything else (continuous and categorical columns together, or missing cells): the
   directed :class:`~estimators.scores.ConditionalGaussianScore` on the available cases
   (MATH.md §8; -inf for a hyperedge with too few complete rows, searched as a large
-  negative number, :data:`estimators.network.learn.INELIGIBLE`, so that a tiny table still
+  negative number, :data:`estimators.learning.structure_learning.INELIGIBLE`, so that a tiny table still
   gets a structure).
 
 The searcher is the one registered under ``search`` in :data:`estimators.search.SEARCHERS`:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from estimators.network.statistics import CellStats
+from estimators.stats.cell_statistics import CellStats
 
 __all__ = ["Moments", "grouped_moments", "parent_configurations", "pooled", "shrunk"]
 
@@ -21,7 +21,7 @@ Moments = CellStats
 
 def grouped_moments(Z: np.ndarray, groups: np.ndarray, n_groups: int) -> Moments:
     """Two-pass (centred) moments of the rows of ``Z`` in each group
-    (:meth:`~estimators.network.statistics.CellStats.from_arrays`).
+    (:meth:`~estimators.stats.cell_statistics.CellStats.from_arrays`).
 
     Parameters
     ----------

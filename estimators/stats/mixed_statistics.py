@@ -3,10 +3,10 @@ parent sets of at most one feature on complete rows (TAN, the pair scores).
 
 Every such conditional Gaussian factor is a function of:
 
-* the :class:`~estimators.network.statistics.ClassMoments` of the continuous columns (a
+* the :class:`~estimators.stats.cell_statistics.ClassMoments` of the continuous columns (a
   continuous vertex with a continuous parent or none; the "all rows" and "class" pooling
   levels);
-* the :class:`~estimators.network.statistics.PairCounts` of the categorical columns (the
+* the :class:`~estimators.stats.cell_statistics.PairCounts` of the categorical columns (the
   CPTs);
 * the :class:`LevelMoments`: for every categorical column ``i``, level ``l`` and class ``y``
   the row count, the mean and the centred sum of squares of every continuous column over
@@ -15,7 +15,7 @@ Every such conditional Gaussian factor is a function of:
   rule in the cells (c, y)).
 
 All three add up over row partitions (counts exactly, moments by
-:meth:`~estimators.network.statistics.CellStats.merge`). The categories must be known first.
+:meth:`~estimators.stats.cell_statistics.CellStats.merge`). The categories must be known first.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from estimators.network.statistics import (
+from estimators.stats.cell_statistics import (
     CellStats,
     ClassMoments,
     PairCounts,

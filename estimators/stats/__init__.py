@@ -1,0 +1,10 @@
+"""The statistics floor (issue 47; DESIGN.md "estimators, floor by floor"): additive
+sufficient statistics of the columns, computed once per fit and shared by every score,
+factor and density that needs them.
+
+Modules: ``cell_statistics`` (class counts, contingency tables, per-cell counts, means and
+centred cross-products), ``moments`` (grouped moments and their pooling),
+``mixed_statistics`` (per-level moments of mixed tables) and ``partitions`` (the statistics
+of many partitions merged by the same code: in memory is one partition, a Dask DataFrame
+many). Nothing here imports a floor above it.
+"""
