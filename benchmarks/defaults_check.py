@@ -46,11 +46,11 @@ from sklearn.model_selection import StratifiedKFold  # noqa: E402
 
 from benchmarks._common import write  # noqa: E402
 from benchmarks.ktan_auto_rule import capped  # noqa: E402
-from estimators._model_selection import SELECTION_RULES  # noqa: E402
 from estimators.datasets import load_dataset  # noqa: E402
 from estimators.ktan import KTANClassifier, TANClassifier  # noqa: E402
 from estimators.ktan.naive_bayes import NaiveBayesClassifier  # noqa: E402
 from estimators.latent import LatentCNBClassifier  # noqa: E402
+from estimators.learning.model_selection import SELECTION_RULES  # noqa: E402
 
 CHOOSING = ("spect_emulation", "votes", "car")
 CHECKING = ("tic_tac_toe", "balance_scale", "kr_vs_kp", "mushroom", "nursery")

@@ -2,7 +2,7 @@
 trying every k, on the benchmark tables (outer accuracy and log-loss, chosen k, CPU time).
 
 Both rules choose k in {1, 2, 3} by the same stratified 5-fold inner cross-validated
-log-loss (:func:`estimators._model_selection.select_by_cv`). The exhaustive rule
+log-loss (:func:`estimators.learning.model_selection.select_by_cv`). The exhaustive rule
 (``KTANClassifier(k=[1, 2, 3])``) fits every k and keeps the smallest mean loss; ``k="auto"``
 fits k = 1, then 2, and k + 1 only while k's loss is strictly below k - 1's. Per table, an
 outer stratified 5-fold split (seed 0) of at most ``--max-rows`` rows (a stratified sample,

@@ -48,9 +48,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators._dask import is_dask
-from estimators._model_selection import fixed_seed
-from estimators._validation import DegenerateFeatureWarning, check_cells
-from estimators._warnings import warn_user
+from estimators.base.user_warnings import warn_user
+from estimators.base.validation import DegenerateFeatureWarning, check_cells
 from estimators.class_information import class_information
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.discriminative import (
@@ -61,6 +60,7 @@ from estimators.discriminative import (
     resolve_parameters,
 )
 from estimators.feature_selection import FEATURE_SELECTORS, select_features
+from estimators.learning.model_selection import fixed_seed
 from estimators.stats.partitions import Partitions, column_kinds, empty_encoded
 
 __all__ = ["FEATURE_SELECTION_CONSTRAINT", "FEATURE_TYPES_CONSTRAINT",
@@ -145,7 +145,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         ``feature_names_in_`` (DataFrames with string column names), ``encoder_`` (the
         fitted :class:`~estimators.columns.MixedEncoder`), ``feature_types_`` (feature name
         -> ``"continuous" | "categorical" | "constant"``) and ``constant_features_``, and
-        warns once (:class:`~estimators._validation.DegenerateFeatureWarning`) naming the
+        warns once (:class:`~estimators.base.validation.DegenerateFeatureWarning`) naming the
         constant columns, which leave the structure. Returns the encoded table and the
         class codes ``0 .. m - 1``.
         """
@@ -169,7 +169,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         return enc, codes
 
     def _warn_constant_within_class(self, enc: EncodedColumns, codes: np.ndarray) -> None:
-        """One :class:`~estimators._validation.DegenerateFeatureWarning` naming, by class
+        """One :class:`~estimators.base.validation.DegenerateFeatureWarning` naming, by class
         label, the features whose observed values are all equal within a class of at least
         two rows (that class adds no dependence for them; the scores fitted inside ``fit``
         see class codes and leave this note to the classifier)."""

@@ -3,7 +3,7 @@ nested cross-validation): :class:`BestOfClassifier`.
 
 Each candidate is scored by its mean held-out log-loss over a stratified inner
 cross-validation of the training rows (the folds and the rule of the models' own ``"auto"``
-options, :func:`estimators._model_selection.select_by_cv`); the winner is refitted on all
+options, :func:`estimators.learning.model_selection.select_by_cv`); the winner is refitted on all
 the training rows. Scored on outer folds it did not choose on, it is an honest estimate of
 "pick the best model for this table", not the best of the outer scores.
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._model_selection import select_by_cv
+from estimators.learning.model_selection import select_by_cv
 
 __all__ = ["BestOfClassifier"]
 

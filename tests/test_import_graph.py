@@ -19,7 +19,7 @@ Two rules (HELPERS.md "layering", issue 27):
 
     * a private *module* ``P._m`` (its name starts with one underscore) is private to its
       package ``P``: only modules inside ``P`` import it or anything from it. So
-      ``estimators._joint`` and ``estimators._validation`` are shared by all of
+      ``estimators._joint`` is shared by all of
       ``estimators``, but ``estimators.scores._gaussian`` belongs to ``estimators.scores``
       (others import what ``estimators.scores`` exports);
     * a private *name* ``_x`` defined in a module ``M`` (a constant, function, class) is

@@ -80,7 +80,7 @@ from estimators._joint import (
     FEATURE_TYPES_CONSTRAINT,
     JointLogLikelihoodClassifier,
 )
-from estimators._warnings import user_fit
+from estimators.base.user_warnings import user_fit
 from estimators.bnc._counts import categorical_factor
 from estimators.bnc._partitions import fit_ande_partitions
 from estimators.bnc._spode_joint import spode_joint_log_likelihood

@@ -28,7 +28,7 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
-from estimators._warnings import user_fit
+from estimators.base.user_warnings import user_fit
 from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.search import name_key, snap, tie_step

@@ -60,7 +60,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.model_selection import StratifiedKFold
 
-from estimators._warnings import warn_user
+from estimators.base.user_warnings import warn_user
 from estimators.columns import EncodedColumns
 from estimators.discriminative._cll import CLLProblem, compact, linear, logsumexp, maximise_cll
 from estimators.discriminative._design import fit_design

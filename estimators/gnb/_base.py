@@ -15,7 +15,7 @@ from contextlib import contextmanager, nullcontext
 import numpy as np
 
 from estimators._joint import JointLogLikelihoodClassifier
-from estimators._validation import DegenerateFeatureWarning
+from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
 
 

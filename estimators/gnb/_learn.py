@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from estimators._validation import DegenerateFeatureWarning
-from estimators._warnings import warn_user
+from estimators.base.user_warnings import warn_user
+from estimators.base.validation import DegenerateFeatureWarning
 from estimators.densities import DENSITIES, PairDensity
 from estimators.densities.kde_pair import KERNELS
 from estimators.learning.structure_learning import (

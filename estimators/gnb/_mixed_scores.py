@@ -25,7 +25,7 @@ from collections.abc import Hashable, Iterable
 
 import numpy as np
 
-from estimators._validation import UndefinedScoreError
+from estimators.base.validation import UndefinedScoreError
 from estimators.columns import EncodedColumns
 from estimators.gnb._learn import make_score, search_tree
 from estimators.scores import ConditionalGaussianScore, DiscreteCMI

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._joint import FEATURE_TYPES_CONSTRAINT, PARAMETERS_CONSTRAINT
-from estimators._warnings import user_fit
+from estimators.base.user_warnings import user_fit
 from estimators.densities import ClassGaussian
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density

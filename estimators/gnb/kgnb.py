@@ -9,8 +9,7 @@ import pandas as pd
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators._joint import FEATURE_TYPES_CONSTRAINT, constant_by_class
-from estimators._model_selection import select_by_cv
-from estimators._warnings import user_fit
+from estimators.base.user_warnings import user_fit
 from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_network
 from estimators.gnb._learn import (
@@ -20,6 +19,7 @@ from estimators.gnb._learn import (
     make_score,
 )
 from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
+from estimators.learning.model_selection import select_by_cv
 from estimators.learning.structure_learning import PERFECT, Constraints, Relabelled, learn_structure
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
@@ -53,7 +53,7 @@ class KGNBClassifier(BaseGNB):
         Cluster size including the class (>= 3). Lowered (with one warning) to d + 1 for d
         features, since an acyclic k-tree needs k + 1 vertices. ``"auto"`` chooses among
         orders 3, 4, 5 (a list: among those) by stratified 5-fold cross-validated log-loss on
-        the training data (see :mod:`estimators._model_selection`; ties: the smaller order).
+        the training data (see :mod:`estimators.learning.model_selection`; ties: the smaller order).
     dependence : {"gaussian", "gaussian-copula"}, default="gaussian"
     search : str, default="greedy"
         A searcher of :data:`estimators.search.SEARCHERS`: ``"greedy"`` (heuristic),

@@ -27,8 +27,8 @@ from estimators._joint import (
     PARAMETERS_CONSTRAINT,
     JointLogLikelihoodClassifier,
 )
-from estimators._validation import DegenerateFeatureWarning
-from estimators._warnings import user_fit
+from estimators.base.user_warnings import user_fit
+from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
 from estimators.columns.feature_families import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.learning.structure_learning import Constraints, learn_structure

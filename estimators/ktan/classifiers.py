@@ -9,11 +9,11 @@ from numbers import Integral, Real
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from estimators._model_selection import candidate_grid, select_by_cv
-from estimators._warnings import user_fit
+from estimators.base.user_warnings import user_fit
 from estimators.feature_selection import FEATURE_SELECTORS
 from estimators.ktan._base import BaseKTAN, KTANSpec
 from estimators.ktan._partitions import fit_tan_partitions
+from estimators.learning.model_selection import candidate_grid, select_by_cv
 from estimators.learning.structure_scores import score_family, shared_scores
 from estimators.plugins import RegistryName
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
@@ -200,7 +200,7 @@ class KTANClassifier(BaseKTAN):
     score too, and with ``feature_selection="auto"`` (the default) whether the k-tree spans
     all features or the class's estimated Markov blanket -- by stratified 5-fold
     cross-validated log-loss on the training data (each candidate, selection included,
-    refitted from scratch per fold); see :mod:`estimators._model_selection`. Near-equal
+    refitted from scratch per fold); see :mod:`estimators.learning.model_selection`. Near-equal
     inner scores go to the simpler model by the one-standard-error rule: the candidates are
     ordered smaller k first, then the score order of the registry, then all features before
     the blanket, and the first one whose mean held-out log-loss is within one standard error

@@ -22,7 +22,7 @@ from estimators._joint import (
     PARAMETERS_CONSTRAINT,
     JointLogLikelihoodClassifier,
 )
-from estimators._warnings import user_fit
+from estimators.base.user_warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._base import MIN_CELL_ROWS
 from estimators.network.model import NetworkLikelihood, fit_network, refit_network

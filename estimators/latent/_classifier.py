@@ -12,10 +12,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators._joint import JointLogLikelihoodClassifier
-from estimators._model_selection import select_by_cv
-from estimators._validation import DegenerateFeatureWarning
-from estimators._warnings import user_fit
+from estimators.base.user_warnings import user_fit
+from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
+from estimators.learning.model_selection import select_by_cv
 from kgraph.plate import LatentCNBPlate
 
 from ._mixed import encoder_feature_types, pooled_moments
@@ -47,7 +47,7 @@ class LatentCNBClassifier(LatentSettings, JointLogLikelihoodClassifier):
 
     ``n_components="auto"`` (the default) chooses the number of components by stratified
     5-fold cross-validated log-loss on the training data, as ``KTANClassifier(k="auto")``
-    chooses k (see :mod:`estimators._model_selection`): K = 1, then 2, then 3, going on to
+    chooses k (see :mod:`estimators.learning.model_selection`): K = 1, then 2, then 3, going on to
     K + 1 only while K lowered the mean held-out log-loss strictly, and among those tried
     the *fewest* components whose loss is within one standard error of the best one's (the
     error of the paired fold differences; the one-standard-error rule). One component is

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from estimators._warnings import warn_user
+from estimators.base.user_warnings import warn_user
 from estimators.progress import progress
 
 from ._estep import EStepResult, e_step

@@ -16,8 +16,8 @@ from sklearn.base import (
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from estimators._validation import DegenerateFeatureWarning, check_cells
-from estimators._warnings import user_fit
+from estimators.base.user_warnings import user_fit
+from estimators.base.validation import DegenerateFeatureWarning, check_cells
 from estimators.columns import EncodedColumns, MixedEncoder
 from kgraph.plate import LatentCNBPlate
 

@@ -15,7 +15,7 @@ value a searcher reads (hyperedges, batches, the pair matrix):
   one with the fewest ineligible hyperedges instead of failing, and
   :attr:`StructureFit.ineligible` names them (the classifier warns);
 * an *undefined* score (perfectly collinear parents: the score raises
-  :class:`~estimators._validation.UndefinedScoreError`, a typed exception, never recognised
+  :class:`~estimators.base.validation.UndefinedScoreError`, a typed exception, never recognised
   by its message) is ineligible too;
 * ``+inf`` -- a perfect dependence, e.g. an exact copy of a column -- is searched as
   :data:`PERFECT` (1e3 nats, more than any finite score), so directed searchers, which
@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from estimators._validation import UndefinedScoreError
+from estimators.base.validation import UndefinedScoreError
 from estimators.search import canonical_order, check_backbone, search_structure, snap, tie_step
 from estimators.search.candidates import restrict_search
 from kgraph import ParentSets
@@ -87,7 +87,7 @@ class SearchedScore:
     Examples
     --------
     >>> import numpy as np
-    >>> from estimators._validation import UndefinedScoreError
+    >>> from estimators.base.validation import UndefinedScoreError
     >>> def f(v, ps):
     ...     if len(ps) > 1:
     ...         raise UndefinedScoreError("collinear parents")

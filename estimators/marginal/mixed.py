@@ -67,7 +67,7 @@ import numpy as np
 from networkx.utils import UnionFind
 from numpy.polynomial.hermite_e import hermegauss as _hermegauss
 
-from estimators._warnings import warn_user
+from estimators.base.user_warnings import warn_user
 from estimators.marginal._elimination import (
     axis_shape,
     eliminate,

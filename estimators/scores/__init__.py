@@ -68,7 +68,8 @@ Examples
 (True, 0.0)
 """
 
-from .._validation import DegenerateFeatureWarning
+from estimators.base.validation import DegenerateFeatureWarning
+
 from ._base import BaseCMI
 from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore

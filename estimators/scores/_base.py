@@ -18,14 +18,14 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from estimators.stats.partitions import Partitions
-
-from .._validation import (
+from estimators.base.validation import (
     UndefinedScoreError,
     ValidatedData,
     check_features_target,
     within_class_constant,
 )
+from estimators.stats.partitions import Partitions
+
 from ._parallel import run_chunked
 
 __all__ = ["BaseCMI"]

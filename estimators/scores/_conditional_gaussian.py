@@ -32,7 +32,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._validation import encode_classes
+from estimators.base.validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.network.cg_pairs import cg_pair_statistics
 from estimators.network.fitting import fit_cg_factor

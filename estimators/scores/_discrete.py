@@ -19,7 +19,8 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from .._validation import ValidatedData
+from estimators.base.validation import ValidatedData
+
 from ._base import BaseCMI
 
 __all__ = ["DiscreteCMI"]

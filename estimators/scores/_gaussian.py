@@ -26,7 +26,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._validation import ValidatedData
+from estimators.base.validation import ValidatedData
+
 from ._base import BaseCMI
 from ._correlation_blocks import (
     CorrelationData,

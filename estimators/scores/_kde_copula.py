@@ -31,7 +31,8 @@ import numpy as np
 from scipy.signal import fftconvolve
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._validation import ValidatedData
+from estimators.base.validation import ValidatedData
+
 from ._base import BaseCMI
 from ._marginals import bandwidth_factor, normal_scores
 

@@ -39,7 +39,8 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import ValidatedData
+from estimators.base.validation import ValidatedData
+
 from ._base import BaseCMI
 from ._discrete import CodeData, DiscreteCMI, hyperedge_table, map_pair_tables
 

@@ -21,7 +21,7 @@ from math import comb
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._validation import UndefinedScoreError
+from estimators.base.validation import UndefinedScoreError
 from estimators.scores._base import BaseCMI
 
 __all__ = ["PositionsCMI", "cached", "check_positions", "positions_key", "score_keys",
@@ -221,7 +221,7 @@ class PositionsCMI(BaseCMI):
         ------
         ValueError
             If a row is not ascending, holds its vertex or a position out of range, or
-            a value is NaN (:class:`~estimators._validation.UndefinedScoreError`).
+            a value is NaN (:class:`~estimators.base.validation.UndefinedScoreError`).
 
         Examples
         --------

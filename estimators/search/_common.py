@@ -8,8 +8,8 @@ from math import comb
 
 import numpy as np
 
-from estimators._validation import UndefinedScoreError
-from estimators._warnings import warn_user
+from estimators.base.user_warnings import warn_user
+from estimators.base.validation import UndefinedScoreError
 
 __all__ = ["Score", "check_k", "check_backbone", "own_edge_matrix", "resolve_variables",
            "score_values",
@@ -158,7 +158,7 @@ def own_edge_matrix(f, variables: Sequence[Hashable]) -> np.ndarray:
 def score_values(f: Score, items: Sequence[tuple[Hashable, frozenset]]) -> np.ndarray:
     """``f(v, P)`` for each item as a float array, through ``f.score_many`` when it has one.
 
-    Raises :class:`~estimators._validation.UndefinedScoreError` (a ``ValueError``) naming the
+    Raises :class:`~estimators.base.validation.UndefinedScoreError` (a ``ValueError``) naming the
     vertex and parent set of the first NaN.
     """
     if not items:

@@ -13,7 +13,7 @@ import pytest
 from scipy.stats import norm
 
 from estimators._joint import constant_by_class
-from estimators._validation import within_class_constant
+from estimators.base.validation import within_class_constant
 from estimators.columns import MixedEncoder, infer_feature_types
 from estimators.datasets import load_dataset
 from estimators.densities._normal_scores import safe_correlation

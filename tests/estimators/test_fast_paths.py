@@ -5,7 +5,7 @@ import pytest
 from scipy.special import ndtr, ndtri
 from scipy.stats import rankdata
 
-from estimators._validation import check_cells
+from estimators.base.validation import check_cells
 from estimators.columns import MixedEncoder, infer_feature_types
 from estimators.densities.kde import _binned_cdf
 from estimators.latent import make_prior

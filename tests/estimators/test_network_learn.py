@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from estimators._validation import UndefinedScoreError
+from estimators.base.validation import UndefinedScoreError
 from estimators.gnb import KGNBClassifier
 from estimators.learning.structure_learning import (
     INELIGIBLE,

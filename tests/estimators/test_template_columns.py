@@ -15,7 +15,7 @@ from estimators import (
     LatentCNBClassifier,
     TANClassifier,
 )
-from estimators._validation import DegenerateFeatureWarning
+from estimators.base.validation import DegenerateFeatureWarning
 
 CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier]
 

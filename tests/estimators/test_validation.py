@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from estimators._validation import (
+from estimators.base.validation import (
     DegenerateFeatureWarning,
     check_features_target,
     encode_classes,

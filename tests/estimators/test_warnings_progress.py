@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from estimators._validation import DegenerateFeatureWarning
+from estimators.base.validation import DegenerateFeatureWarning
 from estimators.datasets import load_dataset
 from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.ktan import KTANClassifier, TANClassifier

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from sklearn.model_selection import StratifiedKFold
 
-from estimators._validation import DegenerateFeatureWarning
+from estimators.base.validation import DegenerateFeatureWarning
 from estimators.datasets import load_dataset
 from estimators.ktan import TANClassifier
 from viz.cli import main

@@ -1,6 +1,6 @@
 """The warnings of one ``kgraph learn`` run: short on the terminal, whole in ``report.md``.
 
-A model warns once per fit (each distinct warning once, :mod:`estimators._warnings`), but a
+A model warns once per fit (each distinct warning once, :mod:`estimators.base.user_warnings`), but a
 run fits it once per fold, once more on all rows and, with ``--bootstrap``, once per
 resample; the same note then comes back many times with a different class list each time.
 :class:`WarningLog` keeps every warning with where it was raised (``fold 3``, ``final fit``,

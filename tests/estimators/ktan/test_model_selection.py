@@ -6,8 +6,8 @@ import pytest
 from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold
 
-from estimators._model_selection import one_standard_error, select_by_cv, smallest_mean
 from estimators.ktan import KTANClassifier, TANClassifier
+from estimators.learning.model_selection import one_standard_error, select_by_cv, smallest_mean
 from estimators.scores import BIC, DiscreteBDeu
 from estimators.search import backbone_dp, backbone_order
 
@@ -249,7 +249,7 @@ def test_growing_k_stops_at_the_first_k_that_does_not_improve(curve, tried, sequ
     """``grow="k"``: the loss of class 0 (every row) is -ln p(k); the candidates are tried k by
     k, and k + 1 only when k lowered the mean loss strictly. The exhaustive rule (no grow) on
     the same candidates picks the smallest loss of all."""
-    from estimators._model_selection import select_by_cv
+    from estimators.learning.model_selection import select_by_cv
 
     X, y = np.zeros((20, 1)), np.zeros(20, dtype=int)
     grid = [{"k": k} for k in (1, 2, 3)]

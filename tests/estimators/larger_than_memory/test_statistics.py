@@ -72,7 +72,7 @@ def test_gaussian_cmi_from_partitions_equals_in_memory(seed, cuts):
     np.testing.assert_allclose(got.score_many(items), ref.score_many(items), rtol=RTOL)
 
 
-@pytest.mark.filterwarnings("ignore::estimators._validation.DegenerateFeatureWarning")
+@pytest.mark.filterwarnings("ignore::estimators.base.validation.DegenerateFeatureWarning")
 @hyp
 @given(seed=st.integers(0, 10**6), cuts=cuts, alpha=st.sampled_from([0.0, 0.5]))
 def test_discrete_cmi_from_partitions_equals_in_memory(seed, cuts, alpha):

@@ -7,7 +7,7 @@ import pytest
 from scipy.special import softmax
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from estimators._validation import DegenerateFeatureWarning
+from estimators.base.validation import DegenerateFeatureWarning
 from estimators.latent import LatentCNB, LatentCNBClassifier
 
 

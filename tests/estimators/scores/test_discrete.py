@@ -81,7 +81,7 @@ def test_bad_alpha_message():
         DiscreteCMI(alpha=-1).fit(X, y)
 
 
-@pytest.mark.filterwarnings("ignore::estimators._validation.DegenerateFeatureWarning")
+@pytest.mark.filterwarnings("ignore::estimators.base.validation.DegenerateFeatureWarning")
 @settings(max_examples=30, deadline=None)
 @given(
     seed=st.integers(0, 2**31),

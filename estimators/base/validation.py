@@ -25,7 +25,7 @@ from numbers import Number
 import numpy as np
 import pandas as pd
 
-from estimators._warnings import inside_classifier_fit, warn_user
+from estimators.base.user_warnings import inside_classifier_fit, warn_user
 from estimators.columns import column_values, missing_mask, numeric_values
 
 __all__ = [
