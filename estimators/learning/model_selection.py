@@ -104,6 +104,16 @@ def candidate_grid(k, score: str, names: Sequence[str], n_features: int,
     """The k-TAN candidates: ``k`` ("auto" or a sequence) times the structure scores times
     the feature selections (None: all features).
 
+    ``"auto"`` tries the k of :data:`AUTO_K` that ``n_features`` allows (k <= n_features - 1;
+    k = 1 at least). A requested sequence is taken as it is: every k in it must lie in
+    ``[1, max(n_features - 1, 1)]``.
+
+    Raises
+    ------
+    ValueError
+        If a requested k lies outside that range; the message names the range (none is
+        dropped silently).
+
     Examples
     --------
     >>> [tuple(c.values()) for c in candidate_grid("auto", "cmi", ["cmi", "bic"], 3)]
@@ -112,9 +122,22 @@ def candidate_grid(k, score: str, names: Sequence[str], n_features: int,
     [(1, 'cmi', None), (1, 'bic', None), (2, 'cmi', None), (2, 'bic', None)]
     >>> [tuple(c.values()) for c in candidate_grid([1], "cmi", ["cmi"], 5, [None, "markov-blanket"])]
     [(1, 'cmi', None), (1, 'cmi', 'markov-blanket')]
+    >>> candidate_grid([1, 3], "cmi", ["cmi"], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: k=[1, 3] asks for k=3, outside 1..2: a k-tree over 3 features has k <= 2 ...
     """
-    ks = AUTO_K if isinstance(k, str) else sorted({int(v) for v in k})
-    ks = [v for v in ks if 1 <= v < n_features] or [1]
+    if isinstance(k, str):
+        ks = [v for v in AUTO_K if 1 <= v < n_features] or [1]
+    else:
+        ks = sorted({int(v) for v in k})
+        top = max(n_features - 1, 1)
+        outside = [v for v in ks if not 1 <= v <= top]
+        if outside:
+            raise ValueError(
+                f"k={list(k)!r} asks for k={', '.join(map(str, outside))}, outside 1..{top}: "
+                f"a k-tree over {n_features} features has k <= {top} (k >= 1); give only k "
+                f"in 1..{top}, or k='auto'.")
     scores = list(names) if score == "auto" else [score]
     return [{"k": v, "structure_score": s, "feature_selection": f}
             for v in ks for s in scores for f in selections]

@@ -146,6 +146,9 @@ def test_gaussian_auto_scores_skip_bdeu(gaussian_data):
         ({"k": 2, "structure_score": "auto"}, r"structure_score='auto'.*use k='auto'.*Got k=2"),
         ({"k": []}, r"'k' parameter of KTANClassifier must be .*non-empty list.*Got \[\]"),
         ({"k": [1, 0]}, r"'k' parameter of KTANClassifier must be .*Got \[1, 0\]"),
+        # a requested k above the features' range is refused, not dropped (car: 6 features)
+        ({"k": [1, 6, 9]}, r"k=\[1, 6, 9\] asks for k=6, 9, outside 1\.\.5: a k-tree over 6 "
+                           r"features has k <= 5"),
         ({"structure_score": "aic"}, r"'structure_score' parameter of KTANClassifier must be"),
         ({"ess": 0.0}, r"'ess' parameter of KTANClassifier must be"),
     ],
