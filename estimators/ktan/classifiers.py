@@ -20,32 +20,39 @@ from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.search import BACKBONE_METHODS, searcher_names
 from estimators.stats.partitions import Partitions
 
-_DOC_ATTRIBUTES = """classes_ : ndarray
-        Class labels.
-    family_ : str
-        ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
-    feature_types_ : dict
-        Feature name -> ``"continuous" | "categorical" | "constant"``, by the rule of
-        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
-        column with at most 3 distinct values is categorical whatever they are, as is
-        one of at most 10 integers.
-    constant_features_ : list
-        Constant columns, left out of the structure.
-    encoder_ : MixedEncoder
-        The fitted column encoder.
-    network_ : CGNetwork
-        The fitted factors (:mod:`estimators.network.model`).
-    class_log_prior_ : ndarray
-        ``ln p(y)`` (relative frequencies).
-    discriminative_ : DiscriminativeParameters or None
-        The discriminative parameters (``parameters="discriminative"``), else None.
-    n_features_in_ : int
-        Number of features.
-    feature_names_in_ : ndarray
-        Column names, when fitted on a DataFrame with string column names.
-"""
 
-_DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
+class TANClassifier(BaseKTAN):
+    """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact;
+    on mixed tables the maximum spanning arborescence of the directed CG score).
+
+    Columns are continuous or categorical (types decided once, see ``feature_types``; a
+    constant column leaves the model with one warning). Each feature gets a conditional
+    Gaussian factor given its parents and the class (MATH.md §7): a table with
+    pseudo-count ``alpha`` (categorical feature, categorical parents), a class-conditional
+    linear-Gaussian regression per configuration of its categorical parents (continuous
+    feature; ``var_smoothing`` times the largest feature variance added to the residual
+    variances, as ``GaussianNB``), or Bayes' rule on the CG joint (categorical feature
+    with continuous parents). On all-categorical or all-continuous tables these are the
+    smoothed CPTs and linear-Gaussian regressions of the discrete and Gaussian k-TAN.
+
+    The structure maximises ``sum_v f(v, pa(v))``: the plug-in class-conditional mutual
+    information on complete single-type tables, the conditional Gaussian log-likelihood
+    gain (:class:`~estimators.scores.ConditionalGaussianScore`, directed) on mixed tables or
+    with missing cells. Missing cells (NaN, None, empty strings) are learned around: each
+    factor and its score use the rows where the feature, its parents and the class are
+    observed. At prediction they are marginalised exactly on the k-tree
+    (:mod:`estimators.marginal`); a category not seen in training is treated as a missing
+    cell (it carries no evidence). Small classes (pooled Gaussian cells) and constant or
+    collinear columns are named in one warning and never stop a fit.
+
+    Parameters
+    ----------
+    structure_score : str or score object, default="cmi"
+        The hyperedge score of the tree, as for :class:`KTANClassifier` (TAN is its k = 1):
+        a name of :data:`estimators.scores.SCORES` (plug-ins included) or a score object;
+        the tree is Kruskal's maximum spanning tree of a symmetric score, the maximum
+        spanning arborescence of ``W[i, j] = f(j, {i})`` otherwise.
+    features : {"auto", "discrete", "gaussian"}, default="auto"
         ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
         every column categorical, ``"gaussian"`` every column continuous (see
         :mod:`estimators.columns.feature_families`).
@@ -79,41 +86,7 @@ _DOC_PARAMETERS = """features : {"auto", "discrete", "gaussian"}, default="auto"
         densities, or per feature the one with the best cross-validated likelihood.
         The non-Gaussian kinds learn the structure on the class-conditional normal scores
         (the copula's CMI), floor bandwidths and variances, and are generative only;
-        ``factor_kinds_`` names each feature's kind."""
-
-_DOC_COMMON = """
-    Columns are continuous or categorical (types decided once, see ``feature_types``; a
-    constant column leaves the model with one warning). Each feature gets a conditional
-    Gaussian factor given its parents and the class (MATH.md §7): a table with
-    pseudo-count ``alpha`` (categorical feature, categorical parents), a class-conditional
-    linear-Gaussian regression per configuration of its categorical parents (continuous
-    feature; ``var_smoothing`` times the largest feature variance added to the residual
-    variances, as ``GaussianNB``), or Bayes' rule on the CG joint (categorical feature
-    with continuous parents). On all-categorical or all-continuous tables these are the
-    smoothed CPTs and linear-Gaussian regressions of the discrete and Gaussian k-TAN.
-
-    The structure maximises ``sum_v f(v, pa(v))``: the plug-in class-conditional mutual
-    information on complete single-type tables, the conditional Gaussian log-likelihood
-    gain (:class:`~estimators.scores.ConditionalGaussianScore`, directed) on mixed tables or
-    with missing cells. Missing cells (NaN, None, empty strings) are learned around: each
-    factor and its score use the rows where the feature, its parents and the class are
-    observed. At prediction they are marginalised exactly on the k-tree
-    (:mod:`estimators.marginal`); a category not seen in training is treated as a missing
-    cell (it carries no evidence). Small classes (pooled Gaussian cells) and constant or
-    collinear columns are named in one warning and never stop a fit.
-"""
-class TANClassifier(BaseKTAN):
-    """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact;
-    on mixed tables the maximum spanning arborescence of the directed CG score).
-    {common}
-    Parameters
-    ----------
-    structure_score : str or score object, default="cmi"
-        The hyperedge score of the tree, as for :class:`KTANClassifier` (TAN is its k = 1):
-        a name of :data:`estimators.scores.SCORES` (plug-ins included) or a score object;
-        the tree is Kruskal's maximum spanning tree of a symmetric score, the maximum
-        spanning arborescence of ``W[i, j] = f(j, {{i}})`` otherwise.
-    {parameters}
+        ``factor_kinds_`` names each feature's kind.
 
     Attributes
     ----------
@@ -131,7 +104,30 @@ class TANClassifier(BaseKTAN):
     search_ : str
         The searcher that ran: ``"spanning-tree"`` (Kruskal, symmetric scores) or
         ``"arborescence"`` (Chu–Liu/Edmonds, directed scores of mixed tables).
-    {attributes}
+    classes_ : ndarray
+        Class labels.
+    family_ : str
+        ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
+    feature_types_ : dict
+        Feature name -> ``"continuous" | "categorical" | "constant"``, by the rule of
+        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
+        column with at most 3 distinct values is categorical whatever they are, as is
+        one of at most 10 integers.
+    constant_features_ : list
+        Constant columns, left out of the structure.
+    encoder_ : MixedEncoder
+        The fitted column encoder.
+    network_ : CGNetwork
+        The fitted factors (:mod:`estimators.network.model`).
+    class_log_prior_ : ndarray
+        ``ln p(y)`` (relative frequencies).
+    discriminative_ : DiscriminativeParameters or None
+        The discriminative parameters (``parameters="discriminative"``), else None.
+    n_features_in_ : int
+        Number of features.
+    feature_names_in_ : ndarray
+        Column names, when fitted on a DataFrame with string column names.
+
     Examples
     --------
     >>> import numpy as np
@@ -151,8 +147,8 @@ class TANClassifier(BaseKTAN):
     Mixed columns and missing cells:
 
     >>> import pandas as pd
-    >>> df = pd.DataFrame({{"colour": np.where(x0 == 1, "red", "blue"),
-    ...                     "size": rng.normal(y, 1.0), "count": rng.integers(0, 3, 500)}})
+    >>> df = pd.DataFrame({"colour": np.where(x0 == 1, "red", "blue"),
+    ...                     "size": rng.normal(y, 1.0), "count": rng.integers(0, 3, 500)})
     >>> df.loc[0, "size"] = np.nan
     >>> clf = TANClassifier().fit(df, y)
     >>> clf.family_, clf.search_, clf.feature_types_["size"]
@@ -187,7 +183,27 @@ class TANClassifier(BaseKTAN):
 
 class KTANClassifier(BaseKTAN):
     """k-tree augmented naive Bayes: a maximum-score acyclic k-tree over the features.
-    {common}
+
+    Columns are continuous or categorical (types decided once, see ``feature_types``; a
+    constant column leaves the model with one warning). Each feature gets a conditional
+    Gaussian factor given its parents and the class (MATH.md §7): a table with
+    pseudo-count ``alpha`` (categorical feature, categorical parents), a class-conditional
+    linear-Gaussian regression per configuration of its categorical parents (continuous
+    feature; ``var_smoothing`` times the largest feature variance added to the residual
+    variances, as ``GaussianNB``), or Bayes' rule on the CG joint (categorical feature
+    with continuous parents). On all-categorical or all-continuous tables these are the
+    smoothed CPTs and linear-Gaussian regressions of the discrete and Gaussian k-TAN.
+
+    The structure maximises ``sum_v f(v, pa(v))``: the plug-in class-conditional mutual
+    information on complete single-type tables, the conditional Gaussian log-likelihood
+    gain (:class:`~estimators.scores.ConditionalGaussianScore`, directed) on mixed tables or
+    with missing cells. Missing cells (NaN, None, empty strings) are learned around: each
+    factor and its score use the rows where the feature, its parents and the class are
+    observed. At prediction they are marginalised exactly on the k-tree
+    (:mod:`estimators.marginal`); a category not seen in training is treated as a missing
+    cell (it carries no evidence). Small classes (pooled Gaussian cells) and constant or
+    collinear columns are named in one warning and never stop a fit.
+
     With ``search="backbone-dp"`` the k-tree is the exact optimum among those containing a
     backbone path (paper 2, §5): ``backbone`` is a permutation of the features (names, or
     column indices) or the name of a method that derives one from the pair scores
@@ -221,7 +237,7 @@ class KTANClassifier(BaseKTAN):
     search : str, default="backbone-dp"
         A searcher of :data:`estimators.search.SEARCHERS` (``"backbone-dp"``, ``"greedy"``,
         ``"spanning-tree"`` for ``k = 1``, or one registered later).
-    backbone : None, {{"given", "mst-dfs", "greedy-path", "local-search"}} or sequence, default=None
+    backbone : None, {"given", "mst-dfs", "greedy-path", "local-search"} or sequence, default=None
         Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
     candidates : int or None, default=None
         Sparse candidate parents for wide tables: each feature's parents must be among its
@@ -241,7 +257,7 @@ class KTANClassifier(BaseKTAN):
         (:class:`~estimators.scores.ConditionalGaussianBIC`).
         ``"auto"`` (with ``k="auto"``) lets cross-validation choose among kgraph's own scores
         defined for the feature family (:data:`~estimators.scores.BUILTIN_SCORES`).
-    feature_selection : {{"auto", "markov-blanket", "selective-nb"}} or None, default="auto"
+    feature_selection : {"auto", "markov-blanket", "selective-nb"} or None, default="auto"
         Which features the k-tree spans (:data:`estimators.feature_selection.FEATURE_SELECTORS`).
         None: all of them. ``"markov-blanket"``: the class's Markov blanket estimated from
         the training rows by IAMB with semiparametric G-tests at level 0.05
@@ -256,7 +272,41 @@ class KTANClassifier(BaseKTAN):
         Seeds the randomised steps: the folds of the inner cross-validation (``"auto"``)
         and the permutations of the Markov-blanket tests. None: seed 0, so a fit is
         reproducible by default.
-    {parameters}
+    features : {"auto", "discrete", "gaussian"}, default="auto"
+        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
+        every column categorical, ``"gaussian"`` every column continuous (see
+        :mod:`estimators.columns.feature_families`).
+    alpha : float, default=1.0
+        Pseudo-count of the CPTs (> 0), categorical features only.
+    ess : float or None, default=None
+        When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
+        size instead of ``alpha`` (see :func:`estimators.network.model.fit_network`).
+    feature_types : "auto" or mapping, default="auto"
+        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
+        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
+        numeric column with at most 3 distinct values is categorical, whatever the values).
+    var_smoothing : float, default=1e-9
+        Fraction of the largest continuous-feature variance added to residual variances.
+    verbose : bool, default=False
+        Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
+        backbone DP, EM, the "auto" cross-validation, L-BFGS); ``False`` leaves the caller's
+        setting (:func:`estimators.progress.show_progress`, off by default).
+    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
+        ``"generative"``: the factors above. ``"discriminative"``: keep the structure and
+        refit its parameters by maximising the L2-penalised conditional log-likelihood
+        (log-linear cells of every factor, penalty centred on the generative parameters,
+        missing cells marginalised by the generative factors they touch; see
+        :mod:`estimators.discriminative`); ``discriminative_`` holds them; on
+        categorical features ``to_pgmpy`` gives the equivalent Bayesian network (MATH.md
+        §10.1).
+    continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
+        How continuous features are modelled (MATH.md §11,
+        :mod:`estimators.semiparametric`): linear-Gaussian regressions (the factors above),
+        a class-conditional Gaussian copula with kernel margins, conditional kernel
+        densities, or per feature the one with the best cross-validated likelihood.
+        The non-Gaussian kinds learn the structure on the class-conditional normal scores
+        (the copula's CMI), floor bandwidths and variances, and are generative only;
+        ``factor_kinds_`` names each feature's kind.
 
     Attributes
     ----------
@@ -287,7 +337,30 @@ class KTANClassifier(BaseKTAN):
     search_ : str
         The searcher that ran (``search``, or for ``k = 1`` without a backbone
         ``"spanning-tree"`` / ``"arborescence"`` as for :class:`TANClassifier`).
-    {attributes}
+    classes_ : ndarray
+        Class labels.
+    family_ : str
+        ``"discrete"``, ``"gaussian"`` or ``"mixed"`` (the modelled columns' types).
+    feature_types_ : dict
+        Feature name -> ``"continuous" | "categorical" | "constant"``, by the rule of
+        :mod:`estimators.columns` unless ``feature_types`` names the column: a numeric
+        column with at most 3 distinct values is categorical whatever they are, as is
+        one of at most 10 integers.
+    constant_features_ : list
+        Constant columns, left out of the structure.
+    encoder_ : MixedEncoder
+        The fitted column encoder.
+    network_ : CGNetwork
+        The fitted factors (:mod:`estimators.network.model`).
+    class_log_prior_ : ndarray
+        ``ln p(y)`` (relative frequencies).
+    discriminative_ : DiscriminativeParameters or None
+        The discriminative parameters (``parameters="discriminative"``), else None.
+    n_features_in_ : int
+        Number of features.
+    feature_names_in_ : ndarray
+        Column names, when fitted on a DataFrame with string column names.
+
     Examples
     --------
     >>> import numpy as np
@@ -421,10 +494,3 @@ class KTANClassifier(BaseKTAN):
         self.cv_results_ = table
         return self
 
-
-TANClassifier.__doc__ = TANClassifier.__doc__.format(common=_DOC_COMMON,
-                                                      parameters=_DOC_PARAMETERS,
-                                                      attributes=_DOC_ATTRIBUTES)
-KTANClassifier.__doc__ = KTANClassifier.__doc__.format(common=_DOC_COMMON,
-                                                        parameters=_DOC_PARAMETERS,
-                                                        attributes=_DOC_ATTRIBUTES)
