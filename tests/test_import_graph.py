@@ -301,3 +301,35 @@ def write(root: Path, files: dict[str, str]) -> Path:
 def test_the_checker_finds_cycles_and_private_imports(tmp_path, files, expected):
     package = write(tmp_path / "estimators", {"__init__.py": "", **files})
     assert violations(package, "estimators")[0] == expected
+
+
+def partition_tests(package: Path) -> list[str]:
+    """The modules under ``package`` that call ``isinstance(x, Partitions)`` (alone or in a
+    tuple)."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "isinstance" and len(node.args) == 2):
+                kinds = node.args[1]
+                names = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+                if any(isinstance(n, ast.Name) and n.id == "Partitions" for n in names):
+                    found.append(str(path.relative_to(package.parent)))
+                    break
+    return found
+
+
+def test_the_engine_is_chosen_in_at_most_two_files():
+    """Issue 47: the choice between rows in memory and partitions is made once
+    (``estimators.stats.engine``; the template refuses partitions for the families without a
+    partition fit), not by ``isinstance`` in families or scores."""
+    found = partition_tests(ROOT / "estimators")
+    assert len(found) <= 2, found
+
+
+def test_partition_tests_are_found(tmp_path):
+    package = write(tmp_path / "estimators", {
+        "a.py": "def f(X):\n    return isinstance(X, Partitions)\n",
+        "b.py": "def f(X):\n    return isinstance(X, (int, Partitions))\n",
+        "c.py": "def f(X):\n    return isinstance(X, Partition)\n"})
+    assert partition_tests(package) == ["estimators/a.py", "estimators/b.py"]

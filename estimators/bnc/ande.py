@@ -89,6 +89,7 @@ from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.class_node import unique_class_node
 from estimators.network.model import CGNetwork, fit_network
 from estimators.progress import progress
+from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 from kgraph.superparent import SuperParentEnsemble
 
@@ -192,6 +193,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
+    @partition_dispatch()
     def fit(self, X, y=None):
         """Fit every SPODE's factors (one pass over the super-parent sets).
 
@@ -205,8 +207,6 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         -------
         self
         """
-        if isinstance(X, Partitions):  # AODE from the partitions' pair statistics
-            return fit_ande_partitions(self, X)
         enc, codes = self._validate_training(X, y)
         kept = [j for j, t in enumerate(enc.types) if t != "constant"]
         if not kept:
@@ -222,6 +222,11 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
                          for f, mean in zip(net.factors, means, strict=True)]
 
         return self.fit_spodes(kept, network, lambda S: _joint_counts(enc, S))
+
+    def _fit_partitions(self, data: Partitions):
+        """AODE from the partitions' pair statistics (the engine is chosen by
+        :func:`estimators.stats.engine.partition_dispatch`)."""
+        return fit_ande_partitions(self, data)
 
     def fit_spodes(self, kept: list, network, counts):
         """Fit the naive Bayes and every SPODE over the columns ``kept`` from ``network``

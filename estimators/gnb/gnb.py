@@ -24,6 +24,7 @@ from estimators.gnb._mixed_scores import learn_gnb_tree
 from estimators.gnb._partitions import fit_gnb_partitions
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from estimators.stats.cell_statistics import ClassMoments
+from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 from kgraph import GNBJunctionTree
 
@@ -218,15 +219,10 @@ class GNBClassifier(BaseGNB):
         return log_prior, density, forest
 
     @user_fit
+    @partition_dispatch()
     def fit(self, X, y=None) -> GNBClassifier:
         """Learn the GNB structure and the class-conditional densities from (X, y)."""
-        self._validate_params()
-        if self.parameters != "generative" and self.dependence != "gaussian":
-            raise ValueError(f"GNBClassifier(parameters='discriminative') needs "
-                             f"dependence='gaussian' (a conditional Gaussian model); got "
-                             f"dependence={self.dependence!r}.")
-        if isinstance(X, Partitions):  # statistics merged over row partitions
-            return fit_gnb_partitions(self, X)
+        self._check_parameters()
         enc, codes = self._validate_training(X, y)
         used = self._structure_columns(enc)
         d = used.size
@@ -270,6 +266,21 @@ class GNBClassifier(BaseGNB):
             self.n_clusters_ = d - 1 if self.n_clusters is None else int(self.n_clusters)
         self._fit_parameters(enc, codes, self.parameters, self.random_state)
         return self
+
+    def _check_parameters(self) -> None:
+        """The parameters' constraints, and discriminative parameters on the conditional
+        Gaussian model only."""
+        self._validate_params()
+        if self.parameters != "generative" and self.dependence != "gaussian":
+            raise ValueError(f"GNBClassifier(parameters='discriminative') needs "
+                             f"dependence='gaussian' (a conditional Gaussian model); got "
+                             f"dependence={self.dependence!r}.")
+
+    def _fit_partitions(self, data: Partitions) -> GNBClassifier:
+        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
+        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
+        self._check_parameters()
+        return fit_gnb_partitions(self, data)
 
     def _families(self) -> list[tuple[int, tuple]]:
         """``(v, parents)`` of the forest used to predict, rooted (module

@@ -50,6 +50,7 @@ from estimators.semiparametric import (
     fit_continuous_network,
     normal_score_table,
 )
+from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 
 
@@ -123,6 +124,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     # -- fitting ----------------------------------------------------------------------------
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
+    @partition_dispatch()
     def fit(self, X, y=None):
         """Learn the k-tree over the features and the conditional models on it.
 
@@ -138,15 +140,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         -------
         self
         """
-        if isinstance(X, Partitions):  # statistics merged over row partitions
-            from estimators.ktan._partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
-
-            if as_spec(self._spec().continuous).kind != "gaussian":
-                raise ValueError(f"{type(self).__name__}(continuous=...) other than 'gaussian' "
-                                 "needs the rows in memory (kernel margins and CKDE factors "
-                                 "keep the training rows); compute a sample.")
-
-            return fit_tan_partitions(self, X)
         name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
         names = self.feature_names()
@@ -201,6 +194,18 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                 DegenerateFeatureWarning, stacklevel=2)
         self._fit_parameters(enc, y_codes, spec.parameters, spec.random_state)
         return self
+
+    def _fit_partitions(self, data: Partitions):
+        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
+        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
+        from estimators.ktan._partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
+
+        if as_spec(self._spec().continuous).kind != "gaussian":
+            raise ValueError(f"{type(self).__name__}(continuous=...) other than 'gaussian' "
+                             "needs the rows in memory (kernel margins and CKDE factors "
+                             "keep the training rows); compute a sample.")
+
+        return fit_tan_partitions(self, data)
 
     def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
         return list(self.network_.factors)

@@ -18,6 +18,7 @@ from estimators.learning.structure_scores import score_family, shared_scores
 from estimators.plugins import RegistryName
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.search import BACKBONE_METHODS, searcher_names
+from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 
 
@@ -433,6 +434,7 @@ class KTANClassifier(BaseKTAN):
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
+    @partition_dispatch()
     def fit(self, X, y=None):
         """Learn the k-tree and the conditional models; with ``k="auto"`` first choose k
         (and the score) by inner cross-validated log-loss.
@@ -447,14 +449,6 @@ class KTANClassifier(BaseKTAN):
         self
         """
         self.cv_results_ = None
-        if isinstance(X, Partitions):  # statistics merged over row partitions
-            if self.feature_selection not in (None, "auto"):
-                raise ValueError(
-                    f"KTANClassifier(feature_selection={self.feature_selection!r}) needs the "
-                    "rows in memory (its tests or folds read the rows); use "
-                    "feature_selection=None on a Dask collection, or compute a sample.")
-            self.feature_selection_ = None
-            return fit_tan_partitions(self, X)
         if isinstance(self.k, Integral):
             if self.structure_score == "auto":
                 raise ValueError(
@@ -493,4 +487,16 @@ class KTANClassifier(BaseKTAN):
             super().fit(X, y)
         self.cv_results_ = table
         return self
+
+    def _fit_partitions(self, data: Partitions):
+        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
+        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
+        self.cv_results_ = None
+        if self.feature_selection not in (None, "auto"):
+            raise ValueError(
+                f"KTANClassifier(feature_selection={self.feature_selection!r}) needs the "
+                "rows in memory (its tests or folds read the rows); use "
+                "feature_selection=None on a Dask collection, or compute a sample.")
+        self.feature_selection_ = None
+        return fit_tan_partitions(self, data)
 

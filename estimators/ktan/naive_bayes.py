@@ -26,6 +26,7 @@ from estimators.base.user_warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._base import MIN_CELL_ROWS
 from estimators.network.model import NetworkLikelihood, fit_network, refit_network
+from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 
 
@@ -110,6 +111,7 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
 
     @_fit_context(prefer_skip_nested_validation=True)
     @user_fit
+    @partition_dispatch()
     def fit(self, X, y=None):
         """Fit the class-conditional factors (and the discriminative parameters).
 
@@ -124,10 +126,6 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
         -------
         self
         """
-        if isinstance(X, Partitions):  # statistics merged over row partitions
-            from estimators.ktan._partitions import fit_nb_partitions  # noqa: PLC0415 (a cycle)
-
-            return fit_nb_partitions(self, X)
         enc, codes = self._validate_training(X, y)
         kept = [j for j, t in enumerate(enc.types) if t != "constant"]
         if not kept:
@@ -139,6 +137,13 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
                                     ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
         self._fit_parameters(enc, codes, self.parameters, self.random_state)
         return self
+
+    def _fit_partitions(self, data: Partitions):
+        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
+        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
+        from estimators.ktan._partitions import fit_nb_partitions  # noqa: PLC0415 (a cycle)
+
+        return fit_nb_partitions(self, data)
 
     @property
     def selected_features_(self) -> list:

@@ -24,6 +24,7 @@ from estimators.base.validation import (
     check_features_target,
     within_class_constant,
 )
+from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 
 from ._parallel import run_chunked
@@ -69,6 +70,7 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
     _dense_pairs = None  # optional staticmethod(data) -> (d, d) pair scores, equal to _pair_block's
 
     # -- fitting --------------------------------------------------------------------------
+    @partition_dispatch("_from_partitions")
     def fit(self, X, y=None):
         """Validate the data and precompute what the scores need.
 
@@ -87,8 +89,6 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         """
         self._validate_params()
         name = type(self).__name__
-        if isinstance(X, Partitions):  # statistics merged over row partitions
-            return self._from_partitions(X)
         data = check_features_target(X, y, owner=name, kind=self._kind)
         constant = within_class_constant(data.X, data.y, data.classes, data.names, owner=name)
         counts = np.bincount(data.y, minlength=data.classes.size)
@@ -101,7 +101,9 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         DataFrame through ``estimators.distributed.collect``) by the class's own
         ``_fit_partitions``: a score whose values are functions of additive statistics
         defines it in its class body (a subclass with another formula does not inherit it);
-        the others raise a ``TypeError`` naming those that can."""
+        the others raise a ``TypeError`` naming those that can. The engine is chosen by
+        :func:`estimators.stats.engine.partition_dispatch`."""
+        self._validate_params()
         if "_fit_partitions" not in type(self).__dict__:
             able = sorted({c.__name__ for c in _subclasses(BaseCMI)
                            if "_fit_partitions" in c.__dict__})

@@ -40,6 +40,7 @@ from estimators.scores._base import BaseCMI
 from estimators.scores._cg_batch import CGTables, Hyperedges, cg_gains
 from estimators.scores._parallel import run_chunked
 from estimators.scores._positions import PositionsCMI, cached, positions_key
+from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 
 __all__ = ["ConditionalGaussianScore"]
@@ -175,6 +176,7 @@ class ConditionalGaussianScore(PositionsCMI):
         return CGData(enc, codes, self.classes_.size, float(self.var_smoothing),
                       float(self.ridge), int(self.min_cell_rows))
 
+    @partition_dispatch("_from_partitions")
     def fit(self, X, y=None):
         """Decide the column types, encode X and store what the scores need.
 
@@ -193,8 +195,6 @@ class ConditionalGaussianScore(PositionsCMI):
         self
         """
         self._validate_params()
-        if isinstance(X, Partitions):  # statistics merged over row partitions
-            return self._from_partitions(X)
         self.encoder_ = MixedEncoder(self.feature_types).fit(X)
         enc = self.encoder_.transform(X)
         self.classes_, codes = encode_classes(y, enc.codes.shape[0], type(self).__name__)
