@@ -63,9 +63,8 @@ POSTERIOR_TABLE_LIMIT = 1_000_000
 
 def exact_network(model):
     """The fitted model as a pgmpy ``DiscreteBayesianNetwork`` with its posterior on
-    complete rows, or a ``ValueError`` saying why there is none (module docstring): a
-    network classifier's own network, else (GNB, k-GNB, AODE/A2DE, latent CNB on
-    categorical features) :func:`posterior_table_network`.
+    complete rows, or a ``ValueError`` saying why there is none (module docstring): the
+    first form of :data:`EXACT_FORMS` that applies, else :func:`posterior_table_network`.
 
     Examples
     --------
@@ -76,15 +75,64 @@ def exact_network(model):
     >>> sorted(bn.get_parents("safety")), bn.graph["closing_edges"]
     (['buying', 'class'], [])
     """
-    from estimators.network.export import (
-        continuous_features,
-        is_network_classifier,
-    )
+    for applies, build in EXACT_FORMS:
+        if applies(model):
+            return build(model)
+    return posterior_table_network(model)
+
+
+def _network_classifier(model) -> bool:
+    from estimators.network.export import continuous_features, is_network_classifier
+
+    return is_network_classifier(model) or bool(continuous_features(model))
+
+
+def _own_network(model):
+    """A network classifier's network; refuses continuous features, naming them."""
     from estimators.network.export import exact_network as build
 
-    if is_network_classifier(model) or continuous_features(model):
-        return build(model)  # refuses continuous features, naming them
-    return posterior_table_network(model)
+    return build(model)
+
+
+def _spode_mixture(model) -> bool:
+    from estimators.network.spode_mixture import is_spode_mixture
+
+    return is_spode_mixture(model)
+
+
+def _mixture_network(model):
+    from estimators.network.spode_mixture import spode_mixture_network
+
+    return spode_mixture_network(model)
+
+
+def _has_tables(model) -> bool:
+    from estimators.network.model_tables import TABLES
+
+    return any(applies(model) for applies, _ in TABLES)
+
+
+def _tables_network(model):
+    from estimators.network.export import tables_network
+    from estimators.network.model_tables import model_tables
+
+    kind = "generative" if getattr(model, "discriminative_", None) is None else "discriminative"
+    return tables_network(model, model_tables(model), class_node(model), kind)
+
+
+def class_node(model) -> str:
+    """The class's node: the model's ``class_node_``, else ``"class"`` (``"y"``,
+    ``"__class__"`` when a feature has that name)."""
+    names = [str(c) for c in getattr(model.encoder_, "feature_names_in_", [])]
+    return getattr(model, "class_node_", None) or next(
+        t for t in ("class", "y", "__class__") if t not in names)
+
+
+#: (applies to the fitted model, its exact network), tried in order: network classifiers
+#: (and every model with continuous features, refused there), AnDE as a SPODE mixture with
+#: latent nodes, the models with tables of their own (GNB, k-GNB, one-component latent CNB)
+EXACT_FORMS = ((_network_classifier, _own_network), (_spode_mixture, _mixture_network),
+               (_has_tables, _tables_network))
 
 
 def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
@@ -132,7 +180,7 @@ def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
                          f"would need {size:,} probabilities (limit {limit:,}); its "
                          "structure exports with --to graphml|json.")
     names = [str(c) for c in columns]
-    target = next(t for t in ("class", "y", "__class__") if t not in names)
+    target = class_node(model)
     grid = pd.DataFrame(list(itertools.product(*states)), columns=columns)
     proba = model.predict_proba(grid)  # rows: the last feature fastest, as pgmpy's columns
     bn = DiscreteBayesianNetwork()
