@@ -17,10 +17,18 @@ value a training category), or raises one ``ValueError`` whose first line says w
 * a model with continuous features is refused, naming them: pgmpy and these formats hold
   discrete variables only (its full parameters are in the GraphML/JSON structure graph,
   :func:`estimators.structure_graph.structure_graph`);
-* a model on categorical features that is no network classifier (GNB, k-GNB, AODE/A2DE,
-  latent CNB) exports as :func:`posterior_table_network`: the class a child of every
-  feature with ``predict_proba`` of every combination as its CPT, refused (naming the
-  size) past :data:`POSTERIOR_TABLE_LIMIT` probabilities.
+* AODE/AnDE on categorical features exports as a mixture of its SPODEs over two latent
+  nodes, the SPODE and its super-parents' value (:mod:`estimators.network.spode_mixture`,
+  MATH.md §10.2): CPTs of (SPODEs x classes x joint super-parent values) cells, exact
+  with the frequency limit; A2DE and beyond are refused when a complete row can get the
+  naive Bayes fallback (no super-parent set has every joint value qualifying);
+* GNB and k-GNB on categorical features (their rooted form, generative or
+  discriminative) and the latent CNB with one component are networks of their own
+  (:mod:`estimators.network.model_tables`, MATH.md §10.2);
+* any other model on categorical features (the latent CNB with two or more components:
+  its score is a per-row variational bound) exports as :func:`posterior_table_network`:
+  the class a child of every feature with ``predict_proba`` of every combination as its
+  CPT, refused (naming the size) past :data:`POSTERIOR_TABLE_LIMIT` probabilities.
 
 The files hold every probability exactly (the shortest decimal text of the float): pgmpy's
 ``BIFWriter`` and ``XMLBIFWriter`` already do (``repr``); its ``NETWriter`` rounds to 8
@@ -175,7 +183,7 @@ def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
     classes = np.asarray(model.classes_).tolist()
     size = int(np.prod([len(s) for s in states], dtype=float) * len(classes))
     if size > limit:
-        raise ValueError(f"A {name} is no Bayesian network with CPDs, and its posterior over "
+        raise ValueError(f"A {name} {_why_no_network(model)}, and its posterior over "
                          f"every combination of its {len(columns)} features' categories "
                          f"would need {size:,} probabilities (limit {limit:,}); its "
                          "structure exports with --to graphml|json.")
@@ -197,6 +205,16 @@ def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
     return bn
 
 
+def _why_no_network(model) -> str:
+    """Why a model goes to :func:`posterior_table_network` (the start of its refusal)."""
+    k = getattr(model, "n_components_", None)
+    if k is not None and k > 1:  # the latent CNB: its score is a variational bound
+        return (f"with n_components_={k} scores a row by ln p(y) + ELBO_y(x), a per-row "
+                "variational bound found by coordinate ascent, which is no sum over latent "
+                "states of a Bayesian network (n_components=1 exports as naive Bayes)")
+    return "is no Bayesian network with CPDs"
+
+
 def export_notes(network) -> list[str]:
     """What a reader of an exported network should know, one line each: the closing edges
     of a discriminative model's equivalent network and where it equals the model."""
@@ -205,6 +223,11 @@ def export_notes(network) -> list[str]:
         notes.append("the class's CPT is the model's posterior over every combination of "
                      "training categories (the features are uniform roots): exact on "
                      "complete rows; on rows with empty cells the file averages uniformly")
+    if network.graph.get("parameters") == "spode mixture":
+        latent = " and ".join(network.graph.get("latent", []))
+        notes.append(f"the SPODE average as a mixture over the latent nodes {latent} (leave "
+                     "them out of the evidence): exact on complete rows; on rows with empty "
+                     "cells the file marginalises its own CPTs")
     if network.graph.get("parameters") == "discriminative":
         edges = network.graph.get("closing_edges", [])
         listed = ", ".join(f"{q} -> {p}" for q, p in edges)
