@@ -149,7 +149,8 @@ def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
     categories as its CPT; the features are roots with uniform CPTs. Exact on complete
     rows by construction; on rows with empty cells the network averages the posterior
     over the missing features uniformly, not as the model marginalises. For models with no
-    network of their own (GNB, k-GNB, AODE/A2DE, latent CNB).
+    small exact network (the latent CNB with two or more components); any model on
+    categorical features can be tabulated so.
 
     Raises
     ------

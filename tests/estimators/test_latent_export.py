@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 
 import joblib
 import numpy as np
 import pandas as pd
 import pytest
+from network_posterior import all_rows, brute_posterior
 
 from estimators.bnc import A2DEClassifier, AODEClassifier
 from estimators.discriminative import Discriminative
@@ -47,31 +47,6 @@ def _table(seed: int, n: int = 150, cards=(3, 2, 3, 2)) -> tuple[pd.DataFrame, n
     return pd.DataFrame(cols), np.array(["a", "b", "c"], dtype=object)[y]
 
 
-def _all_rows(X: pd.DataFrame) -> pd.DataFrame:
-    cats = [sorted(X[c].unique()) for c in X.columns]
-    return pd.DataFrame(list(itertools.product(*cats)), columns=X.columns)
-
-
-def _brute_posterior(bn, target, rows: pd.DataFrame) -> np.ndarray:
-    """p(class | x): the product of every CPD entry summed over every state of the nodes
-    that are neither the class nor a column of ``rows`` (the latent ones), normalised."""
-    cpds = {cpd.variable: cpd for cpd in bn.get_cpds()}
-    hidden = [v for v in cpds if v != target and v not in rows.columns]
-    spaces = [cpds[v].state_names[v] for v in hidden]
-    classes = cpds[target].state_names[target]
-    out = np.zeros((len(rows), len(classes)))
-    for i, row in enumerate(rows.itertuples(index=False)):
-        x = dict(zip(rows.columns, row, strict=True))
-        for c, label in enumerate(classes):
-            for latent in itertools.product(*spaces):
-                value = {**x, target: label, **dict(zip(hidden, latent, strict=True))}
-                p = 1.0
-                for cpd in cpds.values():
-                    p *= cpd.get_value(**{u: value[u] for u in cpd.variables})
-                out[i, c] += p
-    return out / out.sum(axis=1, keepdims=True)
-
-
 def _fallback_rows(clf, rows: pd.DataFrame) -> int:
     """Rows of an AODE with no qualifying SPODE (the naive Bayes corner), counted from its
     super-parent counts."""
@@ -96,8 +71,8 @@ def test_spode_mixture_is_the_anode_posterior_on_every_row(model):
     clf = model.fit(X, y)
     bn = exact_network(clf)
     assert bn.graph["parameters"] == "spode mixture"
-    rows = _all_rows(X)
-    np.testing.assert_allclose(_brute_posterior(bn, "class", rows), clf.predict_proba(rows),
+    rows = all_rows(X)
+    np.testing.assert_allclose(brute_posterior(bn, "class", rows), clf.predict_proba(rows),
                                rtol=0, atol=1e-12)
     if getattr(model, "frequency_limit", 1) == 75:  # the corner is reached and exact
         assert 0 < _fallback_rows(clf, rows) < len(rows)
@@ -131,8 +106,8 @@ def test_own_network_is_the_posterior_on_every_row(model):
     X, y = _table(4)
     clf = model.fit(X, y)
     bn = exact_network(clf)
-    rows = _all_rows(X)
-    np.testing.assert_allclose(_brute_posterior(bn, class_node(clf), rows),
+    rows = all_rows(X)
+    np.testing.assert_allclose(brute_posterior(bn, class_node(clf), rows),
                                clf.predict_proba(rows), rtol=0, atol=1e-12)
     assert max(cpd.values.size for cpd in bn.get_cpds()) <= 3 * 3 ** 3
 
