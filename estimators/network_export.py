@@ -42,8 +42,11 @@ with these files where two or more parents meet (measured on car): pyAgrum 3.3.1
 UAI table and an XDSL ``probabilities`` list with the *first* parent varying fastest (and
 writes them so), against the UAI competition's specification (the last scope variable
 least significant) and pgmpy's XDSL reader and writer (the last parent fastest), which
-these files follow; GeNIe itself was not available to check XDSL. pyAgrum also parses BIF
-and NET numbers as float32 (about 1e-7 relative); its XMLBIF reader keeps the doubles.
+these files follow; GeNIe itself was not available to check XDSL. pyAgrum (3.3.1, and aGrUM's
+current grammars, whose BIF/NET/UAI parsers store numbers as C++ ``float``) reads BIF, NET
+and UAI numbers as float32 (6e-8 relative): its posterior on these files is the float32-
+rounded network's (to 1e-16; 1.2e-8 from ``predict_proba`` on car's discriminative TAN),
+whatever the inference; its XMLBIF reader keeps the doubles (5.6e-16).
 State names are ``str`` of the user's own values (the category ``1`` is written ``1``,
 ``1.0`` is ``1.0``), so pgmpy's readers give ``predict_proba`` back with evidence
 ``str(value)``. The XMLBIF writer here keeps the text as it is (pgmpy's own replaces every
