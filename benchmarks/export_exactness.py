@@ -31,7 +31,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from estimators.network_export import FORMATS, exact_network, read_network  # noqa: E402
+from estimators.network_export import FORMATS, class_node, exact_network, read_network  # noqa: E402
 from viz.cli import main  # noqa: E402
 from viz.cli.learn import MODELS  # noqa: E402
 
@@ -84,10 +84,12 @@ def check(table: str, name: str, parameters: str, tmp: Path) -> list[dict]:
                "exit": code, "rows": int(seen.sum())}
         if code == 0:
             bn = exact_network(clf) if bn is None else bn
-            target = getattr(clf, "class_node_", "class")  # the posterior table's: "class"
+            target = class_node(clf)
             got = _posterior(read_network(path, fmt, bn), target, rows, text=fmt != "pgmpy")
             row["max |diff|"] = float(np.abs(got - clf.predict_proba(rows)).max())
             row["closing edges"] = len(bn.graph["closing_edges"])
+            row["network"] = bn.graph["parameters"]
+            row["largest CPT"] = max(cpd.values.size for cpd in bn.get_cpds())
         else:
             lines = err.getvalue().strip().splitlines()
             row["message"] = lines[0] if len(lines) == 1 else f"{len(lines)} lines!"
@@ -141,7 +143,7 @@ def main_(argv=None) -> int:
     combos = [(t, n, p) for t in args.tables for n in MODELS for p in ("generative", "discriminative")
               if p == "generative" or "parameters" in MODELS[n].options]
     done = 0
-    # the network classifiers first (the subject), then the models tabulated
+    # the network classifiers first (the subject), then the others
     names = sorted(MODELS, key=lambda n: n not in ("tan", "ktan", "kdb", "ban"))
     with tempfile.TemporaryDirectory() as d:
         for table in args.tables:

@@ -17,10 +17,18 @@ value a training category), or raises one ``ValueError`` whose first line says w
 * a model with continuous features is refused, naming them: pgmpy and these formats hold
   discrete variables only (its full parameters are in the GraphML/JSON structure graph,
   :func:`estimators.structure_graph.structure_graph`);
-* a model on categorical features that is no network classifier (GNB, k-GNB, AODE/A2DE,
-  latent CNB) exports as :func:`posterior_table_network`: the class a child of every
-  feature with ``predict_proba`` of every combination as its CPT, refused (naming the
-  size) past :data:`POSTERIOR_TABLE_LIMIT` probabilities.
+* AODE/AnDE on categorical features exports as a mixture of its SPODEs over two latent
+  nodes, the SPODE and its super-parents' value (:mod:`estimators.network.spode_mixture`,
+  MATH.md §10.2): CPTs of (SPODEs x classes x joint super-parent values) cells, exact
+  with the frequency limit; A2DE and beyond are refused when a complete row can get the
+  naive Bayes fallback (no super-parent set has every joint value qualifying);
+* GNB and k-GNB on categorical features (their rooted form, generative or
+  discriminative) and the latent CNB with one component are networks of their own
+  (:mod:`estimators.network.model_tables`, MATH.md §10.2);
+* any other model on categorical features (the latent CNB with two or more components:
+  its score is a per-row variational bound) exports as :func:`posterior_table_network`:
+  the class a child of every feature with ``predict_proba`` of every combination as its
+  CPT, refused (naming the size) past :data:`POSTERIOR_TABLE_LIMIT` probabilities.
 
 The files hold every probability exactly (the shortest decimal text of the float): pgmpy's
 ``BIFWriter`` and ``XMLBIFWriter`` already do (``repr``); its ``NETWriter`` rounds to 8
@@ -34,8 +42,11 @@ with these files where two or more parents meet (measured on car): pyAgrum 3.3.1
 UAI table and an XDSL ``probabilities`` list with the *first* parent varying fastest (and
 writes them so), against the UAI competition's specification (the last scope variable
 least significant) and pgmpy's XDSL reader and writer (the last parent fastest), which
-these files follow; GeNIe itself was not available to check XDSL. pyAgrum also parses BIF
-and NET numbers as float32 (about 1e-7 relative); its XMLBIF reader keeps the doubles.
+these files follow; GeNIe itself was not available to check XDSL. pyAgrum (3.3.1, and aGrUM's
+current grammars, whose BIF/NET/UAI parsers store numbers as C++ ``float``) reads BIF, NET
+and UAI numbers as float32 (6e-8 relative): its posterior on these files is the float32-
+rounded network's (to 1e-16; 1.2e-8 from ``predict_proba`` on car's discriminative TAN),
+whatever the inference; its XMLBIF reader keeps the doubles (5.6e-16).
 State names are ``str`` of the user's own values (the category ``1`` is written ``1``,
 ``1.0`` is ``1.0``), so pgmpy's readers give ``predict_proba`` back with evidence
 ``str(value)``. The XMLBIF writer here keeps the text as it is (pgmpy's own replaces every
@@ -63,9 +74,8 @@ POSTERIOR_TABLE_LIMIT = 1_000_000
 
 def exact_network(model):
     """The fitted model as a pgmpy ``DiscreteBayesianNetwork`` with its posterior on
-    complete rows, or a ``ValueError`` saying why there is none (module docstring): a
-    network classifier's own network, else (GNB, k-GNB, AODE/A2DE, latent CNB on
-    categorical features) :func:`posterior_table_network`.
+    complete rows, or a ``ValueError`` saying why there is none (module docstring): the
+    first form of :data:`EXACT_FORMS` that applies, else :func:`posterior_table_network`.
 
     Examples
     --------
@@ -76,15 +86,64 @@ def exact_network(model):
     >>> sorted(bn.get_parents("safety")), bn.graph["closing_edges"]
     (['buying', 'class'], [])
     """
-    from estimators.network.export import (
-        continuous_features,
-        is_network_classifier,
-    )
+    for applies, build in EXACT_FORMS:
+        if applies(model):
+            return build(model)
+    return posterior_table_network(model)
+
+
+def _network_classifier(model) -> bool:
+    from estimators.network.export import continuous_features, is_network_classifier
+
+    return is_network_classifier(model) or bool(continuous_features(model))
+
+
+def _own_network(model):
+    """A network classifier's network; refuses continuous features, naming them."""
     from estimators.network.export import exact_network as build
 
-    if is_network_classifier(model) or continuous_features(model):
-        return build(model)  # refuses continuous features, naming them
-    return posterior_table_network(model)
+    return build(model)
+
+
+def _spode_mixture(model) -> bool:
+    from estimators.network.spode_mixture import is_spode_mixture
+
+    return is_spode_mixture(model)
+
+
+def _mixture_network(model):
+    from estimators.network.spode_mixture import spode_mixture_network
+
+    return spode_mixture_network(model)
+
+
+def _has_tables(model) -> bool:
+    from estimators.network.model_tables import TABLES
+
+    return any(applies(model) for applies, _ in TABLES)
+
+
+def _tables_network(model):
+    from estimators.network.export import tables_network
+    from estimators.network.model_tables import model_tables
+
+    kind = "generative" if getattr(model, "discriminative_", None) is None else "discriminative"
+    return tables_network(model, model_tables(model), class_node(model), kind)
+
+
+def class_node(model) -> str:
+    """The class's node: the model's ``class_node_``, else ``"class"`` (``"y"``,
+    ``"__class__"`` when a feature has that name)."""
+    names = [str(c) for c in getattr(model.encoder_, "feature_names_in_", [])]
+    return getattr(model, "class_node_", None) or next(
+        t for t in ("class", "y", "__class__") if t not in names)
+
+
+#: (applies to the fitted model, its exact network), tried in order: network classifiers
+#: (and every model with continuous features, refused there), AnDE as a SPODE mixture with
+#: latent nodes, the models with tables of their own (GNB, k-GNB, one-component latent CNB)
+EXACT_FORMS = ((_network_classifier, _own_network), (_spode_mixture, _mixture_network),
+               (_has_tables, _tables_network))
 
 
 def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
@@ -93,7 +152,8 @@ def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
     categories as its CPT; the features are roots with uniform CPTs. Exact on complete
     rows by construction; on rows with empty cells the network averages the posterior
     over the missing features uniformly, not as the model marginalises. For models with no
-    network of their own (GNB, k-GNB, AODE/A2DE, latent CNB).
+    small exact network (the latent CNB with two or more components); any model on
+    categorical features can be tabulated so.
 
     Raises
     ------
@@ -127,12 +187,12 @@ def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
     classes = np.asarray(model.classes_).tolist()
     size = int(np.prod([len(s) for s in states], dtype=float) * len(classes))
     if size > limit:
-        raise ValueError(f"A {name} is no Bayesian network with CPDs, and its posterior over "
+        raise ValueError(f"A {name} {_why_no_network(model)}, and its posterior over "
                          f"every combination of its {len(columns)} features' categories "
                          f"would need {size:,} probabilities (limit {limit:,}); its "
                          "structure exports with --to graphml|json.")
     names = [str(c) for c in columns]
-    target = next(t for t in ("class", "y", "__class__") if t not in names)
+    target = class_node(model)
     grid = pd.DataFrame(list(itertools.product(*states)), columns=columns)
     proba = model.predict_proba(grid)  # rows: the last feature fastest, as pgmpy's columns
     bn = DiscreteBayesianNetwork()
@@ -149,6 +209,16 @@ def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
     return bn
 
 
+def _why_no_network(model) -> str:
+    """Why a model goes to :func:`posterior_table_network` (the start of its refusal)."""
+    k = getattr(model, "n_components_", None)
+    if k is not None and k > 1:  # the latent CNB: its score is a variational bound
+        return (f"with n_components_={k} scores a row by ln p(y) + ELBO_y(x), a per-row "
+                "variational bound found by coordinate ascent, which is no sum over latent "
+                "states of a Bayesian network (n_components=1 exports as naive Bayes)")
+    return "is no Bayesian network with CPDs"
+
+
 def export_notes(network) -> list[str]:
     """What a reader of an exported network should know, one line each: the closing edges
     of a discriminative model's equivalent network and where it equals the model."""
@@ -157,6 +227,11 @@ def export_notes(network) -> list[str]:
         notes.append("the class's CPT is the model's posterior over every combination of "
                      "training categories (the features are uniform roots): exact on "
                      "complete rows; on rows with empty cells the file averages uniformly")
+    if network.graph.get("parameters") == "spode mixture":
+        latent = " and ".join(network.graph.get("latent", []))
+        notes.append(f"the SPODE average as a mixture over the latent nodes {latent} (leave "
+                     "them out of the evidence): exact on complete rows; on rows with empty "
+                     "cells the file marginalises its own CPTs")
     if network.graph.get("parameters") == "discriminative":
         edges = network.graph.get("closing_edges", [])
         listed = ", ".join(f"{q} -> {p}" for q, p in edges)

@@ -119,14 +119,19 @@ def discrete_network(clf) -> DiscreteBayesianNetwork:
     CPDs whose posterior is ``predict_proba`` on complete rows (:func:`network_tables`;
     the network's ``graph["closing_edges"]`` lists the edges the equivalent network of a
     discriminative model added)."""
+    kind = "generative" if clf.discriminative_ is None else "discriminative"
+    return tables_network(clf, network_tables(clf), clf.class_node_, kind)
+
+
+def tables_network(clf, net: NetworkTables, target, kind: str) -> DiscreteBayesianNetwork:
+    """Normalised log-tables ``net`` of a fitted classifier on categorical features as a
+    pgmpy ``DiscreteBayesianNetwork`` (class node ``target``, the training categories as
+    state names); every column the tables leave out is an isolated uniform root.
+    ``graph["parameters"]`` is ``kind``, ``graph["closing_edges"]`` the tables' own."""
     from pgmpy.factors.discrete import TabularCPD
     from pgmpy.models import DiscreteBayesianNetwork
 
-    names = clf.feature_names()
-    target = clf.class_node_
-    net = network_tables(clf)
-    cats = {names[v]: _states(clf.encoder_.categories_[clf.encoder_.feature_names_in_[v]])
-            for v in clf.network_.columns}
+    cats = category_states(clf)
     states_y = _states(clf.classes_)
     m = len(states_y)
     model = DiscreteBayesianNetwork()
@@ -143,21 +148,32 @@ def discrete_network(clf) -> DiscreteBayesianNetwork:
             name, K, np.exp(log_table).reshape(-1, K).T, evidence=[target, *pa],
             evidence_card=[m, *log_table.shape[1:-1]],
             state_names={name: cats[name], target: states_y, **{p: cats[p] for p in pa}}))
-    for j, column in enumerate(clf.encoder_.feature_names_in_):
-        if names[j] in net.parents or column not in clf.encoder_.categories_:
-            continue
-        # a column the model does not use (constant, or left out by feature selection): an
-        # isolated uniform root, so that evidence on every column of a row is accepted and
-        # changes nothing
-        states = _states(clf.encoder_.categories_[column])
-        model.add_node(names[j])
-        cpds.append(TabularCPD(names[j], len(states), np.full((len(states), 1), 1 / len(states)),
-                               state_names={names[j]: states}))
+    model.add_nodes_from([v for v in cats if v not in net.parents])
+    cpds += uniform_roots(cats, net.parents)
     model.add_cpds(*cpds)
     model.check_model()
     model.graph["closing_edges"] = list(net.closing_edges)
-    model.graph["parameters"] = "generative" if clf.discriminative_ is None else "discriminative"
+    model.graph["parameters"] = kind
     return model
+
+
+def category_states(clf) -> dict:
+    """Feature name -> its training categories (pgmpy state names), every categorical or
+    constant column of the classifier's encoder."""
+    names = clf.feature_names()
+    enc = clf.encoder_
+    return {names[j]: _states(enc.categories_[c]) for j, c in enumerate(enc.feature_names_in_)
+            if c in enc.categories_}
+
+
+def uniform_roots(cats: dict, modelled) -> list:
+    """A uniform root CPD for every column of ``cats`` the model does not use (constant,
+    or left out by feature selection or a reduced structure): evidence on every column of
+    a row is then accepted and changes nothing."""
+    from pgmpy.factors.discrete import TabularCPD
+
+    return [TabularCPD(v, len(s), np.full((len(s), 1), 1 / len(s)), state_names={v: s})
+            for v, s in cats.items() if v not in modelled]
 
 
 def continuous_features(clf) -> list:

@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from network_posterior import all_rows, brute_posterior
 from scipy.special import logsumexp
 
 from estimators.bnc import BANClassifier, KDBClassifier
@@ -62,30 +63,6 @@ def _table(seed: int, n: int = 150, cards=(3, 2, 3, 2)) -> tuple[pd.DataFrame, n
     return pd.DataFrame(cols), np.array(["a", "b", "c"], dtype=object)[y]
 
 
-def _all_rows(X: pd.DataFrame) -> pd.DataFrame:
-    """Every combination of the training categories of ``X``."""
-    cats = [sorted(X[c].unique()) for c in X.columns]
-    return pd.DataFrame(list(itertools.product(*cats)), columns=X.columns)
-
-
-def _network_posterior(bn, target, rows: pd.DataFrame) -> np.ndarray:
-    """p(class | x) of every row from the network's CPDs alone: prior times the product
-    of every feature's CPD entry, normalised (brute force, no inference engine)."""
-    cpds = {cpd.variable: cpd for cpd in bn.get_cpds()}
-    classes = cpds[target].state_names[target]
-    out = np.zeros((len(rows), len(classes)))
-    for i, row in enumerate(rows.itertuples(index=False)):
-        x = dict(zip(rows.columns, row, strict=True))
-        for c, label in enumerate(classes):
-            value = {**x, target: label}
-            p = 1.0
-            for cpd in cpds.values():
-                states = {u: value[u] for u in cpd.variables}
-                p *= cpd.get_value(**states)
-            out[i, c] = p
-    return out / out.sum(axis=1, keepdims=True)
-
-
 @pytest.mark.parametrize("name", sorted(MODELS_BY_NAME))
 @pytest.mark.parametrize("spec", SPECS, ids=str)
 def test_exported_network_posterior_is_predict_proba_on_every_row(name, spec):
@@ -93,8 +70,8 @@ def test_exported_network_posterior_is_predict_proba_on_every_row(name, spec):
     X, y = _table(1)
     clf = cls(parameters=spec, **kw).fit(X, y)
     bn = exact_network(clf)
-    rows = _all_rows(X)  # includes parent cells never seen in training
-    got = _network_posterior(bn, clf.class_node_, rows)
+    rows = all_rows(X)  # includes parent cells never seen in training
+    got = brute_posterior(bn, clf.class_node_, rows)
     np.testing.assert_allclose(got, clf.predict_proba(rows), rtol=0, atol=1e-12)
     if name in ("tan", "ktan"):  # acyclic k-trees: the learned structure, unchanged
         assert bn.graph["closing_edges"] == []
@@ -119,8 +96,8 @@ def test_kdb_gets_closing_edges_and_stays_exact():
     order = list(clf.network_.to_graph(clf.feature_names(), clf.class_node_).order)
     for q, p in bn.graph["closing_edges"]:
         assert order.index(q) < order.index(p)
-    rows = _all_rows(X)
-    np.testing.assert_allclose(_network_posterior(bn, clf.class_node_, rows),
+    rows = all_rows(X)
+    np.testing.assert_allclose(brute_posterior(bn, clf.class_node_, rows),
                                clf.predict_proba(rows), rtol=0, atol=1e-12)
     from viz.cli.methods import export_lines  # the learn report states the count
 
@@ -193,7 +170,7 @@ def _agrum_posterior(path, target, rows):
 def test_every_format_reads_back_to_predict_proba(tmp_path, spec):
     """A generative and a discriminative TAN on car: every file read back by pgmpy, and
     XMLBIF, BIF and NET by pyAgrum, give predict_proba on 20 held-out rows (1e-9; pyAgrum's
-    BIF/NET: 1e-6, see below)."""
+    BIF/NET: the float32-rounded network's posterior, see below)."""
     from estimators.datasets import load_dataset
 
     X, y = load_dataset("car")
@@ -204,20 +181,29 @@ def test_every_format_reads_back_to_predict_proba(tmp_path, spec):
     rows = X.iloc[test]
     want = clf.predict_proba(rows)
     bn = exact_network(clf)
+    rounded = bn.copy()
+    for cpd in rounded.get_cpds():
+        cpd.values = cpd.values.astype(np.float32).astype(float)
+    float32_bn = brute_posterior(rounded, clf.class_node_, rows)
     for fmt in FORMATS:
         path = write_network(clf, fmt, tmp_path / f"m.{fmt}")
         got = _pgmpy_posterior(path, fmt, bn, clf.class_node_, rows)
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-9, err_msg=fmt)
         if fmt in ("xmlbif", "bif", "net"):
-            # pyAgrum 3.3.1 parses BIF and NET numbers as float32 (0.1234567890123 reads
-            # back 0.12345679104): agreement to ~1e-7 only (measured 2.8e-8 here); its
-            # XMLBIF reader (suffix .bifxml) keeps the doubles
+            # pyAgrum's BIF and NET grammars hold every number as a C++ float (aGrUM's
+            # SyntaxBIF.atg: std::vector<float>, coco_atof), so those files give the
+            # posterior of the network with every CPT entry rounded to float32 -- to 1e-12,
+            # LazyPropagation or getPosterior alike -- and predict_proba to ~1e-8 only
+            # (measured 1.2e-8 discriminative, car); its XMLBIF reader (suffix .bifxml)
+            # keeps the doubles: predict_proba to 1e-9
             agrum = path.with_suffix(".bifxml") if fmt == "xmlbif" else path
             if fmt == "xmlbif":
                 agrum.write_bytes(path.read_bytes())
-            np.testing.assert_allclose(_agrum_posterior(agrum, clf.class_node_, rows), want,
-                                       rtol=0, atol=1e-9 if fmt == "xmlbif" else 1e-6,
+            got = _agrum_posterior(agrum, clf.class_node_, rows)
+            np.testing.assert_allclose(got, want if fmt == "xmlbif" else float32_bn,
+                                       rtol=0, atol=1e-12 if fmt != "xmlbif" else 1e-9,
                                        err_msg=f"pyAgrum {fmt}")
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-6, err_msg=f"pyAgrum {fmt}")
 
 
 def _mixed(n=120, seed=0):
@@ -240,18 +226,22 @@ def _estimator(name: str, **options):
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_the_registry_exports_exactly_or_refuses_in_one_line(name):
     """Every CLI model on a categorical table, generative and discriminative: an exact
-    network (its own for the network classifiers, the posterior table for the others,
-    refused in one line past its size limit); on a table with continuous columns, every
-    ``continuous`` option: refused, naming them."""
+    network (its own for the network classifiers, GNB, k-GNB and the one-component latent
+    CNB, a SPODE mixture over latent nodes for AODE/A2DE, the posterior table for a latent
+    CNB with more components, refused in one line past its size limit); on a table with
+    continuous columns, every ``continuous`` option: refused, naming them."""
     X, y = _table(5, n=120)
     rows = X.iloc[:10]
     for parameters in ("generative", Discriminative(l2=1.0, scale=1.0)):
         clf = _estimator(name, parameters=parameters).fit(X, y)
-        bn = exact_network(clf)  # no network of its own: the posterior table
-        kind = "posterior table" if name not in MODELS_BY_NAME else (
-            "generative" if parameters == "generative" else "discriminative")
+        bn = exact_network(clf)
+        fitted = "generative" if getattr(clf, "discriminative_", None) is None else (
+            "discriminative")
+        kind = {"aode": "spode mixture", "a2de": "spode mixture", "latent-cnb": (
+            "generative" if clf.n_components_ == 1 else "posterior table")
+                if name == "latent-cnb" else None}.get(name, fitted)
         assert bn.graph["parameters"] == kind
-        got = _network_posterior(bn, "class", rows)
+        got = brute_posterior(bn, "class", rows)  # AnDE: summed over its latent nodes
         np.testing.assert_allclose(got, clf.predict_proba(rows), rtol=0, atol=1e-12)
         if name not in MODELS_BY_NAME:
             with pytest.raises(ValueError, match="would need 108 probabilities") as err:
@@ -299,8 +289,8 @@ def test_discriminative_to_pgmpy_is_the_exact_network():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         clf = TANClassifier(parameters=Discriminative(l2=1.0, scale=1.0)).fit(X, y)
-    rows = _all_rows(X)
-    np.testing.assert_allclose(_network_posterior(clf.to_pgmpy(), clf.class_node_, rows),
+    rows = all_rows(X)
+    np.testing.assert_allclose(brute_posterior(clf.to_pgmpy(), clf.class_node_, rows),
                                clf.predict_proba(rows), rtol=0, atol=1e-12)
 
 
@@ -317,7 +307,7 @@ def test_structure_graph_rebuilds_a_discriminative_model(tmp_path):
     g = GraphDB.read_json(tmp_path / "g.json")
     weights = g.attrs["discriminative"]
     states = {v: a["states"] for v, a in g.nodes(data=True) if "states" in a}
-    rows = _all_rows(X)
+    rows = all_rows(X)
     s = np.tile(weights["class_term"], (len(rows), 1))
     for v, t in weights["tables"].items():
         table = np.asarray(t["log_table"])
@@ -353,5 +343,41 @@ def test_structure_graph_rebuilds_a_gaussian_model(tmp_path):
         mu = np.asarray(f["intercept"])[0] + xc @ np.asarray(f["coef"])[0].T
         var = np.asarray(f["var"])[0]
         s += -0.5 * (np.log(2 * np.pi * var) + (X[[v]].to_numpy() - mu) ** 2 / var)
+    np.testing.assert_allclose(np.exp(s - logsumexp(s, axis=1, keepdims=True)),
+                               clf.predict_proba(X), rtol=0, atol=1e-9)
+
+
+def test_structure_graph_rebuilds_a_discriminative_gaussian_model(tmp_path):
+    """A discriminative TAN on continuous features (refused by every BN format): its JSON
+    structure graph's design weights and standardisation rebuild predict_proba on complete
+    rows by the formulas of :mod:`estimators.discriminative._design` alone -- per family
+    (nodes by ``position``) the cell block (1, z_v, z_v², z_v z_C, z_C, z_c z_c') times its
+    scale, then the main effect z_v; scores ``class_log_prior + intercept + design @ coef``
+    (the zero centre: every family active)."""
+    from estimators.structure_graph import structure_graph
+    from kgraph import GraphDB
+
+    X, y = _mixed(n=200)
+    X = X.drop(columns="colour").assign(depth=lambda d: d.height * 0.5 + np.cos(d.weight))
+    clf = TANClassifier(parameters=Discriminative(l2=1.0, scale=0.5)).fit(X, y)
+    with pytest.raises(ValueError, match="3 continuous feature"):
+        write_network(clf, "bif", tmp_path / "never.bif")
+    structure_graph(clf).write_json(tmp_path / "g.json")
+    g = GraphDB.read_json(tmp_path / "g.json")
+    w = g.attrs["discriminative"]
+    assert (w["kind"], w["form"], w["centre"]) == ("design", "cells", "zero")
+    z = pd.DataFrame((X.to_numpy() - np.asarray(w["mean"])) / np.asarray(w["sd"]),
+                     columns=X.columns)
+    coef, offsets, main = np.asarray(w["coef"]), w["offsets"], w["main"]
+    s = np.tile(np.add(w["class_log_prior"], w["intercept"]), (len(X), 1))
+    families = sorted((a["position"], v, a["parameters"]["continuous_parents"])
+                      for v, a in g.nodes(data=True) if a.get("kind") != "class")
+    for j, (_, v, parents) in enumerate(families):
+        zv, zc = z[[v]].to_numpy(), z[parents].to_numpy()
+        pairs = [zc[:, [a]] * zc[:, [b]] for a in range(len(parents))
+                 for b in range(a, len(parents))]
+        block = np.hstack([np.ones_like(zv), zv, zv * zv, zv * zc, zc, *pairs])
+        s += w["scales"][j] * block @ coef[offsets[j]:offsets[j + 1]]
+        s += zv @ coef[offsets[-1] + main[j]:offsets[-1] + main[j + 1]]
     np.testing.assert_allclose(np.exp(s - logsumexp(s, axis=1, keepdims=True)),
                                clf.predict_proba(X), rtol=0, atol=1e-9)
