@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from estimators.discriminative import log_tables
+from estimators.network.discriminative_tables import log_tables
 from estimators.network.equivalent import NetworkTables, equivalent_network
 
 __all__ = ["model_tables"]
