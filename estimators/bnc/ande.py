@@ -71,6 +71,7 @@ from itertools import combinations
 from numbers import Integral, Real
 
 import numpy as np
+from scipy.special import logsumexp
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
@@ -85,12 +86,18 @@ from estimators.bnc._counts import categorical_factor
 from estimators.bnc._partitions import fit_ande_partitions
 from estimators.bnc._spode_joint import spode_joint_log_likelihood
 from estimators.columns import EncodedColumns
-from estimators.ktan import MIN_CELL_ROWS, CGNetwork, fit_network, unique_class_node
+from estimators.bnc._gaussian import GaussianSpodes, fit_gaussian_families
+from estimators.ktan import MIN_CELL_ROWS, CGNetwork, unique_class_node
+from estimators.network.fitting import fit_cg_factor
+from estimators.network.model import var_floor
 from estimators.network.partitions import Partitions
 from estimators.progress import progress
 from kgraph.superparent import SuperParentEnsemble
 
 __all__ = ["A2DEClassifier", "AODEClassifier", "AnDEClassifier"]
+
+#: SPODEs x rows x factor parameters evaluated at once (bounds memory)
+_CHUNK = 1 << 22
 
 
 
@@ -212,10 +219,15 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
                              f"column; all are constant ({self.constant_features_}).")
         kept = self._select_features(enc, codes, kept)
         fit = dict(alpha=self.alpha, var_smoothing=self.var_smoothing, ridge=0.0,
-                   min_cell_rows=MIN_CELL_ROWS)
+                   min_cell_rows=MIN_CELL_ROWS, var_floor=var_floor(enc, kept, self.var_smoothing))
+        m = self.classes_.size
+        # every continuous family with continuous parents, of all SPODEs, fitted at once
+        gaussian = fit_gaussian_families(
+            enc, codes, m, _continuous_families(enc, kept, self._n()),
+            var_floor=fit["var_floor"], min_cell_rows=MIN_CELL_ROWS)
 
         def network(parents):
-            net, means = _spode(enc, codes, self.classes_.size, kept, parents, fit)
+            net, means = _spode(enc, codes, m, kept, parents, fit, gaussian)
             return net, [_mean_log_prob(f, enc, codes) if mean is None else mean
                          for f, mean in zip(net.factors, means, strict=True)]
 
@@ -246,6 +258,11 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
             [names[j] for j in kept], [[names[j] for j in S] for S in sets], n,
             target=self.class_node_)
         self._sets = sets
+        # the continuous SPODEs' factors stacked: all their joints at once
+        stacked = [k for k, (net, S) in enumerate(zip(self.spodes_, sets, strict=True))
+                   if GaussianSpodes.stackable(net, S)]
+        self._gaussian = (np.array(stacked, np.int64), GaussianSpodes.of(
+            [self.spodes_[k] for k in stacked], [sets[k] for k in stacked]) if stacked else None)
         return self
 
     @property
@@ -276,7 +293,15 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         count = np.zeros(rows)
         if self._sets:
             use = self.qualifying(X)
-            for k, net in enumerate(self.spodes_):
+            stacked, gaussian = self._gaussian
+            if gaussian is not None:  # continuous S: no frequency limit, every row
+                step = max(1, _CHUNK // max(1, rows * gaussian.coef[0].size))
+                for start in range(0, stacked.size, step):
+                    ll = gaussian.log_likelihood(X, slice(start, start + step))
+                    total = np.logaddexp(total, logsumexp(ll + self.class_log_prior_, axis=0))
+                    count += ll.shape[0]
+            for k in np.setdiff1d(np.arange(len(self.spodes_)), stacked):
+                net = self.spodes_[k]
                 if not use[:, k].any():
                     continue
                 part = X.take(use[:, k])
@@ -293,23 +318,36 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
 
 
 def _spode(enc: EncodedColumns, codes: np.ndarray, m: int, kept: list, parents: list,
-           fit: dict) -> tuple[CGNetwork, list]:
+           fit: dict, gaussian: dict) -> tuple[CGNetwork, list]:
     """One SPODE's network: categorical families with categorical parents from counts
-    (:mod:`estimators.bnc._counts`), the others by :func:`estimators.ktan.fit_network`; and
-    per factor its mean training ``ln p`` when the counts gave it (else None)."""
-    cont = enc.continuous
-    counted = [not cont[v] and not any(cont[p] for p in pa) for v, pa in zip(kept, parents,
-                                                                             strict=True)]
-    if not all(counted):
-        general = fit_network(enc, codes, m, kept, parents, **fit)
-        if not any(counted):
-            return general, [None] * len(kept)
-    observed = enc.observed
-    fitted = [categorical_factor(enc, codes, m, v, tuple(sorted(pa)), fit["alpha"], observed)
-              if c else (general.factors[i], None)
-              for i, (v, pa, c) in enumerate(zip(kept, parents, counted, strict=True))]
+    (:mod:`estimators.bnc._counts`), continuous ones with continuous parents from
+    ``gaussian`` (:func:`estimators.bnc._gaussian.fit_gaussian_families`), the others by
+    :func:`estimators.network.fitting.fit_cg_factor` as :func:`estimators.ktan.fit_network`
+    calls it (``fit``: its arguments); and per factor its mean training ``ln p`` when known
+    (else None)."""
+    cont, observed = enc.continuous, enc.observed
+    fitted = []
+    for v, pa in zip(kept, parents, strict=True):
+        pa = tuple(sorted(pa))
+        if (v, pa) in gaussian:
+            fitted.append(gaussian[v, pa])
+        elif not cont[v] and not cont[list(pa)].any():
+            fitted.append(categorical_factor(enc, codes, m, v, pa, fit["alpha"], observed))
+        else:
+            fitted.append((fit_cg_factor(enc, codes, m, v, pa,
+                                         shrink=not observed[:, [v, *pa]].all(), **fit), None))
     return (CGNetwork(tuple(kept), tuple(tuple(sorted(pa)) for pa in parents),
                       tuple(f for f, _ in fitted)), [mean for _, mean in fitted])
+
+
+def _continuous_families(enc: EncodedColumns, kept: list, n: int) -> list:
+    """The families ``(v, C)`` of the naive Bayes and the SPODEs over ``kept`` whose child
+    and parents are all continuous."""
+    cont = [v for v in kept if enc.continuous[v]]
+    out = [(v, ()) for v in cont]
+    for S in combinations(cont, n) if len(kept) >= n else ():
+        out += [(v, S[:S.index(v)] if v in S else S) for v in cont]
+    return out
 
 
 def _mean_log_prob(factor, enc: EncodedColumns, codes: np.ndarray) -> float:
