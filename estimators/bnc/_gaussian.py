@@ -72,10 +72,17 @@ def fit_gaussian_families(enc: EncodedColumns, y: np.ndarray, n_classes: int, fa
     y = np.asarray(y, dtype=np.int64)
     obs = enc.observed
     complete_cols = obs.all(axis=0)
-    groups: dict = defaultdict(list)  # (|C|, shrink) -> families
-    for v, C in dict.fromkeys((int(v), tuple(int(c) for c in C)) for v, C in families):
-        shrink = not complete_cols[[v, *C]].all()
-        groups[len(C), shrink].append((v, C))
+    by_size: dict = defaultdict(list)
+    for v, C in families:
+        by_size[len(C)].append((*C, v))
+    groups = {}  # (|C|, shrink) -> families
+    for k, rows in by_size.items():
+        idx = np.unique(np.array(rows, dtype=np.int64).reshape(len(rows), k + 1), axis=0)
+        shrink = ~complete_cols[idx].all(axis=1)
+        for flag in (False, True):
+            chosen = idx[shrink == flag].tolist()
+            if chosen:
+                groups[k, flag] = [(f[-1], tuple(f[:-1])) for f in chosen]
     out = {}
     for (k, shrink), fams in groups.items():
         if shrink:
@@ -168,30 +175,31 @@ def _regressions(enc, y, fams, k, shrink, cls, glob, rows, m, floor, min_cell_ro
     a, b, s2 = cell_regression(Moments(mo.n, mo.mean, mo.M), 0.0, None, floor, True)
     a, b, s2 = a.reshape(F, 2, m), b.reshape(F, 2, m, k), s2.reshape(F, 2, m)
     total = _sum_log_prob(enc, y, fams, a[:, 0], b[:, 0], s2[:, 0])
-    radix = enc.n_levels[[]]
-    out = {}
-    for i, (v, C) in enumerate(fams):
-        f = LinearGaussianFactor(v=v, continuous_parents=C, categorical_parents=(),
-                                 n_classes=m, radix=radix, configs=np.zeros(1, np.int64),
-                                 n_rows=int(rows[i]), intercept=a[i], coef=b[i], var=s2[i])
-        out[v, C] = f, float(total[i] / rows[i]) if rows[i] else 0.0
-    return out
+    radix, configs = enc.n_levels[[]], np.zeros(1, np.int64)
+    means = np.where(rows > 0, total / np.maximum(rows, 1), 0.0).tolist()
+    return {(v, C): (LinearGaussianFactor(v=v, continuous_parents=C, categorical_parents=(),
+                                          n_classes=m, radix=radix, configs=configs,
+                                          n_rows=n, intercept=a[i], coef=b[i], var=s2[i]),
+                     means[i])
+            for i, ((v, C), n) in enumerate(zip(fams, rows.tolist(), strict=True))}
 
 
 def _sum_log_prob(enc, y, fams, a, b, s2) -> np.ndarray:
     """Per family, ``sum ln N(x_v; a_y + b_y.x_C, s2_y)`` over the training rows where it is
     observed (``a``, ``s2`` (F, m), ``b`` (F, m, k)), in chunks of families."""
     idx = np.array([[*C, v] for v, C in fams]).reshape(len(fams), -1)
-    out = np.empty(len(fams))
+    k = idx.shape[1] - 1
+    out = np.zeros(len(fams))
     step = max(1, _CHUNK // max(1, y.size * idx.shape[1]))
-    for start in range(0, len(fams), step):
-        sl = slice(start, start + step)
-        Z = enc.values[:, idx[sl]]  # (n, f, k + 1)
-        mu = a[sl].T[y] + np.einsum("nfc,nfc->nf", np.moveaxis(b[sl], 1, 0)[y], Z[..., :-1])
-        var = s2[sl].T[y]
-        r = Z[..., -1] - mu
-        lp = -0.5 * (LOG_2PI + np.log(var) + r * r / var)
-        out[sl] = np.where(np.isnan(lp), 0.0, lp).sum(axis=0)
+    for c in range(a.shape[1]):  # per class: its rows and its parameters
+        Xc = enc.values[y == c]
+        for start in range(0, len(fams), step):
+            sl = slice(start, start + step)
+            Z = Xc[:, idx[sl]]  # (n_c, f, k + 1)
+            mu = a[sl, c] + sum(b[sl, c, j] * Z[..., j] for j in range(k))
+            r = Z[..., k] - mu
+            lp = -0.5 * (LOG_2PI + np.log(s2[sl, c]) + r * r / s2[sl, c])
+            out[sl] += np.where(np.isnan(lp), 0.0, lp).sum(axis=0)
     return out
 
 
@@ -234,14 +242,15 @@ class GaussianSpodes:
         a, v, b = np.empty((P, q, m)), np.empty((P, q, m)), np.zeros((P, q, m, n))
         for k, (net, members) in enumerate(zip(nets, S, strict=True)):
             members = members.tolist()
-            order = sorted(range(q), key=lambda i: (net.factors[i].v not in members,
-                                                    members.index(net.factors[i].v)
-                                                    if net.factors[i].v in members else i))
-            for j, i in enumerate(order):
-                f = net.factors[i]
-                children[k, j] = f.v
-                a[k, j], v[k, j] = f.intercept[0], f.var[0]
-                b[k, j][:, [members.index(p) for p in f.continuous_parents]] = f.coef[0]
+            first = [net.factors[net.columns.index(s)] for s in members]
+            fs = first + [f for f in net.factors if f.v not in members]
+            children[k] = [f.v for f in fs]
+            a[k] = [f.intercept[0] for f in fs]
+            v[k] = [f.var[0] for f in fs]
+            for j, f in enumerate(first):  # member j: parents the members before it
+                b[k, j, :, :j] = f.coef[0]
+            if q > n:  # the others: every member a parent, in order
+                b[k, n:] = [f.coef[0] for f in fs[n:]]
         return cls(S, children, a, b, v)
 
     def log_likelihood(self, enc: EncodedColumns, spodes: slice) -> np.ndarray:
