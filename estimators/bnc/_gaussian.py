@@ -117,7 +117,7 @@ def _available_moments(enc, obs, y, m, fams):
     parent set, the masked two-pass moments of all its children at once."""
     k = len(fams[0][1])
     by_parents: dict = defaultdict(list)
-    for i, (v, C) in enumerate(fams):
+    for i, (_, C) in enumerate(fams):
         by_parents[C].append(i)
     F = len(fams)
     n = np.zeros((F, m))
