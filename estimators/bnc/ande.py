@@ -317,11 +317,17 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
             use = self.qualifying(X)
             stacked, gaussian = self._gaussian
             if gaussian is not None:  # continuous S: no frequency limit, every row
-                step = max(1, _CHUNK // max(1, rows * gaussian.coef[0].size))
-                for start in range(0, stacked.size, step):
-                    ll = gaussian.log_likelihood(X, slice(start, start + step))
-                    total = np.logaddexp(total, logsumexp(ll + self.class_log_prior_, axis=0))
-                    count += ll.shape[0]
+                per = gaussian.coef[0].size  # array entries per row and SPODE
+                block = max(1, _CHUNK // per)
+                for r in range(0, rows, block):
+                    here = slice(r, r + block)
+                    part = X.take(here) if rows > block else X
+                    step = max(1, _CHUNK // (part.codes.shape[0] * per))
+                    for start in range(0, stacked.size, step):
+                        ll = gaussian.log_likelihood(part, slice(start, start + step))
+                        total[here] = np.logaddexp(
+                            total[here], logsumexp(ll + self.class_log_prior_, axis=0))
+                count += stacked.size
             for k in np.setdiff1d(np.arange(len(self.spodes_)), stacked):
                 net = self.spodes_[k]
                 if not use[:, k].any():

@@ -116,3 +116,13 @@ def test_pickled_ande_keeps_its_spodes(tmp_path):
     assert len(back.spodes_) == 6 and back.spodes_[0].columns == clf.spodes_[0].columns
     np.testing.assert_array_equal(back.predict_proba(X), clf.predict_proba(X))
     assert isinstance(clf.__getstate__()["spodes_"].data, bytes)  # one blob for joblib
+
+
+def test_chunks_of_rows_and_spodes_give_the_same_numbers(monkeypatch):
+    import estimators.bnc.ande as ande
+
+    X, y = _table(8, 90, 5, 0.1)
+    clf = A2DEClassifier().fit(X, y)
+    whole = clf.predict_proba(X)
+    monkeypatch.setattr(ande, "_CHUNK", 64)  # 8 rows x 1 SPODE per block
+    np.testing.assert_allclose(clf.predict_proba(X), whole, rtol=0, atol=1e-14)
