@@ -73,6 +73,7 @@ STEPS = [
     Step("latent_active_set", "latent_vs_lda", ("latent_active_set.md",), ("--no-lda",),
          ("--quick", "--no-lda")),
     Step("gnb_speed", "gnb_speed", ("gnb_speed.md",)),
+    Step("ande_speed", "ande_speed", ("ande_speed.md",)),
     Step("wide", "wide", ("wide.md",)),
     Step("ktan_vs_pgmpy", "ktan_vs_pgmpy", ("ktan_vs_pgmpy.md",)),
     Step("dask_scale", "dask_scale", ("dask_scale.md", "dask_scale.csv"), ("--rows", "1e7")),
