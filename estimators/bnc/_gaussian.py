@@ -48,8 +48,8 @@ import numpy as np
 from estimators.columns import EncodedColumns
 from estimators.network.factors import LOG_2PI, LinearGaussianFactor
 from estimators.network.fitting import cell_regression
-from estimators.network.moments import Moments, pooled, shrunk
-from estimators.network.statistics import CellStats
+from estimators.stats.cell_statistics import CellStats
+from estimators.stats.moments import Moments, pooled, shrunk
 
 __all__ = ["GaussianSpodes", "fit_gaussian_families"]
 

@@ -13,7 +13,7 @@ from scipy.special import logsumexp, softmax
 
 from estimators.bnc import A2DEClassifier, AnDEClassifier
 from estimators.bnc._gaussian import GaussianSpodes, fit_gaussian_families
-from estimators.ktan import MIN_CELL_ROWS
+from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import CGNetwork, var_floor
 
