@@ -309,12 +309,13 @@ class KDE2D:
         pos = (self.data - self.start) / self.step
         k = np.clip(np.floor(pos).astype(np.int64), 0, np.array(self.shape) - 2)
         f = pos - k
-        w = np.zeros(self.shape)
+        w = np.zeros(self.shape[0] * self.shape[1])
         for dx in (0, 1):
             for dy in (0, 1):
                 wt = (f[:, 0] if dx else 1 - f[:, 0]) * (f[:, 1] if dy else 1 - f[:, 1])
-                np.add.at(w, (k[:, 0] + dx, k[:, 1] + dy), wt)
-        w /= self.data.shape[0]
+                w += np.bincount((k[:, 0] + dx) * self.shape[1] + k[:, 1] + dy, weights=wt,
+                                 minlength=w.size)
+        w = w.reshape(self.shape) / self.data.shape[0]
         pdf = _gauss_smooth_2d(w, self.step, self.h)
         self.log_grid = _safe_log(pdf).astype(np.float32)
         self._tree = None

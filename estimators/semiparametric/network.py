@@ -256,11 +256,21 @@ class _Fitter:
         self.alpha, self.var_smoothing, self.min_cell_rows = alpha, var_smoothing, min_cell_rows
         self.continuous = [int(v) for v in columns if enc.continuous[v]]
         self._margins: dict = {}
+        self._rows: dict = {}
         self.sd = np.ones(enc.values.shape[1])
         for j in np.flatnonzero(enc.continuous):
             x = enc.values[:, j]
             x = x[np.isfinite(x)]
             self.sd[j] = float(np.std(x)) if x.size else 1.0
+
+    def take(self, rows) -> EncodedColumns:
+        """``enc.take(rows)``, cached per set of rows (the folds' tables)."""
+        if rows is None:
+            return self.enc
+        key = np.asarray(rows).tobytes()
+        if key not in self._rows:
+            self._rows[key] = self.enc.take(rows)
+        return self._rows[key]
 
     def var_floor(self, v: int) -> float:
         sd = self.sd[v] if np.isfinite(self.sd[v]) and self.sd[v] > 0 else 1.0
@@ -269,7 +279,7 @@ class _Fitter:
     def fit(self, kind, v, parents, rows=None, margins=None, z_train=None):
         enc, y = self.enc, self.y
         if kind == CLASS_FREE:
-            sub = enc if rows is None else enc.take(rows)
+            sub = self.take(rows)
             inner = fit_cg_factor(sub, np.zeros(sub.codes.shape[0], np.int64), 1, v, parents,
                                   alpha=self.alpha, var_smoothing=self.var_smoothing,
                                   ridge=0.0, min_cell_rows=self.min_cell_rows,
@@ -277,7 +287,7 @@ class _Fitter:
                                   shrink=not sub.observed[:, [v, *parents]].all())
             return ClassFreeFactor(inner, self.m)
         if kind == "gaussian":
-            sub, yy = (enc, y) if rows is None else (enc.take(rows), y[rows])
+            sub, yy = self.take(rows), (y if rows is None else y[rows])
             return fit_cg_factor(sub, yy, self.m, v, parents, alpha=self.alpha,
                                  var_smoothing=self.var_smoothing, ridge=0.0,
                                  min_cell_rows=self.min_cell_rows,
@@ -302,7 +312,7 @@ class _Fitter:
         cols = sorted({*self.continuous, *(u for u in family if enc.continuous[u])})
         key = (None if rows is None else np.asarray(rows).tobytes(), tuple(cols))
         if key not in self._margins:
-            sub, yy = (enc, y) if rows is None else (enc.take(rows), y[rows])
+            sub, yy = self.take(rows), (y if rows is None else y[rows])
             margins = ClassMargins(sub, yy, self.m, cols, bw_floor=self.spec.bw_floor,
                                    tail=self.spec.tail)
             self._margins[key] = (margins, margins.training_scores(enc, y))
@@ -366,7 +376,7 @@ def _fit_kinds(fitter: _Fitter, columns, parents, kinds, margins=None, rows=None
     margins are ``margins`` or fitted on those rows."""
     enc, y = fitter.enc, fitter.y
     cont = [v for v in columns if enc.continuous[v]]
-    sub = enc if rows is None else enc.take(rows)
+    sub = fitter.take(rows)
     if margins is None and "copula" in kinds:
         margins, z_train = fitter.margins(rows, ())
     else:
@@ -389,7 +399,7 @@ def _out_of_fold(fitter: _Fitter, columns, parents, kinds) -> np.ndarray:
     for k in range(folds):
         train, test = np.flatnonzero(fold != k), np.flatnonzero(fold == k)
         net = _fit_kinds(fitter, columns, parents, kinds, rows=train)
-        out[test] = net.feature_log_likelihood(fitter.enc.take(test), m)
+        out[test] = net.feature_log_likelihood(fitter.take(test), m)
     return out
 
 
