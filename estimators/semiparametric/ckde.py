@@ -40,7 +40,7 @@ one of :class:`estimators.densities.kde.KDE1D` / :class:`~estimators.densities.k
 over the 128 nearest rows where the grid's density is below 1e-12 of its maximum or the point
 is off the grid), minus ``ln |det L|``: O(n_train + G log G + n_test) per cell. Error: with
 grid spacing d (in bandwidths: at most 1/16, coarser only where a whitened 2-D range exceeds
-the 512-node cap) linear binning moves each kernel term by at most ``(d^2 / 8) (t^2 + 1)``
+the 512-node cap) linear binning moves each kernel term by at most ``(d^2 / 8) (t^2 + p)``
 relative to leading order, t the query's distance from the row in bandwidths, and the
 interpolation of ln f adds the same order; measured against the direct sum on normal,
 lognormal and discretised samples of 5,300 rows and 4,000 held-out queries (the size of one
