@@ -102,9 +102,10 @@ class ClassFreeFactor(WrapsCGFactor):
 
 def out_of_fold_table(fitter, kind: str, v: int, parents, folds: int) -> np.ndarray:
     """``L[i, c] = ln p(x_iv | x_i,pa, c)`` from the factor of ``kind`` fitted without row
-    i's fold (``fitter.fit(kind, v, parents, rows=...)``); 0 where the family is incomplete
-    or the family has fewer than ``2 folds`` complete rows; all 0 for :data:`CLASS_FREE`
-    (it cancels in the class posterior)."""
+    i's fold (``fitter.fit(kind, v, parents, rows=...)``, evaluated on the fold's rows
+    ``fitter.take(rows)``); 0 where the family is incomplete or the family has fewer than
+    ``2 folds`` complete rows; all 0 for :data:`CLASS_FREE` (it cancels in the class
+    posterior)."""
     n, m = fitter.y.size, fitter.m
     out = np.zeros((n, m))
     ok = np.flatnonzero(fitter.enc.observed[:, [v, *parents]].all(axis=1))
