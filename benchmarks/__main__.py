@@ -123,6 +123,8 @@ STEPS = [
     Step("ban_optimality", "ban_optimality", ("ban_optimality.md",)),
     Step("ban_digits", "ban_digits", ("ban_digits.md",)),
     Step("semiparametric", "semiparametric", ("semiparametric.md",), ("--max-rows", "500")),
+    Step("semiparametric_speed", "semiparametric_speed", ("semiparametric_speed.md",),
+         ("--exact",)),
     Step("bnc_family", "bnc_family",
          ("bnc_family.md", "bnc_family_accuracy.png", "bnc_family_accuracy.pdf",
           "bnc_family_log_loss.png", "bnc_family_log_loss.pdf"),

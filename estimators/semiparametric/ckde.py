@@ -28,8 +28,26 @@ comparison, tests/estimators/semiparametric/test_pybnesian.py).
 
 Small cells: a cell (d, y) with fewer than ``max(min_cell_rows, p + 2)`` rows uses the
 class's rows over every configuration of D, and a class with fewer uses every row; a
-configuration unseen in training uses its class's cell. Evaluation is a direct kernel sum,
-O(n_train n_test p) per factor, in chunks of :data:`_CHUNK` differences.
+configuration unseen in training uses its class's cell.
+
+Kernel sums (``kernel_sum=``): ``"exact"`` evaluates f and f(x_C) by the direct sum,
+O(n_train n_test p) per factor, in chunks of :data:`_CHUNK` differences. ``"binned"`` (the
+default) does so only for cells of fewer than :data:`BINNED_MIN_ROWS` rows or of more than two
+dimensions; a larger cell of dimension p <= 2 (every continuous TAN factor) is a KDE with the
+identity kernel in whitened coordinates ``w = L^-1 x`` (H = L L^T), so its sum is the binned
+one of :class:`estimators.densities.kde.KDE1D` / :class:`~estimators.densities.kde.KDE2D`
+(linear binning on a regular grid, FFT convolution, linear interpolation of ln f; kernel sums
+over the 128 nearest rows where the grid's density is below 1e-12 of its maximum or the point
+is off the grid), minus ``ln |det L|``: O(n_train + G log G + n_test) per cell. Error: with
+grid spacing d (in bandwidths: at most 1/16, coarser only where a whitened 2-D range exceeds
+the 512-node cap) linear binning moves each kernel term by at most ``(d^2 / 8) (t^2 + p)``
+relative to leading order, t the query's distance from the row in bandwidths, and the
+interpolation of ln f adds the same order; measured against the direct sum on normal,
+lognormal and discretised samples of 5,300 rows and 4,000 held-out queries (the size of one
+class cell of a 20,000-row fold): largest ``|ln f_binned - ln f_exact|`` 7.5e-4 at spacing 1/16
+(normal), 3.1e-3 at the queries within 2 bandwidths of a training row where a lognormal
+tail coarsens the spacing to 1/10 (largest 3.1e-2, at far-tail queries);
+tests/estimators/semiparametric/test_factors.py asserts the bound on random data.
 """
 
 from __future__ import annotations
@@ -40,13 +58,16 @@ import numpy as np
 from scipy.special import logsumexp
 
 from estimators.columns import EncodedColumns
-from estimators.densities.kde import KDE1D, class_kde, scott_factor
+from estimators.densities.kde import KDE1D, KDE2D, class_kde, scott_factor
 
 _LOG_2PI = float(np.log(2.0 * np.pi))
 _CHUNK = 1 << 22
 #: bandwidth factors tried by ``bandwidth="cv"`` (times the normal-reference H)
 CV_SCALES = (0.35, 0.5, 0.7, 1.0, 1.4, 2.0)
 BANDWIDTHS = ("normal_reference", "scott", "cv")
+KERNEL_SUMS = ("binned", "exact")
+#: cells of at least this many rows (and at most two dimensions) sum kernels on a grid
+BINNED_MIN_ROWS = 500
 
 
 def bandwidth_factor(rule: str, n: int, p: int) -> float:
@@ -66,15 +87,18 @@ def bandwidth_factor(rule: str, n: int, p: int) -> float:
 
 @dataclass(eq=False)
 class KernelCell:
-    """The KDE of one cell: data [x_v, x_C] (n, p), ``chol`` of H, ``chol_c`` of H_CC."""
+    """The KDE of one cell: data [x_v, x_C] (n, p), ``chol`` of H, ``chol_c`` of H_CC;
+    ``binned``: the binned sums of f and f(x_C) (module docstring), None for direct sums."""
 
     data: np.ndarray
     chol: np.ndarray
     chol_c: np.ndarray | None
+    binned: tuple | None = None
 
     @staticmethod
-    def fit(data: np.ndarray, factor: float, floor: np.ndarray) -> KernelCell:
-        p = data.shape[1]
+    def fit(data: np.ndarray, factor: float, floor: np.ndarray,
+            kernel_sum: str = "exact") -> KernelCell:
+        n, p = data.shape
         cov = np.cov(data, rowvar=False, ddof=1).reshape(p, p) if data.shape[0] > 1 else \
             np.zeros((p, p))
         H = factor * cov
@@ -84,10 +108,19 @@ class KernelCell:
             cond = H[0, 0] - H[0, 1:] @ np.linalg.pinv(H[1:, 1:]) @ H[1:, 0]
             H[0, 0] += max(floor[0] ** 2 - cond, 0.0)
         chol = _cholesky(H)
-        return KernelCell(data, chol, _cholesky(H[1:, 1:]) if p > 1 else None)
+        chol_c = _cholesky(H[1:, 1:]) if p > 1 else None
+        binned = None
+        if kernel_sum == "binned" and n >= BINNED_MIN_ROWS and p <= 2:
+            binned = (BinnedKernelSum(data, chol),
+                      BinnedKernelSum(data[:, 1:], chol_c) if p > 1 else None)
+        return KernelCell(data, chol, chol_c, binned)
 
     def log_conditional(self, q: np.ndarray) -> np.ndarray:
         """``ln f(q) - ln f(q_C)`` for query rows q (r, p)."""
+        if self.binned is not None:
+            joint, margin = self.binned
+            out = joint.logpdf(q)
+            return out if margin is None else out - margin.logpdf(q[:, 1:])
         out = _log_kde(q, self.data, self.chol)
         if self.chol_c is not None:
             out = out - _log_kde(q[:, 1:], self.data[:, 1:], self.chol_c)
@@ -116,6 +149,37 @@ def _log_kde(q: np.ndarray, data: np.ndarray, chol: np.ndarray) -> np.ndarray:
         diff = qw[s:s + step, None, :] - w[None, :, :]
         out[s:s + step] = logsumexp(-0.5 * np.einsum("rnk,rnk->rn", diff, diff), axis=1)
     return out + const
+
+
+class BinnedKernelSum:
+    """``ln (1/n) sum_i N(q; data_i, L L^T)`` for p <= 2 columns, binned in the whitened
+    coordinates ``L^-1 x`` where the kernel is the identity (module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> data = rng.normal(size=(2000, 2)) @ np.array([[1.0, 0.6], [0.0, 0.8]])
+    >>> L = np.linalg.cholesky(np.array([[0.3, 0.1], [0.1, 0.2]]))
+    >>> q = data[:50]
+    >>> bool(np.abs(BinnedKernelSum(data, L).logpdf(q) - _log_kde(q, data, L)).max() < 1e-3)
+    True
+    """
+
+    def __init__(self, data: np.ndarray, chol: np.ndarray) -> None:
+        self.p = data.shape[1]
+        if self.p not in (1, 2):
+            raise ValueError(f"BinnedKernelSum sums kernels in 1 or 2 dimensions; got {self.p}.")
+        self.whiten = np.linalg.inv(chol).T
+        self.log_det = float(np.log(np.abs(np.diag(chol))).sum())
+        w = data @ self.whiten
+        self.kde = KDE1D(w[:, 0], 1.0) if self.p == 1 else KDE2D(w[:, 0], w[:, 1], (1.0, 1.0))
+
+    def logpdf(self, q: np.ndarray) -> np.ndarray:
+        """The log kernel density at the query rows q (r, p)."""
+        w = q @ self.whiten
+        out = self.kde.logpdf(w[:, 0]) if self.p == 1 else self.kde.logpdf(w[:, 0], w[:, 1])
+        return out - self.log_det
 
 
 @dataclass(eq=False)
@@ -214,9 +278,11 @@ def _configurations(codes: np.ndarray, radix: np.ndarray) -> np.ndarray:
 def fit_ckde_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int, parents=(),
                     *, bandwidth: str = "normal_reference", bw_floor: float = 0.0,
                     tail: float = 0.0, min_cell_rows: int = 5,
-                    scale: float = 1.0, rows: np.ndarray | None = None) -> CKDEFactor:
+                    scale: float = 1.0, rows: np.ndarray | None = None,
+                    kernel_sum: str = "binned") -> CKDEFactor:
     """Fit the CKDE factor of continuous column v given ``parents`` on the complete rows of
-    (v, parents) (among ``rows`` when given; ``scale`` multiplies H).
+    (v, parents) (among ``rows`` when given; ``scale`` multiplies H; ``kernel_sum`` of
+    :data:`KERNEL_SUMS`, the module docstring).
 
     Examples
     --------
@@ -231,9 +297,12 @@ def fit_ckde_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int, 
     """
     if bandwidth not in BANDWIDTHS:
         raise ValueError(f"bandwidth must be one of {BANDWIDTHS}; got {bandwidth!r}.")
+    if kernel_sum not in KERNEL_SUMS:
+        raise ValueError(f"kernel_sum must be one of {KERNEL_SUMS}; got {kernel_sum!r}.")
     y = np.asarray(y)
     if bandwidth == "cv":
-        scale = _cv_scale(enc, y, n_classes, v, parents, bw_floor, tail, min_cell_rows, rows)
+        scale = _cv_scale(enc, y, n_classes, v, parents, bw_floor, tail, min_cell_rows, rows,
+                          kernel_sum)
         bandwidth = "normal_reference"
     parents = tuple(int(p) for p in parents)
     C = tuple(p for p in parents if enc.continuous[p])
@@ -256,14 +325,14 @@ def fit_ckde_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int, 
 
     def cell(data):
         return KernelCell.fit(data, scale * bandwidth_factor(bandwidth, data.shape[0],
-                                                             len(cols)), floor)
+                                                             len(cols)), floor, kernel_sum)
 
-    everything = cell(values) if values.shape[0] >= 2 else KernelCell.fit(
-        np.zeros((1, len(cols))), 1.0, np.maximum(floor, 1.0))
-    class_cells = []
-    for c in range(n_classes):
-        mine = values[yy == c]
-        class_cells.append(cell(mine) if mine.shape[0] >= need else everything)
+    class_cells = [values[yy == c] for c in range(n_classes)]
+    if any(mine.shape[0] < need for mine in class_cells):  # a small class: every row's cell
+        everything = cell(values) if values.shape[0] >= 2 else KernelCell.fit(
+            np.zeros((1, len(cols))), 1.0, np.maximum(floor, 1.0))
+    class_cells = [cell(mine) if mine.shape[0] >= need else everything
+                   for mine in class_cells]
     cells = {}
     if D:
         u = np.searchsorted(configs, code)
@@ -282,7 +351,7 @@ def fit_ckde_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int, 
 
 
 def _cv_scale(enc, y, n_classes, v, parents, bw_floor, tail, min_cell_rows, rows,
-              folds: int = 5) -> float:
+              kernel_sum: str = "exact", folds: int = 5) -> float:
     """The factor of :data:`CV_SCALES` with the largest cross-validated log-likelihood."""
     ok = enc.observed[:, [v, *parents]].all(axis=1)
     idx = np.flatnonzero(ok) if rows is None else np.intersect1d(np.flatnonzero(ok), rows)
@@ -294,7 +363,8 @@ def _cv_scale(enc, y, n_classes, v, parents, bw_floor, tail, min_cell_rows, rows
         total = 0.0
         for k in range(folds):
             f = fit_ckde_factor(enc, y, n_classes, v, parents, bw_floor=bw_floor, tail=tail,
-                                min_cell_rows=min_cell_rows, scale=s, rows=idx[fold != k])
+                                min_cell_rows=min_cell_rows, scale=s, rows=idx[fold != k],
+                                kernel_sum=kernel_sum)
             test = enc.take(idx[fold == k])
             total += float(f.log_prob_at(test, y[idx[fold == k]]).sum())
         totals.append(total)

@@ -82,7 +82,7 @@ from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import CGNetwork, fit_network
 from estimators.semiparametric._margins import ClassMargins
 from estimators.semiparametric.calibration import evidence_weight
-from estimators.semiparametric.ckde import BANDWIDTHS, fit_ckde_factor
+from estimators.semiparametric.ckde import BANDWIDTHS, KERNEL_SUMS, fit_ckde_factor
 from estimators.semiparametric.copula import fit_copula_factor
 from estimators.semiparametric.grids import factor_scales, rule_grids
 from estimators.semiparametric.selection import (
@@ -117,6 +117,11 @@ class Semiparametric:
         Weight the features' log-likelihood in the class posterior by the out-of-fold
         maximiser of the training rows' conditional log-likelihood
         (:mod:`estimators.semiparametric.calibration`); False: weight 1.
+    kernel_sum : {"binned", "exact"}, default="binned"
+        How the CKDE's kernel sums are evaluated: on a grid for cells of at least
+        :data:`~estimators.semiparametric.ckde.BINNED_MIN_ROWS` rows and two dimensions
+        at most (a stated error bound), or always directly
+        (:mod:`estimators.semiparametric.ckde`).
 
     Examples
     --------
@@ -134,12 +139,16 @@ class Semiparametric:
     tail: float = 0.1
     folds: int = 5
     calibrate: bool = True
+    kernel_sum: str = "binned"
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"continuous must be one of {KINDS}; got {self.kind!r}.")
         if self.bandwidth not in BANDWIDTHS:
             raise ValueError(f"bandwidth must be one of {BANDWIDTHS}; got {self.bandwidth!r}.")
+        if self.kernel_sum not in KERNEL_SUMS:
+            raise ValueError(f"kernel_sum must be one of {KERNEL_SUMS}; got "
+                             f"{self.kernel_sum!r}.")
         if not 0.0 <= self.tail < 1.0:
             raise ValueError(f"tail must be in [0, 1); got {self.tail!r}.")
         if not self.bw_floor >= 0.0:
@@ -234,16 +243,34 @@ def _kinds_for(enc: EncodedColumns, v: int, parents, kind: str) -> tuple:
 
 
 class _Fitter:
-    """Fits one vertex's factor of a given kind on a subset of rows."""
+    """Fits one vertex's factor of a given kind on a subset of rows.
 
-    def __init__(self, enc, y, n_classes, spec, *, alpha, var_smoothing, min_cell_rows):
+    The copula's class margins of a subset of rows are fitted once for every continuous
+    column of ``columns`` (each column's margins depend on its own values only), with the
+    training normal scores under them, and reused by every vertex fitted on those rows (the
+    folds of the ``"auto"`` choice)."""
+
+    def __init__(self, enc, y, n_classes, spec, *, alpha, var_smoothing, min_cell_rows,
+                 columns=()):
         self.enc, self.y, self.m, self.spec = enc, np.asarray(y), n_classes, spec
         self.alpha, self.var_smoothing, self.min_cell_rows = alpha, var_smoothing, min_cell_rows
+        self.continuous = [int(v) for v in columns if enc.continuous[v]]
+        self._margins: dict = {}
+        self._rows: dict = {}
         self.sd = np.ones(enc.values.shape[1])
         for j in np.flatnonzero(enc.continuous):
             x = enc.values[:, j]
             x = x[np.isfinite(x)]
             self.sd[j] = float(np.std(x)) if x.size else 1.0
+
+    def take(self, rows) -> EncodedColumns:
+        """``enc.take(rows)``, cached per set of rows (the folds' tables)."""
+        if rows is None:
+            return self.enc
+        key = np.asarray(rows).tobytes()
+        if key not in self._rows:
+            self._rows[key] = self.enc.take(rows)
+        return self._rows[key]
 
     def var_floor(self, v: int) -> float:
         sd = self.sd[v] if np.isfinite(self.sd[v]) and self.sd[v] > 0 else 1.0
@@ -252,7 +279,7 @@ class _Fitter:
     def fit(self, kind, v, parents, rows=None, margins=None, z_train=None):
         enc, y = self.enc, self.y
         if kind == CLASS_FREE:
-            sub = enc if rows is None else enc.take(rows)
+            sub = self.take(rows)
             inner = fit_cg_factor(sub, np.zeros(sub.codes.shape[0], np.int64), 1, v, parents,
                                   alpha=self.alpha, var_smoothing=self.var_smoothing,
                                   ridge=0.0, min_cell_rows=self.min_cell_rows,
@@ -260,7 +287,7 @@ class _Fitter:
                                   shrink=not sub.observed[:, [v, *parents]].all())
             return ClassFreeFactor(inner, self.m)
         if kind == "gaussian":
-            sub, yy = (enc, y) if rows is None else (enc.take(rows), y[rows])
+            sub, yy = self.take(rows), (y if rows is None else y[rows])
             return fit_cg_factor(sub, yy, self.m, v, parents, alpha=self.alpha,
                                  var_smoothing=self.var_smoothing, ridge=0.0,
                                  min_cell_rows=self.min_cell_rows,
@@ -269,16 +296,27 @@ class _Fitter:
         if kind == "ckde":
             return fit_ckde_factor(enc, y, self.m, v, parents, bandwidth=self.spec.bandwidth,
                                    bw_floor=self.spec.bw_floor, tail=self.spec.tail,
-                                   min_cell_rows=self.min_cell_rows, rows=rows)
+                                   min_cell_rows=self.min_cell_rows, rows=rows,
+                                   kernel_sum=self.spec.kernel_sum)
         if margins is None:
-            cols = [u for u in (v, *parents) if enc.continuous[u]]
-            sub, yy = (enc, y) if rows is None else (enc.take(rows), y[rows])
-            margins = ClassMargins(sub, yy, self.m, cols, bw_floor=self.spec.bw_floor,
-                                   tail=self.spec.tail)
-            z_train = margins.training_scores(enc, y)
+            margins, z_train = self.margins(rows, [v, *parents])
         return fit_copula_factor(enc, z_train, y, self.m, v, parents, margins,
                                  alpha=self.alpha, bw_floor=self.spec.bw_floor,
                                  min_cell_rows=self.min_cell_rows, rows=rows)
+
+    def margins(self, rows, family) -> tuple:
+        """``(margins, z_train)``: the class margins fitted on ``rows`` (all when None) of
+        every continuous column of the network (of ``family`` when it has others) and the
+        training normal scores under them; cached per set of rows."""
+        enc, y = self.enc, self.y
+        cols = sorted({*self.continuous, *(u for u in family if enc.continuous[u])})
+        key = (None if rows is None else np.asarray(rows).tobytes(), tuple(cols))
+        if key not in self._margins:
+            sub, yy = self.take(rows), (y if rows is None else y[rows])
+            margins = ClassMargins(sub, yy, self.m, cols, bw_floor=self.spec.bw_floor,
+                                   tail=self.spec.tail)
+            self._margins[key] = (margins, margins.training_scores(enc, y))
+        return self._margins[key]
 
 
 def fit_semiparametric_network(enc: EncodedColumns, y: np.ndarray, n_classes: int, columns,
@@ -305,11 +343,12 @@ def fit_semiparametric_network(enc: EncodedColumns, y: np.ndarray, n_classes: in
     parents = tuple(tuple(sorted(int(p) for p in pa)) for pa in parents)
     y = np.asarray(y)
     fitter = _Fitter(enc, y, n_classes, spec, alpha=alpha, var_smoothing=var_smoothing,
-                     min_cell_rows=min_cell_rows)
+                     min_cell_rows=min_cell_rows, columns=columns)
     counts = np.bincount(y, minlength=n_classes).astype(float)
     with np.errstate(divide="ignore"):
         log_prior = np.log(counts / counts.sum())
     options = [_kinds_for(enc, v, pa, spec.kind) for v, pa in zip(columns, parents, strict=True)]
+    tables = None
     if spec.kind == "auto":
         tables = [{k: out_of_fold_table(fitter, k, v, pa, int(spec.folds)) for k in opts}
                   for v, pa, opts in zip(columns, parents, options, strict=True)]
@@ -319,7 +358,15 @@ def fit_semiparametric_network(enc: EncodedColumns, y: np.ndarray, n_classes: in
     net = _fit_kinds(fitter, columns, parents, kinds, margins)
     if not spec.calibrate:
         return net
-    loglik = _out_of_fold(fitter, columns, parents, kinds)
+    if tables is not None and y.size >= 2 * int(spec.folds) and \
+            enc.observed[:, list(columns)].all():
+        # Every family complete: the choice's folds are those of _out_of_fold and its
+        # tables the same fits, so the network's out-of-fold ln p(x | y) is their sum (a
+        # class-free factor's table is 0, its ln p(x_v | x_pa) the same in every class,
+        # which cancels in the weight's objective).
+        loglik = sum(t[k] for t, k in zip(tables, kinds, strict=True))
+    else:
+        loglik = _out_of_fold(fitter, columns, parents, kinds)
     return replace(net, weight=evidence_weight(loglik, y, log_prior))
 
 
@@ -327,13 +374,13 @@ def _fit_kinds(fitter: _Fitter, columns, parents, kinds, margins=None, rows=None
                ) -> SemiparametricNetwork:
     """The network of the given kinds fitted on ``rows`` (all when None); the copula
     margins are ``margins`` or fitted on those rows."""
-    enc, y, m, spec = fitter.enc, fitter.y, fitter.m, fitter.spec
+    enc, y = fitter.enc, fitter.y
     cont = [v for v in columns if enc.continuous[v]]
-    sub = enc if rows is None else enc.take(rows)
+    sub = fitter.take(rows)
     if margins is None and "copula" in kinds:
-        yy = y if rows is None else y[rows]
-        margins = ClassMargins(sub, yy, m, cont, bw_floor=spec.bw_floor, tail=spec.tail)
-    z_train = margins.training_scores(enc, y) if margins is not None else None
+        margins, z_train = fitter.margins(rows, ())
+    else:
+        z_train = margins.training_scores(enc, y) if margins is not None else None
     factors = tuple(fitter.fit(kind, v, pa, rows=rows, margins=margins, z_train=z_train)
                     for kind, v, pa in zip(kinds, columns, parents, strict=True))
     grids = rule_grids(sub, factor_scales(factors, margins, cont))
@@ -352,7 +399,7 @@ def _out_of_fold(fitter: _Fitter, columns, parents, kinds) -> np.ndarray:
     for k in range(folds):
         train, test = np.flatnonzero(fold != k), np.flatnonzero(fold == k)
         net = _fit_kinds(fitter, columns, parents, kinds, rows=train)
-        out[test] = net.feature_log_likelihood(fitter.enc.take(test), m)
+        out[test] = net.feature_log_likelihood(fitter.take(test), m)
     return out
 
 

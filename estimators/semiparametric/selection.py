@@ -65,10 +65,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import logsumexp
 
 from estimators.columns import EncodedColumns
-from estimators.semiparametric.calibration import evidence_weight
+from estimators.semiparametric.calibration import evidence_weight, row_logsumexp
 from estimators.semiparametric.copula import WrapsCGFactor
 
 #: the option of a vertex whose factor does not depend on the class
@@ -103,9 +102,10 @@ class ClassFreeFactor(WrapsCGFactor):
 
 def out_of_fold_table(fitter, kind: str, v: int, parents, folds: int) -> np.ndarray:
     """``L[i, c] = ln p(x_iv | x_i,pa, c)`` from the factor of ``kind`` fitted without row
-    i's fold (``fitter.fit(kind, v, parents, rows=...)``); 0 where the family is incomplete
-    or the family has fewer than ``2 folds`` complete rows; all 0 for :data:`CLASS_FREE`
-    (it cancels in the class posterior)."""
+    i's fold (``fitter.fit(kind, v, parents, rows=...)``, evaluated on the fold's rows
+    ``fitter.take(rows)``); 0 where the family is incomplete or the family has fewer than
+    ``2 folds`` complete rows; all 0 for :data:`CLASS_FREE` (it cancels in the class
+    posterior)."""
     n, m = fitter.y.size, fitter.m
     out = np.zeros((n, m))
     ok = np.flatnonzero(fitter.enc.observed[:, [v, *parents]].all(axis=1))
@@ -114,7 +114,7 @@ def out_of_fold_table(fitter, kind: str, v: int, parents, folds: int) -> np.ndar
     fold = np.random.default_rng(0).permutation(ok.size) % folds
     for k in range(folds):
         train, test = ok[fold != k], ok[fold == k]
-        out[test] = fitter.fit(kind, v, parents, rows=train).log_prob(fitter.enc.take(test))
+        out[test] = fitter.fit(kind, v, parents, rows=train).log_prob(fitter.take(test))
     return out
 
 
@@ -154,7 +154,7 @@ def choose_kinds(tables: list, y: np.ndarray, log_prior: np.ndarray, *,
                     np.zeros((y.size, log_prior.size)))
         w = evidence_weight(total, y, log_prior) if calibrate else 1.0
         s = w * total + log_prior
-        return s[rows, y] - logsumexp(s, axis=1)
+        return s[rows, y] - row_logsumexp(s)
 
     free = [False] * len(tables)
     current = per_row(free)

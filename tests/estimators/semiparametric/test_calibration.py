@@ -82,3 +82,28 @@ def test_network_weight_from_independent_out_of_fold_likelihoods():
 def test_calibrate_must_be_boolean():
     with pytest.raises(TypeError, match="calibrate must be True or False"):
         Semiparametric("auto", calibrate="yes")
+
+
+def test_auto_weight_on_complete_rows_equals_the_refitted_networks():
+    """On complete rows the "auto" network's weight comes from the choice's out-of-fold
+    tables (network.py): the same weight as from the networks of the chosen kinds refitted
+    without each fold (the path rows with missing cells take)."""
+    from estimators.semiparametric import network
+
+    rng = np.random.default_rng(5)
+    n = 200
+    y = rng.integers(0, 2, n)
+    a = rng.gamma(2.0 + y, size=n)
+    X = pd.DataFrame({"a": a, "b": a + rng.normal(size=n), "c": np.exp(rng.normal(size=n) + y),
+                      "d": np.where(rng.random(n) < 0.3 + 0.4 * y, "u", "v")})
+    clf = TANClassifier(continuous="auto").fit(X, y)
+    net = clf.network_
+    assert len(set(net.kinds)) > 1
+    enc = MixedEncoder().fit_transform(X)
+    fitter = network._Fitter(enc, y, 2, Semiparametric("auto"), alpha=clf.alpha,
+                             var_smoothing=clf.var_smoothing, min_cell_rows=5,
+                             columns=net.columns)
+    loglik = network._out_of_fold(fitter, net.columns, net.parents, net.kinds)
+    expected = evidence_weight(loglik, y, np.log(np.bincount(y) / n))
+    assert net.weight == pytest.approx(expected, abs=1e-5)
+    assert net.weight != pytest.approx(1.0)
