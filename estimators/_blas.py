@@ -2,8 +2,8 @@
 
 OpenBLAS's threads spin while they wait for work; on a busy machine a product that one
 core finishes in milliseconds then waits for the other threads' time slices (L-BFGS-B's
-iterations took ~7 ms instead of ~50 us; the copula GNB's per-class Gram product, 60,000 x
-50, several times its single-thread time at load 8 on 2 cores).
+iterations took ~7 ms instead of ~50 us; the copula GNB's class correlation of 60,000 x 50
+normal scores took 0.51 s on two threads against 0.07 s on one at load 13 on 2 cores).
 """
 
 from __future__ import annotations
