@@ -13,7 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import ndtri
 
-from estimators.densities._base import class_rows
+from estimators._blas import one_blas_thread
+from estimators.densities._base import class_block, class_rows
 from estimators.densities._normal_scores import NormalScoreDensity, safe_correlation
 from estimators.densities.kde import KDE1D, class_kde, kernel_bandwidth, scott_factor
 
@@ -63,24 +64,26 @@ class ClassGaussianCopula(NormalScoreDensity):
         d = X.shape[1]
         self.kdes_: list[list[KDE1D]] = []
         self.corr_ = np.empty((n_classes, d, d))
-        XF = np.asfortranarray(X)  # contiguous columns for the per-column KDEs
-        missing = np.isnan(XF).any(axis=0)
+        missing = np.isnan(X).any(axis=0)
         for c, rows in enumerate(class_rows(codes, n_classes)):
             factor = bandwidth_factor(self.bandwidth, rows.size, 1)
+            block = class_block(X, rows)  # the class's values, each column contiguous
             kdes, z = [], np.empty((rows.size, d), order="F")
             for s in range(d):
-                col = XF[:, s][rows]  # the class's values, contiguous
+                col = block[:, s]
                 if missing[s] or rows.size < 2:  # observed values only (or the column's
                     # spread for a one-row class); z is NaN where missing
-                    kdes.append(class_kde(XF[:, s], rows, factor, self.min_std, col))
+                    kdes.append(class_kde(X[:, s], rows, factor, self.min_std, col))
                     z[:, s] = kdes[-1].cdf(col)
                 else:  # the same values, reusing the sample's bin positions
                     h = kernel_bandwidth(col, factor, self.min_std)
-                    kde, z[:, s] = KDE1D.with_sample_cdf(col, h)
-                    kdes.append(kde)
+                    kdes.append(KDE1D.with_sample_cdf(col, h, out=z[:, s])[0])
+                # normal scores while the column is in cache (element-wise: the same values
+                # as one call on the whole matrix)
+                ndtri(np.clip(z[:, s], U_EPS, 1.0 - U_EPS, out=z[:, s]), out=z[:, s])
             self.kdes_.append(kdes)
-            ndtri(np.clip(z, U_EPS, 1.0 - U_EPS, out=z), out=z)
-            self.corr_[c] = safe_correlation(z, overwrite=True)
+            with one_blas_thread():  # one Gram product: threads only wait on a busy machine
+                self.corr_[c] = safe_correlation(z, overwrite=True)
         return self
 
     def _marginals(

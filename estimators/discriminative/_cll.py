@@ -21,8 +21,8 @@ from collections.abc import Sequence
 import numpy as np
 import scipy
 from scipy import optimize, sparse
-from threadpoolctl import ThreadpoolController
 
+from estimators._blas import one_blas_thread
 from estimators.progress import progress
 
 __all__ = ["CLLProblem", "PartitionedCLL", "RowBlock", "maximise_cll"]
@@ -263,17 +263,6 @@ def _products(design_t, R: np.ndarray) -> np.ndarray:
     return np.column_stack([np.asarray(D @ R[:, y]).ravel() for y, D in enumerate(design_t)])
 
 
-_CONTROLLER: list = []
-
-
-def _controller() -> ThreadpoolController:
-    """One :class:`ThreadpoolController` per process (finding the libraries takes ~6 ms,
-    more than a small fit)."""
-    if not _CONTROLLER:
-        _CONTROLLER.append(ThreadpoolController())
-    return _CONTROLLER[0]
-
-
 def maximise_cll(problem: CLLProblem, W0: np.ndarray, b0: np.ndarray, *, max_iter: int = 1000,
                  tol: float = 1e-10, report: bool = True) -> tuple[np.ndarray, np.ndarray, dict]:
     """Minimise ``L`` by L-BFGS-B from ``(W0, b0)``.
@@ -340,7 +329,7 @@ def _lbfgs(fun, theta0: np.ndarray, max_iter: int, tol: float) -> optimize.Optim
     steps = iter(bar)
     # one BLAS thread: L-BFGS-B's vectors are small, and threads of scipy's own OpenBLAS
     # spinning on a busy machine made each iteration ~7 ms instead of ~50 us
-    with _controller().limit(limits=1, user_api="blas"):
+    with one_blas_thread():
         res = None
         if _DIRECT:
             res = _drive(fun, theta0, max_iter, tol, lambda: next(steps, None))

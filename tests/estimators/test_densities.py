@@ -145,3 +145,33 @@ def test_kde_cdf_keeps_missing_values_missing():
     kde = KDE1D(np.random.default_rng(0).normal(size=200), h=0.3)
     out = kde.cdf(np.array([np.nan, -50.0, 0.0, 50.0]))
     assert np.isnan(out[0]) and out[1] == 0.0 and out[3] == 1.0 and 0.4 < out[2] < 0.6
+
+
+def test_class_block_is_the_fortran_gather_over_several_blocks():
+    """``class_block`` (blocked gather + transpose) equals ``np.asfortranarray(X[rows])``
+    for a class spanning several 2,048-row blocks and a last partial one."""
+    from estimators.densities._base import BLOCK_ROWS, class_block
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3 * BLOCK_ROWS + 17, 5))
+    rows = np.sort(rng.choice(X.shape[0], size=2 * BLOCK_ROWS + 5, replace=False))
+    got = class_block(X, rows)
+    assert got.flags.f_contiguous
+    np.testing.assert_array_equal(got, X[rows])
+
+
+def test_copula_fit_on_a_large_class_equals_plain_normal_scores():
+    """A class over several gather blocks: the copula correlation is ``np.corrcoef`` of
+    ``norm.ppf`` of each column's own KDE CDF (``KDE1D(...).cdf``), to 1e-12."""
+    from estimators.densities._base import BLOCK_ROWS
+    from estimators.densities.copula import U_EPS, ClassGaussianCopula
+    from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
+
+    rng = np.random.default_rng(1)
+    n = 2 * BLOCK_ROWS + 300
+    Z = rng.multivariate_normal([0, 0, 0], [[1, .6, .2], [.6, 1, .4], [.2, .4, 1]], size=n)
+    X = np.column_stack([np.exp(Z[:, 0]), Z[:, 1], Z[:, 2] ** 3])
+    m = ClassGaussianCopula().fit(X, np.zeros(n, dtype=int), 1)
+    z = np.column_stack([norm.ppf(np.clip(KDE1D(c, kernel_bandwidth(c, scott_factor(n, 1)))
+                                          .cdf(c), U_EPS, 1 - U_EPS)) for c in X.T])
+    np.testing.assert_allclose(m.corr_[0], np.corrcoef(z, rowvar=False), rtol=1e-12, atol=1e-15)
