@@ -12,13 +12,13 @@ all rows, on the rows where the family is observed. Here they come for every fam
 once:
 
 * families observed on every training row: sub-matrices of the two-pass class moments of
-  all complete continuous columns (:meth:`estimators.network.statistics.CellStats.from_arrays`,
+  all complete continuous columns (:meth:`estimators.stats.cell_statistics.CellStats.from_arrays`,
   the same sums bit for bit as the per-family call);
 * families with missing cells: per parent set C, the two-pass moments of every child v on
   its own available rows, all children in one masked array operation;
 
 then pooled (or shrunk) and solved by the same functions as the per-family fit
-(:func:`~estimators.network.moments.pooled`, :func:`~estimators.network.moments.shrunk`,
+(:func:`~estimators.stats.moments.pooled`, :func:`~estimators.stats.moments.shrunk`,
 :func:`~estimators.network.fitting.cell_regression`) on the stack of all families' cells.
 The mean training ``ln p`` of each factor (the edge scores) is summed over its rows, chunks
 of families at once.

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.fft import irfft, next_fast_len, rfft
-from scipy.signal import fftconvolve
 from scipy.spatial import cKDTree
 from scipy.special import logsumexp, ndtr
 
