@@ -13,6 +13,7 @@ labels and edge paths in inches), which the TikZ and DOT writers use.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -74,6 +75,7 @@ class Drawing:
     key_in_figure: bool = True
     legend: list[str] = field(default_factory=list)
     crossings: int = 0  # edge crossings between consecutive layers
+    panels: int = 1  # side-by-side panels (a deep structure)
 
 
 def _numbered(shown: dict, badges: dict) -> dict:
@@ -145,7 +147,7 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
         xs = [pos[v][0] for v in features]
         pos[spec.class_node] = ((min(xs) + max(xs)) / 2, pitch)
     drawing = Drawing(key=list(key), key_in_figure=key_inside or not key,
-                      crossings=lay.crossings)
+                      crossings=lay.crossings, panels=plan.panels)
     ax_ = sheet.ax
     for v, xy in pos.items():
         look = looks.get(v, NodeLook())
@@ -210,10 +212,11 @@ def _choose(spec, s, sheet, order, down, legend, on_top, panels_allowed) -> _Pla
     """The first plan whose height fits ``max_aspect`` times the width, trying in turn:
     one panel at the style's font size (names, cut names, then numbers; the key inside,
     then outside; rows and edge slots closer together), the same at the smallest font
-    size, then 2 to 6 side-by-side panels. When none fits, the least tall (an earlier plan
+    size, then side-by-side panels (from as many as the least tall one-panel plan needs for
+    the height, up to 6; only what fits the width in one panel). When none fits, the least tall (an earlier plan
     unless a later one is 5 % less tall). Only a structure with a layer that no plan
     fits in the width is drawn wider."""
-    from viz._graph import label_limits
+    from viz._graph import _shown, label_limits
 
     soft = sheet.max_height - 0.02
     styles = [s] + ([s.with_(font_size=s.min_font_size)] if s.font_size > s.min_font_size
@@ -222,23 +225,41 @@ def _choose(spec, s, sheet, order, down, legend, on_top, panels_allowed) -> _Pla
     attempts = [(limit, True, 0.045) for limit in limits]
     attempts += [(limit, False, 0.045) for limit in limits]
     attempts += [(limits[-1], False, g) for g in (0.03, 0.022)]  # edges 0.6 pt apart at least
+    attempts += [(0.0, False, g) for g in (0.045, 0.022)]  # numbers (the smallest boxes)
     least = None
-    for count in (1, *PANELS) if panels_allowed else (1,):
+    named: dict = {}  # font size: whether some names are cut at the narrowest limit
+    fits: set = set()  # the (font, label limit, edge gap) whose one-panel layout fits the width
+    counts = [1]
+    while counts:
+        count = counts.pop(0)
         layouts: dict = {}
         for st in styles:
             for limit, key_inside, edge_gap in attempts:
-                if (st.font_size, limit, edge_gap) not in layouts:
-                    layouts[(st.font_size, limit, edge_gap)] = _attempt(
-                        spec, st, limit, sheet.inner, edge_gap, order, down, count=count)
-                found = layouts[(st.font_size, limit, edge_gap)]
-                for band in (BAND, 0.22, 0.16) if found is not None else ():
+                at = (st.font_size, limit, edge_gap)
+                if count > 1 and (at not in fits or edge_gap == 0.03):
+                    continue  # narrower panels do not fit what one panel does not
+                if limit == 0.0 and not named.setdefault(st.font_size, bool(
+                        _shown(spec, st, limits[-1])[1])):
+                    continue  # numbers only where names are cut
+                if at not in layouts:
+                    layouts[at] = _attempt(spec, st, limit, sheet.inner, edge_gap, order, down,
+                                           count=count)
+                found = layouts[at]
+                if found is None:
+                    continue
+                if count == 1:
+                    fits.add(at)
+                for band in (BAND, 0.22, 0.16):
                     plan = _plan(found, st, sheet, spec, key_inside, band, legend, on_top, count)
                     if plan.height <= soft:
                         return plan
                     if least is None or plan.height < 0.95 * least.height:
                         least = plan  # an earlier plan is kept unless 5 % taller
-        if count > 1 and not any(layouts.values()):
-            break  # the panels are too narrow for a layer: more panels are narrower
+        if count == 1 and panels_allowed and least is not None:  # from the panels it needs
+            need = min(math.ceil(least.height / soft), PANELS[-1])
+            counts = [c for c in PANELS if c >= need] + [c for c in PANELS[::-1] if c < need]
+        elif count > 1 and not any(layouts.values()):  # too narrow: fewer panels only
+            counts = [c for c in counts if c < count]
     if least is not None:
         return least
     found = _attempt(spec, s, limits[-1], float("inf"), 0.03, order, down, sheet.inner)
