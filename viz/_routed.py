@@ -209,7 +209,8 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
 
 
 def _choose(spec, s, sheet, order, down, legend, on_top, panels_allowed) -> _Plan:
-    """The first plan whose height fits ``max_aspect`` times the width, trying in turn:
+    """The first plan whose height fits ``max_aspect`` times the width (and
+    :data:`HEIGHT_LIMIT`), trying in turn:
     one panel at the style's font size (names, cut names, then numbers; the key inside,
     then outside; rows and edge slots closer together), the same at the smallest font
     size, then side-by-side panels (from as many as the least tall one-panel plan needs for
@@ -219,6 +220,8 @@ def _choose(spec, s, sheet, order, down, legend, on_top, panels_allowed) -> _Pla
     from viz._graph import _shown, label_limits
 
     soft = sheet.max_height - 0.02
+    if sheet.user_ax is None:  # nor taller than a journal prints
+        soft = min(soft, HEIGHT_LIMIT - sheet.title_height - 2 * MARGIN - 0.02)
     styles = [s] + ([s.with_(font_size=s.min_font_size)] if s.font_size > s.min_font_size
                     else [])
     limits = label_limits(sheet.width)
