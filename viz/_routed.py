@@ -4,8 +4,11 @@ around the other boxes and ending in an arrowhead on its child's box.
 Labels are tried at the widths :func:`viz._graph.label_limits` allows (full names, then
 names cut with an ellipsis, then numbers); the key of the cut names or numbers goes below
 the figure when it fits the height, else it is left out of the figure and returned with it
-(``fig.kgraph_key``, ``fig.kgraph_key_in_figure``) for a caption or a key file. A figure
-that cannot fit its height even then is drawn taller rather than with edges through boxes.
+(``fig.kgraph_key``, ``fig.kgraph_key_in_figure``) for a caption or a key file. Then
+text at 6 pt, then 2-6 side-by-side panels (a parent in an earlier panel drawn again,
+dotted, just above its child: :func:`viz._layered.panel_layout`), until the figure is at
+most ``max_aspect`` times its width and :data:`HEIGHT_LIMIT` tall; else the least tall is
+drawn (with a warning past :data:`HEIGHT_LIMIT`), never with edges through boxes.
 
 What was drawn is kept on the figure as ``fig.kgraph_drawing`` (a :class:`Drawing`: boxes,
 labels and edge paths in inches), which the TikZ and DOT writers use.

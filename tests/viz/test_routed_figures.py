@@ -126,6 +126,8 @@ def test_a_deep_structure_is_drawn_in_panels_that_read_as_the_structure():
         patch = next(p for p in fig.axes[0].patches if p.get_gid() == f"node:{c.gid}")
         assert patch.get_linestyle() == ":"
     assert "dotted: parent repeated from a panel on the left" in d.legend
+    assert to_tikz(fig).count("dotted, gray") == len(copies)  # the exports say so too
+    assert to_dot(fig).count('style="rounded,dotted"') == len(copies)
 
 
 def straight_drawing(st):
