@@ -105,16 +105,14 @@ def reader_edges(fig):
 
 
 def test_a_deep_structure_is_drawn_in_panels_that_read_as_the_structure():
-    from kgraph import AcyclicKTree
-
     names = [f"f{i}" for i in range(1, 61)]  # sonar's TAN: a chain of neighbouring bands
-    chain = AcyclicKTree(1, names, {v: [u] for u, v in zip(names, names[1:], strict=False)})
-    fig = plot_ktree(chain, target="class", width="column")
+    chain60 = chain(60)
+    fig = plot_ktree(chain60, target="class", width="column")
     d = fig.kgraph_drawing
     w, h = fig.get_size_inches()
     assert w <= 3.5 + 1e-6 and h <= Style().max_aspect * 3.5 + 1e-6  # one panel: 60 rows
     assert d.panels >= 2 and check_figure(fig) == []
-    assert reader_edges(fig) == set(chain.edges)  # copies read as their node
+    assert reader_edges(fig) == set(chain60.edges)  # copies read as their node
     copies = [n for n in d.nodes.values() if n.copy]
     originals = [n for n in d.nodes.values() if not n.copy]
     assert sorted(n.label for n in originals) == sorted([*names, "class"])
@@ -163,9 +161,17 @@ def node_positions(fig):
     return {n.gid: (round(n.x, 6), round(n.y, 6)) for n in fig.kgraph_drawing.nodes.values()}
 
 
-@pytest.mark.parametrize("width", ["column", "page"])
-def test_the_cli_draws_the_same_positions_as_plot_ktree(tmp_path, width, monkeypatch):
-    st = generated_structure("tan", 30, seed=1)
+def chain(n):
+    from kgraph import AcyclicKTree
+
+    names = [f"f{i}" for i in range(1, n + 1)]
+    return AcyclicKTree(1, names, {v: [u] for u, v in zip(names, names[1:], strict=False)})
+
+
+@pytest.mark.parametrize("what,width", [("tan30", "column"), ("tan30", "page"),
+                                        ("chain60", "column")])
+def test_the_cli_draws_the_same_positions_as_plot_ktree(tmp_path, what, width):
+    st = generated_structure("tan", 30, seed=1) if what == "tan30" else chain(60)
     st.to_graph().write_graphml(tmp_path / "s.graphml")
     out = tmp_path / "fig.tex"
     env = {"PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin"}
@@ -175,6 +181,7 @@ def test_the_cli_draws_the_same_positions_as_plot_ktree(tmp_path, width, monkeyp
     fig = plot_ktree(st, width=width)
     tikz = out.read_text()
     assert tikz == to_tikz(fig)
+    assert (fig.kgraph_drawing.panels > 1) == (what == "chain60")  # panels drawn alike too
     key_file = tmp_path / "fig_key.txt"
     if not figure_key(fig):
         assert not key_file.exists() and "short keys" not in run.stdout
