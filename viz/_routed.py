@@ -200,8 +200,8 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
 
     if ax is None and h > HEIGHT_LIMIT + 1e-6:
         warnings.warn(f"The structure needs a figure {h:.1f} in tall, more than a journal page "
-                      f"prints ({HEIGHT_LIMIT:g} in), even in {PANELS[-1]} panels at "
-                      f"{s.min_font_size:g} pt; draw it with width='page' or as an overview.",
+                      f"prints ({HEIGHT_LIMIT:g} in), even at {s.min_font_size:g} pt and in "
+                      "side-by-side panels; draw it with width='page' or as an overview.",
                       UserWarning, stacklevel=4)
     if ax is None and s.inches is not None and w > s.inches + 1e-6:
         warnings.warn(f"The structure needs a figure {w:.1f} in wide (asked: {s.inches:g} in): "
