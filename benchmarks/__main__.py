@@ -138,8 +138,9 @@ NOT_STEPS = {
     "export_exactness": "issue 45's acceptance check of every export (export_exactness_TABLE.md "
                         "per table, `--tables T`): minutes per model and table, no quick mode "
                         "yet, so not in `all`",
-    "figure_layouts": "prints the crossings and box hits of the layout candidates (issue 44); "
-                      "writes no results file",
+    "figure_layouts": "issue 44's acceptance table of the structure figures (`--out "
+                      "benchmarks/results/figure_layouts.md`): minutes, no quick mode, so not "
+                      "in `all`",
     "ktan_same_numbers": "compares the structures of two code versions (dump with each, then "
                          "compare; see its docstring): not a regeneration of one version",
     "paper1_checks": "module of paper1_report",

@@ -1,25 +1,30 @@
 """Layered structure figures on the shared tables with >= 25 features (issue 44).
 
 Fits TAN, 2-TAN, kDB and BAN (the ``kgraph learn`` models) on helpmiss (26 features),
-kr_vs_kp (36) and sonar (60), 200 stratified rows each, draws each structure at page and
+kr_vs_kp (36) and sonar (60), 200 stratified rows each, and generates a structure of each
+kind over 60 features (``viz.gallery.generated_structure``, seed 1); draws each at page and
 column width and prints one row per figure:
 
 table | model | width | features | layer crossings drawn | crossings of the drawn paths |
-edges through a non-incident box (sampled paths, not the checker) | check_figure "passes
-through" | check_figure overlaps | all check_figure problems | height (in) | key (in the
-figure / out) | crossings: igraph's order alone | igraph + transpositions | our barycentre
-sweeps + transpositions
+edges through a non-incident box (each drawn path sampled at 40 points per curve, tested
+against every box: not the checker's code) | check_figure "passes through" | check_figure
+overlaps | all check_figure problems | width (in) | height (in) | panels | font (pt) |
+features labelled (name or key) | directed edges with an arrowhead / directed edges |
+key (in the figure / out) | crossings: igraph's order alone | igraph + transpositions |
+our barycentre sweeps + transpositions
 
 With ``--grandalf`` (and grandalf importable) three more columns at page width: grandalf's
 Sugiyama (its own layering and routing, straight polylines through its dummies) crossings,
 edges through a non-incident box, and its width in inches (it has no width bound).
 
-Run: ``PYTHONPATH=. MPLBACKEND=Agg python benchmarks/figure_layouts.py [--grandalf]``
-(several minutes; no result file is written).
+Run: ``PYTHONPATH=. MPLBACKEND=Agg python benchmarks/figure_layouts.py [--grandalf] [--out
+benchmarks/results/figure_layouts.md]`` (several minutes; not a timing: ``--out`` writes the
+rows as a Markdown table).
 """
 import argparse
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -31,8 +36,12 @@ from estimators.datasets import dataset_target  # noqa: E402
 from viz._fit import node_size  # noqa: E402
 from viz.check import check_figure, segments_through_boxes  # noqa: E402
 from viz.cli import learn, outputs  # noqa: E402
+from viz.gallery import generated_structure  # noqa: E402
 from viz.ktree import plot_ktree  # noqa: E402
-from viz.style import Style  # noqa: E402
+from viz.style import (
+    MIN_FONT_SIZE,  # noqa: E402
+    Style,  # noqa: E402
+)
 
 
 def fitted_structures():
@@ -50,6 +59,8 @@ def fitted_structures():
                 m.fit(X, y)
             out[(table, model)] = (learn.learned_structure(m), dataset_target(table),
                                    outputs.model_graph(m))
+    for model in ["tan", "ktan", "kdb", "ban"]:
+        out[("generated", model)] = (generated_structure(model, 60, seed=1), "Attrition", None)
     return out
 
 
@@ -90,6 +101,7 @@ def crossings(polys, ends):
 
 
 def box_hits(polys, ends, boxes):
+    """Edges of grandalf's drawing through a box not at their ends (its polylines)."""
     names = list(boxes)
     B = np.array([boxes[v] for v in names])  # x0, y0, x1, y1
     B = B + np.array([0.005, 0.005, -0.005, -0.005])
@@ -148,20 +160,72 @@ def grandalf_layout(st, sizes):
     return polys, ends, boxes, width
 
 
+def sampled_hits(fig):
+    """Edges through a box not at their ends: every drawn edge path (the matplotlib patch
+    itself, in display coordinates) sampled at 40 points per curve, each point tested
+    against every other node box shrunk by one pixel."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    ax = fig.axes[0]
+    boxes = {p.get_gid()[5:]: p.get_window_extent(renderer).extents for p in ax.patches
+             if (p.get_gid() or "").startswith("node:")}
+    hits = 0
+    for p in ax.patches:
+        if not (p.get_gid() or "").startswith("edge:"):
+            continue
+        path = p.get_transform().transform_path(p.get_path())
+        pts = np.vstack([bez(np.linspace(0, 1, 40)) for bez, _ in path.iter_bezier()])
+        for gid, (x0, y0, x1, y1) in boxes.items():
+            if gid not in p.kgraph_ends and ((pts[:, 0] > x0 + 1) & (pts[:, 0] < x1 - 1)
+                                             & (pts[:, 1] > y0 + 1) & (pts[:, 1] < y1 - 1)).any():
+                hits += 1
+    return hits
+
+
+def labelled(fig, st):
+    """Features whose box shows their name or a key entry for it."""
+    from viz.key import figure_key
+
+    key = dict(figure_key(fig))
+    shown = {t.get_gid()[6:]: t.get_text() for t in fig.axes[0].texts
+             if (t.get_gid() or "").startswith("label:")}
+    return sum(shown.get(f"variable:{v}") in (str(v),) or key.get(shown.get(f"variable:{v}"))
+               == str(v) for v in st.order)
+
+
+def arrowheads(fig):
+    """(directed edges drawn with a filled arrowhead, directed edges)."""
+    arrows = [p for p in fig.axes[0].patches if (p.get_gid() or "").startswith("edge:")
+              and p.get_gid() != "edge:" and "->" in p.get_gid()]
+    return sum(type(p.get_arrowstyle()).__name__ in ("CurveFilledB", "CurveFilledA")
+               for p in arrows), len(arrows)
+
+
 def main():
+    rows = []
     for (table, model), (st, target, _) in fitted_structures().items():
         tgt = target if model in ("tan", "ktan") else None
         for width in ("page", "column"):
             line = [table, model, width, len(st.order)]
-            fig = plot_ktree(st, target=tgt, width=width)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fig = plot_ktree(st, target=tgt, width=width)
             d = fig.kgraph_drawing
             probs = check_figure(fig)
             polys = [flatten(e.vertices, e.codes) for e in d.edges]
             ends = [(e.u, e.v) for e in d.edges]
-            boxes = {v: (n.x - n.width/2, n.y - n.height/2, n.x + n.width/2, n.y + n.height/2) for v, n in d.nodes.items()}
-            line += [d.crossings, crossings(polys, ends), box_hits(polys, ends, boxes),
+            fonts = [t.get_fontsize() for t in fig.axes[0].texts]
+            w, h = fig.get_size_inches()
+            line += [d.crossings, crossings(polys, ends), sampled_hits(fig),
                      sum("passes through" in p for p in probs), sum("overlaps" in p for p in probs),
-                     len(probs), round(fig.get_size_inches()[1], 2), "in" if d.key_in_figure else ("out" if d.key else "-")]
+                     len(probs), round(w, 2), round(h, 2),
+                     d.panels,
+                     min(fonts), f"{labelled(fig, st)}/{len(st.order)}",
+                     "/".join(map(str, arrowheads(fig))),
+                     "in" if d.key_in_figure else ("out" if d.key else "-")]
+            assert min(fonts) >= MIN_FONT_SIZE
             for orders, passes in ((("igraph",), 0), (("igraph",), 4), (("barycentre",), 4)):
                 L.ORDERINGS, L.TRANSPOSE_PASSES = orders, passes
                 fig0 = plot_ktree(st, target=tgt, width=width)
@@ -176,6 +240,20 @@ def main():
                 except Exception as exc:
                     line += [f"grandalf failed: {type(exc).__name__}"]
             print(" | ".join(map(str, line)), flush=True)
+            rows.append(line)
+    if "--out" in sys.argv:
+        head = ["table", "model", "width", "features", "layer crossings", "path crossings",
+                "edges through a box (sampled)", "checker: passes through",
+                "checker: overlaps", "checker: problems", "width in", "height in", "panels",
+                "smallest font pt", "labelled", "arrowheads", "key",
+                "crossings igraph", "igraph+transpose", "barycentre+transpose"]
+        text = ["# figure_layouts: structure figures on the shared tables with >= 25 features "
+                "and generated 60-feature structures", "",
+                "Command: `PYTHONPATH=. MPLBACKEND=Agg python benchmarks/figure_layouts.py "
+                "--out benchmarks/results/figure_layouts.md` (not a timing).", "",
+                "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        text += ["| " + " | ".join(map(str, r[:len(head)])) + " |" for r in rows]
+        Path(sys.argv[sys.argv.index("--out") + 1]).write_text("\n".join(text) + "\n")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ Size = tuple[float, float]
 DUMMY_WIDTH = 0.02  # inches an edge reserves where it crosses a layer
 TRANSPOSE_PASSES = 4
 ORDERINGS = ("barycentre", "igraph")  # the layer orders tried (igraph's when installed)
+PANEL_GAP = 0.12  # inches between two side-by-side panels (a thin rule in the middle)
 
 
 @dataclass
@@ -44,6 +45,17 @@ class Layered:
     row_height: float
     crossings: int = 0
     layers: list[list] = field(default_factory=list)
+    panel: dict[Hashable, int] = field(default_factory=dict)  # side-by-side panels
+    rules: list[float] = field(default_factory=list)  # x between two panels
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A parent drawn again in a later panel, just above its highest child there (its
+    edges to that panel's children start from it)."""
+
+    node: Hashable
+    panel: int
 
 
 def assign_layers(order: Sequence[Hashable], parents: Mapping[Hashable, Sequence[Hashable]],
@@ -238,9 +250,13 @@ def layered_layout(order: Sequence[Hashable], edges: Sequence[tuple[Hashable, Ha
         parents[v].append(u)
     widths = {v: sizes[v][0] for v in order}
     row_h = max((sizes[v][1] for v in order), default=0.0)
+    placed = {v: 0.0 if isinstance(v, Copy) else w for v, w in widths.items()}  # copies: below
     cap = capacity if capacity is not None else 0.8 * width
     for _ in range(12):
-        layer = assign_layers(order, parents, widths, cap, gap)
+        layer = assign_layers(order, parents, placed, cap, gap)
+        for v in order:  # a parent's copy sits just above its highest child
+            if isinstance(v, Copy):
+                layer[v] = max(layer[v], min(layer[b] for a, b in edges if a == v) - 1)
         result = _arrange(order, edges, layer, widths, width, pitch, gap, row_h, edge_gap)
         if result is not None:
             return result
@@ -379,3 +395,61 @@ def route_path(start: Point, bends: Sequence[Point], end: Point, row_height: flo
             verts.append(points[i + 2])
             codes.append(LINETO)
     return verts, codes
+
+
+def panel_layout(order, down, sizes, room, count, gap, edge_gap) -> Layered | None:
+    """``count`` layered layouts side by side, each of a run of consecutive levels (longest
+    path from the roots, split evenly); a parent in an earlier panel is drawn again as a
+    :class:`Copy` on the first layer of its child's panel. None when a panel does not fit.
+
+    Examples
+    --------
+    >>> chain = list("abcdef")
+    >>> lay = panel_layout(chain, list(zip(chain, chain[1:])), dict.fromkeys(chain, (0.3, 0.2)),
+    ...                    3.0, 2, 0.09, 0.045)
+    >>> sorted(c.node for c in lay.pos if isinstance(c, Copy)), max(lay.layer.values())
+    (['c'], 3)
+    """
+    rank = {v: i for i, v in enumerate(order)}
+    depth: dict = {}
+    parents: dict = {v: [] for v in order}
+    for a, b in down:
+        parents[b].append(a)
+    for v in order:
+        depth[v] = 1 + max((depth[p] for p in parents[v]), default=-1)
+    levels = 1 + max(depth.values(), default=0)
+    if levels < 2 * count:
+        return None
+    width = (room - (count - 1) * PANEL_GAP) / count
+    load = [0.0] * levels  # rows a level takes folded into a panel
+    for v in order:
+        load[depth[v]] += sizes[v][0] + gap
+    rows = [max(1.0, x / width) for x in load]
+    start = [sum(rows[:i]) for i in range(levels)]  # the levels split evenly by rows
+    cut = {i: min(count - 1, int(count * (start[i] + rows[i] / 2) / sum(rows)))
+           for i in range(levels)}
+    panel = {v: cut[depth[v]] for v in order}
+    merged = Layered({}, {}, {}, 0.0, panel=dict(panel))
+    for j in range(count):
+        copies: dict = {}
+        edges = []
+        for a, b in down:
+            if panel[b] == j:
+                edges.append((a, b) if panel[a] == j else (copies.setdefault(a, Copy(a, j)), b))
+        sub = [copies[a] for a in sorted(copies, key=rank.__getitem__)]
+        sub += [v for v in order if panel[v] == j]
+        lay = layered_layout(sub, edges, {v: sizes[v.node if isinstance(v, Copy) else v]
+                                          for v in sub}, width, 1.0, gap, capacity=width,
+                             edge_gap=edge_gap)
+        if lay is None:
+            return None
+        dx = j * (width + PANEL_GAP)
+        merged.pos |= {v: (x + dx, y) for v, (x, y) in lay.pos.items()}
+        merged.layer |= lay.layer
+        merged.bends |= {e: [(x + dx, y) for x, y in pts] for e, pts in lay.bends.items()}
+        merged.row_height = max(merged.row_height, lay.row_height)
+        merged.crossings += lay.crossings
+        merged.panel |= {c: j for c in copies.values()}
+        if j:
+            merged.rules.append(dx - PANEL_GAP / 2)
+    return merged

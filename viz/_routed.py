@@ -4,8 +4,11 @@ around the other boxes and ending in an arrowhead on its child's box.
 Labels are tried at the widths :func:`viz._graph.label_limits` allows (full names, then
 names cut with an ellipsis, then numbers); the key of the cut names or numbers goes below
 the figure when it fits the height, else it is left out of the figure and returned with it
-(``fig.kgraph_key``, ``fig.kgraph_key_in_figure``) for a caption or a key file. A figure
-that cannot fit its height even then is drawn taller rather than with edges through boxes.
+(``fig.kgraph_key``, ``fig.kgraph_key_in_figure``) for a caption or a key file. Then
+text at 6 pt, then 2-6 side-by-side panels (a parent in an earlier panel drawn again,
+dotted, just above its child: :func:`viz._layered.panel_layout`), until the figure is at
+most ``max_aspect`` times its width and :data:`HEIGHT_LIMIT` tall; else the least tall is
+drawn (with a warning past :data:`HEIGHT_LIMIT`), never with edges through boxes.
 
 What was drawn is kept on the figure as ``fig.kgraph_drawing`` (a :class:`Drawing`: boxes,
 labels and edge paths in inches), which the TikZ and DOT writers use.
@@ -13,13 +16,14 @@ labels and edge paths in inches), which the TikZ and DOT writers use.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from viz._draw import LegendItem, Sheet, draw_node
 from viz._fit import GAP_X, MARGIN, node_height
-from viz._layered import layered_layout, ports, route_path
+from viz._layered import Copy, layered_layout, panel_layout, ports, route_path
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -45,6 +49,7 @@ class DrawnNode:
     bold: bool = False
     dashed: bool = False
     badge: str | None = None
+    copy: bool = False  # a parent drawn again at the top of a later panel
 
 
 @dataclass
@@ -73,6 +78,7 @@ class Drawing:
     key_in_figure: bool = True
     legend: list[str] = field(default_factory=list)
     crossings: int = 0  # edge crossings between consecutive layers
+    panels: int = 1  # side-by-side panels (a deep structure)
 
 
 def _numbered(shown: dict, badges: dict) -> dict:
@@ -80,14 +86,38 @@ def _numbered(shown: dict, badges: dict) -> dict:
     return {v: b for v, b in badges.items() if shown.get(v) != b}
 
 
+HEIGHT_LIMIT = 8.75
+"""Tallest figure drawn (inches, title, legend and key included): the smallest of the
+common journals' largest figure heights (PLOS 22.2 cm; Springer 23.5 cm and Elsevier 24 cm
+with the caption), so a figure that needs a whole column or page still prints unscaled."""
+
+PANELS = (2, 3, 4, 5, 6)  # side-by-side panels tried for a structure too deep for its height
+
+
+@dataclass
+class _Plan:
+    """One way to draw the structure: a style (font size), a layout and what it shows."""
+
+    style: Style
+    lay: object
+    shown: dict
+    key: list
+    key_inside: bool
+    badges: dict
+    sizes: dict
+    legend: list
+    short: dict
+    pitch: float
+    panels: int
+    height: float  # content + legend + key, inches
+
+
 def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None,
                  draw_class_edges: bool, legend: list[LegendItem]) -> Figure:
     """Draw a directed :class:`~viz._graph.GraphSpec` on the layered layout."""
-    from viz._graph import NodeLook, label_limits
+    from viz._graph import NodeLook
 
-    s = style
-    natural = 7.0
-    sheet = Sheet(s, ax, natural, title)
+    sheet = Sheet(style, ax, 7.0, title)
     features = [v for v in spec.labels if v != spec.class_node]
     edges = [e for e in spec.edges if e.u in spec.labels and e.v in spec.labels]
     if draw_class_edges:
@@ -97,38 +127,21 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
         + _feature_order(spec, features)
     rank = {v: i for i, v in enumerate(order)}
     down = [(e.u, e.v) if rank[e.u] < rank[e.v] else (e.v, e.u) for e in edges]
-    limits = label_limits(sheet.width)
-    bands = (BAND, 0.22, 0.16)  # rows closer together before names are cut
-    attempts = [(limit, True, sheet.inner, 0.045, b) for limit in limits for b in bands]
-    attempts += [(limit, False, sheet.inner, 0.045, b) for limit in limits for b in bands]
-    attempts += [(limits[-1], False, sheet.inner, g, b) for g in (0.03, 0.022)
-                 for b in bands]  # edges closer together (0.022 in: still 0.6 pt apart)
-    attempts += [(limits[-1], False, float("inf"), 0.03, bands[-1])]  # wider, never wrong
-    chosen = None
-    layouts: dict = {}
-    for limit, key_inside, room, edge_gap, band in attempts:
-        if chosen is not None and room == float("inf"):
-            break
-        if (limit, room, edge_gap) not in layouts:
-            layouts[(limit, room, edge_gap)] = _attempt(spec, s, limit, room, edge_gap, order,
-                                                        down, sheet.inner)
-        found = layouts[(limit, room, edge_gap)]
-        if found is None:
-            continue
-        lay, shown, key, short, badges, sizes = found
-        key = key + spec.key
-        pitch = node_height(s) + band
-        extra = legend + ([_key_note(key)] if key and not key_inside else [])
-        below = sheet.flow_height(extra) + (sheet.flow_height(sheet.key_items(key))
-                                            if key_inside else 0.0)
-        rows = 1 + max(lay.layer.values()) + on_top
-        height = (rows - 1) * pitch + lay.row_height
-        chosen = (lay, shown, key, key_inside, badges, sizes, extra, short, pitch)
-        if height + below <= sheet.max_height - 0.02:
-            break
-    if chosen is None:  # cannot happen: the last attempt is as wide as it needs
-        raise ValueError("The structure could not be laid out in layers.")
-    lay, shown, key, key_inside, badges, sizes, legend, short, pitch = chosen
+    plan = _choose(spec, style, sheet, order, down, legend, on_top, not draw_class_edges)
+    s = sheet.style = plan.style
+    lay, shown, key, badges, sizes, pitch = (plan.lay, dict(plan.shown), plan.key, plan.badges,
+                                             dict(plan.sizes), plan.pitch)
+    key_inside, legend, short = plan.key_inside, plan.legend, plan.short
+    gids, looks = dict(spec.gids), dict(spec.looks)
+    if plan.panels > 1:  # the edges from an earlier panel start at the parent's copy
+        edges, down = _to_copies(edges, down, lay)
+        for c in lay.pos:
+            if isinstance(c, Copy):
+                shown[c], sizes[c] = shown[c.node], sizes[c.node]
+                if c.node in badges:
+                    badges = {**badges, c: badges[c.node]}
+                gids[c] = f"copy{c.panel}:{spec.gids[c.node]}"
+                looks[c] = NodeLook(face="#FFFFFF", edge=s.light_color)
     lay.pos = {v: (x, -pitch * lay.layer[v]) for v, (x, _) in lay.pos.items()}
     lay.bends = {e: [(x, pitch * y) for x, y in pts] for e, pts in lay.bends.items()}
     pos = {v: (x + MARGIN, y) for v, (x, y) in lay.pos.items()}
@@ -137,22 +150,25 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
         xs = [pos[v][0] for v in features]
         pos[spec.class_node] = ((min(xs) + max(xs)) / 2, pitch)
     drawing = Drawing(key=list(key), key_in_figure=key_inside or not key,
-                      crossings=lay.crossings)
-    patches = {}
+                      crossings=lay.crossings, panels=plan.panels)
     ax_ = sheet.ax
     for v, xy in pos.items():
-        look = spec.looks.get(v, NodeLook())
-        patches[v] = draw_node(ax_, xy, shown[v], s, gid=spec.gids[v], size=sizes[v],
-                               face=look.face, edge=look.edge, bold=look.bold,
-                               dashed=look.dashed, badge=badges.get(v),
-                               badge_gid=spec.badge_gids.get(v))
+        look = looks.get(v, NodeLook())
+        patch = draw_node(ax_, xy, shown[v], s, gid=gids[v], size=sizes[v], face=look.face,
+                          edge=look.edge, bold=look.bold, dashed=look.dashed,
+                          badge=badges.get(v),
+                          badge_gid=None if isinstance(v, Copy) else spec.badge_gids.get(v))
+        if isinstance(v, Copy):
+            patch.set_linestyle(":")
         w, h = sizes[v]
-        drawing.nodes[v] = DrawnNode(xy[0], xy[1], w, h, shown[v], spec.gids[v],
+        drawing.nodes[v] = DrawnNode(xy[0], xy[1], w, h, shown[v], gids[v],
                                      circle=w <= h + 1e-9, bold=look.bold, dashed=look.dashed,
-                                     badge=badges.get(v))
+                                     badge=badges.get(v), copy=isinstance(v, Copy))
     rects = [(x - sizes[v][0] / 2, x + sizes[v][0] / 2, y - sizes[v][1] / 2, y + sizes[v][1] / 2)
              for v, (x, y) in pos.items()]
-    paths = _draw_edges(ax_, edges, down, lay, pos, sizes, s, spec, drawing)
+    if plan.panels > 1:
+        _panel_rules(ax_, lay, pos, sizes, s)
+    paths = _draw_edges(ax_, edges, down, lay, pos, sizes, s, spec, drawing, gids)
     sheet.extra += [p for verts in paths for p in verts]  # the figure holds every edge
     occupied = list(rects)
     unplaced = []
@@ -179,10 +195,15 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     fig.kgraph_key_in_figure = drawing.key_in_figure
     fig.kgraph_drawing = drawing
     fig._kgraph_layout = "layered"
-    w = fig.get_size_inches()[0]
-    if ax is None and s.inches is not None and w > s.inches + 1e-6:
-        import warnings
+    w, h = fig.get_size_inches()
+    import warnings
 
+    if ax is None and h > HEIGHT_LIMIT + 1e-6:
+        warnings.warn(f"The structure needs a figure {h:.1f} in tall, more than a journal page "
+                      f"prints ({HEIGHT_LIMIT:g} in), even at {s.min_font_size:g} pt and in "
+                      "side-by-side panels; draw it with width='page' or as an overview.",
+                      UserWarning, stacklevel=4)
+    if ax is None and s.inches is not None and w > s.inches + 1e-6:
         warnings.warn(f"The structure needs a figure {w:.1f} in wide (asked: {s.inches:g} in): "
                       "a layer holds more edges and boxes than the width; it is drawn wider "
                       "rather than with edges through boxes (draw it with width='page').",
@@ -190,7 +211,113 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     return fig
 
 
-def _attempt(spec, s, limit, room, edge_gap, order, down, room_min=0.0):
+def _choose(spec, s, sheet, order, down, legend, on_top, panels_allowed) -> _Plan:
+    """The first plan whose height fits ``max_aspect`` times the width (and
+    :data:`HEIGHT_LIMIT`), trying in turn:
+    one panel at the style's font size (names, cut names, then numbers; the key inside,
+    then outside; rows and edge slots closer together), the same at the smallest font
+    size, then side-by-side panels (from as many as the least tall one-panel plan needs for
+    the height, up to 6; only what fits the width in one panel). When none fits, the least tall (an earlier plan
+    unless a later one is 5 % less tall). Only a structure with a layer that no plan
+    fits in the width is drawn wider."""
+    from viz._graph import _shown, label_limits
+
+    soft = sheet.max_height - 0.02
+    if sheet.user_ax is None:  # nor taller than a journal prints
+        soft = min(soft, HEIGHT_LIMIT - sheet.title_height - 2 * MARGIN - 0.02)
+    styles = [s] + ([s.with_(font_size=s.min_font_size)] if s.font_size > s.min_font_size
+                    else [])
+    limits = label_limits(sheet.width)
+    attempts = [(limit, True, 0.045) for limit in limits]
+    attempts += [(limit, False, 0.045) for limit in limits]
+    attempts += [(limits[-1], False, g) for g in (0.03, 0.022)]  # edges 0.6 pt apart at least
+    attempts += [(0.0, False, g) for g in (0.045, 0.022)]  # numbers (the smallest boxes)
+    least = None
+    named: dict = {}  # font size: whether some names are cut at the narrowest limit
+    fits: set = set()  # the (font, label limit, edge gap) whose one-panel layout fits the width
+    counts = [1]
+    while counts:
+        count = counts.pop(0)
+        layouts: dict = {}
+        for st in styles:
+            for limit, key_inside, edge_gap in attempts:
+                at = (st.font_size, limit, edge_gap)
+                if count > 1 and (at not in fits or edge_gap == 0.03):
+                    continue  # narrower panels do not fit what one panel does not
+                if limit == 0.0 and not named.setdefault(st.font_size, bool(
+                        _shown(spec, st, limits[-1])[1])):
+                    continue  # numbers only where names are cut
+                if at not in layouts:
+                    layouts[at] = _attempt(spec, st, limit, sheet.inner, edge_gap, order, down,
+                                           count=count)
+                found = layouts[at]
+                if found is None:
+                    continue
+                if count == 1:
+                    fits.add(at)
+                for band in (BAND, 0.22, 0.16):
+                    plan = _plan(found, st, sheet, spec, key_inside, band, legend, on_top, count)
+                    if plan.height <= soft:
+                        return plan
+                    if least is None or plan.height < 0.95 * least.height:
+                        least = plan  # an earlier plan is kept unless 5 % taller
+        if count == 1 and panels_allowed and least is not None:  # from the panels it needs
+            need = min(math.ceil(least.height / soft), PANELS[-1])
+            counts = [c for c in PANELS if c >= need] + [c for c in PANELS[::-1] if c < need]
+        elif count > 1 and not any(layouts.values()):  # too narrow: fewer panels only
+            counts = [c for c in counts if c < count]
+    if least is not None:
+        return least
+    found = _attempt(spec, s, limits[-1], float("inf"), 0.03, order, down, sheet.inner)
+    return _plan(found, s, sheet, spec, False, 0.16, legend, on_top, 1)
+
+
+def _plan(found, st, sheet, spec, key_inside, band, legend, on_top, count) -> _Plan:
+    """A plan and its height (content, legend and key) at a row ``band``."""
+    lay, shown, key, short, badges, sizes = found
+    key = key + spec.key
+    pitch = node_height(st) + band
+    extra = list(legend)
+    if count > 1:
+        extra.append(LegendItem("dotted: parent repeated from a panel on the left",
+                                face="#FFFFFF", edge=st.light_color))
+    if key and not key_inside:
+        extra.append(_key_note(key))
+    sheet.style = st
+    below = sheet.flow_height(extra) + (sheet.flow_height(sheet.key_items(key))
+                                        if key_inside else 0.0)
+    rows = 1 + max(lay.layer.values()) + on_top
+    height = (rows - 1) * pitch + lay.row_height + below
+    return _Plan(st, lay, shown, key, key_inside, badges, sizes, extra, short, pitch, count,
+                 height)
+
+
+def _to_copies(edges, down, lay):
+    """Edges and their (upper, lower) ends with every parent in an earlier panel replaced
+    by its copy in the child's panel."""
+    from dataclasses import replace
+
+    out_edges, out_down = [], []
+    for e, (a, b) in zip(edges, down, strict=True):
+        c = Copy(a, lay.panel[b])
+        if c in lay.pos:
+            e = replace(e, u=c) if e.u == a else replace(e, v=c)
+            a = c
+        out_edges.append(e)
+        out_down.append((a, b))
+    return out_edges, out_down
+
+
+def _panel_rules(ax, lay, pos, sizes, s) -> None:
+    """A thin light rule between two panels, as tall as the boxes."""
+    top = max(y + sizes[v][1] / 2 for v, (_, y) in pos.items())
+    bottom = min(y - sizes[v][1] / 2 for v, (_, y) in pos.items())
+    for x in lay.rules:
+        ax.plot([x + MARGIN, x + MARGIN], [bottom, top], color=s.light_color,
+                linewidth=0.4, zorder=0, gid="panel-rule")
+
+
+def _attempt(spec, s, limit, room, edge_gap, order, down, room_min=0.0, count=1):
     """The layout (rows one inch apart) with labels cut at ``limit``, and what it shows;
     None when a layer does not fit ``room`` inches."""
     from viz._graph import _shown, _size
@@ -199,6 +326,9 @@ def _attempt(spec, s, limit, room, edge_gap, order, down, room_min=0.0):
     badges = _numbered(shown, spec.badges)
     badges |= {v: prefix + short.get(m, str(m)) for v, (prefix, m) in spec.badge_members.items()}
     sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node) for v in spec.labels}
+    if count > 1:
+        lay = panel_layout(order, down, sizes, room, count, GAP_X, edge_gap)
+        return None if lay is None else (lay, shown, key, short, badges, sizes)
     lay = layered_layout(order, down, sizes, room, 1.0, GAP_X, edge_gap=edge_gap)
     if lay is not None and room == float("inf"):
         lay = layered_layout(order, down, sizes, max(_widest(lay, sizes, edge_gap), room_min),
@@ -289,7 +419,7 @@ def _edge_label(ax, verts, text, s, gid, occupied, color) -> bool:
     return False
 
 
-def _draw_edges(ax, edges, down, lay, pos, sizes, s, spec, drawing) -> list:
+def _draw_edges(ax, edges, down, lay, pos, sizes, s, spec, drawing, gids) -> list:
     from matplotlib.patches import FancyArrowPatch
     from matplotlib.path import Path
 
@@ -322,7 +452,7 @@ def _draw_edges(ax, edges, down, lay, pos, sizes, s, spec, drawing) -> list:
             color=e.color or s.edge_color, shrinkA=0, shrinkB=0,
             linewidth=e.width if e.width is not None else s.line_width, alpha=e.alpha,
             linestyle="--" if e.dashed else "-", zorder=1 if light else 2, gid=f"edge:{e.gid}")
-        arrow.kgraph_ends = (spec.gids[e.u], spec.gids[e.v])
+        arrow.kgraph_ends = (gids[e.u], gids[e.v])
         ax.add_patch(arrow)
         drawing.edges.append(DrawnEdge(a, b, e.gid, verts, codes, directed, e.dashed, light,
                                        e.width))

@@ -48,7 +48,8 @@ def _f(x: float) -> str:
 def to_tikz(fig: Figure) -> str:
     r"""The figure as a standalone LaTeX document with one ``tikzpicture`` (units: inches).
 
-    Every node is ``\node[...] (nI) at (x,y) {label};`` with its box size; every edge is
+    Every node is ``\node[...] (nI) at (x,y) {label};`` with its box size (a parent
+    repeated in a later panel is dotted and gray); every edge is
     ``\draw`` along the drawn path (``.. controls .. and ..`` for the curves), with an
     arrow tip on directed edges; the key of numbered or shortened names follows below.
 
@@ -71,7 +72,7 @@ def to_tikz(fig: Figure) -> str:
         size = (f"minimum size={_f(n.height)}in" if n.circle else
                 f"minimum width={_f(n.width)}in, minimum height={_f(n.height)}in")
         extra = (", font=\\sffamily\\scriptsize\\bfseries" if n.bold else "") + \
-            (", dashed" if n.dashed else "")
+            (", dashed" if n.dashed else "") + (", dotted, gray" if n.copy else "")
         label = tex_escape(n.label) + (f" {{\\tiny {tex_escape(n.badge)}}}" if n.badge else "")
         lines.append(f"\\node[{shape}, {size}{extra}] ({ids[v]}) at ({_f(n.x)},{_f(n.y)}) "
                      f"{{{label}}}; % {tex_escape(n.gid)}")
@@ -137,7 +138,8 @@ def to_dot(fig: Figure) -> str:
                  f"id={_dot_quote(n.gid)}"]
         if n.circle:
             attrs.append("shape=circle")
-        styles = ["rounded"] + (["dashed"] if n.dashed else []) + (["bold"] if n.bold else [])
+        styles = ["rounded"] + (["dashed"] if n.dashed else []) + (["bold"] if n.bold else []) \
+            + (["dotted"] if n.copy else [])  # a parent repeated in a later panel
         attrs.append(f'style="{",".join(styles)}"')
         lines.append(f"  {ids[v]} [{', '.join(attrs)}];")
     for e in d.edges:

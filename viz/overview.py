@@ -7,10 +7,7 @@ labels smaller than ~4 pt. :func:`plot_overview` then draws the **whole structur
 labels**: a tidy tree (breadth-first spanning tree from the first vertex, the remaining edges
 drawn too) on a fixed-size figure, every edge in one line collection, so that it draws in
 seconds for tens of thousands of vertices. The class vertex, which joins every feature, is
-left out and said so in the title.
-
-:func:`plot_structure_or_overview` picks between the two; the ``kgraph learn`` report states
-which one it drew.
+left out and said so in the title. ``kgraph learn`` draws it when asked (``--overview``).
 """
 
 from __future__ import annotations
@@ -20,32 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from viz._draw import new_axes
 from viz.layout import rooted_children, tidy_forest
-from viz.style import Style, paper_width, resolve_style, style_context
+from viz.style import Style, resolve_style, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["LEGIBLE_VERTICES", "legible_vertices", "overview_parts", "plot_overview",
-           "plot_structure_or_overview"]
+__all__ = ["LEGIBLE_VERTICES", "overview_parts", "plot_overview"]
 
 LEGIBLE_VERTICES = 60
 """Largest number of (non-class) vertices drawn with labels on a page-wide figure."""
-
-
-def legible_vertices(width: str | float | None = None) -> int:
-    """Largest number of vertices drawn with labels at a figure width: 60 on a page
-    (7 in or wider, or no width), 25 on a column (3.5 in), linear in between.
-
-    Examples
-    --------
-    >>> legible_vertices("page"), legible_vertices("column"), legible_vertices(5.25)
-    (60, 25, 42)
-    """
-    inches = paper_width(width)
-    if inches is None or inches >= 7.0:
-        return LEGIBLE_VERTICES
-    return max(5, int(25 + (inches - 3.5) * 10))
 
 
 def overview_parts(structure: Any) -> tuple[list[Hashable], list[tuple[Hashable, Hashable]]]:
@@ -111,27 +92,3 @@ def _wrap(text: str, style: Style, inches: float) -> str:
         else:
             lines.append(word)
     return "\n".join(lines)
-
-
-def plot_structure_or_overview(structure: Any, **kwargs: Any) -> tuple[Figure, str]:
-    """``(figure, kind)``: the labelled :func:`~viz.structure.plot_structure` figure
-    (``kind == "structure"``) up to :func:`legible_vertices` vertices at the figure's width
-    (``width=`` or ``style.width``), else the unlabelled :func:`plot_overview`
-    (``kind == "overview"``; keyword arguments it does not take are dropped).
-
-    Examples
-    --------
-    >>> from kgraph import AcyclicKTree
-    >>> _, kind = plot_structure_or_overview(AcyclicKTree(1, [1, 2, 3], {2: [1], 3: [2]}))
-    >>> kind
-    'structure'
-    """
-    from viz.structure import plot_structure
-
-    width = kwargs.get("width")
-    if width is None and kwargs.get("style") is not None:
-        width = kwargs["style"].width
-    if len(overview_parts(structure)[0]) <= legible_vertices(width):
-        return plot_structure(structure, **kwargs), "structure"
-    kept = {k: v for k, v in kwargs.items() if k in ("ax", "style", "title", "width")}
-    return plot_overview(structure, **kept), "overview"

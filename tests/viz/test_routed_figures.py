@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+from viz._routed import HEIGHT_LIMIT
 from viz.check import check_figure
 from viz.export import tex_escape, to_dot, to_tikz
 from viz.gallery import STRUCTURE_KINDS, generated_structure
 from viz.key import figure_key, key_in_figure
 from viz.ktree import plot_ktree
+from viz.style import PAPER_WIDTHS, Style
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,6 +77,55 @@ def test_every_directed_structure_passes_the_checker_and_the_sampling_test(kind,
             assert not inside.any(), f"{patch.get_gid()} passes through {gid}"
     for (_a, x), (_b, y) in [(i, j) for i in boxes.items() for j in boxes.items() if i[0] < j[0]]:
         assert min(x[2], y[2]) - max(x[0], y[0]) <= 0 or min(x[3], y[3]) - max(x[1], y[1]) <= 0
+    assert min(t.get_fontsize() for t in fig.axes[0].texts) >= 6.0
+    w, h = fig.get_size_inches()
+    assert w <= PAPER_WIDTHS[width] + 1e-6  # never wider than asked
+    if (kind, n, width) in TOO_TALL and h > HEIGHT_LIMIT:
+        pytest.xfail(f"{h:.1f} in tall (limit {HEIGHT_LIMIT} in): {TOO_TALL[(kind, n, width)]}")
+    assert h <= HEIGHT_LIMIT + 1e-6
+
+
+#: Known misses of the height bound (issue 44): what would be needed.
+TOO_TALL = {("ktan", 60, "column"): "a random 2-tree whose hubs have 20+ children: its long "
+            "edges fill the column's width in every layer (10.8 in; 8.3 in at page width)"}
+
+
+def reader_edges(fig):
+    """The (parent, child) names a reader takes from the figure: each arrow from the box it
+    starts on to the box it ends on, a dotted copy read as the node it repeats."""
+    names = {}
+    for n in fig.kgraph_drawing.nodes.values():
+        names[n.gid] = n.label
+    out = set()
+    for p in fig.axes[0].patches:
+        if (p.get_gid() or "").startswith("edge:parent:"):
+            a, b = p.kgraph_ends
+            out.add((names[a], names[b]))
+    return out
+
+
+def test_a_deep_structure_is_drawn_in_panels_that_read_as_the_structure():
+    names = [f"f{i}" for i in range(1, 61)]  # sonar's TAN: a chain of neighbouring bands
+    chain60 = chain(60)
+    fig = plot_ktree(chain60, target="class", width="column")
+    d = fig.kgraph_drawing
+    w, h = fig.get_size_inches()
+    assert w <= 3.5 + 1e-6 and h <= Style().max_aspect * 3.5 + 1e-6  # one panel: 60 rows
+    assert d.panels >= 2 and check_figure(fig) == []
+    assert reader_edges(fig) == set(chain60.edges)  # copies read as their node
+    copies = [n for n in d.nodes.values() if n.copy]
+    originals = [n for n in d.nodes.values() if not n.copy]
+    assert sorted(n.label for n in originals) == sorted([*names, "class"])
+    assert len(copies) == d.panels - 1  # one per panel after the first
+    below = {(e.u.node if hasattr(e.u, "node") else e.u): e for e in d.edges if hasattr(e.u, "node")}
+    for c in copies:  # each copy stands right above its child, in the child's panel
+        child = d.nodes[below[c.label].v]
+        assert child.y < c.y and abs(child.x - c.x) < 0.5
+        patch = next(p for p in fig.axes[0].patches if p.get_gid() == f"node:{c.gid}")
+        assert patch.get_linestyle() == ":"
+    assert "dotted: parent repeated from a panel on the left" in d.legend
+    assert to_tikz(fig).count("dotted, gray") == len(copies)  # the exports say so too
+    assert to_dot(fig).count('style="rounded,dotted"') == len(copies)
 
 
 def straight_drawing(st):
@@ -110,9 +161,17 @@ def node_positions(fig):
     return {n.gid: (round(n.x, 6), round(n.y, 6)) for n in fig.kgraph_drawing.nodes.values()}
 
 
-@pytest.mark.parametrize("width", ["column", "page"])
-def test_the_cli_draws_the_same_positions_as_plot_ktree(tmp_path, width, monkeypatch):
-    st = generated_structure("tan", 30, seed=1)
+def chain(n):
+    from kgraph import AcyclicKTree
+
+    names = [f"f{i}" for i in range(1, n + 1)]
+    return AcyclicKTree(1, names, {v: [u] for u, v in zip(names, names[1:], strict=False)})
+
+
+@pytest.mark.parametrize("what,width", [("tan30", "column"), ("tan30", "page"),
+                                        ("chain60", "column")])
+def test_the_cli_draws_the_same_positions_as_plot_ktree(tmp_path, what, width):
+    st = generated_structure("tan", 30, seed=1) if what == "tan30" else chain(60)
     st.to_graph().write_graphml(tmp_path / "s.graphml")
     out = tmp_path / "fig.tex"
     env = {"PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin"}
@@ -122,6 +181,7 @@ def test_the_cli_draws_the_same_positions_as_plot_ktree(tmp_path, width, monkeyp
     fig = plot_ktree(st, width=width)
     tikz = out.read_text()
     assert tikz == to_tikz(fig)
+    assert (fig.kgraph_drawing.panels > 1) == (what == "chain60")  # panels drawn alike too
     key_file = tmp_path / "fig_key.txt"
     if not figure_key(fig):
         assert not key_file.exists() and "short keys" not in run.stdout

@@ -9,7 +9,6 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.testing.compare import compare_images
 from viz_cases import BASELINE_STYLE, CASES, STANDALONE, TOLERANCE
 
-from viz._overlap import separate
 from viz.style import apply_style, save_figure
 
 BASELINE = Path(__file__).parent / "baseline"
@@ -54,14 +53,6 @@ def test_wide_layout_matches_its_baseline(name, tmp_path):
     result = compare_images(str(BASELINE / f"{name}.png"), str(actual), tol=TOLERANCE)
     assert result is None, result
 
-
-def test_separate_keeps_separated_layouts_and_resolves_coincident_ones():
-    apart = {"a": (0.0, 0.0), "b": (5.0, 0.0)}
-    assert separate(apart, {"a": (1.0, 1.0), "b": (1.0, 1.0)}) == apart
-    pile = {k: (0.1 * i, 0.0) for i, k in enumerate("abcd")}
-    out = separate(pile, dict.fromkeys("abcd", (2.0, 1.0)), gap=0.2)
-    for u, v in itertools.combinations(out, 2):
-        assert abs(out[u][0] - out[v][0]) >= 2.2 - 1e-9 or abs(out[u][1] - out[v][1]) >= 1.2 - 1e-9
 
 
 def test_the_two_plates_are_apart_with_long_names():
