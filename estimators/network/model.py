@@ -60,6 +60,22 @@ class CGNetwork:
         ``parents[i]``: the feature parents of ``columns[i]`` (encoded-column indices, sorted).
     factors : tuple
         ``factors[i]``: the fitted factor of ``columns[i]`` (``log_prob(enc) -> (n, m)``).
+
+    Examples
+    --------
+    The fitted network of a TAN on a mixed table (``network_``):
+
+    >>> import numpy as np, pandas as pd
+    >>> from estimators import TANClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.choice(["u", "v"], 200)})
+    >>> X["c"] = 2 * X["a"] + rng.normal(size=200)
+    >>> y = (X["a"] + rng.normal(size=200) > 0).astype(int)
+    >>> network = TANClassifier().fit(X, y).network_
+    >>> type(network).__name__, network.columns, network.parents
+    ('CGNetwork', (0, 2, 1), ((), (0,), (2,)))
+    >>> [type(f).__name__ for f in network.factors]
+    ['LinearGaussianFactor', 'LinearGaussianFactor', 'BayesCategoricalFactor']
     """
 
     columns: tuple
