@@ -63,6 +63,24 @@ class Design:
         hierarchy).
     scales : ndarray or None
         The factor of each family's cells (None: 1).
+
+    Examples
+    --------
+    The layout of two fitted factors; with the generative weights its scores are the factors'
+    log-probabilities:
+
+    >>> import numpy as np
+    >>> from estimators.columns import MixedEncoder
+    >>> from estimators.discriminative import fit_design, generative_weights
+    >>> from estimators.scores import fit_cg_factor
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])
+    >>> enc = MixedEncoder({0: "categorical"}).fit_transform(X)
+    >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
+    >>> design = fit_design(factors, enc)
+    >>> type(design).__name__, design.n_columns, design.offsets.tolist()
+    ('Design', 8, [0, 2, 8])
     """
 
     factors: tuple
@@ -256,6 +274,25 @@ def generative_weights(design: Design, n_classes: int) -> np.ndarray:
     weights of its numerator ``ln p(c | u, y) + ln N(x_C; mu_c, S_c)`` (its normaliser over
     c is a function of the parents that the cells cannot hold): the warm start of the
     zero-centred fit.
+
+    Examples
+    --------
+    For CPTs and linear-Gaussian factors the weights are exact: the design times them is the
+    sum of the factors' log-probabilities:
+
+    >>> import numpy as np
+    >>> from estimators.columns import MixedEncoder
+    >>> from estimators.discriminative import fit_design, generative_weights
+    >>> from estimators.scores import fit_cg_factor
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])
+    >>> enc = MixedEncoder({0: "categorical"}).fit_transform(X)
+    >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
+    >>> design = fit_design(factors, enc)
+    >>> W = generative_weights(design, 2)
+    >>> W.shape, bool(np.allclose(design.matrix(enc) @ W, sum(f.log_prob(enc) for f in factors)))
+    ((8, 2), True)
     """
     W = np.zeros((design.n_columns, n_classes))
     for j, f in enumerate(design.factors):

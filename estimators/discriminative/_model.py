@@ -190,6 +190,27 @@ class DiscriminativeParameters:
     info : dict
         L-BFGS's ``n_iter``, ``converged``, ``message`` and the training CLL at the start
         (``cll_start``) and at the optimum (``cll``).
+
+    Examples
+    --------
+    What :func:`fit_parameters` returns (and a classifier's ``discriminative_``):
+
+    >>> import numpy as np
+    >>> from estimators.columns import MixedEncoder
+    >>> from estimators.discriminative import Discriminative, fit_parameters
+    >>> from estimators.scores import fit_cg_factor
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])
+    >>> enc = MixedEncoder({0: "categorical"}).fit_transform(X)
+    >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
+    >>> jll = np.log(np.bincount(y) / 300) + sum(f.log_prob(enc) for f in factors)
+    >>> spec = Discriminative(l2=1.0, centre="generative", scale=1.0)
+    >>> fitted = fit_parameters(factors, enc, y, jll, spec)
+    >>> fitted.coef.shape, fitted.intercept.shape, sorted(fitted.info)
+    ((9, 2), (2,), ['cll', 'cll_start', 'converged', 'message', 'n_iter'])
+    >>> fitted.scores(enc, jll).shape
+    (300, 2)
     """
 
     spec: Discriminative
