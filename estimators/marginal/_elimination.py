@@ -37,7 +37,7 @@ def check_summed(n_vars: int, what: str) -> None:
     >>> check_summed(63, "missing features")
     Traceback (most recent call last):
     ...
-    ValueError: A missing pattern leaves 63 missing features to sum or integrate out; at most 62 per row are supported.
+    ValueError: A missing pattern leaves 63 missing features to sum or integrate out; at ...
     """
     if n_vars > MAX_SUMMED:
         raise ValueError(

@@ -224,7 +224,8 @@ def normal_score_log_marginal(
     >>> order = tree_order([(0, 1), (1, 2)])
     >>> missing = np.zeros((5, 3), dtype=bool)
     >>> full = normal_score_log_marginal(density, order, X[:5], missing)
-    >>> tree = density.logpdf2(X[:5], 0, 1) + density.logpdf2(X[:5], 1, 2) - density.logpdf1(X[:5], 1)
+    >>> pair, single = density.logpdf2, density.logpdf1
+    >>> tree = pair(X[:5], 0, 1) + pair(X[:5], 1, 2) - single(X[:5], 1)
     >>> bool(np.allclose(full, tree))
     True
     >>> missing[:, 2] = True
