@@ -31,17 +31,15 @@ class PairDensity(metaclass=ABCMeta):
 
     >>> import numpy as np
     >>> from scipy.stats import multivariate_normal
+    >>> from sklearn.datasets import load_iris
     >>> from estimators.densities import ClassGaussian, PairDensity
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(200, 3))
-    >>> X[:, 1] += X[:, 0]
-    >>> codes = rng.integers(0, 2, 200)
-    >>> density = ClassGaussian().fit(X, codes, 2, [(0, 1)])
-    >>> isinstance(density, PairDensity), density.logpdf2(X, 0, 1).shape
-    (True, (200, 2))
-    >>> rows = X[codes == 0][:, :2]
-    >>> exact = multivariate_normal(rows.mean(0), np.cov(rows.T, ddof=0)).logpdf(X[:, :2])
-    >>> bool(np.allclose(density.logpdf2(X, 0, 1)[:, 0], exact))
+    >>> X, codes = load_iris(return_X_y=True)
+    >>> density = ClassGaussian().fit(X, codes, 3, [(0, 2)])
+    >>> isinstance(density, PairDensity), density.logpdf2(X, 0, 2).shape
+    (True, (150, 3))
+    >>> rows = X[codes == 1][:, [0, 2]]
+    >>> exact = multivariate_normal(rows.mean(0), np.cov(rows.T, ddof=0)).logpdf(X[:, [0, 2]])
+    >>> bool(np.allclose(density.logpdf2(X, 0, 2)[:, 1], exact))
     True
     """
 

@@ -66,21 +66,14 @@ class Design:
 
     Examples
     --------
-    The layout of two fitted factors; with the generative weights its scores are the factors'
-    log-probabilities:
+    The layout of a discriminative naive Bayes on iris: 3 class cells for each of the 4
+    features, then one main-effect column per family (the hierarchy's ``scale``):
 
-    >>> import numpy as np
-    >>> from estimators.columns import MixedEncoder
-    >>> from estimators.discriminative import fit_design, generative_weights
-    >>> from estimators.scores import fit_cg_factor
-    >>> rng = np.random.default_rng(0)
-    >>> y = rng.integers(0, 2, 300)
-    >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])
-    >>> enc = MixedEncoder({0: "categorical"}).fit_transform(X)
-    >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
-    >>> design = fit_design(factors, enc)
-    >>> type(design).__name__, design.n_columns, design.offsets.tolist()
-    ('Design', 8, [0, 2, 8])
+    >>> from estimators import NaiveBayesClassifier, load_dataset
+    >>> X, y = load_dataset("iris")
+    >>> design = NaiveBayesClassifier(parameters="discriminative").fit(X, y).discriminative_.design
+    >>> type(design).__name__, design.n_columns, design.offsets.tolist(), len(design.factors)
+    ('Design', 16, [0, 3, 6, 9, 12], 4)
     """
 
     factors: tuple
@@ -281,18 +274,14 @@ def generative_weights(design: Design, n_classes: int) -> np.ndarray:
     sum of the factors' log-probabilities:
 
     >>> import numpy as np
-    >>> from estimators.columns import MixedEncoder
-    >>> from estimators.discriminative import fit_design, generative_weights
-    >>> from estimators.scores import fit_cg_factor
-    >>> rng = np.random.default_rng(0)
-    >>> y = rng.integers(0, 2, 300)
-    >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])
-    >>> enc = MixedEncoder({0: "categorical"}).fit_transform(X)
-    >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
-    >>> design = fit_design(factors, enc)
-    >>> W = generative_weights(design, 2)
-    >>> W.shape, bool(np.allclose(design.matrix(enc) @ W, sum(f.log_prob(enc) for f in factors)))
-    ((8, 2), True)
+    >>> from estimators import NaiveBayesClassifier, load_dataset
+    >>> X, y = load_dataset("iris")
+    >>> model = NaiveBayesClassifier(parameters="discriminative").fit(X, y)
+    >>> design, enc = model.discriminative_.design, model.encoder_.transform(X)
+    >>> W = generative_weights(design, 3)
+    >>> logs = sum(f.log_prob(enc) for f in design.factors)
+    >>> W.shape, bool(np.allclose(design.matrix(enc) @ W, logs))
+    ((16, 3), True)
     """
     W = np.zeros((design.n_columns, n_classes))
     for j, f in enumerate(design.factors):

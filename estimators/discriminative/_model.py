@@ -193,24 +193,15 @@ class DiscriminativeParameters:
 
     Examples
     --------
-    What :func:`fit_parameters` returns (and a classifier's ``discriminative_``):
+    A classifier's ``discriminative_``:
 
-    >>> import numpy as np
-    >>> from estimators.columns import MixedEncoder
-    >>> from estimators.discriminative import Discriminative, fit_parameters
-    >>> from estimators.scores import fit_cg_factor
-    >>> rng = np.random.default_rng(0)
-    >>> y = rng.integers(0, 2, 300)
-    >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])
-    >>> enc = MixedEncoder({0: "categorical"}).fit_transform(X)
-    >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
-    >>> jll = np.log(np.bincount(y) / 300) + sum(f.log_prob(enc) for f in factors)
-    >>> spec = Discriminative(l2=1.0, centre="generative", scale=1.0)
-    >>> fitted = fit_parameters(factors, enc, y, jll, spec)
-    >>> fitted.coef.shape, fitted.intercept.shape, sorted(fitted.info)
-    ((9, 2), (2,), ['cll', 'cll_start', 'converged', 'message', 'n_iter'])
-    >>> fitted.scores(enc, jll).shape
-    (300, 2)
+    >>> from estimators import NaiveBayesClassifier, load_dataset
+    >>> X, y = load_dataset("iris")
+    >>> fitted = NaiveBayesClassifier(parameters="discriminative").fit(X, y).discriminative_
+    >>> type(fitted).__name__, fitted.coef.shape, fitted.intercept.shape, fitted.info["converged"]
+    ('DiscriminativeParameters', (16, 3), (3,), True)
+    >>> sorted(fitted.info)  # "cv": the inner cross-validation that chose the penalty
+    ['cll', 'cll_start', 'converged', 'cv', 'message', 'n_iter']
     """
 
     spec: Discriminative

@@ -107,24 +107,20 @@ def kde_log_marginal(
 
     Examples
     --------
-    A missing leaf of the forest drops exactly: on the chain 0 - 1 - 2 with feature 2 missing,
-    the marginal is the KDE pair density of (0, 1):
+    A missing leaf of the forest drops exactly: on the chain 0 - 1 - 2 of iris's columns with
+    column 2 missing, the marginal is the KDE pair density of (0, 1):
 
     >>> import numpy as np
+    >>> from sklearn.datasets import load_iris
     >>> from estimators.densities import ClassKDE
     >>> from estimators.marginal import kde_log_marginal
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(200, 3))
-    >>> X[:, 1] += X[:, 0]
-    >>> X[:, 2] += X[:, 1]
-    >>> codes = rng.integers(0, 2, 200)
-    >>> edges = [(0, 1), (1, 2)]
-    >>> density = ClassKDE().fit(X, codes, 2, edges)
-    >>> missing = np.zeros((5, 3), dtype=bool)
+    >>> X, codes = load_iris(return_X_y=True)
+    >>> density = ClassKDE().fit(X, codes, 3, [(0, 1), (1, 2)])
+    >>> missing = np.zeros((5, 4), dtype=bool)
     >>> missing[:, 2] = True
-    >>> out = kde_log_marginal(density, edges, X[:5], missing)
+    >>> out = kde_log_marginal(density, [(0, 1), (1, 2)], X[:5], missing)
     >>> out.shape, bool(np.allclose(out, density.logpdf2(X[:5], 0, 1)))
-    ((5, 2), True)
+    ((5, 3), True)
     """
     X = np.asarray(X, dtype=float)
     C = density.n_classes_

@@ -63,19 +63,17 @@ class CGNetwork:
 
     Examples
     --------
-    The fitted network of a TAN on a mixed table (``network_``):
+    The fitted network of a TAN on iris with one categorical column added (``network_``):
 
-    >>> import numpy as np, pandas as pd
-    >>> from estimators import TANClassifier
-    >>> rng = np.random.default_rng(0)
-    >>> X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.choice(["u", "v"], 200)})
-    >>> X["c"] = 2 * X["a"] + rng.normal(size=200)
-    >>> y = (X["a"] + rng.normal(size=200) > 0).astype(int)
+    >>> import numpy as np
+    >>> from estimators import TANClassifier, load_dataset
+    >>> X, y = load_dataset("iris")
+    >>> X["over_5"] = np.where(X["sepal length (cm)"] > 5.0, "yes", "no")
     >>> network = TANClassifier().fit(X, y).network_
-    >>> type(network).__name__, network.columns, network.parents
-    ('CGNetwork', (0, 2, 1), ((), (0,), (2,)))
-    >>> [type(f).__name__ for f in network.factors]
-    ['LinearGaussianFactor', 'LinearGaussianFactor', 'BayesCategoricalFactor']
+    >>> type(network).__name__, len(network.columns), network.parents[0]
+    ('CGNetwork', 5, ())
+    >>> sorted({type(f).__name__ for f in network.factors})
+    ['BayesCategoricalFactor', 'LinearGaussianFactor']
     """
 
     columns: tuple
