@@ -49,6 +49,12 @@ section = leaderboard.split("## accuracy")[1].split("\n## ")[0]
 print("## accuracy" + section)
 
 # %% [markdown]
+# The same means, over all tables, from `folds.csv` (one row per table, model and fold):
+
+# %%
+result.folds.groupby("model", sort=False)[["accuracy", "log_loss"]].mean().round(4)
+
+# %% [markdown]
 # ## 2. The critical-difference diagram
 #
 # `folds.csv` holds every fold's score, so the diagram can be redrawn with other options
