@@ -151,16 +151,20 @@ def as_fitted_score(score, variables: Iterable[Hashable]):
 
     Examples
     --------
-    An object with only ``fit`` and ``score`` gets ``edge_matrix`` and a cache:
+    A fitted CMI score already has the whole interface; an object with only ``score`` is
+    wrapped:
 
-    >>> class Closeness:
-    ...     def fit(self, X, y):
-    ...         return self
+    >>> import numpy as np
+    >>> from estimators.scores import GaussianCMI
+    >>> cmi = GaussianCMI().fit(np.random.default_rng(0).normal(size=(50, 3)), [0, 1] * 25)
+    >>> as_fitted_score(cmi, [0, 1, 2]) is cmi
+    True
+    >>> class Count:
     ...     def score(self, v, parents):
-    ...         return float(sum(1 / abs(v - p) for p in parents))
-    >>> f = as_fitted_score(Closeness(), [0, 1, 2])
-    >>> type(f).__name__, f(0, {1, 2}), f.edge_matrix()[0].tolist()
-    ('FittedScore', 1.5, [0.0, 1.0, 0.5])
+    ...         return float(len(parents))
+    >>> f = as_fitted_score(Count(), "abc")
+    >>> type(f).__name__, f("a", {"b", "c"}), f.edge_matrix()[0].tolist()
+    ('FittedScore', 2.0, [0.0, 1.0, 1.0])
     """
     if hasattr(score, "variables_") and all(
             callable(getattr(score, m, None)) for m in ("__call__", "score_many", "edge_matrix")):
