@@ -29,7 +29,19 @@ __all__ = ["ParentSetDAG", "ParentSets"]
 @runtime_checkable
 class ParentSets(Protocol):
     """A directed structure over the features: ``order`` (parents before children) and
-    ``parents(v)`` (the feature parents of ``v``; the class is implicit)."""
+    ``parents(v)`` (the feature parents of ``v``; the class is implicit).
+
+    Examples
+    --------
+    Any object with ``order`` and ``parents(v)`` is one (the protocol is runtime-checkable):
+
+    >>> from kgraph import AcyclicKTree, ParentSetDAG, ParentSets
+    >>> dag = ParentSetDAG({"a": [], "b": ["a"], "c": ["a", "b"]}, target="y")
+    >>> isinstance(dag, ParentSets), isinstance(AcyclicKTree(1, "ab", {"b": "a"}), ParentSets)
+    (True, True)
+    >>> dag.order, sorted(dag.parents("c"))
+    (('a', 'b', 'c'), ['a', 'b'])
+    """
 
     @property
     def order(self) -> tuple: ...

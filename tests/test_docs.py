@@ -6,6 +6,7 @@ sub-command, and that the gallery translation of a tutorial keeps its text and c
 """
 
 import importlib
+import inspect
 import re
 import sys
 from pathlib import Path
@@ -41,6 +42,29 @@ def test_every_public_name_has_an_api_page(tmp_path):
             homes = {n for n in documented if n.rsplit(".", 1)[1] == name}
             assert any(getattr(importlib.import_module(h.rsplit(".", 1)[0]), name)
                        is getattr(module, name) for h in homes), f"{package}.{name}"
+
+
+def _public_objects() -> dict[int, tuple[str, object]]:
+    """Every public class and function, once, under the first package that exports it."""
+    found: dict[int, tuple[str, object]] = {}
+    for package in _api.public_packages():
+        module = importlib.import_module(package)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isclass(obj) or inspect.isfunction(obj):
+                found.setdefault(id(obj), (f"{package}.{name}", obj))
+    return found
+
+
+def test_every_public_class_and_function_has_an_examples_section():
+    """numpydoc's Examples heading in the object's own docstring (its doctest runs with
+    ``--doctest-modules``); a class's docstring, not its ``__init__``'s."""
+    objects = _public_objects()
+    assert len(objects) > 150  # the walk found the API, not an empty list
+    lacking = sorted(name for name, obj in objects.values()
+                     if ">>> " not in ((inspect.getdoc(obj) or "") + "\nExamples\n--------\n"
+                                       ).split("\nExamples\n--------\n", 1)[1])
+    assert not lacking, f"{len(lacking)} public names without Examples: {lacking}"
 
 
 def test_every_subpackage_with_all_is_documented():

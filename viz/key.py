@@ -18,7 +18,21 @@ __all__ = ["figure_key", "key_caption", "key_in_figure", "key_text"]
 
 
 def figure_key(fig: Figure) -> list[tuple[str, str]]:
-    """``[(shown, full name), ...]`` of a structure figure (empty: every name is shown)."""
+    """``[(shown, full name), ...]`` of a structure figure (empty: every name is shown).
+
+    Examples
+    --------
+    A figure without a key returns an empty list; a structure figure whose names were
+    shortened carries the pairs (set by hand here):
+
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure()
+    >>> figure_key(fig)
+    []
+    >>> fig.kgraph_key = [("1", "Age"), ("2", "JobLevel")]
+    >>> figure_key(fig)
+    [('1', 'Age'), ('2', 'JobLevel')]
+    """
     return list(getattr(fig, "kgraph_key", []))
 
 

@@ -260,6 +260,19 @@ def plot_pbkt(pbkt: Any, *, ax: Axes | None = None, style: Style | None = None,
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    The certificate of a backbone DP on a toy score (a model fitted with
+    ``search="backbone-dp"`` is drawn the same way, from its ``certificate_``):
+
+    >>> from estimators.search import backbone_dp
+    >>> from viz import plot_pbkt
+    >>> f = lambda v, ps: float(len(ps)) if v != "c" else 3.0 * ("e" in ps)
+    >>> res = backbone_dp(f, "abcde", 2)
+    >>> fig = plot_pbkt(res.pbkt)
+    >>> res.pbkt.backbone, type(fig).__name__
+    (('a', 'b', 'c', 'd', 'e'), 'Figure')
     """
     pbkt = _pbkt(pbkt)
     backbone = list(pbkt.backbone)

@@ -42,7 +42,24 @@ __all__ = [
 
 class DegenerateFeatureWarning(UserWarning):
     """A feature is constant (in the whole training set, or within one class), so it carries
-    no information (or that class carries no dependence for it)."""
+    no information (or that class carries no dependence for it).
+
+    Examples
+    --------
+    A column constant within a class is named once:
+
+    >>> import warnings
+    >>> import numpy as np
+    >>> from estimators import DegenerateFeatureWarning, GaussianCMI
+    >>> X = np.array([[0.0, 1.0], [1.0, 2.0], [2.0, 2.0], [3.0, 3.0], [4.0, 5.0], [5.0, 4.0]])
+    >>> y = [0, 0, 0, 1, 1, 1]
+    >>> X[:3, 1] = 7.0  # feature 1 is constant in class 0
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = GaussianCMI().fit(X, y)
+    >>> [issubclass(w.category, DegenerateFeatureWarning) for w in caught]
+    [True]
+    """
 
 
 class UndefinedScoreError(ValueError):

@@ -127,7 +127,19 @@ def _to_float(values: np.ndarray) -> np.ndarray:
 
 def numeric_values(col: np.ndarray, missing: np.ndarray) -> np.ndarray | None:
     """The column as floats (NaN where missing), or None when an observed value is not a
-    number (or is a bool, which is a category)."""
+    number (or is a bool, which is a category).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.columns import missing_mask, numeric_values
+    >>> col = np.array(["1.5", "", "3"], dtype=object)
+    >>> numeric_values(col, missing_mask(col)).tolist()
+    [1.5, nan, 3.0]
+    >>> col = np.array(["1.5", "x"], dtype=object)
+    >>> numeric_values(col, missing_mask(col)) is None  # a text: not a numeric column
+    True
+    """
     if col.dtype == np.float64:
         return col  # its missing cells are its NaN already (a view: callers only read it)
     if col.dtype.kind in "fiu":

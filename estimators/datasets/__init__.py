@@ -62,12 +62,25 @@ _SKLEARN = {
 
 
 def list_datasets() -> list[str]:
-    """Names accepted by :func:`load_dataset`, sorted."""
+    """Names accepted by :func:`load_dataset`, sorted.
+
+    Examples
+    --------
+    >>> from estimators import list_datasets
+    >>> len(list_datasets()) >= 20, list_datasets()[:3]
+    (True, ['abalone', 'arrests', 'balance_scale'])
+    """
     return sorted({**_BUILTIN, **_SKLEARN})
 
 
 def dataset_info(name: str) -> tuple[str, str]:
-    """``(feature kind, description)`` of a built-in data set."""
+    """``(feature kind, description)`` of a built-in data set.
+
+    Examples
+    --------
+    >>> dataset_info("car")
+    ('discrete', 'Car Evaluation (UCI): acceptability from 6 attributes')
+    """
     _check(name)
     return {**_BUILTIN, **_SKLEARN}[name]
 
@@ -99,6 +112,13 @@ def load_dataset(name: str, *, target: str = "class") -> tuple[pd.DataFrame, pd.
         One of :func:`list_datasets`.
     target : str, default="class"
         Name given to the class column.
+
+    Examples
+    --------
+    >>> from estimators import load_dataset
+    >>> X, y = load_dataset("penguins")
+    >>> X.shape, y.name, y.value_counts().to_dict()
+    ((344, 7), 'class', {'Adelie': 152, 'Gentoo': 124, 'Chinstrap': 68})
     """
     _check(name)
     if name in _SKLEARN:

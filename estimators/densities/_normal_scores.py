@@ -166,6 +166,25 @@ class NormalScoreDensity(PairDensity):
 
     Subclasses set ``corr_`` (n_classes, d, d) and implement ``_marginals(X, c, cols)``
     returning ``(ln f, z)`` for the given columns in class c, each of shape (n_rows, len(cols)).
+
+    Examples
+    --------
+    The Gaussian and Gaussian-copula models are both normal-score densities: a class's
+    correlation matrix of normal scores and its margins. For the Gaussian model the margins
+    are normal:
+
+    >>> import numpy as np
+    >>> from scipy.stats import norm
+    >>> from estimators.densities import ClassGaussian, ClassGaussianCopula, NormalScoreDensity
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 3))
+    >>> codes = rng.integers(0, 2, 200)
+    >>> density = ClassGaussian().fit(X, codes, 2, [(0, 1)])
+    >>> issubclass(ClassGaussianCopula, NormalScoreDensity), density.corr_.shape
+    (True, (2, 3, 3))
+    >>> col = X[codes == 1, 2]
+    >>> bool(np.allclose(density.logpdf1(X, 2)[:, 1], norm.logpdf(X[:, 2], col.mean(), col.std())))
+    True
     """
 
     corr_: np.ndarray

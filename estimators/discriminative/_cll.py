@@ -40,6 +40,20 @@ class CLLProblem:
         Class codes ``0 .. m - 1``.
     l2 : float
         λ >= 0.
+
+    Examples
+    --------
+    At ``theta = 0`` every class has probability 1/m, so the CLL is ``n ln(1/m)``:
+
+    >>> import numpy as np
+    >>> from estimators.discriminative import CLLProblem, maximise_cll
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> problem = CLLProblem(X, np.zeros((4, 2)), np.array([0, 1, 0, 0]), l2=1.0)
+    >>> (problem.n, problem.m, problem.p), round(problem.cll(np.zeros(6)), 6)
+    ((4, 2, 2), -2.772589)
+    >>> W, b, info = maximise_cll(problem, np.zeros((2, 2)), np.zeros(2))
+    >>> bool(problem.cll(problem.pack(W, b)) > 4 * np.log(0.5))
+    True
     """
 
     def __init__(self, design, offset: np.ndarray, y: np.ndarray, l2: float):

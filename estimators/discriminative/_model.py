@@ -190,6 +190,18 @@ class DiscriminativeParameters:
     info : dict
         L-BFGS's ``n_iter``, ``converged``, ``message`` and the training CLL at the start
         (``cll_start``) and at the optimum (``cll``).
+
+    Examples
+    --------
+    A classifier's ``discriminative_``:
+
+    >>> from estimators import NaiveBayesClassifier, load_dataset
+    >>> X, y = load_dataset("iris")
+    >>> fitted = NaiveBayesClassifier(parameters="discriminative").fit(X, y).discriminative_
+    >>> type(fitted).__name__, fitted.coef.shape, fitted.intercept.shape, fitted.info["converged"]
+    ('DiscriminativeParameters', (16, 3), (3,), True)
+    >>> sorted(fitted.info)  # "cv": the inner cross-validation that chose the penalty
+    ['cll', 'cll_start', 'converged', 'cv', 'message', 'n_iter']
     """
 
     spec: Discriminative

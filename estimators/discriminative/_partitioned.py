@@ -73,6 +73,34 @@ def fit_parameters_partitioned(factors, data, rows, counts: np.ndarray, spec: Di
     Returns
     -------
     DiscriminativeParameters
+
+    Examples
+    --------
+    On one in-memory partition it gives the parameters of :func:`fit_parameters`:
+
+    >>> import numpy as np, pandas as pd
+    >>> from estimators.columns import MixedEncoder
+    >>> from estimators.discriminative import Discriminative, fit_parameters
+    >>> from estimators.network.partitions import InMemory
+    >>> from estimators.scores import fit_cg_factor
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 300)
+    >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])
+    >>> encoder = MixedEncoder({0: "categorical"}).fit(X)
+    >>> enc = encoder.transform(X)
+    >>> factors = [fit_cg_factor(enc, y, 2, 0), fit_cg_factor(enc, y, 2, 1, [0])]
+    >>> prior = np.log(np.bincount(y) / 300)
+    >>> class Rows:
+    ...     def encode(self, x, y):
+    ...         return encoder.transform(x.to_numpy()), np.asarray(y)
+    ...     def likelihood(self, enc):
+    ...         return prior + sum(f.log_prob(enc) for f in factors)
+    >>> spec = Discriminative(l2=1.0, centre="generative", scale=1.0)
+    >>> data = InMemory(pd.DataFrame(X), pd.Series(y))
+    >>> fitted = fit_parameters_partitioned(factors, data, Rows(), np.bincount(y), spec)
+    >>> in_memory = fit_parameters(factors, enc, y, Rows().likelihood(enc), spec)
+    >>> bool(np.allclose(fitted.coef, in_memory.coef, atol=1e-6))
+    True
     """
     first = data.map_each(_codes_and_moments, rows)
     y = np.concatenate([codes for codes, _, _ in first])

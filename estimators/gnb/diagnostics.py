@@ -32,6 +32,18 @@ class PairData:
         returning shape (m,).
     names : (str, str)
         The feature names (axis labels).
+
+    Examples
+    --------
+    Made by :func:`pair_data` from a fitted GNB (one panel per pair), or by hand:
+
+    >>> import numpy as np
+    >>> from scipy.stats import multivariate_normal
+    >>> x = np.array([[0.0, 0.1], [1.0, 0.9], [0.2, 0.0]])
+    >>> panel = PairData(x, np.array([0, 1, 1]), np.array([0, 1, 0]),
+    ...                  {c: multivariate_normal([c, c]).logpdf for c in (0, 1)}, ("a", "b"))
+    >>> panel.misclassified.tolist(), panel.log_density[1](x).shape
+    ([False, False, True], (3,))
     """
 
     x: np.ndarray

@@ -28,7 +28,17 @@ def axis_shape(n_vars: int, var: int, size: int) -> tuple[int, ...]:
 
 
 def check_summed(n_vars: int, what: str) -> None:
-    """Refuse patterns with more summed variables than numpy has axes for."""
+    """Refuse patterns with more summed variables than numpy has axes for.
+
+    Examples
+    --------
+    >>> from estimators.marginal import check_summed
+    >>> check_summed(3, "missing features")  # within numpy's axes: nothing to say
+    >>> check_summed(63, "missing features")
+    Traceback (most recent call last):
+    ...
+    ValueError: A missing pattern leaves 63 missing features to sum or integrate out; at ...
+    """
     if n_vars > MAX_SUMMED:
         raise ValueError(
             f"A missing pattern leaves {n_vars} {what} to sum or integrate out; at most "

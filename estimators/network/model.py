@@ -60,6 +60,20 @@ class CGNetwork:
         ``parents[i]``: the feature parents of ``columns[i]`` (encoded-column indices, sorted).
     factors : tuple
         ``factors[i]``: the fitted factor of ``columns[i]`` (``log_prob(enc) -> (n, m)``).
+
+    Examples
+    --------
+    The fitted network of a TAN on iris with one categorical column added (``network_``):
+
+    >>> import numpy as np
+    >>> from estimators import TANClassifier, load_dataset
+    >>> X, y = load_dataset("iris")
+    >>> X["over_5"] = np.where(X["sepal length (cm)"] > 5.0, "yes", "no")
+    >>> network = TANClassifier().fit(X, y).network_
+    >>> type(network).__name__, len(network.columns), network.parents[0]
+    ('CGNetwork', 5, ())
+    >>> sorted({type(f).__name__ for f in network.factors})
+    ['BayesCategoricalFactor', 'LinearGaussianFactor']
     """
 
     columns: tuple

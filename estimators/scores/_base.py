@@ -52,6 +52,22 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
     data_ : object
         The prepared payload handed to every parallel task; pass it to
         ``joblib.parallel_config(backend="dask", scatter=[score.data_])`` to ship it once.
+
+    Examples
+    --------
+    Every CMI score derives from it, so all share ``fit``, ``score`` and ``edge_matrix``:
+
+    >>> import numpy as np
+    >>> from estimators.scores import BaseCMI, GaussianCMI
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 3))
+    >>> X[:, 1] += X[:, 0]  # features 0 and 1 depend on each other in both classes
+    >>> f = GaussianCMI().fit(X, rng.integers(0, 2, 300))
+    >>> isinstance(f, BaseCMI), f.variables_, f.constant_in_class_.shape
+    (True, [0, 1, 2], (2, 3))
+    >>> W = f.edge_matrix()
+    >>> bool(W[0, 1] > W[0, 2]), bool(np.isclose(W[0, 1], f.score(1, {0})))
+    (True, True)
     """
 
     _parameter_constraints: dict = {"n_jobs": [Integral, None]}

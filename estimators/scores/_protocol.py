@@ -23,7 +23,16 @@ __all__ = ["FittedScore", "as_fitted_score", "declared_families", "max_parents",
 
 def declared_families(score) -> tuple[str, ...] | None:
     """The feature families a score serves: its registry entry for a name, the object's
-    ``families`` attribute for an object (None when it declares none)."""
+    ``families`` attribute for an object (None when it declares none).
+
+    Examples
+    --------
+    >>> from estimators.scores import GaussianCMI, declared_families
+    >>> declared_families("cmi")
+    ('discrete', 'gaussian', 'mixed')
+    >>> declared_families(GaussianCMI())  # its ``families`` attribute
+    ('gaussian',)
+    """
     if isinstance(score, str):
         return tuple(SCORES[score]) if score in SCORES else None
     families = getattr(score, "families", None)
@@ -31,7 +40,14 @@ def declared_families(score) -> tuple[str, ...] | None:
 
 
 def max_parents(score) -> int | None:
-    """The largest parent set the score answers (``max_parents``; None: any)."""
+    """The largest parent set the score answers (``max_parents``; None: any).
+
+    Examples
+    --------
+    >>> from estimators.scores import DiscreteCMI, GaussianCMI, max_parents
+    >>> max_parents(GaussianCMI()), max_parents(DiscreteCMI())
+    (None, None)
+    """
     found = getattr(score, "max_parents", None)
     if found is None and isinstance(score, BaseCMI):
         found = score._max_parents
@@ -46,6 +62,18 @@ def unfitted_score(score, family: str, *, owner: str = "The classifier"):
     ------
     ValueError
         For an unknown name, or a family the score does not serve.
+
+    Examples
+    --------
+    >>> from estimators.scores import GaussianCMI, unfitted_score
+    >>> [type(unfitted_score("cmi", family)).__name__ for family in ("gaussian", "discrete")]
+    ['GaussianCMI', 'DiscreteCMI']
+    >>> unfitted_score(GaussianCMI(n_jobs=2), "gaussian").n_jobs  # a clone
+    2
+    >>> unfitted_score(GaussianCMI(), "discrete")
+    Traceback (most recent call last):
+    ...
+    ValueError: The classifier: the structure score GaussianCMI serves gaussian features ...
     """
     if isinstance(score, str):
         return make_score(score, family)
@@ -119,7 +147,25 @@ class FittedScore:
 
 def as_fitted_score(score, variables: Iterable[Hashable]):
     """``score`` itself when it is a :class:`~estimators.scores.BaseCMI` or ``BIC`` (they
-    provide the whole interface), else wrapped in :class:`FittedScore`."""
+    provide the whole interface), else wrapped in :class:`FittedScore`.
+
+    Examples
+    --------
+    A fitted CMI score already has the whole interface; an object with only ``score`` is
+    wrapped:
+
+    >>> import numpy as np
+    >>> from estimators.scores import GaussianCMI
+    >>> cmi = GaussianCMI().fit(np.random.default_rng(0).normal(size=(50, 3)), [0, 1] * 25)
+    >>> as_fitted_score(cmi, [0, 1, 2]) is cmi
+    True
+    >>> class Count:
+    ...     def score(self, v, parents):
+    ...         return float(len(parents))
+    >>> f = as_fitted_score(Count(), "abc")
+    >>> type(f).__name__, f("a", {"b", "c"}), f.edge_matrix()[0].tolist()
+    ('FittedScore', 2.0, [0.0, 1.0, 1.0])
+    """
     if hasattr(score, "variables_") and all(
             callable(getattr(score, m, None)) for m in ("__call__", "score_many", "edge_matrix")):
         return score

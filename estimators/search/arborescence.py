@@ -49,6 +49,15 @@ class ArborescenceResult:
         The arcs, in creation order of the children.
     weights : tuple of float
         ``f(child, {parent})`` for each arc.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.search import maximum_spanning_arborescence
+    >>> W = np.array([[0, 5, 1], [1, 0, 1], [4, 6, 0]], float)  # W[u, v]: arc u -> v
+    >>> res = maximum_spanning_arborescence(W, variables="abc")
+    >>> type(res).__name__, res.edges, res.weights
+    ('ArborescenceResult', (('c', 'a'), ('c', 'b')), (4.0, 6.0))
     """
 
     structure: AcyclicKTree

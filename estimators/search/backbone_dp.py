@@ -75,6 +75,14 @@ class BackboneDPResult:
         The backbone kept.
     k : int
         The width.
+
+    Examples
+    --------
+    >>> from estimators.search import backbone_dp
+    >>> f = lambda v, ps: float(len(ps)) if v != "c" else 3.0 * ("e" in ps)
+    >>> res = backbone_dp(f, "abcde", 2)
+    >>> type(res).__name__, res.k, res.backbone, res.score
+    ('BackboneDPResult', 2, ('a', 'b', 'c', 'd', 'e'), 9.0)
     """
 
     structure: AcyclicKTree

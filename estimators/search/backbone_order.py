@@ -83,6 +83,14 @@ class LocalSearchResult:
         DP runs made.
     n_moves : int
         Improving moves accepted.
+
+    Examples
+    --------
+    >>> from estimators.search import local_search_backbone
+    >>> f = lambda v, ps: float(sum(abs(v - p) == 2 for p in ps))
+    >>> res = local_search_backbone(f, 1, [0, 1, 2, 3, 4], max_iter=10)
+    >>> type(res).__name__, res.score, res.n_moves, res.n_evaluations
+    ('LocalSearchResult', 3.0, 3, 22)
     """
 
     structure: AcyclicKTree

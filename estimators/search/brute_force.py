@@ -46,6 +46,14 @@ class BruteForceResult:
         Its objective ``Σ_v f(v, π(v))``.
     n_structures : int
         How many acyclic k-trees were scored.
+
+    Examples
+    --------
+    >>> from estimators.search import brute_force_ktree
+    >>> f = lambda v, ps: float(len(ps)) if v != "c" else 3.0 * ("e" in ps)
+    >>> res = brute_force_ktree(f, 2, backbone="abcde")
+    >>> type(res).__name__, res.score, res.n_structures
+    ('BruteForceResult', 9.0, 154)
     """
 
     structure: AcyclicKTree
@@ -199,7 +207,16 @@ def brute_force_ktree(f: Score, k: int, backbone: Sequence[Hashable] | None = No
 @dataclass(frozen=True)
 class SpanningTreeBruteForceResult:
     """The optimum of :func:`brute_force_spanning_tree`: ``edges`` (pairs of indices i < j,
-    sorted), ``score`` (total weight) and ``n_structures`` (trees scored, d ** (d - 2))."""
+    sorted), ``score`` (total weight) and ``n_structures`` (trees scored, d ** (d - 2)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.search import brute_force_spanning_tree
+    >>> res = brute_force_spanning_tree(np.array([[0, 3, 1], [3, 0, 2], [1, 2, 0]], float))
+    >>> type(res).__name__, res.edges, res.score, res.n_structures
+    ('SpanningTreeBruteForceResult', ((0, 1), (1, 2)), 5.0, 3)
+    """
 
     edges: tuple[tuple[int, int], ...]
     score: float

@@ -15,7 +15,16 @@ __all__ = ["GreedyKTreeResult", "greedy_ktree", "best_clique_order"]
 
 @dataclass(frozen=True)
 class GreedyKTreeResult:
-    """The greedy k-tree: ``structure`` (AcyclicKTree) and its ``score`` Σ_v f(v, π(v))."""
+    """The greedy k-tree: ``structure`` (AcyclicKTree) and its ``score`` Σ_v f(v, π(v)).
+
+    Examples
+    --------
+    >>> from estimators.search import greedy_ktree
+    >>> f = lambda v, ps: sum(abs(v - p) == 1 for p in ps)
+    >>> res = greedy_ktree(f, 1, variables=range(5))
+    >>> type(res).__name__, res.score, res.structure.order
+    ('GreedyKTreeResult', 4.0, (1, 0, 2, 3, 4))
+    """
 
     structure: AcyclicKTree
     score: float

@@ -66,6 +66,14 @@ class HillClimbingResult:
         The moves applied, ``(kind, u, v)`` with kind ``"add" | "remove" | "reverse"``.
     n_scored : int
         Distinct families ``(v, parents)`` scored.
+
+    Examples
+    --------
+    >>> from estimators.search import hill_climb_dag
+    >>> f = lambda v, ps: sum(1.0 if p == v - 1 else -0.5 for p in ps)
+    >>> res = hill_climb_dag(f, 2, variables=[0, 1, 2, 3])
+    >>> type(res).__name__, res.start_score, res.trace[:4], res.score, res.parents
+    ('HillClimbingResult', 0.0, (0.0, 1.0, 2.0, 3.0), 3.0, {0: (), 1: (0,), 2: (1,), 3: (2,)})
     """
 
     parents: dict
@@ -79,7 +87,15 @@ class HillClimbingResult:
 @dataclass(frozen=True)
 class BruteForceDAGResult:
     """The optimum of :func:`brute_force_dag`: ``parents``, ``score`` and how many DAGs
-    (``n_structures``) of in-degree ``<= max_parents`` were scored."""
+    (``n_structures``) of in-degree ``<= max_parents`` were scored.
+
+    Examples
+    --------
+    >>> from estimators.search import brute_force_dag
+    >>> res = brute_force_dag(lambda v, ps: float(len(ps)), 3, variables="abc")
+    >>> type(res).__name__, res.n_structures, res.score
+    ('BruteForceDAGResult', 25, 3.0)
+    """
 
     parents: dict
     score: float

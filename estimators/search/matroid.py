@@ -13,7 +13,15 @@ __all__ = ["MatroidBasisResult", "greedy_matroid_basis"]
 @dataclass(frozen=True)
 class MatroidBasisResult:
     """The greedy basis: ``structure`` (the chosen elements in selection order) and
-    ``score`` (their total weight); ``weights`` the chosen weights in that order."""
+    ``score`` (their total weight); ``weights`` the chosen weights in that order.
+
+    Examples
+    --------
+    >>> from estimators.search import greedy_matroid_basis
+    >>> res = greedy_matroid_basis("abcd", [1.0, 3.0, 3.0, 2.0], lambda s: len(s) <= 2)
+    >>> type(res).__name__, res.structure, res.weights, res.score
+    ('MatroidBasisResult', ('b', 'c'), (3.0, 3.0), 6.0)
+    """
 
     structure: tuple
     score: float

@@ -54,6 +54,16 @@ class SearchResult:
         The backbone kept (variables in order), None when the searcher keeps none.
     certificate : object or None
         A proof of optimality when the searcher gives one (the backbone DP's PBKT).
+
+    Examples
+    --------
+    Every registered searcher returns one:
+
+    >>> from estimators.search import search_structure
+    >>> f = lambda v, ps: float(sum(abs(v - p) == 1 for p in ps))
+    >>> res = search_structure("backbone-dp", f, [0, 1, 2, 3], 2, backbone="given")
+    >>> type(res).__name__, res.score, res.backbone, type(res.certificate).__name__
+    ('SearchResult', 3.0, (0, 1, 2, 3), 'PBKT')
     """
 
     structure: ParentSets
@@ -98,12 +108,28 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
 
 def load_searcher_plugins(*, reload: bool = False) -> None:
     """Register the searchers of the ``kgraph.searchers`` entry points (once per process;
-    ``reload=True`` reads them again); see :mod:`estimators.plugins`."""
+    ``reload=True`` reads them again); see :mod:`estimators.plugins`.
+
+    Examples
+    --------
+    >>> from estimators.search import load_searcher_plugins, searcher_names
+    >>> load_searcher_plugins()  # the installed packages' kgraph.searchers entry points
+    >>> "backbone-dp" in searcher_names()
+    True
+    """
     load_group("kgraph.searchers", register_searcher, reload=reload)
 
 
 def searcher_names() -> list[str]:
-    """The registered searcher names, plug-ins included (sorted)."""
+    """The registered searcher names, plug-ins included (sorted).
+
+    Examples
+    --------
+    >>> from estimators.search import searcher_names
+    >>> {"arborescence", "backbone-dp", "greedy", "hill-climbing", "spanning-tree"} <= set(
+    ...     searcher_names())
+    True
+    """
     load_searcher_plugins()
     return sorted(SEARCHERS)
 
@@ -177,7 +203,17 @@ def resolve_backbone(backbone: str | Sequence[Hashable] | None, variables: Seque
 
 
 def reject_backbone(searcher: str, backbone: object, owner: str | None) -> None:
-    """Raise the one error of a searcher that keeps no backbone but got one."""
+    """Raise the one error of a searcher that keeps no backbone but got one.
+
+    Examples
+    --------
+    >>> from estimators.search import reject_backbone
+    >>> reject_backbone("greedy", None, "KTANClassifier")  # no backbone: nothing to say
+    >>> reject_backbone("greedy", "mst-dfs", "KTANClassifier")
+    Traceback (most recent call last):
+    ...
+    ValueError: KTANClassifier(search='greedy') learns without a backbone; got ...
+    """
     if backbone is not None:
         who = owner or "The searcher"
         raise ValueError(

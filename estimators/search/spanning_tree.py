@@ -37,6 +37,15 @@ class SpanningTreeResult:
         Their weights, in the same order.
     variables : tuple
         The vertices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from estimators.search import maximum_spanning_tree
+    >>> W = np.array([[0, 3, 1], [3, 0, 2], [1, 2, 0]], float)
+    >>> res = maximum_spanning_tree(W, variables="abc")
+    >>> type(res).__name__, res.edges, res.weights, res.variables
+    ('SpanningTreeResult', (('a', 'b'), ('b', 'c')), (3.0, 2.0), ('a', 'b', 'c'))
     """
 
     edges: tuple[tuple[Hashable, Hashable], ...]

@@ -62,7 +62,14 @@ def name_key(v: Hashable) -> tuple:
 
 
 def canonical_order(variables: Iterable[Hashable]) -> list:
-    """The variables sorted by :func:`name_key` (the order every searcher's ties follow)."""
+    """The variables sorted by :func:`name_key` (the order every searcher's ties follow).
+
+    Examples
+    --------
+    >>> from estimators.search import canonical_order
+    >>> canonical_order(["x10", "x2", "b", 3, 1.5])
+    [1.5, 3, 'b', 'x10', 'x2']
+    """
     return sorted(variables, key=name_key)
 
 
@@ -87,7 +94,19 @@ def tie_step(values, *, bounds: tuple[float, float] = (-np.inf, np.inf)) -> floa
 
 def snap(values, step: float):
     """``values`` rounded to the nearest multiple of ``step`` (a power of two: exact),
-    infinities kept; a float for a scalar, else an array."""
+    infinities kept; a float for a scalar, else an array.
+
+    Examples
+    --------
+    Two sums that differ only by rounding become the same number:
+
+    >>> from estimators.search import snap
+    >>> step = 2.0 ** -31
+    >>> 0.1 + 0.2 == 0.3, snap(0.1 + 0.2, step) == snap(0.3, step)
+    (False, True)
+    >>> snap([0.5 + 1e-12, float("inf")], step)
+    array([0.5, inf])
+    """
     out = np.round(np.asarray(values, dtype=float) / step) * step
     out = np.where(np.isfinite(values), out, values)
     return float(out) if out.ndim == 0 else out

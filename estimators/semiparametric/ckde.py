@@ -188,7 +188,23 @@ class CKDEFactor:
 
     ``cells[(u, c)]`` is the :class:`KernelCell` of training configuration ``u`` of the
     categorical parents (index into ``configs``) and class c; ``class_cells[c]`` the
-    class's pooled cell (unseen configurations, small cells)."""
+    class's pooled cell (unseen configurations, small cells).
+
+    Examples
+    --------
+    The factors of a TAN with ``continuous="ckde"`` (the categorical feature keeps its
+    Bayes-rule factor):
+
+    >>> import numpy as np, pandas as pd
+    >>> from estimators import TANClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame({"a": rng.exponential(size=300), "b": rng.choice(["u", "v"], 300)})
+    >>> X["c"] = np.log1p(X["a"]) + rng.normal(scale=0.3, size=300)
+    >>> y = (X["a"] + rng.normal(size=300) > 1).astype(int)
+    >>> model = TANClassifier(continuous="ckde").fit(X, y)
+    >>> [type(f).__name__ for f in model.network_.factors]
+    ['CKDEFactor', 'BayesCategoricalFactor', 'CKDEFactor']
+    """
 
     v: int
     continuous_parents: tuple

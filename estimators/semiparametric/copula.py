@@ -68,7 +68,20 @@ class CopulaFactor(WrapsCGFactor):
     """A conditional Gaussian factor in class-y normal scores (module docstring).
 
     ``inner`` is the factor of :func:`estimators.network.fitting.fit_cg_factor` fitted on the
-    training normal scores; ``margins`` the :class:`ClassMargins` that define them."""
+    training normal scores; ``margins`` the :class:`ClassMargins` that define them.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from estimators import TANClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame({"a": rng.exponential(size=300)})
+    >>> X["c"] = np.log1p(X["a"]) + rng.normal(scale=0.3, size=300)
+    >>> y = (X["a"] + rng.normal(size=300) > 1).astype(int)
+    >>> model = TANClassifier(continuous="copula").fit(X, y)
+    >>> [type(f).__name__ for f in model.network_.factors], model.factor_kinds_
+    (['CopulaFactor', 'CopulaFactor'], {'a': 'copula', 'c': 'copula'})
+    """
 
     inner: object
     margins: ClassMargins
