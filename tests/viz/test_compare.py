@@ -327,7 +327,7 @@ def test_a_failing_model_is_reported_and_the_others_are_scored(tmp_path):
                             cv=3, baselines=False, verbose=False)
     folds = pd.read_csv(tmp_path / "folds.csv")
     failed = folds[folds["error"].notna()]
-    assert set(zip(failed["table"], failed["model"])) == {("wine", "sometimes")}
+    assert set(zip(failed["table"], failed["model"], strict=True)) == {("wine", "sometimes")}
     assert (failed["error"] == "ValueError: no wine here").all()
     assert failed["accuracy"].isna().all()
     # the model that ran is scored exactly as scikit-learn scores it on the same folds
