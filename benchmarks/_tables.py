@@ -1,9 +1,10 @@
-"""Shared pieces of the real-table benchmarks (real_tables.py, leaderboard.py, missing.py):
-the cross-validation loop that records accuracy, log-loss and the failures on the same folds
-for every model, the folds, and a result cache keyed by the code version.
+"""Shared pieces of the real-table benchmarks (real_tables.py, leaderboard.py, bnc_family.py,
+discriminative.py, missing.py, ...): the tables as the benchmarks load them, and the
+cross-validation of every model on the same folds by the cells of ``kgraph compare``
+(:mod:`viz.compare.cells`, one code path), stored in its run store keyed by the code version.
 
 The kgraph classifiers come from the registry of ``_models.py``, the baselines from
-``_baselines.py``.
+``_baselines.py`` (those of ``kgraph compare``).
 """
 
 from __future__ import annotations
@@ -12,18 +13,15 @@ import hashlib
 import json
 import re
 import sys
-import time
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from _baselines import BASELINES, NUMBERS, STRINGS, as_object
-from _common import RESULTS, code_version
+from _common import RESULTS
 from sklearn.base import clone
 from sklearn.compose import ColumnTransformer
 from sklearn.impute import SimpleImputer
-from sklearn.metrics import accuracy_score, log_loss
 from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
@@ -31,18 +29,16 @@ from threadpoolctl import threadpool_limits
 
 threadpool_limits(1)  # one BLAS / OpenMP thread per model: the machine is shared
 
-#: the default folder of cached table results (one JSON file per table x model x version)
+#: the default folder of the run store (``runs.db``) and of cached results
 CACHE = RESULTS / ".cache"
-#: the files besides the package sources that a cached table result depends on
-BENCH_SOURCES = ("benchmarks/_tables.py", "benchmarks/_models.py", "benchmarks/_baselines.py")
 
 
 def version() -> str:
-    """The code version of a table result: package sources, the benchmark helpers above and
-    the scikit-learn version."""
-    import sklearn
+    """The code version of a table result: that of ``kgraph compare``'s run store (the
+    package sources and scikit-learn's version; a stored cell is reused only under it)."""
+    from viz.compare.models import code_version
 
-    return f"{code_version(BENCH_SOURCES)}-sk{sklearn.__version__}"
+    return code_version()
 
 
 #: the baselines under their former name (benchmarks written before issue 26 import it)
@@ -97,42 +93,34 @@ def splits(y: pd.Series, folds: int, seed: int = 0, repeats: int = 1) -> list:
                 np.zeros(len(y)), y)]
 
 
-def cross_validate(model, X: pd.DataFrame, y: pd.Series, folds: list) -> dict:
-    """Mean and std of accuracy and log-loss over the folds, total seconds, or the error;
-    ``acc_folds``: the accuracy of each fold, in the order of ``folds``; ``fit_seconds``:
-    the fits alone (summed over the folds).
-
-    A fit or prediction that raises is recorded as ``{"error": "Type: message"}``; a
-    probability row that is not finite and summing to 1 is an error too.
-    """
-    acc, loss, chosen = [], [], []
-    fit_seconds = 0.0
-    start = time.perf_counter()
-    try:
-        for train, test in folds:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                tick = time.perf_counter()
-                fitted = clone(model).fit(X.iloc[train], y.iloc[train])
-                fit_seconds += time.perf_counter() - tick
-                proba = fitted.predict_proba(X.iloc[test])
-            if not (np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)):
-                raise ValueError("predict_proba rows not finite or not summing to 1")
-            if hasattr(fitted, "chosen_"):
-                chosen.append(fitted.chosen_)
-            classes = fitted.classes_
-            truth = y.iloc[test].to_numpy()
-            acc.append(accuracy_score(truth, classes[proba.argmax(axis=1)]))
-            loss.append(log_loss(truth, proba, labels=classes))
-    except Exception as exc:  # noqa: BLE001 - a benchmark reports every failure
-        return {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"}
-    out = {"acc": float(np.mean(acc)), "acc_sd": float(np.std(acc, ddof=1)),
-           "acc_folds": [float(a) for a in acc], "loss": float(np.mean(loss)),
-           "loss_sd": float(np.std(loss, ddof=1)), "loss_folds": [float(v) for v in loss],
-           "seconds": time.perf_counter() - start, "fit_seconds": fit_seconds}
-    if chosen:
-        out["chosen"] = chosen
+def summary(scores: list[dict]) -> dict:
+    """The result of one model on one table from its cells' scores (fold order): mean and
+    std (ddof 1) of accuracy and log-loss, each fold's, total seconds (fits and predictions)
+    and fit seconds, the nested-CV picks as ``chosen``; ``{"error": ...}`` when a cell
+    failed (the first failure)."""
+    failed = [s["error"] for s in scores if "error" in s]
+    if failed:
+        return {"error": failed[0]}
+    acc = [float(s["accuracy"]) for s in scores]
+    loss = [float(s["log_loss"]) for s in scores]
+    out = {"acc": float(np.mean(acc)), "acc_sd": float(np.std(acc, ddof=1)), "acc_folds": acc,
+           "loss": float(np.mean(loss)), "loss_sd": float(np.std(loss, ddof=1)),
+           "loss_folds": loss,
+           "seconds": float(sum(s["fit_time"] + s["predict_time"] for s in scores)),
+           "fit_seconds": float(sum(s["fit_time"] for s in scores))}
+    if any("chosen" in s for s in scores):
+        out["chosen"] = [s.get("chosen") for s in scores]
     return out
+
+
+def cross_validate(model, X: pd.DataFrame, y: pd.Series, folds: list) -> dict:
+    """:func:`summary` of ``model`` scored on each ``(train, test)`` pair of ``folds`` by
+    the cell of ``kgraph compare`` (:func:`viz.compare.cells.score_cell`: a clone fitted on
+    the training rows, scored on the test rows, one BLAS thread; a fit or prediction that
+    raises is recorded as ``{"error": "Type: message"}``)."""
+    from viz.compare.cells import score_cell
+
+    return summary([score_cell(model, (X, y), train, test) for train, test in folds])
 
 
 def cell(result: dict, key: str) -> str:
@@ -196,23 +184,44 @@ def load_table(name: str, folds: int, rows: int | None):
     return X, y, dropped
 
 
+def run_store(cache) -> str:
+    """The run store of the table benchmarks in the folder ``cache`` (None: in memory)."""
+    if cache is None:
+        return ":memory:"
+    Path(cache).mkdir(parents=True, exist_ok=True)
+    return str(Path(cache) / "runs.db")
+
+
 def table_results(name: str, models: dict, *, folds: int, rows: int | None, repeats: int,
-                  cache) -> tuple[dict, list, dict, tuple]:
-    """Every model of ``models`` cross-validated on table ``name`` (the same folds: ``folds``
-    stratified folds repeated ``repeats`` times), each result cached by table, settings,
-    model and code version: results by label, the cache entries, dropped classes, shape."""
+                  cache, cache_only: bool = False, n_jobs: int = 1) -> tuple[dict, list, dict, tuple]:
+    """Every model of ``models`` cross-validated on table ``name`` by ``kgraph compare``'s
+    cells (:func:`viz.compare.cells.run_cells`: the same folds for every model, ``folds``
+    stratified folds repeated ``repeats`` times, seeds 0, 1, ...), each cell a row of the run
+    store in ``cache`` keyed by the data's hash, the model, the fold and the code version (a
+    cell of other code is never reused): results by label (:func:`summary`), their code
+    versions, the dropped classes and the table's shape. ``cache_only``: only the models
+    whose every cell is stored (the others are left out of the results)."""
+    from kgraph.store import StructureStore, data_hash
+    from viz.compare.cells import Cell, run_cells, stored
+    from viz.compare.data import Table
+    from viz.compare.models import parse_models
+
     X, y, dropped = load_table(name, folds, rows)
-    pairs = splits(y, folds, repeats=repeats)
-    code = version()
-    results, entries = {}, []
-    for label, model in models.items():
-        slug = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
-        entry = cached(cache, f"{name}-{rows}-f{folds}-r{repeats}-{slug}-{model_key(model)}",
-                       lambda model=model: cross_validate(model, X, y, pairs), code)
-        results[label] = entry["result"]
-        entries.append(entry)
-        print(f"{name:<18} {label:<38} {_short(entry['result'])}", file=sys.stderr, flush=True)
-    return results, entries, dropped, X.shape
+    table = Table(name, X, y, data_hash(X, y))
+    chosen = parse_models(models, baselines=False)
+    with StructureStore(run_store(cache)) as store:
+        if cache_only:
+            chosen = [m for m in chosen
+                      if len(stored(store, table, m, folds, 0)) == folds * repeats]
+        cells = run_cells([table], chosen, store, cv=folds, repeats=repeats, random_state=0,
+                          n_jobs=n_jobs, verbose=False)
+    results = {}
+    for model in chosen:
+        scores = [cells[Cell(name, model.label, f // folds, f)] for f in range(folds * repeats)]
+        results[model.label] = summary(scores)
+        print(f"{name:<18} {model.label:<38} {_short(results[model.label])}", file=sys.stderr,
+              flush=True)
+    return results, [{"code_version": version()}] * len(chosen), dropped, X.shape
 
 
 def _short(result: dict) -> str:

@@ -27,7 +27,7 @@ from _baselines import BASELINES, DESCRIPTION  # noqa: E402
 from _common import RESULTS, write  # noqa: E402
 from _models import SAME_AS, kgraph_classifiers  # noqa: E402
 from _tables import one_version, settings, table_results  # noqa: E402
-from real_tables import FOLDS, NOT_COMPUTED, REAL, is_cached, parse_arguments  # noqa: E402
+from real_tables import FOLDS, NOT_COMPUTED, REAL, parse_arguments  # noqa: E402
 
 from estimators.datasets import list_datasets  # noqa: E402
 from viz import friedman_nemenyi, plot_critical_difference  # noqa: E402
@@ -87,10 +87,9 @@ def main() -> None:
     models = {**ours, **BASELINES}
     all_results, entries = {}, []
     for name in args.table_names:
-        run = {k: m for k, m in models.items()
-               if not args.cache_only or is_cached(args.cache, name, k, m, rows, repeats)}
-        results, got, _, _ = table_results(name, run, folds=FOLDS, rows=rows,
-                                           repeats=repeats, cache=args.cache)
+        results, got, _, _ = table_results(name, models, folds=FOLDS, rows=rows,
+                                           repeats=repeats, cache=args.cache,
+                                           cache_only=args.cache_only, n_jobs=args.n_jobs)
         all_results[name] = {k: results.get(k, {"error": NOT_COMPUTED}) for k in models}
         entries += got
     missing = [f"{k} on {name}" for name, res in all_results.items() for k, r in res.items()

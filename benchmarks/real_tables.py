@@ -23,7 +23,6 @@ results/real_tables.md); ``--quick``: four small tables, 150 rows, one repeat
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -39,11 +38,9 @@ from _models import NestedBest, default_classifiers, kgraph_classifiers  # noqa:
 from _tables import (  # noqa: E402
     CACHE,
     cell,
-    model_key,
     one_version,
     settings,
     table_results,
-    version,
 )
 
 from estimators.columns import infer_feature_types  # noqa: E402
@@ -65,13 +62,6 @@ HISTORY = (
 
 
 NOT_COMPUTED = "not computed: the run was stopped before it (--cache-only)"
-
-
-def is_cached(cache: str, name: str, label: str, model, rows, repeats: int) -> bool:
-    """Whether ``table_results`` would read this model's result from the cache (its key)."""
-    slug = re.sub(r"[^A-Za-z0-9]+", "_", label).strip("_")
-    key = f"{name}-{rows}-f{FOLDS}-r{repeats}-{slug}-{model_key(model)}@{version()}.json"
-    return (Path(cache) / key).is_file()
 
 
 def repeat_means(result: dict, key: str = "acc_folds") -> np.ndarray:
@@ -145,16 +135,21 @@ def parse_arguments(description: str, all_tables: list[str]) -> argparse.Namespa
     parser.add_argument("--max-rows", type=int, default=None,
                         help="subsample larger tables (stratified) to this many rows")
     parser.add_argument("--cache", default=str(CACHE),
-                        help="folder of cached results (per table x model x code version; "
-                             "real_tables.py and leaderboard.py and parallel runs share it)")
+                        help="folder of the run store runs.db (kgraph compare's cells, per "
+                             "table x model x fold x code version; real_tables.py, "
+                             "leaderboard.py and parallel runs share it)")
     parser.add_argument("--repeats", type=int, default=None,
                         help="shuffles of the 5-fold CV (seeds 0, 1, ...; default 3, "
                              "--quick 1)")
     parser.add_argument("--tables", default=None,
                         help="comma-separated table names (default: all)")
     parser.add_argument("--cache-only", action="store_true",
-                        help="report only results already in the cache (of this code "
+                        help="report only results already in the run store (of this code "
                              "version); a model without one is reported as not computed")
+    parser.add_argument("--n-jobs", type=int, default=1,
+                        help="cells (model x fold) in parallel processes (kgraph compare's "
+                             "--n-jobs); seconds are then measured with the cells sharing "
+                             "the cores")
     args = parser.parse_args()
     args.rows = QUICK_ROWS if args.quick else args.max_rows
     args.repeats = args.repeats or (1 if args.quick else 3)
@@ -171,10 +166,10 @@ def main() -> None:
     models = {**ours, NESTED: NestedBest(candidates), **BASELINES}
     all_results, notes, entries = {}, [], []
     for name in tables:
-        run = {k: m for k, m in models.items()
-               if not args.cache_only or is_cached(args.cache, name, k, m, rows, repeats)}
-        results, got, dropped, shape = table_results(name, run, folds=FOLDS, rows=rows,
-                                                     repeats=repeats, cache=args.cache)
+        results, got, dropped, shape = table_results(name, models, folds=FOLDS, rows=rows,
+                                                     repeats=repeats, cache=args.cache,
+                                                     cache_only=args.cache_only,
+                                                     n_jobs=args.n_jobs)
         all_results[name] = {k: results.get(k, {"error": NOT_COMPUTED}) for k in models}
         entries += got
         types = Counter(infer_feature_types(load_dataset(name)[0]).values())
@@ -188,10 +183,10 @@ def main() -> None:
     missing = [f"{k} on {name}" for name, res in all_results.items() for k, r in res.items()
                if r.get("error") == NOT_COMPUTED]
     lines = [
-        f"Code version (hash of the package sources and benchmark helpers) {code}: every "
-        "result below was computed by it, in this run or in an earlier run of the same "
-        "version sharing the cache (e.g. parallel runs given some tables with `--tables`); "
-        "cached results of other versions are refused."
+        f"Code version (hash of the package sources and scikit-learn's version) {code}: every "
+        "result below was computed by it, each (table, model, fold) a cell of `kgraph "
+        "compare`'s run store (`--cache`), in this run or an earlier run of the same "
+        "version sharing the store; cells of other versions are never reused."
         + (f" Tables with more than {rows} rows are subsampled to {rows} (stratified, seed 0)."
            if rows else "")
         + f" Stratified {FOLDS}-fold CV repeated {repeats} times (shuffled with seeds 0 to "

@@ -13,6 +13,8 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.naive_bayes import GaussianNB
 
 from estimators.datasets import load_dataset
 from viz.cli import main
@@ -301,3 +303,43 @@ def test_warnings_are_one_line_per_kind_and_listed_in_the_leaderboard(tmp_path, 
     section = board.split("## Warnings")[1]
     assert f"### iris / {spec}" in section and "`ConvergenceWarning`" in section
     assert "DummyClassifier" not in section
+
+
+class FailsOnWine(ClassifierMixin, BaseEstimator):
+    """GaussianNB, except on tables of 13 features (wine), where the fit raises."""
+
+    def fit(self, X, y):
+        if np.shape(X)[1] == 13:
+            raise ValueError("no wine here\nsecond line")
+        self.model_ = GaussianNB().fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(X)
+
+
+def test_a_failing_model_is_reported_and_the_others_are_scored(tmp_path):
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    result = run_comparison(["iris", "wine", "breast_cancer"],
+                            {"nb": GaussianNB(), "sometimes": FailsOnWine()}, tmp_path,
+                            cv=3, baselines=False, verbose=False)
+    folds = pd.read_csv(tmp_path / "folds.csv")
+    failed = folds[folds["error"].notna()]
+    assert set(zip(failed["table"], failed["model"], strict=True)) == {("wine", "sometimes")}
+    assert (failed["error"] == "ValueError: no wine here").all()
+    assert failed["accuracy"].isna().all()
+    # the model that ran is scored exactly as scikit-learn scores it on the same folds
+    X, y = load_dataset("wine")
+    expected = cross_val_score(GaussianNB(), X, y,
+                               cv=StratifiedKFold(3, shuffle=True, random_state=0))
+    got = folds[(folds["table"] == "wine") & (folds["model"] == "nb")]["accuracy"]
+    np.testing.assert_allclose(got.to_numpy(), expected, atol=1e-12)
+    board = (tmp_path / "leaderboard.md").read_text()
+    assert "| wine | sometimes | 3 | ValueError: no wine here |" in board
+    assert "Ranks and means over the 2 tables where every model ran (left out, a model " \
+           "failed: wine)" in board
+    assert re.search(r"\| wine \| \*\*[0-9.]+ ± [0-9.]+\*\* \| error \|", board)
+    assert "& failed" in (tmp_path / "table.tex").read_text()
+    assert len(result.files) == 7  # folds, leaderboard, table, 2 diagrams x pdf/png

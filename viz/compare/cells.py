@@ -31,7 +31,7 @@ import numpy as np
 from viz.compare.data import Table
 from viz.compare.models import Model
 
-__all__ = ["Cell", "ENGINES", "run_cells", "score_cell", "splits"]
+__all__ = ["Cell", "ENGINES", "failure", "run_cells", "score_cell", "splits"]
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,11 @@ def splits(table: Table, cv: int, repeats: int, random_state: int) -> list:
 def score_cell(estimator, data: tuple, train, test) -> dict[str, Any]:
     """The scores of one cell (run in a worker: a joblib process or a Dask worker), with
     the distinct warnings it raised as ``warnings`` (``(category name, message)`` pairs)
-    and, for a model that learns one, the fitted ``structure`` (else None)."""
+    and, for a model that learns one, the fitted ``structure`` (else None).
+
+    A fit or prediction that raises gives ``{"error": "Type: message"}`` instead of the
+    metrics (:func:`failure`): the comparison goes on, and the reports mark the cell; a
+    nested-CV chooser's pick is recorded as ``chosen``."""
     import warnings
 
     from threadpoolctl import threadpool_limits
@@ -72,10 +76,31 @@ def score_cell(estimator, data: tuple, train, test) -> dict[str, Any]:
     # one BLAS / OpenMP thread per cell: cells are the parallelism
     with threadpool_limits(1), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        scores, fitted = split_scores(estimator, X, y, train, test, np.unique(np.asarray(y)),
-                                      return_estimator=True)
+        try:
+            scores, fitted = split_scores(estimator, X, y, train, test,
+                                          np.unique(np.asarray(y)), return_estimator=True)
+        except Exception as exc:  # noqa: BLE001 - a model that fails is reported, not fatal
+            scores, fitted = {"error": failure(exc)}, None
     raised = dict.fromkeys((w.category.__name__, str(w.message)) for w in caught)
-    return {**scores, "warnings": list(raised), "structure": _structure(fitted)}
+    chosen = next((getattr(fitted, a) for a in CHOSEN if hasattr(fitted, a)), None)
+    return {**scores, **({"chosen": str(chosen)} if chosen is not None else {}),
+            "warnings": list(raised), "structure": None if fitted is None else _structure(fitted)}
+
+
+#: attributes that name the candidate a fitted nested-CV chooser picked (recorded per cell)
+CHOSEN = ("best_name_", "chosen_")
+
+
+def failure(exc: BaseException) -> str:
+    """The one line a failed cell records: ``Type: first line of the message``.
+
+    Examples
+    --------
+    >>> failure(ValueError("k must be at most 3\\nmore"))
+    'ValueError: k must be at most 3'
+    """
+    lines = str(exc).splitlines()
+    return f"{type(exc).__name__}: {lines[0][:200] if lines else ''}".rstrip(": ")
 
 
 def _structure(fitted):

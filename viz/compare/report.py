@@ -29,10 +29,25 @@ TIMES = ("fit_time", "predict_time")
 
 
 def per_table(folds: pd.DataFrame, metric: str, how: str = "mean") -> pd.DataFrame:
-    """Rows tables, columns models (in the order of the folds): ``how`` over the folds."""
-    frame = folds.pivot_table(index="table", columns="model", values=metric, aggfunc=how,
-                              sort=False)
-    return frame[list(dict.fromkeys(folds["model"]))]
+    """Rows tables, columns models (in the order of the folds): ``how`` over the folds;
+    NaN where a fold of the model failed on the table (its cell holds an ``error``)."""
+    grouped = folds.groupby(["table", "model"], sort=False)[metric]
+    frame = getattr(grouped, how)(skipna=False) if how == "mean" else grouped.agg(how)
+    failed = folds[metric].isna().groupby([folds["table"], folds["model"]], sort=False).any()
+    frame = frame.mask(failed).unstack("model")
+    return frame.loc[list(dict.fromkeys(folds["table"])), list(dict.fromkeys(folds["model"]))]
+
+
+def _number(value, spec: str) -> str:
+    """``value`` formatted, or ``---`` where it is missing (no table where all models ran)."""
+    return "---" if value is None or pd.isna(value) else format(value, spec)
+
+
+def _cell(mean: float, sd: float, best: bool) -> str:
+    if pd.isna(mean):
+        return "error"
+    text = f"{mean:.4f} ± {sd:.4f}"
+    return f"**{text}**" if best else text
 
 
 def _best(row: pd.Series, higher: bool) -> pd.Series:
@@ -40,7 +55,8 @@ def _best(row: pd.Series, higher: bool) -> pd.Series:
 
 
 def _ranks(means: pd.DataFrame, higher: bool) -> pd.Series:
-    return means.rank(axis=1, ascending=not higher).mean().sort_values()
+    """Mean ranks over the tables where every model ran (a failure leaves a table out)."""
+    return means.dropna().rank(axis=1, ascending=not higher).mean().sort_values()
 
 
 def _few(n: int) -> str:
@@ -68,10 +84,15 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
     for metric, (title, higher) in METRICS.items():
         means, sds = per_table(folds, metric), per_table(folds, metric, "std")
         ranks = _ranks(means, higher)
-        lines += ["", f"## {title} ({'higher' if higher else 'lower'} is better)", "",
-                  "| model | mean rank | mean over tables |", "|---|---:|---:|"]
-        lines += [f"| {m} | {r:.2f} | {means[m].mean():.4f} |" for m, r in ranks.items()]
-        if n >= 2 and metric in MAIN:
+        complete = means.dropna()
+        lines += ["", f"## {title} ({'higher' if higher else 'lower'} is better)", ""]
+        if len(complete) < len(means):
+            lines += [f"Ranks and means over the {len(complete)} tables where every model ran "
+                      "(left out, a model failed: "
+                      + ", ".join(means.index[means.isna().any(axis=1)]) + ").", ""]
+        lines += ["| model | mean rank | mean over tables |", "|---|---:|---:|"]
+        lines += [f"| {m} | {r:.2f} | {complete[m].mean():.4f} |" for m, r in ranks.items()]
+        if len(complete) >= 2 and metric in MAIN:
             test = friedman_nemenyi(means, higher_is_better=higher)
             lines += ["", f"Friedman chi-square {test.friedman_chi2:.2f} (p = "
                       f"{test.friedman_p:.2g}); Iman-Davenport F {test.iman_davenport_f:.2f} "
@@ -83,14 +104,18 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
                   "|---|" + "---:|" * means.shape[1]]
         for name, row in means.iterrows():
             best = _best(row, higher)
-            cells = [(f"**{v:.4f} ± {sds.loc[name, m]:.4f}**" if best[m]
-                      else f"{v:.4f} ± {sds.loc[name, m]:.4f}") for m, v in row.items()]
+            cells = [_cell(v, sds.loc[name, m], best[m]) for m, v in row.items()]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", "## Time (seconds per fold, mean over the folds and tables)", "",
               "| model | fit | predict |", "|---|---:|---:|"]
     times = folds.groupby("model", sort=False)[list(TIMES)].mean()
     lines += [f"| {m} | {r.fit_time:.3f} | {r.predict_time:.3f} |" for m, r in times.iterrows()]
     lines += ["", f"Reference of the Wilcoxon tests in `table.tex`: {reference}.", ""]
+    if "error" in folds:
+        failed = folds.dropna(subset=["error"]).groupby(["table", "model"], sort=False)
+        lines += ["## Failures", "", "| table | model | folds | error |", "|---|---|---:|---|"]
+        lines += [f"| {t} | {m} | {len(g)} | {g['error'].iloc[0]} |" for (t, m), g in failed]
+        lines += [""]
     if log is not None:
         lines += log.report_lines("by table and model, over its folds", capitalize=False)
     return lines
@@ -132,6 +157,9 @@ def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float =
         best = _best(row, higher)
         cells = []
         for m, v in row.items():
+            if pd.isna(v):
+                cells.append("failed")
+                continue
             text = f"{v:.3f} \\pm {sds.loc[name, m]:.3f}"
             text = f"\\mathbf{{{text}}}" if best[m] else text
             mark = ""
@@ -140,11 +168,13 @@ def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float =
                 mark = "^{-}" if worse else "^{+}"
             cells.append(f"${text}{mark}$")
         rows.append(" & ".join([latex_escape(name), *cells]) + r" \\")
-    ranks = means.rank(axis=1, ascending=not higher).mean()
+    ranks = _ranks(means, higher)
     over = wilcoxon_against({m: means[m].to_numpy() for m in models}, reference)
-    foot = [" & ".join(["Mean rank", *(f"{ranks[m]:.2f}" for m in models)]) + r" \\",
+    foot = [" & ".join(["Mean rank", *(_number(ranks.get(m), ".2f") for m in models)])
+            + r" \\",
             " & ".join(["Wilcoxon $p$ (Holm)",
-                        *("ref." if m == reference else f"{over[m]:.2g}" for m in models)])
+                        *("ref." if m == reference else _number(over[m], ".2g")
+                          for m in models)])
             + r" \\"]
     n_folds = int(folds.groupby(["table", "model"]).size().max())
     caption = (f"{title.capitalize()} ({'higher' if higher else 'lower'} is better): mean "
@@ -169,7 +199,7 @@ def cd_figures(folds: pd.DataFrame, out: Path) -> list[Path]:
     for metric in MAIN:
         title, higher = METRICS[metric]
         means = per_table(folds, metric)
-        if len(means) < 2 or means.shape[1] < 2:
+        if len(means.dropna()) < 2 or means.shape[1] < 2:
             continue
         test = friedman_nemenyi(means, higher_is_better=higher)
         fig = plot_critical_difference(test, title=f"{title}: mean rank over "
@@ -221,7 +251,7 @@ def fold_frame(results: dict, order: Sequence[str], tables: Sequence[str]) -> pd
         set(frame.columns) - set(keys) - set(METRICS) - set(TIMES))
     frame["table"] = pd.Categorical(frame["table"], categories=list(tables), ordered=True)
     frame["model"] = pd.Categorical(frame["model"], categories=list(order), ordered=True)
-    frame = frame.sort_values(keys).reset_index(drop=True)[columns]
+    frame = frame.sort_values(keys).reset_index(drop=True).reindex(columns=columns)
     frame["table"] = frame["table"].astype(str)
     frame["model"] = frame["model"].astype(str)
     return frame.replace({np.inf: np.nan})
