@@ -81,8 +81,8 @@ def fit_parameters_partitioned(factors, data, rows, counts: np.ndarray, spec: Di
     >>> import numpy as np, pandas as pd
     >>> from estimators.columns import MixedEncoder
     >>> from estimators.discriminative import Discriminative, fit_parameters
-    >>> from estimators.network.partitions import InMemory
-    >>> from estimators.scores import fit_cg_factor
+    >>> from estimators.stats.partitions import InMemory
+    >>> from estimators.network.fitting import fit_cg_factor
     >>> rng = np.random.default_rng(0)
     >>> y = rng.integers(0, 2, 300)
     >>> X = np.column_stack([(rng.random(300) < 0.3 + 0.4 * y), rng.normal(y, 1.0)])
