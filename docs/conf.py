@@ -18,6 +18,37 @@ sys.path[:0] = [str(ROOT), str(DOCS)]
 os.environ.setdefault("MPLBACKEND", "Agg")
 os.environ.setdefault("KGRAPH_TUTORIAL_QUICK", "1")
 
+
+
+def _example_plugin() -> None:
+    """Make the gallery's plug-in tutorial (e) run where its example package is not
+    installed (``pip install ./tutorials/e_plugin``): its module is read from
+    ``tutorials/e_plugin`` and its entry point from a metadata folder written from that
+    package's ``pyproject.toml``, so that ``pip install ".[docs]"`` alone builds the site."""
+    import tempfile
+    import tomllib
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    source = ROOT / "tutorials" / "e_plugin"
+    project = tomllib.loads((source / "pyproject.toml").read_text())["project"]
+    try:
+        distribution(project["name"])
+        return
+    except PackageNotFoundError:
+        pass
+    folder = Path(tempfile.mkdtemp(prefix="kgraph-docs-plugin-"))
+    info = folder / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\n"
+                                   f"Version: {project['version']}\n")
+    (info / "entry_points.txt").write_text("".join(
+        f"[{group}]\n" + "".join(f"{name} = {target}\n" for name, target in points.items())
+        for group, points in project["entry-points"].items()))
+    sys.path[:0] = [str(source), str(folder)]
+
+
+_example_plugin()
+
 import _api  # noqa: E402
 import _gallery  # noqa: E402
 
