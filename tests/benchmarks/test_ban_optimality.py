@@ -15,13 +15,16 @@ bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 
 
-@pytest.mark.parametrize("name, kind", [("bic", "discrete"), ("bdeu", "discrete"),
-                                        ("bic", "gaussian"), ("bic", "mixed")])
-def test_reaches_the_brute_force_optimum_on_registry_scores(name, kind, capsys):
+@pytest.mark.parametrize("name, kind, dims", [
+    ("bic", "discrete", (3, 4)), ("bdeu", "discrete", (3, 4)), ("bic", "gaussian", (3, 4)),
+    # the mixed score's brute force at d = 4 is the slowest check of the suite (~30 s idle):
+    # the default run checks d = 3, the `slow` step (.ci/run) the full set as for the others
+    ("bic", "mixed", (3,)), pytest.param("bic", "mixed", (3, 4), marks=pytest.mark.slow)])
+def test_reaches_the_brute_force_optimum_on_registry_scores(name, kind, dims, capsys):
     """d <= 4, in-degree 2: every hit equals brute force; the misses are counted and
     printed (and guarded below 10 %), never hidden (benchmarks/ban_optimality.py)."""
     hits, misses = 0, []
-    for seed, d in product(range(6), (3, 4)):
+    for seed, d in product(range(6), dims):
         f, variables = bench.instance(name, kind, seed, d)
         res, best = hill_climb_dag(f, 2, variables=variables), brute_force_dag(f, 2)
         assert res.score <= best.score + 1e-9

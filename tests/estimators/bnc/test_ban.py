@@ -34,6 +34,9 @@ class EveryFamilyBIC:
     def score(self, v, parents):
         return self.base_.score(v, parents)
 
+    def __repr__(self):  # a test id without a memory address: the same in every xdist worker
+        return "EveryFamilyBIC()"
+
 
 # BANClassifier() at its defaults: tests/estimators/test_sklearn_conformance.py
 @parametrize_with_checks([BANClassifier(max_parents=1, restarts=2, random_state=0),
