@@ -31,7 +31,7 @@ them) and the LR and HGB pipelines of ``_baselines.py``, on every shipped table 
 real ones, with the protocol and cache of ``real_tables.py``/``leaderboard.py``; each model
 its own row; mean ranks, Friedman test, Nemenyi critical difference.
 
-Run: ``nice -n 10 env PYTHONPATH=$PWD python benchmarks/bnc_family.py --max-rows 500
+Run: ``nice -n 10 env PYTHONPATH=$PWD python benchmarks/bnc_family.py
 --repeats 1`` (writes results/bnc_family.md and the diagrams); ``--quick``: car and votes
 for the peers, the quick tables for the family (results/bnc_family_quick.md).
 """
@@ -282,7 +282,8 @@ def family_section(tables, rows, repeats, cache, stem) -> tuple[list[str], str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--max-rows", type=int, default=500)
+    parser.add_argument("--max-rows", type=int, default=None,
+                        help="subsample larger tables (stratified, seed 0); default: full size")
     parser.add_argument("--peer-rows", type=int, default=PEER_ROWS)
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--cache", default=str(CACHE))

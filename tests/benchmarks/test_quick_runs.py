@@ -34,7 +34,7 @@ def test_list_and_unknown_steps(capsys):
 def test_arguments_after_a_double_dash_reach_every_step(capsys):
     assert main(["list", "--", "--repeats", "2"]) == 0
     out = capsys.readouterr().out
-    assert ("real_tables: python benchmarks/real_tables.py --max-rows 500 --repeats 1 "
+    assert ("real_tables: python benchmarks/real_tables.py --repeats 1 --n-jobs 2 "
             "--repeats 2 -> real_tables.md") in out
     assert "startup: python benchmarks/startup.py --repeats 2 -> startup.md" in out
 
