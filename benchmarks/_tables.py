@@ -193,13 +193,13 @@ def run_store(cache) -> str:
 
 
 def table_results(name: str, models: dict, *, folds: int, rows: int | None, repeats: int,
-                  cache, cache_only: bool = False, n_jobs: int = 1) -> tuple[dict, list, dict, tuple]:
+                  cache, cache_only: bool = False, n_jobs: int = 1) -> tuple[dict, dict, tuple]:
     """Every model of ``models`` cross-validated on table ``name`` by ``kgraph compare``'s
     cells (:func:`viz.compare.cells.run_cells`: the same folds for every model, ``folds``
     stratified folds repeated ``repeats`` times, seeds 0, 1, ...), each cell a row of the run
     store in ``cache`` keyed by the data's hash, the model, the fold and the code version (a
-    cell of other code is never reused): results by label (:func:`summary`), their code
-    versions, the dropped classes and the table's shape. ``cache_only``: only the models
+    cell of other code is never reused, so every result is of :func:`version`): results by
+    label (:func:`summary`), the dropped classes and the table's shape. ``cache_only``: only the models
     whose every cell is stored (the others are left out of the results)."""
     from kgraph.store import StructureStore, data_hash
     from viz.compare.cells import Cell, run_cells, stored
@@ -221,7 +221,7 @@ def table_results(name: str, models: dict, *, folds: int, rows: int | None, repe
         results[model.label] = summary(scores)
         print(f"{name:<18} {model.label:<38} {_short(results[model.label])}", file=sys.stderr,
               flush=True)
-    return results, [{"code_version": version()}] * len(chosen), dropped, X.shape
+    return results, dropped, X.shape
 
 
 def _short(result: dict) -> str:

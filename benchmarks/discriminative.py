@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baselines import BOOSTING, DESCRIPTION, LOGISTIC  # noqa: E402
 from _common import write  # noqa: E402
 from _models import kgraph_classifiers  # noqa: E402
-from _tables import CACHE, SKLEARN, cell, one_version, settings, table_results  # noqa: E402
+from _tables import CACHE, SKLEARN, cell, settings, table_results  # noqa: E402
 from real_tables import NOT_COMPUTED, REAL, UCI  # noqa: E402
 
 from estimators import TANClassifier  # noqa: E402
@@ -152,16 +152,14 @@ def main() -> None:
     unknown = set(asked) - set(MODELS)
     if unknown:
         parser.error(f"unknown model label(s) {sorted(unknown)}; labels: {list(MODELS)}")
-    all_results, notes, entries = {}, [], []
+    all_results, notes = {}, []
     for name in args.tables.split(","):
         run = {k: MODELS[k] for k in chosen}
-        results, got, _, shape = table_results(name, run, folds=FOLDS, rows=args.max_rows,
+        results, _, shape = table_results(name, run, folds=FOLDS, rows=args.max_rows,
                                                repeats=args.repeats, cache=args.cache,
                                                cache_only=args.cache_only)
-        entries += got
         all_results[name] = {k: results.get(k, {"error": NOT_COMPUTED}) for k in chosen}
         notes.append(f"- {name}: {shape[0]} rows, {shape[1]} features")
-    one_version(entries)
     lines = [
         ("Tables computed by runs sharing `--cache`, this file written by one run over all "
          "tables reading it. " if args.cache else "")

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baselines import BASELINES, DESCRIPTION  # noqa: E402
 from _common import RESULTS, write  # noqa: E402
 from _models import SAME_AS, kgraph_classifiers  # noqa: E402
-from _tables import one_version, settings, table_results  # noqa: E402
+from _tables import settings, table_results, version  # noqa: E402
 from real_tables import FOLDS, NOT_COMPUTED, REAL, parse_arguments  # noqa: E402
 
 from estimators.datasets import list_datasets  # noqa: E402
@@ -85,16 +85,15 @@ def main() -> None:
     rows, repeats = args.rows, args.repeats
     ours = kgraph_classifiers()
     models = {**ours, **BASELINES}
-    all_results, entries = {}, []
+    all_results = {}
     for name in args.table_names:
-        results, got, _, _ = table_results(name, models, folds=FOLDS, rows=rows,
+        results, _, _ = table_results(name, models, folds=FOLDS, rows=rows,
                                            repeats=repeats, cache=args.cache,
                                            cache_only=args.cache_only, n_jobs=args.n_jobs)
         all_results[name] = {k: results.get(k, {"error": NOT_COMPUTED}) for k in models}
-        entries += got
     missing = [f"{k} on {name}" for name, res in all_results.items() for k, r in res.items()
                if r.get("error") == NOT_COMPUTED]
-    code = one_version(entries)
+    code = version()
     stem = "leaderboard_quick" if args.quick else "leaderboard"
     RESULTS.mkdir(parents=True, exist_ok=True)
     lines = [

@@ -38,9 +38,9 @@ from _models import NestedBest, default_classifiers, kgraph_classifiers  # noqa:
 from _tables import (  # noqa: E402
     CACHE,
     cell,
-    one_version,
     settings,
     table_results,
+    version,
 )
 
 from estimators.columns import infer_feature_types  # noqa: E402
@@ -164,21 +164,20 @@ def main() -> None:
     ours = kgraph_classifiers()
     candidates = default_classifiers()
     models = {**ours, NESTED: NestedBest(candidates), **BASELINES}
-    all_results, notes, entries = {}, [], []
+    all_results, notes = {}, []
     for name in tables:
-        results, got, dropped, shape = table_results(name, models, folds=FOLDS, rows=rows,
+        results, dropped, shape = table_results(name, models, folds=FOLDS, rows=rows,
                                                      repeats=repeats, cache=args.cache,
                                                      cache_only=args.cache_only,
                                                      n_jobs=args.n_jobs)
         all_results[name] = {k: results.get(k, {"error": NOT_COMPUTED}) for k in models}
-        entries += got
         types = Counter(infer_feature_types(load_dataset(name)[0]).values())
         kind = ", ".join(f"{n} {t}" for t, n in sorted(types.items()))
         notes.append(f"- {name}: {shape[0]} rows, {shape[1]} features ({kind}, as typed by "
                      "`feature_types='auto'`)"
                      + (f"; dropped classes with fewer than {FOLDS} rows: {dropped}"
                         if dropped else ""))
-    code = one_version(entries)
+    code = version()
     rows_ours = [*ours, NESTED]
     missing = [f"{k} on {name}" for name, res in all_results.items() for k, r in res.items()
                if r.get("error") == NOT_COMPUTED]
