@@ -94,6 +94,7 @@ STEPS = [
          quick_outputs=("leaderboard_quick.md", "leaderboard_quick_accuracy.png",
                         "leaderboard_quick_log_loss.png")),
     Step("ktan_speed", "ktan_speed", ("ktan_speed.md",)),
+    Step("core_fit_time", "core_fit_time", ("core_fit_time.md",)),
     Step("ktan_auto_rule", "ktan_auto_rule", ("ktan_auto_rule.md",)),
     Step("defaults_check_choosing", "defaults_check", ("defaults_check_choosing.md",),
          ("--choosing", "--max-rows", "1000"), ("--quick", "--choosing")),
