@@ -83,11 +83,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._joint import (
-    FEATURE_SELECTION_CONSTRAINT,
-    FEATURE_TYPES_CONSTRAINT,
-    JointLogLikelihoodClassifier,
-)
+from estimators.base.progress import progress
 from estimators.base.user_warnings import user_fit
 from estimators.bnc._counts import categorical_factor
 from estimators.bnc._gaussian import GaussianSpodes, fit_gaussian_families
@@ -98,9 +94,13 @@ from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.class_node import unique_class_node
 from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import CGNetwork, var_floor
-from estimators.progress import progress
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
+from estimators.template.joint_likelihood import (
+    FEATURE_SELECTION_CONSTRAINT,
+    FEATURE_TYPES_CONSTRAINT,
+    JointLogLikelihoodClassifier,
+)
 from kgraph.superparent import SuperParentEnsemble
 
 __all__ = ["A2DEClassifier", "AODEClassifier", "AnDEClassifier"]
@@ -131,7 +131,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`).
     feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        Which features the SPODEs span (:func:`estimators.feature_selection.select_features`);
+        Which features the SPODEs span (:func:`estimators.learning.feature_selection.select_features`);
         None: all non-constant ones.
     random_state : int, RandomState or None, default=None
         Seeds the feature selection's folds or permutations (None: seed 0).
@@ -172,7 +172,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     (3, (3,))
     """
 
-    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
     structure_graph_kind = "ande"
 
     _learns_dependence = True

@@ -26,8 +26,8 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
+from estimators.learning.plugins import RegistryName
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
-from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import canonical_order, hill_climb_dag, snap, tie_step
 from kgraph import ParentSetDAG
@@ -71,7 +71,7 @@ class BANClassifier(DAGNetworkClassifier):
     parameters : {"generative", "discriminative"} or Discriminative, default="generative"
         As in :class:`~estimators.ktan.KTANClassifier`.
     feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        Which features the DAG spans (:func:`estimators.feature_selection.select_features`,
+        Which features the DAG spans (:func:`estimators.learning.feature_selection.select_features`,
         the template's selection); None: all non-constant ones.
     verbose : bool, default=False
         Progress bars inside ``fit`` (the search's moves, score grids).

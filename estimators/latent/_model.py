@@ -92,7 +92,7 @@ class LatentCNB(LatentSettings, ClassNamePrefixFeaturesOutMixin, TransformerMixi
     verbose : bool, default=False
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
         backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
-        (:func:`estimators.progress.show_progress`, off by default).
+        (:func:`estimators.base.progress.show_progress`, off by default).
 
     Attributes
     ----------

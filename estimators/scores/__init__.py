@@ -5,7 +5,7 @@ giving ``I(X_v; X_parents | Y)`` in nats, with ``edge_matrix()`` for all pairs a
 ``score_many`` for batches of hyperedges, both computed in parallel chunks through joblib.
 Scores are registered by name and feature family in :data:`SCORES`
 (:func:`register_score`; other packages through the ``kgraph.scores`` entry point, see
-:mod:`estimators.plugins`).
+:mod:`estimators.learning.plugins`).
 
 The score protocol
 ------------------

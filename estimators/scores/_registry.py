@@ -2,7 +2,7 @@
 
 ``SCORES[name][family]`` is a factory of an unfitted score; a new score (or a new family of
 an existing score) is registered with :func:`register_score` -- here, at run time, or from
-another package through the ``kgraph.scores`` entry point (:mod:`estimators.plugins`).
+another package through the ``kgraph.scores`` entry point (:mod:`estimators.learning.plugins`).
 
 | name | discrete features | Gaussian features | mixed (or missing cells) |
 |---|---|---|---|
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from estimators._entry_points import check_new_name, load_group
+from estimators.base.entry_points import check_new_name, load_group
 
 from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore
@@ -116,7 +116,7 @@ def register_score(name: str, factories: Mapping[str, Callable[[], object]] | Ca
 
 def load_score_plugins(*, reload: bool = False) -> None:
     """Register the scores of the ``kgraph.scores`` entry points (once per process;
-    ``reload=True`` reads them again); see :mod:`estimators.plugins`.
+    ``reload=True`` reads them again); see :mod:`estimators.learning.plugins`.
 
     Examples
     --------

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from estimators._entry_points import check_new_name, load_group
+from estimators.base.entry_points import check_new_name, load_group
 from estimators.search._common import Score, check_backbone
 from estimators.search.arborescence import maximum_spanning_arborescence
 from estimators.search.backbone_dp import backbone_dp
@@ -108,7 +108,7 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
 
 def load_searcher_plugins(*, reload: bool = False) -> None:
     """Register the searchers of the ``kgraph.searchers`` entry points (once per process;
-    ``reload=True`` reads them again); see :mod:`estimators.plugins`.
+    ``reload=True`` reads them again); see :mod:`estimators.learning.plugins`.
 
     Examples
     --------

@@ -86,7 +86,7 @@ class ClassFreeFactor(WrapsCGFactor):
 
     def describe(self, names: list) -> dict:
         """Its parameters for exports: those of the one-class factor, marked class-free."""
-        from estimators.network.export import factor_parameters
+        from estimators.network.export.pgmpy_network import factor_parameters
 
         return {"kind": "ClassFreeFactor", "class_free": True,
                 "factor": factor_parameters(self.inner, names)}

@@ -252,7 +252,7 @@ def discrete_table(seed=0, n=300):
 def test_structure_files_and_pgmpy_export(tmp_path):
     from pgmpy.inference import VariableElimination
 
-    from estimators.network_export import write_network
+    from estimators.network.export.exact_export import write_network
     from kgraph import ParentSetDAG, read_structure
 
     X, y = discrete_table()
