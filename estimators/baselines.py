@@ -1,8 +1,8 @@
 """The public path of the baseline classifiers (``kgraph compare --models
 estimators.baselines:MixedNB``, as the comparison tutorial writes it): the code lives on the
-learning floor, :mod:`estimators.learning.baselines`."""
+learning floor, :mod:`estimators.learning.baseline_classifiers`."""
 
-from estimators.learning.baselines import (
+from estimators.learning.baseline_classifiers import (
     DESCRIPTIONS,
     NUMBERS,
     STRINGS,

@@ -1,8 +1,8 @@
 """The public path of the plug-in listing (``from estimators.plugins import registered``, as
 the user guide and the plug-in tutorial write it): the code lives on the learning floor,
-:mod:`estimators.learning.plugins`."""
+:mod:`estimators.learning.plugin_registry`."""
 
-from estimators.learning.plugins import (
+from estimators.learning.plugin_registry import (
     GROUPS,
     PluginWarning,
     Registration,

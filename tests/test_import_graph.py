@@ -20,10 +20,10 @@ Two rules (HELPERS.md "layering", issue 27):
     * a private *module* ``P._m`` (its name starts with one underscore) is private to its
       package ``P``: only modules inside ``P`` import it or anything from it. So
       a top-level ``estimators._m`` would be shared by all of
-      ``estimators``, but ``estimators.scores._gaussian`` belongs to ``estimators.scores``
+      ``estimators``, but ``estimators.scores._gaussian_cmi`` belongs to ``estimators.scores``
       (others import what ``estimators.scores`` exports);
     * a private *name* ``_x`` defined in a module ``M`` (a constant, function, class) is
-      private to ``M``'s unit: ``_LOG_2PI`` of ``estimators.scores._gaussian`` may be
+      private to ``M``'s unit: ``_LOG_2PI`` of ``estimators.scores._gaussian_cmi`` may be
       imported inside ``estimators.scores`` only, ``_x`` of
       ``estimators.template.joint_likelihood`` inside ``estimators.template`` only.
 
@@ -342,8 +342,8 @@ def test_partition_tests_are_found(tmp_path):
 #: re-exports a module of the learning floor.
 TOP_LEVEL_MODULES = {"testing": None,
                      "confidence": "estimators.learning.structure_confidence",
-                     "plugins": "estimators.learning.plugins",
-                     "baselines": "estimators.learning.baselines"}
+                     "plugins": "estimators.learning.plugin_registry",
+                     "baselines": "estimators.learning.baseline_classifiers"}
 
 
 def facade_of(path: Path) -> str | None:

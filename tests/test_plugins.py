@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import estimators.learning.plugins as plugins
+import estimators.learning.plugin_registry as plugins
 from estimators import KTANClassifier
 from estimators.base.entry_points import STATE
 from estimators.scores import SCORES

@@ -44,7 +44,7 @@ triples and is refused there.
 
 **Cost.** ``C(d, n)`` SPODEs of ``d`` factors each: ``d^2`` factors for AODE, ``d^3 / 2``
 for A2DE. The linear-Gaussian factors (a continuous child of continuous super-parents) of
-all SPODEs are fitted at once from the class moments (:mod:`estimators.bnc._gaussian`, the
+all SPODEs are fitted at once from the class moments (:mod:`estimators.bnc._spode_gaussian`, the
 same numbers as the per-family fit), and the SPODEs made only of them (a continuous table)
 are evaluated together, a missing super-parent integrated out exactly for all (row, SPODE)
 pairs at once. Any other SPODE evaluates on all rows at once (no loop over rows), the rows
@@ -85,9 +85,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from estimators.base.progress import progress
 from estimators.base.user_warnings import user_fit
+from estimators.bnc._aode_partitions import fit_ande_partitions
 from estimators.bnc._counts import categorical_factor
-from estimators.bnc._gaussian import GaussianSpodes, fit_gaussian_families
-from estimators.bnc._partitions import fit_ande_partitions
+from estimators.bnc._spode_gaussian import GaussianSpodes, fit_gaussian_families
 from estimators.bnc._spode_joint import spode_joint_log_likelihood
 from estimators.columns import EncodedColumns
 from estimators.learning.structure_scores import MIN_CELL_ROWS
@@ -250,7 +250,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         """Fit the naive Bayes and every SPODE over the columns ``kept`` from ``network``
         (feature parents per column -> ``(CGNetwork, mean training ln p of each factor)``)
         and ``counts`` (super-parent set -> its joint value counts): the one fitting step of
-        the in-memory and the Dask path (:func:`estimators.bnc._partitions.fit_ande_partitions`).
+        the in-memory and the Dask path (:func:`estimators.bnc._aode_partitions.fit_ande_partitions`).
         Returns ``self``."""
         n = self._n()
         sets = list(combinations(kept, n)) if len(kept) >= n else []
@@ -362,7 +362,7 @@ def _spode(enc: EncodedColumns, codes: np.ndarray, m: int, kept: list, parents: 
            fit: dict, gaussian: dict) -> tuple[CGNetwork, list]:
     """One SPODE's network: categorical families with categorical parents from counts
     (:mod:`estimators.bnc._counts`), continuous ones with continuous parents from
-    ``gaussian`` (:func:`estimators.bnc._gaussian.fit_gaussian_families`), the others by
+    ``gaussian`` (:func:`estimators.bnc._spode_gaussian.fit_gaussian_families`), the others by
     :func:`estimators.network.fitting.fit_cg_factor` as :func:`estimators.network.model.fit_network`
     calls it (``fit``: its arguments); and per factor its mean training ``ln p`` when known
     (else None)."""

@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
-from estimators.learning.plugins import RegistryName
+from estimators.learning.plugin_registry import RegistryName
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.scores import score_names
 from estimators.search import canonical_order, hill_climb_dag, snap, tie_step

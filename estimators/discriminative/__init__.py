@@ -8,7 +8,7 @@ log-likelihood (:mod:`._cll`) over the structure's log-linear features (:mod:`._
 
 from estimators.discriminative._cll import CLLProblem, maximise_cll
 from estimators.discriminative._design import Design, fit_design, generative_weights
-from estimators.discriminative._model import (
+from estimators.discriminative._discriminative_model import (
     FORMS,
     PARAMETERS,
     Discriminative,

@@ -9,8 +9,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators.base.user_warnings import user_fit
 from estimators.densities import ClassGaussian
-from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
+from estimators.gnb._gnb_base import BaseGNB
+from estimators.gnb._gnb_partitions import fit_gnb_partitions
 from estimators.gnb._learn import (
     DEPENDENCES,
     KERNELS,
@@ -20,7 +21,6 @@ from estimators.gnb._learn import (
 )
 from estimators.gnb._log_linear import family_factors, forest_families
 from estimators.gnb._mixed_scores import learn_gnb_tree
-from estimators.gnb._partitions import fit_gnb_partitions
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from estimators.stats.cell_statistics import ClassMoments
 from estimators.stats.engine import partition_dispatch

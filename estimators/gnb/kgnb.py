@@ -9,8 +9,8 @@ import pandas as pd
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators.base.user_warnings import user_fit
-from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_network
+from estimators.gnb._gnb_base import BaseGNB
 from estimators.gnb._learn import (
     fit_structure_score,
     fitted_copula_score,
@@ -19,7 +19,7 @@ from estimators.gnb._learn import (
 )
 from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
 from estimators.learning.model_selection import select_by_cv
-from estimators.learning.plugins import RegistryName
+from estimators.learning.plugin_registry import RegistryName
 from estimators.learning.structure_learning import PERFECT, Constraints, Relabelled, learn_structure
 from estimators.scores import score_names
 from estimators.search import BACKBONE_METHODS, check_k, searcher_names

@@ -10,11 +10,11 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators.base.user_warnings import user_fit
-from estimators.ktan._base import BaseKTAN, KTANSpec
-from estimators.ktan._partitions import fit_tan_partitions
+from estimators.ktan._ktan_partitions import fit_tan_partitions
+from estimators.ktan._tan_base import BaseKTAN, KTANSpec
 from estimators.learning.feature_selection import FEATURE_SELECTORS
 from estimators.learning.model_selection import candidate_grid, select_by_cv
-from estimators.learning.plugins import RegistryName
+from estimators.learning.plugin_registry import RegistryName
 from estimators.learning.structure_scores import score_family, shared_scores
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.search import BACKBONE_METHODS, searcher_names

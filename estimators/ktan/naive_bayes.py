@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import Interval
 
 from estimators.base.user_warnings import user_fit
 from estimators.columns import EncodedColumns
-from estimators.ktan._base import MIN_CELL_ROWS
+from estimators.ktan._tan_base import MIN_CELL_ROWS
 from estimators.network.model import NetworkLikelihood, fit_network, refit_network
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
@@ -141,7 +141,7 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
     def _fit_partitions(self, data: Partitions):
         """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
         merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
-        from estimators.ktan._partitions import fit_nb_partitions  # noqa: PLC0415 (a cycle)
+        from estimators.ktan._ktan_partitions import fit_nb_partitions  # noqa: PLC0415 (a cycle)
 
         return fit_nb_partitions(self, data)
 

@@ -18,8 +18,8 @@ from estimators.learning.model_selection import select_by_cv
 from estimators.template.joint_likelihood import JointLogLikelihoodClassifier
 from kgraph.plate import LatentCNBPlate
 
+from ._latent_cnb import LatentCNB, plate_of
 from ._mixed import encoder_feature_types, pooled_moments
-from ._model import LatentCNB, plate_of
 from ._params import LATENT_PARAMETER_CONSTRAINTS, LatentSettings, with_default_components
 
 __all__ = ["LatentCNBClassifier"]

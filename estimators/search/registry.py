@@ -108,7 +108,7 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
 
 def load_searcher_plugins(*, reload: bool = False) -> None:
     """Register the searchers of the ``kgraph.searchers`` entry points (once per process;
-    ``reload=True`` reads them again); see :mod:`estimators.learning.plugins`.
+    ``reload=True`` reads them again); see :mod:`estimators.learning.plugin_registry`.
 
     Examples
     --------

@@ -68,7 +68,7 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.semiparametric.calibration import evidence_weight, row_logsumexp
-from estimators.semiparametric.copula import WrapsCGFactor
+from estimators.semiparametric.copula_factor import WrapsCGFactor
 
 #: the option of a vertex whose factor does not depend on the class
 CLASS_FREE = "class-free"

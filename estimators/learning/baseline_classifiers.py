@@ -15,7 +15,7 @@ with the benchmark scripts.
 
 Examples
 --------
->>> from estimators.learning.baselines import baselines
+>>> from estimators.learning.baseline_classifiers import baselines
 >>> sorted(baselines())
 ['HGB', 'LR', 'mixed NB']
 """

@@ -22,7 +22,7 @@ taken) is skipped with one :class:`PluginWarning` naming its entry point; nothin
 
 Examples
 --------
->>> from estimators.learning.plugins import load_plugins, registered
+>>> from estimators.learning.plugin_registry import load_plugins, registered
 >>> load_plugins()
 >>> [row.name for row in registered() if row.origin == "kgraph"][:3]
 ['bdeu', 'bic', 'cmi']

@@ -198,7 +198,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     def _fit_partitions(self, data: Partitions):
         """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
         merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
-        from estimators.ktan._partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
+        from estimators.ktan._ktan_partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
 
         if as_spec(self._spec().continuous).kind != "gaussian":
             raise ValueError(f"{type(self).__name__}(continuous=...) other than 'gaussian' "
