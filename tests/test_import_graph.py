@@ -391,3 +391,13 @@ def test_loose_modules_are_found(tmp_path):
         "_d.py": "def f():\n    pass\n"})
     assert loose_modules(package) == {"a": "estimators.sub.m", "b": None, "c": None,
                                       "_d": None}
+
+
+def test_file_names_do_not_repeat_across_folders():
+    """Issue 47: a file name says what the file holds without its folder, so no two modules
+    of ``estimators`` share one (``__init__`` aside)."""
+    from collections import Counter
+
+    names = Counter(path.name for path in (ROOT / "estimators").rglob("*.py")
+                    if path.name != "__init__.py")
+    assert [name for name, count in names.items() if count > 1] == []
