@@ -241,7 +241,7 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
     previous = np.inf
     for group in groups:
         # fold by fold, every candidate on it: fits sharing a training part follow each other
-        # (k-TAN shares its hyperedge scores between them, estimators.ktan.shared_scores)
+        # (k-TAN shares its hyperedge scores between them, estimators.learning.structure_scores.shared_scores)
         for f, i in [(f, i) for f in range(n_folds) for i in group]:
             next(bar, None)
             train, test = splits[f]
