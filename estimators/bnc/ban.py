@@ -3,7 +3,7 @@
 The class is a parent of every feature; among the features, a DAG of in-degree at most
 ``max_parents`` found by tabu hill-climbing (:func:`estimators.search.hill_climb_dag`,
 through :func:`estimators.learning.structure_learning.learn_structure` and its one policy
-for infinite scores and ties) on a
+for infinite scores and ties: a singular family, score +inf, is a perfect dependence) on a
 decomposable penalised score taken from the score registry (:mod:`estimators.scores`):
 BIC or BDeu on discrete tables, Gaussian BIC on continuous ones, the conditional Gaussian
 BIC on mixed tables or tables with empty cells; any registered or plug-in score, or a score
