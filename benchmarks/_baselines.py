@@ -1,5 +1,5 @@
 """The baselines every real-table benchmark carries, on the same folds as the kgraph models:
-those of ``kgraph compare`` (:func:`estimators.baselines.baselines`: logistic regression with
+those of ``kgraph compare`` (:func:`estimators.learning.baseline_classifiers.baselines`: logistic regression with
 its penalty C chosen by inner cross-validation, histogram gradient boosting, the naive Bayes
 that fits the column types), plus the one-hot GaussianNB pipeline that issue 11's goal is
 stated against.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 
-from estimators.baselines import (
+from estimators.learning.baseline_classifiers import (
            DESCRIPTIONS,
            NUMBERS,
            STRINGS,
@@ -41,7 +41,7 @@ SHORT = {label: label for label in BASELINES}
 #: how each baseline is built, for the reports
 DESCRIPTION = (
     "Baselines, on the same folds (the baselines of `kgraph compare`, "
-    "`estimators.baselines.baselines`, plus the GaussianNB pipeline): "
+    "`estimators.learning.baseline_classifiers.baselines`, plus the GaussianNB pipeline): "
     f"`{GAUSSIAN_NB}` (numeric columns median-imputed, string columns most-frequent-imputed "
     "and one-hot encoded, unknown categories ignored, then GaussianNB); "
     + "; ".join(f"`{label}` ({DESCRIPTIONS[label]})" for label in (MIXED_NB, LOGISTIC, BOOSTING))

@@ -18,7 +18,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import StratifiedKFold
 
-from estimators.best_of import BestOfClassifier
+from estimators.learning.best_of import BestOfClassifier
 
 #: benchmark rows beyond the command line's models at their defaults: label -> factory
 #: (a documented option a user runs; add a line here to benchmark another setting)

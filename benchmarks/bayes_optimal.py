@@ -399,7 +399,7 @@ def _reduction(gap: float, se: float, reference: float) -> str:
 def blanket_table(main: pd.DataFrame) -> list[str]:
     """The estimated Markov blanket ('TAN on est. MB') against the true one, per sample."""
     lines = ["## Estimated Markov blanket vs the true one", "",
-             "IAMB with semiparametric G-tests (`estimators.feature_selection.markov_blanket`) on "
+             "IAMB with semiparametric G-tests (`estimators.learning.feature_selection.markov_blanket`) on "
              "each training sample; missed = true members left out, extra = others taken in "
              "(with the number of samples where it happened).", "",
              "| target | true blanket | samples | exact | missed | extra |", "|---|---|---|---|---|---|"]

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import QUICK, write  # noqa: E402
 
 from estimators import GNBClassifier, TANClassifier  # noqa: E402
-from estimators.confidence import StructureConfidence  # noqa: E402
 from estimators.datasets import make_gaussian_tree  # noqa: E402
+from estimators.learning.structure_confidence import StructureConfidence  # noqa: E402
 
 B = 20 if QUICK else 200
 SETTINGS = [(2000, (0.4, 0.8)), (2000, (0.1, 0.3)), (300, (0.1, 0.3))][:1 if QUICK else 3]

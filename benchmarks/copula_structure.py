@@ -30,7 +30,7 @@ from _common import QUICK, write  # noqa: E402
 from estimators.datasets import dataset_info, list_datasets, load_dataset  # noqa: E402
 from estimators.gnb import GNBClassifier  # noqa: E402
 from estimators.gnb._learn import make_score  # noqa: E402
-from estimators.scores._gaussian import CorrelationData, gaussian_pair_matrix  # noqa: E402
+from estimators.scores._gaussian_cmi import CorrelationData, gaussian_pair_matrix  # noqa: E402
 from estimators.search import maximum_spanning_tree  # noqa: E402
 
 

@@ -5,7 +5,7 @@ For each table the last 100 rows of a seeded shuffle are held out; the model is 
 the rest (the CLI's own estimator and options), saved with joblib, and exported by
 ``kgraph export`` (in-process). An exit status 0 must come with a file whose class posterior
 -- pgmpy's variable elimination on the file read back (UAI: by the competition's
-specification, :func:`estimators.network_export.read_uai`) -- equals ``predict_proba`` on the
+specification, :func:`estimators.network.export.exact_export.read_uai`) -- equals ``predict_proba`` on the
 100 held-out rows within 1e-9 (rows with a category unseen in training are left out: they
 are not complete rows); an exit status 2 must come with one line on stderr. Writes
 ``benchmarks/results/export_exactness.md``.
@@ -31,7 +31,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from estimators.network_export import FORMATS, class_node, exact_network, read_network  # noqa: E402
+from estimators.network.export.exact_export import FORMATS, class_node, exact_network, read_network  # noqa: E402
 from viz.cli import main  # noqa: E402
 from viz.cli.learn import MODELS  # noqa: E402
 

@@ -74,8 +74,8 @@ from paper1_reduction import (  # noqa: E402
 from estimators.datasets import load_dataset  # noqa: E402
 from estimators.densities import KDE1D  # noqa: E402
 from estimators.densities.kde import kernel_bandwidth, scott_factor  # noqa: E402
-from estimators.evaluation import split_metrics  # noqa: E402
 from estimators.gnb import GNBClassifier  # noqa: E402
+from estimators.learning.evaluation import split_metrics  # noqa: E402
 
 SEEDS = range(42, 52)
 #: data set -> (F1 variant the paper's rows use, positive label for the binary metrics)

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import f1_score
 
-from estimators.evaluation import split_metrics
 from estimators.gnb.reduction import increments_jll
+from estimators.learning.evaluation import split_metrics
 
 #: full GNB method -> its reduced ("*") row
 STAR = {"GNB-Gauss": "GNB-Gauss*", "GNB G-cop": "GNB G-cop*", "GNB KDE": "GNB KDE*",

@@ -33,7 +33,7 @@ from _common import QUICK, RESULTS, write  # noqa: E402
 from paper1 import BASELINES, load, make_methods, preprocess  # noqa: E402
 from paper1_reference import PAPER  # noqa: E402
 
-from estimators.evaluation import split_metrics  # noqa: E402
+from estimators.learning.evaluation import split_metrics  # noqa: E402
 
 METHODS = [*BASELINES, "GNB-Gauss", "GNB G-cop"]
 

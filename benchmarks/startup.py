@@ -1,7 +1,7 @@
 """Start-up time: ``import kgraph``, ``import estimators`` and ``kgraph --help``.
 
 Also ``import estimators.ktan`` followed by the first registry use, which reads the plug-in
-entry points (``estimators.plugins.load_plugins``; a checkout without plug-ins only imports).
+entry points (``estimators.learning.plugin_registry.load_plugins``; a checkout without plug-ins only imports).
 
 Each command runs in a fresh interpreter (best of 7 wall times), next to two peers measured
 in the same run: an empty interpreter (``python -c pass``) and ``import pgmpy`` (which
@@ -36,7 +36,7 @@ COMMANDS = {
     "import estimators": "import estimators",
     "import estimators.ktan, then the registries": (
         "import estimators.ktan\n"
-        "try:\n    from estimators.plugins import load_plugins\nexcept ImportError:\n"
+        "try:\n    from estimators.learning.plugin_registry import load_plugins\nexcept ImportError:\n"
         "    pass  # before plug-ins\nelse:\n    load_plugins()"),
     "kgraph --help": "import contextlib, io, viz.cli\n"
                      "with contextlib.redirect_stdout(io.StringIO()):\n"

@@ -68,7 +68,7 @@ _EXPORTS = {
     "brute_force_dag": "estimators.search",
     "brute_force_ktree": "estimators.search",
     "brute_force_spanning_tree": "estimators.search",
-    "cross_validated_metrics": "estimators.evaluation",
+    "cross_validated_metrics": "estimators.learning.evaluation",
     "greedy_ktree": "estimators.search",
     "greedy_matroid_basis": "estimators.search",
     "hill_climb_dag": "estimators.search",
@@ -78,6 +78,6 @@ _EXPORTS = {
     "maximum_spanning_arborescence": "estimators.search",
     "maximum_spanning_tree": "estimators.search",
     "pair_diagnostics": "estimators.gnb",
-    "split_metrics": "estimators.evaluation",
+    "split_metrics": "estimators.learning.evaluation",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -4,7 +4,7 @@ Two rules (HELPERS.md "layering", issue 27):
 
 (a) **No import cycle spanning two subpackages.** A *unit* is a subpackage of
     ``estimators`` (``estimators.gnb``, ``estimators.scores``, ...) or a top-level module
-    (``estimators._joint``, ``estimators.confidence``, ...). The graph has one vertex per
+    (``estimators.testing``, ...). The graph has one vertex per
     module (a package is its ``__init__``) and an arc A -> B when A imports B anywhere: at
     module level, inside a function (a deferred import is still a dependency), under
     ``TYPE_CHECKING``. ``from P import x`` is an arc to ``P`` and, when ``x`` is a module, to
@@ -19,13 +19,13 @@ Two rules (HELPERS.md "layering", issue 27):
 
     * a private *module* ``P._m`` (its name starts with one underscore) is private to its
       package ``P``: only modules inside ``P`` import it or anything from it. So
-      ``estimators._joint`` is shared by all of
-      ``estimators``, but ``estimators.scores._gaussian`` belongs to ``estimators.scores``
+      a top-level ``estimators._m`` would be shared by all of
+      ``estimators``, but ``estimators.scores._gaussian_cmi`` belongs to ``estimators.scores``
       (others import what ``estimators.scores`` exports);
     * a private *name* ``_x`` defined in a module ``M`` (a constant, function, class) is
-      private to ``M``'s unit: ``_LOG_2PI`` of ``estimators.scores._gaussian`` may be
-      imported inside ``estimators.scores`` only, ``_x`` of ``estimators._joint`` inside
-      ``estimators._joint`` only.
+      private to ``M``'s unit: ``_LOG_2PI`` of ``estimators.scores._gaussian_cmi`` may be
+      imported inside ``estimators.scores`` only, ``_x`` of
+      ``estimators.template.joint_likelihood`` inside ``estimators.template`` only.
 
     Dunder names (``__version__``) are public.
 
@@ -333,3 +333,71 @@ def test_partition_tests_are_found(tmp_path):
         "b.py": "def f(X):\n    return isinstance(X, (int, Partitions))\n",
         "c.py": "def f(X):\n    return isinstance(X, Partition)\n"})
     assert partition_tests(package) == ["estimators/a.py", "estimators/b.py"]
+
+
+#: the modules allowed directly in ``estimators/`` besides ``__init__`` (issue 47, "loose
+#: modules find a floor"): ``testing`` fits classifiers of the families (its conformance
+#: checks run a score inside k-GNB and k-TAN), so no floor below the top can hold it; the
+#: others are the public paths the user guide and tutorials write, each a facade that only
+#: re-exports a module of the learning floor.
+TOP_LEVEL_MODULES = {"testing": None,
+                     "confidence": "estimators.learning.structure_confidence",
+                     "plugins": "estimators.learning.plugin_registry",
+                     "baselines": "estimators.learning.baseline_classifiers"}
+
+
+def facade_of(path: Path) -> str | None:
+    """The one module that ``path`` re-exports, when its body is a docstring, ``from M
+    import ...`` lines of one module ``M`` and ``__all__`` alone (else None)."""
+    sources = set()
+    for node in ast.parse(path.read_text(), filename=str(path)).body:
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            sources.add(node.module)
+        elif not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                  or isinstance(node, ast.Assign)
+                  and [getattr(t, "id", None) for t in node.targets] == ["__all__"]):
+            return None
+    return sources.pop() if len(sources) == 1 else None
+
+
+def loose_modules(package: Path) -> dict[str, str | None]:
+    """The modules directly in ``package`` (``__init__`` aside), each with what it
+    re-exports (None: a module with code of its own)."""
+    return {path.stem: facade_of(path) for path in sorted(package.glob("*.py"))
+            if path.stem != "__init__"}
+
+
+def test_no_loose_module_in_estimators():
+    """Issue 47: every module of ``estimators`` lives on a floor (a subpackage), but the
+    conformance kit and the documented public paths, which only re-export their floor's
+    module (and re-export it whole: the same ``__all__``)."""
+    import importlib
+
+    found = loose_modules(ROOT / "estimators")
+    assert found == TOP_LEVEL_MODULES
+    for name, home in found.items():
+        if home is not None:
+            facade, module = (importlib.import_module(m) for m in (f"estimators.{name}", home))
+            assert sorted(facade.__all__) == sorted(module.__all__)
+            assert all(getattr(facade, n) is getattr(module, n) for n in module.__all__)
+
+
+def test_loose_modules_are_found(tmp_path):
+    package = write(tmp_path / "estimators", {
+        "__init__.py": "", "sub/__init__.py": "", "sub/m.py": "x = 1\n",
+        "a.py": '"""doc."""\n\nfrom estimators.sub.m import x\n\n__all__ = ["x"]\n',
+        "b.py": "from estimators.sub.m import x\ny = x + 1\n",
+        "c.py": "from estimators.sub.m import x\nfrom estimators.sub import m\n",
+        "_d.py": "def f():\n    pass\n"})
+    assert loose_modules(package) == {"a": "estimators.sub.m", "b": None, "c": None,
+                                      "_d": None}
+
+
+def test_file_names_do_not_repeat_across_folders():
+    """Issue 47: a file name says what the file holds without its folder, so no two modules
+    of ``estimators`` share one (``__init__`` aside)."""
+    from collections import Counter
+
+    names = Counter(path.name for path in (ROOT / "estimators").rglob("*.py")
+                    if path.name != "__init__.py")
+    assert [name for name, count in names.items() if count > 1] == []

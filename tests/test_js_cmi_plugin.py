@@ -123,7 +123,7 @@ def test_ktan_takes_it_by_name_as_by_object():
 
 def test_check_score_and_structure_confidence_run_on_it():
     require_js_cmi()
-    from estimators.confidence import StructureConfidence
+    from estimators.learning.structure_confidence import StructureConfidence
     from estimators.testing import check_score
 
     assert check_score("js-cmi")[-1] == "discrete: classifiers fit and predict"

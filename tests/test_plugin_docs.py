@@ -1,4 +1,4 @@
-"""The plug-in snippets of the user guide (docs/user_guide/plugins.md) and of ``estimators.plugins`` as written: the entry-point
+"""The plug-in snippets of the user guide (docs/user_guide/plugins.md) and of ``estimators.learning.plugin_registry`` as written: the entry-point
 lines are those of the example package (tutorials/e_plugin) and resolve to an object that
 ``register_score`` takes; the guide's Python example runs."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from installed_plugins import JS_CMI, require_js_cmi
 
-import estimators.plugins
+import estimators.learning.plugin_registry
 from estimators.scores import SCORES, register_score
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +33,7 @@ def readme_entry_points() -> dict:
 
 
 def docstring_entry_points() -> dict:
-    doc = estimators.plugins.__doc__
+    doc = estimators.learning.plugin_registry.__doc__
     after = doc.split("and no edit to kgraph::\n", 1)[1]
     block = re.match(r"(?:\n| {4}.*\n)+", after).group(0)  # the indented literal block
     return tomllib.loads(textwrap.dedent(block))["project"]["entry-points"]
@@ -88,7 +88,7 @@ def test_the_readme_python_example_runs():
     assert by_class.structure_ == KTANClassifier(k=2, structure_score="cmi").fit(X, y).structure_
 
 
-@pytest.mark.parametrize("snippet", [GUIDE, "estimators/plugins.py"])
+@pytest.mark.parametrize("snippet", [GUIDE, "estimators/learning/plugin_registry.py"])
 def test_no_snippet_names_a_missing_object(snippet):
     text = (ROOT / snippet).read_text()
     for module, attribute in re.findall(r'"(kgraph_js_cmi):(\w+)"', text):

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import estimators.plugins as plugins
+import estimators.learning.plugin_registry as plugins
 from estimators import KTANClassifier
-from estimators._entry_points import STATE
+from estimators.base.entry_points import STATE
 from estimators.scores import SCORES
 from estimators.search import SEARCHERS
 

@@ -126,30 +126,21 @@ def bfs_levels(nodes: Sequence[Hashable], edges: Iterable[tuple[Hashable, Hashab
     >>> bfs_levels("abcd", [("a", "b"), ("a", "c"), ("c", "d")])
     ([['a'], ['b', 'c'], ['d']], {'a': [], 'b': ['a'], 'c': ['a'], 'd': ['c']})
     """
-    from collections import deque
+    import networkx as nx
 
-    adjacency: dict[Hashable, list[Hashable]] = {v: [] for v in nodes}
-    for u, v in edges:
-        if u in adjacency and v in adjacency:
-            adjacency[u].append(v)
-            adjacency[v].append(u)
+    graph = nx.Graph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from((u, v) for u, v in edges if u in graph and v in graph)
     depth: dict[Hashable, int] = {}
     base = 0
     for root in nodes:
         if root in depth:
             continue
-        depth[root] = base
-        queue, deepest = deque([root]), base
-        while queue:
-            x = queue.popleft()
-            for y in adjacency[x]:
-                if y not in depth:
-                    depth[y] = depth[x] + 1
-                    deepest = max(deepest, depth[y])
-                    queue.append(y)
-        base = deepest + 1
+        for distance, layer in enumerate(nx.bfs_layers(graph, root)):
+            depth.update(dict.fromkeys(layer, base + distance))
+        base = max(depth.values()) + 1
     levels: list[list[Hashable]] = [[] for _ in range(base)]
     for v in nodes:
         levels[depth[v]].append(v)
-    up = {v: [u for u in adjacency[v] if depth[u] == depth[v] - 1] for v in nodes}
+    up = {v: [u for u in graph[v] if depth[u] == depth[v] - 1] for v in nodes}
     return levels, up

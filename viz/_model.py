@@ -1,5 +1,5 @@
 """What a figure reads from a fitted classifier besides its structure: edge weights and
-feature types (through :func:`estimators.structure_graph.structure_graph`)."""
+feature types (through :func:`estimators.network.export.structure_graph.structure_graph`)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def model_extras(obj: Any, weights: dict | None, feature_types: dict | None
     if not hasattr(obj, "structure_"):
         return weights, feature_types
     try:
-        from estimators.structure_graph import structure_graph
+        from estimators.network.export.structure_graph import structure_graph
 
         found_w, found_t = graph_extras(structure_graph(obj))
     except (TypeError, ValueError, AttributeError):

@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
 
-from estimators.progress import show_progress
+from estimators.base.progress import show_progress
 
 _PACKAGE = str(Path(__file__).resolve().parent)
 _IN_FIT: ContextVar[bool] = ContextVar("kgraph_in_classifier_fit", default=False)
@@ -79,7 +79,7 @@ def _reemit(caught: list[warnings.WarningMessage]) -> None:
 
 def user_fit(fit: F) -> F:
     """Decorate a classifier's ``fit``: with ``verbose=True`` progress bars are drawn inside
-    (:func:`estimators.progress.show_progress`; ``False`` leaves the caller's setting, off by
+    (:func:`estimators.base.progress.show_progress`; ``False`` leaves the caller's setting, off by
     default); every distinct warning raised inside is raised once, after the work, with the
     ``stacklevel`` of the user's call. When ``fit`` raises, its exception goes through
     unchanged: the warnings are shown first under the caller's filters with ``"error"``

@@ -376,7 +376,7 @@ def within_class_constant(
     warn : bool, default=True
         Emit one :class:`DegenerateFeatureWarning` per affected class; not inside a
         classifier's ``fit``, where the scores see class codes and the classifier warns once
-        by label (:meth:`~estimators._joint.JointLogLikelihoodClassifier._validate_training`).
+        by label (:meth:`~estimators.template.joint_likelihood.JointLogLikelihoodClassifier._validate_training`).
 
     Returns
     -------

@@ -12,12 +12,6 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from estimators._joint import (
-    FEATURE_SELECTION_CONSTRAINT,
-    FEATURE_TYPES_CONSTRAINT,
-    PARAMETERS_CONSTRAINT,
-    JointLogLikelihoodClassifier,
-)
 from estimators.columns import EncodedColumns
 from estimators.columns.feature_families import FEATURE_FAMILIES, family_of, feature_types_of
 from estimators.learning.structure_scores import MIN_CELL_ROWS
@@ -29,6 +23,12 @@ from estimators.semiparametric import (
     factor_kinds,
     fit_continuous_network,
     normal_score_table,
+)
+from estimators.template.joint_likelihood import (
+    FEATURE_SELECTION_CONSTRAINT,
+    FEATURE_TYPES_CONSTRAINT,
+    PARAMETERS_CONSTRAINT,
+    JointLogLikelihoodClassifier,
 )
 
 #: the parameter constraints of the hyperparameters every DAG network classifier has
@@ -106,20 +106,20 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
         return [names[j] for j in sorted(self.network_.columns)]
 
     def to_pgmpy(self):
-        """The fitted model in pgmpy (:func:`estimators.network.export.to_pgmpy`): the
+        """The fitted model in pgmpy (:func:`estimators.network.export.pgmpy_network.to_pgmpy`): the
         discrete Bayesian network with the model's posterior on complete rows (generative
         CPDs, or for ``parameters="discriminative"`` the equivalent network, which may add
         edges closing a parent set: ``graph["closing_edges"]``, MATH.md §10.1), or ``{class
         label: LinearGaussianBayesianNetwork}`` for linear-Gaussian features; any other
         model with continuous features is refused, naming them."""
-        from estimators.network.export import to_pgmpy
+        from estimators.network.export.pgmpy_network import to_pgmpy
 
         return to_pgmpy(self)
 
     def write_graphml(self, path) -> None:
         """Write the learned DAG with the class node, the scores and every factor's
-        parameters to GraphML (:func:`estimators.structure_graph.structure_graph`)."""
-        from estimators.structure_graph import structure_graph
+        parameters to GraphML (:func:`estimators.network.export.structure_graph.structure_graph`)."""
+        from estimators.network.export.structure_graph import structure_graph
 
         structure_graph(self).write_graphml(path)
 

@@ -44,7 +44,7 @@ triples and is refused there.
 
 **Cost.** ``C(d, n)`` SPODEs of ``d`` factors each: ``d^2`` factors for AODE, ``d^3 / 2``
 for A2DE. The linear-Gaussian factors (a continuous child of continuous super-parents) of
-all SPODEs are fitted at once from the class moments (:mod:`estimators.bnc._gaussian`, the
+all SPODEs are fitted at once from the class moments (:mod:`estimators.bnc._spode_gaussian`, the
 same numbers as the per-family fit), and the SPODEs made only of them (a continuous table)
 are evaluated together, a missing super-parent integrated out exactly for all (row, SPODE)
 pairs at once. Any other SPODE evaluates on all rows at once (no loop over rows), the rows
@@ -83,24 +83,24 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._joint import (
-    FEATURE_SELECTION_CONSTRAINT,
-    FEATURE_TYPES_CONSTRAINT,
-    JointLogLikelihoodClassifier,
-)
+from estimators.base.progress import progress
 from estimators.base.user_warnings import user_fit
+from estimators.bnc._aode_partitions import fit_ande_partitions
 from estimators.bnc._counts import categorical_factor
-from estimators.bnc._gaussian import GaussianSpodes, fit_gaussian_families
-from estimators.bnc._partitions import fit_ande_partitions
+from estimators.bnc._spode_gaussian import GaussianSpodes, fit_gaussian_families
 from estimators.bnc._spode_joint import spode_joint_log_likelihood
 from estimators.columns import EncodedColumns
 from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.class_node import unique_class_node
 from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import CGNetwork, var_floor
-from estimators.progress import progress
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
+from estimators.template.joint_likelihood import (
+    FEATURE_SELECTION_CONSTRAINT,
+    FEATURE_TYPES_CONSTRAINT,
+    JointLogLikelihoodClassifier,
+)
 from kgraph.superparent import SuperParentEnsemble
 
 __all__ = ["A2DEClassifier", "AODEClassifier", "AnDEClassifier"]
@@ -131,7 +131,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     feature_types : "auto" or mapping, default="auto"
         Column types (:func:`estimators.columns.infer_feature_types`).
     feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        Which features the SPODEs span (:func:`estimators.feature_selection.select_features`);
+        Which features the SPODEs span (:func:`estimators.learning.feature_selection.select_features`);
         None: all non-constant ones.
     random_state : int, RandomState or None, default=None
         Seeds the feature selection's folds or permutations (None: seed 0).
@@ -172,7 +172,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     (3, (3,))
     """
 
-    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
     structure_graph_kind = "ande"
 
     _learns_dependence = True
@@ -250,7 +250,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         """Fit the naive Bayes and every SPODE over the columns ``kept`` from ``network``
         (feature parents per column -> ``(CGNetwork, mean training ln p of each factor)``)
         and ``counts`` (super-parent set -> its joint value counts): the one fitting step of
-        the in-memory and the Dask path (:func:`estimators.bnc._partitions.fit_ande_partitions`).
+        the in-memory and the Dask path (:func:`estimators.bnc._aode_partitions.fit_ande_partitions`).
         Returns ``self``."""
         n = self._n()
         sets = list(combinations(kept, n)) if len(kept) >= n else []
@@ -362,7 +362,7 @@ def _spode(enc: EncodedColumns, codes: np.ndarray, m: int, kept: list, parents: 
            fit: dict, gaussian: dict) -> tuple[CGNetwork, list]:
     """One SPODE's network: categorical families with categorical parents from counts
     (:mod:`estimators.bnc._counts`), continuous ones with continuous parents from
-    ``gaussian`` (:func:`estimators.bnc._gaussian.fit_gaussian_families`), the others by
+    ``gaussian`` (:func:`estimators.bnc._spode_gaussian.fit_gaussian_families`), the others by
     :func:`estimators.network.fitting.fit_cg_factor` as :func:`estimators.network.model.fit_network`
     calls it (``fit``: its arguments); and per factor its mean training ``ln p`` when known
     (else None)."""

@@ -1,7 +1,9 @@
 """BAN: the Bayesian-network-augmented naive Bayes classifier (MATH.md §9).
 
 The class is a parent of every feature; among the features, a DAG of in-degree at most
-``max_parents`` found by tabu hill-climbing (:func:`estimators.search.hill_climb_dag`) on a
+``max_parents`` found by tabu hill-climbing (:func:`estimators.search.hill_climb_dag`,
+through :func:`estimators.learning.structure_learning.learn_structure` and its one policy
+for infinite scores and ties: a singular family, score +inf, is a perfect dependence) on a
 decomposable penalised score taken from the score registry (:mod:`estimators.scores`):
 BIC or BDeu on discrete tables, Gaussian BIC on continuous ones, the conditional Gaussian
 BIC on mixed tables or tables with empty cells; any registered or plug-in score, or a score
@@ -26,10 +28,10 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
+from estimators.learning.plugin_registry import RegistryName
+from estimators.learning.structure_learning import Constraints, learn_structure
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
-from estimators.plugins import RegistryName
 from estimators.scores import score_names
-from estimators.search import canonical_order, hill_climb_dag, snap, tie_step
 from kgraph import ParentSetDAG
 
 __all__ = ["BANClassifier"]
@@ -71,7 +73,7 @@ class BANClassifier(DAGNetworkClassifier):
     parameters : {"generative", "discriminative"} or Discriminative, default="generative"
         As in :class:`~estimators.ktan.KTANClassifier`.
     feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        Which features the DAG spans (:func:`estimators.feature_selection.select_features`,
+        Which features the DAG spans (:func:`estimators.learning.feature_selection.select_features`,
         the template's selection); None: all non-constant ones.
     verbose : bool, default=False
         Progress bars inside ``fit`` (the search's moves, score grids).
@@ -181,53 +183,39 @@ class BANClassifier(DAGNetworkClassifier):
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
                           score=self.structure_score, owner=name)
-        pairs = np.asarray(score.edge_matrix(), dtype=float)
-        searched = _SingularAsIneligible(score, tie_step(pairs))
         self.structure_score_ = self.structure_score
         self.search_ = "hill-climbing"
-        self.search_result_ = hill_climb_dag(  # ties: by name (estimators.search.ties)
-            searched, self.max_parents, variables=canonical_order(model.names),
-            tabu_length=self.tabu_length, patience=self.patience, restarts=self.restarts,
-            random_state=self.random_state)
+        options = dict(tabu_length=self.tabu_length, patience=self.patience,
+                       restarts=self.restarts, random_state=self.random_state)
+        fit = learn_structure(  # ties: by name (estimators.search.ties)
+            score, self.search_, Constraints(k=self.max_parents, owner=name,
+                                             search_options=options),
+            variables=model.names)
+        self.search_result_ = fit.certificate
         self.parents_ = dict(self.search_result_.parents)
         self.structure_ = ParentSetDAG(self.parents_, target=self.class_node_,
                                        max_in_degree=self.max_parents)
-        self.edge_scores_ = pairs
+        self.edge_scores_ = fit.edge_matrix
         self.hyperedge_scores_ = {v: float(score(v, frozenset(ps)))
                                   for v, ps in self.parents_.items()}
-        self.score_ = float(sum(self.hyperedge_scores_.values()))  # unsnapped
+        self.score_ = float(sum(self.hyperedge_scores_.values()))  # unsearched values
         index = {names[j]: j for j in kept}
         self._fit_network(enc, y_codes, kept,
                           [[index[p] for p in self.parents_[names[j]]] for j in kept],
                           spec, margins)
-        if searched.n_singular:
-            warnings.warn(f"{name}: {searched.n_singular} parent set(s) scored +inf (the "
-                          "class-conditional covariance of the family is singular: collinear "
-                          "or near-constant columns within a class) were left out of the "
-                          "search as ineligible.", DegenerateFeatureWarning, stacklevel=2)
-        ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
-        if ineligible:  # only a feature with too few observed rows even alone
-            warnings.warn(f"{name}: column(s) {ineligible} have fewer than {MIN_CELL_ROWS} "
-                          "observed rows; their factors are pooled.",
+        perfect = [v for v, f in self.hyperedge_scores_.items() if f == np.inf]
+        if perfect:
+            warnings.warn(f"{name}: the families of {perfect} scored +inf (the "
+                          "class-conditional covariance of the family is singular: a feature "
+                          "a function of its parents within a class, collinear or "
+                          "near-constant columns); searched as perfect dependences (the one "
+                          "policy of estimators.learning.structure_learning), their residual "
+                          "variances floored by var_smoothing.", DegenerateFeatureWarning,
+                          stacklevel=2)
+        if fit.ineligible:  # only a feature with too few observed rows even alone
+            warnings.warn(f"{name}: column(s) {list(fit.ineligible)} have fewer than "
+                          f"{MIN_CELL_ROWS} observed rows; their factors are pooled.",
                           DegenerateFeatureWarning, stacklevel=2)
         self._fit_parameters(enc, y_codes, self.parameters, self.random_state)
         return self
 
-
-class _SingularAsIneligible:
-    """The fitted score with +inf (a family whose class-conditional covariance is singular,
-    so its likelihood has no maximum) searched as -inf (ineligible); counts them. Values are
-    snapped to the grid of ``step`` (ties: :mod:`estimators.search.ties`)."""
-
-    def __init__(self, score, step: float) -> None:
-        self.score, self.n_singular, self.step = score, 0, step
-        self.variables_ = list(score.variables_)
-
-    def score_many(self, items) -> np.ndarray:
-        values = np.asarray(self.score.score_many(items), dtype=float)
-        singular = values == np.inf
-        self.n_singular += int(singular.sum())
-        return snap(np.where(singular, -np.inf, values), self.step)
-
-    def __call__(self, v, parents) -> float:
-        return float(self.score_many([(v, frozenset(parents))])[0])

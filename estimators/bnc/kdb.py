@@ -1,7 +1,7 @@
 """kDB: the k-dependence Bayesian classifier (Sahami 1996; MATH.md §9).
 
 The class is a parent of every feature. The features are ordered by their information about
-the class, I(X_i; C) largest first (``class_information_``, :mod:`estimators.class_information`;
+the class, I(X_i; C) largest first (``class_information_``, :mod:`estimators.stats.class_information`;
 ties by name); feature i then takes as parents the ``min(i - 1, k)`` earlier features
 with the largest class-conditional information I(X_i; X_j | C) (ties by name). Values equal
 within the relative tolerance of :mod:`estimators.search.ties` (1e-9) tie. The
@@ -103,7 +103,7 @@ class KDBClassifier(DAGNetworkClassifier):
     var_smoothing : float, default=1e-9
         Fraction of the largest continuous-feature variance added to residual variances.
     feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        Which features are modelled (:func:`estimators.feature_selection.select_features`).
+        Which features are modelled (:func:`estimators.learning.feature_selection.select_features`).
     parameters : {"generative", "discriminative"} or Discriminative, default="generative"
         As in :class:`~estimators.ktan.KTANClassifier`.
     verbose : bool, default=False

@@ -3,10 +3,10 @@
 ``DENSITIES`` maps each ``dependence`` name to its model class.
 """
 
-from estimators.densities._base import PairDensity
 from estimators.densities._normal_scores import NormalScoreDensity
-from estimators.densities.copula import ClassGaussianCopula
-from estimators.densities.gaussian import ClassGaussian
+from estimators.densities._pair_density import PairDensity
+from estimators.densities.copula_density import ClassGaussianCopula
+from estimators.densities.gaussian_density import ClassGaussian
 from estimators.densities.kde import KDE1D, KDE2D
 from estimators.densities.kde_pair import ClassKDE
 

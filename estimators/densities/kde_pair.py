@@ -25,8 +25,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from estimators.densities._base import PairDensity, class_rows
-from estimators.densities.copula import bandwidth_factor
+from estimators.densities._pair_density import PairDensity, class_rows
+from estimators.densities.copula_density import bandwidth_factor
 from estimators.densities.kde import KDE1D, KDE2D, class_kde, class_sample
 from estimators.densities.kde_full import FullKDE, kernel_covariance
 

@@ -1,6 +1,6 @@
 """Discriminative parameters on a learned structure (MATH.md §10; issue 33).
 
-A classifier built on the template (:mod:`estimators._joint`) with
+A classifier built on the template (:mod:`estimators.template.joint_likelihood`) with
 ``parameters="discriminative"`` keeps its structure and generative factors and fits the
 log-linear scores of :mod:`._model` by maximising the L2-penalised conditional
 log-likelihood (:mod:`._cll`) over the structure's log-linear features (:mod:`._design`).
@@ -8,7 +8,7 @@ log-likelihood (:mod:`._cll`) over the structure's log-linear features (:mod:`._
 
 from estimators.discriminative._cll import CLLProblem, maximise_cll
 from estimators.discriminative._design import Design, fit_design, generative_weights
-from estimators.discriminative._model import (
+from estimators.discriminative._discriminative_model import (
     FORMS,
     PARAMETERS,
     Discriminative,

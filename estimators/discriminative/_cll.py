@@ -22,8 +22,8 @@ import numpy as np
 import scipy
 from scipy import optimize, sparse
 
-from estimators._blas import one_blas_thread
-from estimators.progress import progress
+from estimators.base.blas_threads import one_blas_thread
+from estimators.base.progress import progress
 
 __all__ = ["CLLProblem", "PartitionedCLL", "RowBlock", "maximise_cll"]
 

@@ -32,7 +32,7 @@ import pandas as pd
 
 from estimators.discriminative._cll import PartitionedCLL, RowBlock
 from estimators.discriminative._design import layout
-from estimators.discriminative._model import (
+from estimators.discriminative._discriminative_model import (
     Discriminative,
     DiscriminativeParameters,
     _chooses,

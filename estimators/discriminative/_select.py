@@ -60,13 +60,13 @@ import numpy as np
 from scipy import sparse
 from sklearn.model_selection import StratifiedKFold
 
+from estimators.base.progress import progress, show_progress
 from estimators.base.user_warnings import warn_user
 from estimators.columns import EncodedColumns
 from estimators.discriminative._cll import CLLProblem, compact, linear, logsumexp, maximise_cll
 from estimators.discriminative._design import fit_design
 from estimators.network.factors import LinearGaussianFactor
 from estimators.network.model import class_log_prior
-from estimators.progress import progress, show_progress
 
 __all__ = ["INNER_FOLDS", "INNER_ROWS", "L2_GRID", "START_L2", "inner_rows", "select_on_sample",
            "select_penalty"]

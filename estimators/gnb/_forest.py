@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import networkx as nx
 import numpy as np
 
 from estimators.columns import EncodedColumns
@@ -47,18 +48,12 @@ class RootedForest:
     def prefix(self, m: int) -> list[tuple[int, tuple]]:
         """``(v, parents)`` of the forest of the first m arcs, parents first."""
         arcs = self.arcs[:m]
-        mother = {c: p for p, c in arcs}
-        children: dict[int, list[int]] = {}
-        for p, c in arcs:
-            children.setdefault(p, []).append(c)
+        forest = nx.DiGraph(arcs)
         covered = list(dict.fromkeys(v for a in arcs for v in a))
         order = []
-        for r in (v for v in covered if v not in mother):
-            stack = [r]
-            while stack:
-                v = stack.pop(0)
-                order.append((v, (mother[v],) if v in mother else ()))
-                stack.extend(children.get(v, []))
+        for r in (v for v in covered if forest.in_degree(v) == 0):
+            order.append((r, ()))
+            order += [(c, (p,)) for p, c in nx.bfs_edges(forest, r)]
         return order
 
     def factor(self, v: int, parents: tuple):

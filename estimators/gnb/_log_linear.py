@@ -11,6 +11,7 @@ Only the Gaussian dependence is a CG model; the copula and KDE pair models are r
 
 from __future__ import annotations
 
+import networkx as nx
 import numpy as np
 
 from estimators.columns import EncodedColumns
@@ -33,24 +34,13 @@ def forest_families(edges, mother_of: dict | None = None) -> list[tuple[int, tup
     """
     edges = [(int(a), int(b)) for a, b in edges]
     if mother_of is None:
-        neighbours: dict[int, list[int]] = {}
-        for a, b in edges:
-            neighbours.setdefault(a, []).append(b)
-            neighbours.setdefault(b, []).append(a)
+        graph = nx.Graph(edges)
         mother_of = {}
         seen: set[int] = set()
         for start in dict.fromkeys(v for e in edges for v in e):
-            if start in seen:
-                continue
-            seen.add(start)
-            queue = [start]
-            while queue:  # breadth first over one tree
-                v = queue.pop(0)
-                for w in neighbours[v]:
-                    if w not in seen:
-                        seen.add(w)
-                        mother_of[w] = v
-                        queue.append(w)
+            if start not in seen:  # breadth first over one tree
+                mother_of.update((w, v) for v, w in nx.bfs_edges(graph, start))
+                seen.update(nx.node_connected_component(graph, start))
     order, placed = [], set()
     pending = list(dict.fromkeys(v for e in edges for v in e))
     while pending:  # parents first

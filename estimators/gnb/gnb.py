@@ -7,11 +7,11 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from estimators._joint import FEATURE_TYPES_CONSTRAINT, PARAMETERS_CONSTRAINT
 from estimators.base.user_warnings import user_fit
 from estimators.densities import ClassGaussian
-from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
+from estimators.gnb._gnb_base import BaseGNB
+from estimators.gnb._gnb_partitions import fit_gnb_partitions
 from estimators.gnb._learn import (
     DEPENDENCES,
     KERNELS,
@@ -21,11 +21,11 @@ from estimators.gnb._learn import (
 )
 from estimators.gnb._log_linear import family_factors, forest_families
 from estimators.gnb._mixed_scores import learn_gnb_tree
-from estimators.gnb._partitions import fit_gnb_partitions
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
 from estimators.stats.cell_statistics import ClassMoments
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
+from estimators.template.joint_likelihood import FEATURE_TYPES_CONSTRAINT, PARAMETERS_CONSTRAINT
 from kgraph import GNBJunctionTree
 
 
@@ -93,7 +93,7 @@ class GNBClassifier(BaseGNB):
     verbose : bool, default=False
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
         backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
-        (:func:`estimators.progress.show_progress`, off by default).
+        (:func:`estimators.base.progress.show_progress`, off by default).
     parameters : {"generative", "discriminative"} or Discriminative, default="generative"
         ``"discriminative"`` (``dependence="gaussian"`` only): keep the structure and fit
         log-linear weights on the cells of its rooted Gaussian (CG) families by maximising
@@ -138,7 +138,7 @@ class GNBClassifier(BaseGNB):
     0.98
     """
 
-    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
     structure_graph_kind = "gnb"
 
     _parameter_constraints: dict = {

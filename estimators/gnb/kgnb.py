@@ -8,10 +8,9 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from estimators._joint import FEATURE_TYPES_CONSTRAINT, constant_by_class
 from estimators.base.user_warnings import user_fit
-from estimators.gnb._base import BaseGNB
 from estimators.gnb._forest import fit_rooted_network
+from estimators.gnb._gnb_base import BaseGNB
 from estimators.gnb._learn import (
     fit_structure_score,
     fitted_copula_score,
@@ -20,10 +19,11 @@ from estimators.gnb._learn import (
 )
 from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
 from estimators.learning.model_selection import select_by_cv
+from estimators.learning.plugin_registry import RegistryName
 from estimators.learning.structure_learning import PERFECT, Constraints, Relabelled, learn_structure
-from estimators.plugins import RegistryName
 from estimators.scores import score_names
 from estimators.search import BACKBONE_METHODS, check_k, searcher_names
+from estimators.template.joint_likelihood import FEATURE_TYPES_CONSTRAINT, constant_by_class
 from kgraph import AcyclicKTree
 
 #: orders tried by ``order="auto"`` (k-trees of width 1, 2, 3)
@@ -100,7 +100,7 @@ class KGNBClassifier(BaseGNB):
         The pair scores the search used, over the modelled (non-constant) features in
         column order: ``edge_scores_[i, j] = f(j, {i})`` (parent i, child j; symmetric,
         I(X_i; X_j | Y), on all-continuous data), the ``weight`` of the parent edges in
-        :func:`estimators.structure_graph.structure_graph`.
+        :func:`estimators.network.export.structure_graph.structure_graph`.
     candidates_ : dict or None
         Each feature's candidate parents when ``candidates`` is set, else None.
     density_, classes_, class_log_prior_, n_features_in_, feature_names_in_
@@ -114,7 +114,7 @@ class KGNBClassifier(BaseGNB):
     (2, 0.98)
     """
 
-    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
     structure_graph_kind = "kgnb"
 
     _parameter_constraints: dict = {

@@ -21,7 +21,7 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
-from estimators.progress import progress
+from estimators.base.progress import progress
 
 #: fit_split(train_rows) -> prefix_jll(test_rows), an iterator of ln p(y, x) (n_test, m) of
 #: the forests of the first 1, 2, ... clusters

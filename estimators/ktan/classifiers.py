@@ -10,12 +10,12 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from estimators.base.user_warnings import user_fit
-from estimators.feature_selection import FEATURE_SELECTORS
-from estimators.ktan._base import BaseKTAN, KTANSpec
-from estimators.ktan._partitions import fit_tan_partitions
+from estimators.ktan._ktan_partitions import fit_tan_partitions
+from estimators.ktan._tan_base import BaseKTAN, KTANSpec
+from estimators.learning.feature_selection import FEATURE_SELECTORS
 from estimators.learning.model_selection import candidate_grid, select_by_cv
+from estimators.learning.plugin_registry import RegistryName
 from estimators.learning.structure_scores import score_family, shared_scores
-from estimators.plugins import RegistryName
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.search import BACKBONE_METHODS, searcher_names
 from estimators.stats.engine import partition_dispatch
@@ -71,7 +71,7 @@ class TANClassifier(BaseKTAN):
     verbose : bool, default=False
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
         backbone DP, EM, the "auto" cross-validation, L-BFGS); ``False`` leaves the caller's
-        setting (:func:`estimators.progress.show_progress`, off by default).
+        setting (:func:`estimators.base.progress.show_progress`, off by default).
     parameters : {"generative", "discriminative"} or Discriminative, default="generative"
         ``"generative"``: the factors above. ``"discriminative"``: keep the structure and
         refit its parameters by maximising the L2-penalised conditional log-likelihood
@@ -259,13 +259,13 @@ class KTANClassifier(BaseKTAN):
         ``"auto"`` (with ``k="auto"``) lets cross-validation choose among kgraph's own scores
         defined for the feature family (:data:`~estimators.scores.BUILTIN_SCORES`).
     feature_selection : {"auto", "markov-blanket", "selective-nb"} or None, default="auto"
-        Which features the k-tree spans (:data:`estimators.feature_selection.FEATURE_SELECTORS`).
+        Which features the k-tree spans (:data:`estimators.learning.feature_selection.FEATURE_SELECTORS`).
         None: all of them. ``"markov-blanket"``: the class's Markov blanket estimated from
         the training rows by IAMB with semiparametric G-tests at level 0.05
-        (:func:`estimators.feature_selection.markov_blanket`; at least 2 features); the other
+        (:func:`estimators.learning.feature_selection.markov_blanket`; at least 2 features); the other
         columns are ignored at prediction. Complete categorical tables only.
         ``"selective-nb"``: the features a naive Bayes keeps by forward selection on
-        cross-validated log-loss (:mod:`estimators.selective_nb`; any table). ``"auto"``:
+        cross-validated log-loss (:mod:`estimators.learning.selective_nb`; any table). ``"auto"``:
         with ``k="auto"`` (or a list of k) cross-validation chooses between all features and
         the blanket (the blanket only on complete categorical tables); with an int ``k``,
         all features.
@@ -291,7 +291,7 @@ class KTANClassifier(BaseKTAN):
     verbose : bool, default=False
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
         backbone DP, EM, the "auto" cross-validation, L-BFGS); ``False`` leaves the caller's
-        setting (:func:`estimators.progress.show_progress`, off by default).
+        setting (:func:`estimators.base.progress.show_progress`, off by default).
     parameters : {"generative", "discriminative"} or Discriminative, default="generative"
         ``"generative"``: the factors above. ``"discriminative"``: keep the structure and
         refit its parameters by maximising the L2-penalised conditional log-likelihood

@@ -16,18 +16,18 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
-from estimators._joint import (
+from estimators.base.user_warnings import user_fit
+from estimators.columns import EncodedColumns
+from estimators.ktan._tan_base import MIN_CELL_ROWS
+from estimators.network.model import NetworkLikelihood, fit_network, refit_network
+from estimators.stats.engine import partition_dispatch
+from estimators.stats.partitions import Partitions
+from estimators.template.joint_likelihood import (
     FEATURE_SELECTION_CONSTRAINT,
     FEATURE_TYPES_CONSTRAINT,
     PARAMETERS_CONSTRAINT,
     JointLogLikelihoodClassifier,
 )
-from estimators.base.user_warnings import user_fit
-from estimators.columns import EncodedColumns
-from estimators.ktan._base import MIN_CELL_ROWS
-from estimators.network.model import NetworkLikelihood, fit_network, refit_network
-from estimators.stats.engine import partition_dispatch
-from estimators.stats.partitions import Partitions
 
 
 class NaiveBayesClassifier(JointLogLikelihoodClassifier):
@@ -51,8 +51,8 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
     feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
         ``"selective-nb"``: selective naive Bayes (Langley and Sage 1994), the features
         chosen by forward selection on stratified 5-fold cross-validated log-loss
-        (:mod:`estimators.selective_nb`); ``"markov-blanket"``: the class's estimated
-        Markov blanket (:func:`estimators.feature_selection.markov_blanket`, complete
+        (:mod:`estimators.learning.selective_nb`); ``"markov-blanket"``: the class's estimated
+        Markov blanket (:func:`estimators.learning.feature_selection.markov_blanket`, complete
         categorical tables); None: all features. The others are ignored at prediction.
     random_state : int, RandomState or None, default=None
         Seeds the folds of ``"selective-nb"`` and the permutations of the Markov-blanket
@@ -141,7 +141,7 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
     def _fit_partitions(self, data: Partitions):
         """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
         merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
-        from estimators.ktan._partitions import fit_nb_partitions  # noqa: PLC0415 (a cycle)
+        from estimators.ktan._ktan_partitions import fit_nb_partitions  # noqa: PLC0415 (a cycle)
 
         return fit_nb_partitions(self, data)
 

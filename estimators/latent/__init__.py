@@ -6,12 +6,12 @@ from ._classifier import LatentCNBClassifier
 from ._dirichlet import DirichletPrior
 from ._em import fit_em
 from ._estep import e_step
-from ._gaussian import GaussianFamily
+from ._gaussian_features import GaussianFamily
 from ._generalized_dirichlet import GeneralizedDirichletPrior
+from ._latent_cnb import LatentCNB
 from ._mixed import MixedFamily
-from ._model import LatentCNB
 from ._prior_base import beta_kl, dirichlet_kl
-from ._registry import FAMILIES, PRIORS, make_family, make_prior
+from ._prior_family_registry import FAMILIES, PRIORS, make_family, make_prior
 
 __all__ = [
     "FAMILIES",

@@ -11,15 +11,15 @@ from sklearn.base import _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from estimators._joint import JointLogLikelihoodClassifier
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
 from estimators.learning.model_selection import select_by_cv
+from estimators.template.joint_likelihood import JointLogLikelihoodClassifier
 from kgraph.plate import LatentCNBPlate
 
+from ._latent_cnb import LatentCNB, plate_of
 from ._mixed import encoder_feature_types, pooled_moments
-from ._model import LatentCNB, plate_of
 from ._params import LATENT_PARAMETER_CONSTRAINTS, LatentSettings, with_default_components
 
 __all__ = ["LatentCNBClassifier"]
@@ -87,7 +87,7 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
     feature_names_in_ : ndarray of str
         Only when X has string column names.
     encoder_, feature_types_, constant_features_
-        The column types (see :class:`~estimators._joint.JointLogLikelihoodClassifier`).
+        The column types (see :class:`~estimators.template.joint_likelihood.JointLogLikelihoodClassifier`).
 
     Examples
     --------
@@ -103,7 +103,7 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
     (True, [1, 2])
     """
 
-    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
     structure_graph_kind = "latent"
 
     _parameter_constraints: dict = {

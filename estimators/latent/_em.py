@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from estimators.base.progress import progress
 from estimators.base.user_warnings import warn_user
-from estimators.progress import progress
 
 from ._estep import EStepResult, e_step
 from ._family_base import Family

@@ -10,7 +10,7 @@ from estimators.columns import EncodedColumns
 
 from ._categorical import CategoricalFamily
 from ._family_base import Family
-from ._gaussian import GaussianFamily
+from ._gaussian_features import GaussianFamily
 
 __all__ = ["MixedFamily", "encoder_feature_types", "pooled_moments"]
 

@@ -9,7 +9,7 @@ from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._registry import FAMILIES, PRIORS
+from ._prior_family_registry import FAMILIES, PRIORS
 
 __all__ = ["LATENT_PARAMETER_CONSTRAINTS", "LatentSettings", "with_default_components"]
 

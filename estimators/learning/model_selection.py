@@ -48,7 +48,7 @@ from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 
-from estimators.progress import progress
+from estimators.base.progress import progress
 
 #: k tried by ``k="auto"`` (capped at n_features - 1)
 AUTO_K = (1, 2, 3)
@@ -211,7 +211,7 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
     table : dict
         One list per parameter name, plus ``"mean_log_loss"``, ``"std_log_loss"`` (the
         sample standard deviation over the folds, ddof=1, the convention of
-        :func:`estimators.evaluation.summarise`), ``"fold_log_loss"`` (ndarray
+        :func:`estimators.learning.evaluation.summarise`), ``"fold_log_loss"`` (ndarray
         (n_candidates, n_folds)) and ``"n_folds"``, over the candidates tried.
     """
     if rule not in SELECTION_RULES:
@@ -241,7 +241,7 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
     previous = np.inf
     for group in groups:
         # fold by fold, every candidate on it: fits sharing a training part follow each other
-        # (k-TAN shares its hyperedge scores between them, estimators.ktan.shared_scores)
+        # (k-TAN shares its hyperedge scores between them, estimators.learning.structure_scores.shared_scores)
         for f, i in [(f, i) for f in range(n_folds) for i in group]:
             next(bar, None)
             train, test = splits[f]

@@ -40,8 +40,8 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -65,8 +65,9 @@ def searched_values(values) -> np.ndarray:
     searchers to refuse: a score must never return it); finite values are returned as
     they are (no copy)."""
     values = np.asarray(values, dtype=float)
-    if np.isinf(values).any():
-        return np.clip(values, INELIGIBLE, PERFECT)
+    if np.isinf(values).any():  # only the infinities: a finite score keeps its value
+        return np.where(values == np.inf, PERFECT, np.where(values == -np.inf, INELIGIBLE,
+                                                             values))
     return values
 
 
@@ -197,12 +198,16 @@ class Constraints:
         (:func:`estimators.search.candidates.restrict_search`).
     owner : str
         The classifier's name, for messages.
+    search_options : mapping
+        Keyword arguments of the searcher beyond the width and backbone (BAN's tabu
+        length, patience, restarts and seed for ``"hill-climbing"``).
     """
 
     k: int = 1
     backbone: Any = None
     candidates: int | None = None
     owner: str = "The classifier"
+    search_options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -227,7 +232,8 @@ class StructureFit:
     search : str
         The searcher that ran.
     certificate : object or None
-        The backbone DP's certificate (its decomposition), None for the other searchers.
+        The searcher's record (:attr:`estimators.search.SearchResult.certificate`): the
+        backbone DP's decomposition, hill-climbing's climb; None for the other searchers.
     candidates : dict or None
         Each variable's candidate parents when the search was restricted to them.
     searched_edge_matrix : ndarray or None
@@ -281,7 +287,9 @@ def learn_structure(score, searcher: str, constraints: Constraints, *,
     names = searched.variables_
     k, backbone, owner = constraints.k, constraints.backbone, constraints.owner
     W = searched.edge_matrix()
-    searched.step = tie_step(W, bounds=(INELIGIBLE, PERFECT))  # the policy for ties
+    raw = searched.raw_edge_matrix  # the grid of ties follows the finite pair scores
+    searched.step = (tie_step(W, bounds=(INELIGIBLE, PERFECT)) if raw is None
+                     else tie_step(raw))
     W = snap(W, searched.step)
     symmetric = is_symmetric(W)
     if searcher == "backbone-dp" and backbone is None and k == 1:
@@ -299,7 +307,7 @@ def learn_structure(score, searcher: str, constraints: Constraints, *,
         searched, pairs, constraints.candidates, canonical, k=k, search=searcher,
         backbone=backbone, owner=owner)
     found = search_structure(searcher, restricted, canonical, k, backbone=backbone, W=pairs,
-                             owner=owner)
+                             owner=owner, **constraints.search_options)
     tree = found.structure
     raw = {v: searched._raw(v, tree.parents(v)) for v in tree.order}
     matrix = W if searched.raw_edge_matrix is None else searched.raw_edge_matrix

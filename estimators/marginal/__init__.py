@@ -33,14 +33,14 @@ Engines (all take plain fitted parameters, not classifiers):
 from estimators.marginal._elimination import check_summed, eliminate
 from estimators.marginal._patterns import kept_vertices, missing_patterns
 from estimators.marginal.discrete import discrete_log_marginal, discrete_log_marginal_evidence
-from estimators.marginal.gaussian import (
+from estimators.marginal.gaussian_marginals import (
     gaussian_log_marginal,
     junction_correlation,
     linear_gaussian_joint,
     normal_score_log_marginal,
     tree_order,
 )
-from estimators.marginal.kde import kde_log_marginal, prune_forest
+from estimators.marginal.kde_marginals import kde_log_marginal, prune_forest
 from estimators.marginal.mixed import GH_ORDER, cg_log_marginal
 
 __all__ = [

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from estimators.marginal._elimination import check_summed, eliminate
-from estimators.marginal.factors import CategoricalFactor
+from estimators.marginal.cg_vertex_factors import CategoricalFactor
 from estimators.marginal.mixed import cg_log_marginal
 
 

@@ -178,7 +178,7 @@ def cg_log_marginal(
     Parameters
     ----------
     factors : sequence of factors
-        ``factors[v]`` is vertex v's factor (see :mod:`estimators.marginal.factors`); the
+        ``factors[v]`` is vertex v's factor (see :mod:`estimators.marginal.cg_vertex_factors`); the
         parent lists form a DAG.
     class_log_prior : ndarray of shape (n_classes,)
     X : ndarray of shape (n_samples, d)

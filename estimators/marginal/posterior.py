@@ -136,7 +136,13 @@ def _log_normaliser(factor, values: dict, cats: dict) -> np.ndarray:
     """``ln sum_c p(c | d, y) N(x_C; mu_c, S_c)``, the denominator of a Bayes-rule factor at
     the values of its continuous parents: with its numerator in the posterior, the
     remainder the rule integrates is ``ln p(value | d, y)`` minus this (it spans the node
-    axes but not the vertex's own states). One table per state c, then a stable log-sum."""
+    axes but not the vertex's own states). One table per state c, then a stable log-sum.
+
+    The Gaussian log-density is written out (Cholesky, triangular solve by hand) rather than
+    taken from :data:`scipy.stats.multivariate_normal`: here ``mu`` and ``S_c`` differ per
+    cell of the broadcast node axes (one covariance per parent configuration and class) and
+    ``x_C`` is a grid of quadrature nodes, while scipy's ``logpdf`` takes one mean and one
+    covariance per call (a Python loop over the cells, on the prediction path)."""
     cp = factor.continuous_parents
     terms = []
     for c in range(factor.n_states):

@@ -7,7 +7,7 @@ network from the same parameters:
 * **evaluation** on an encoded table: :meth:`Factor.log_prob` (every row and class) and
   :meth:`Factor.log_prob_at` (given class codes);
 * **exact marginalisation** of empty cells: the factor *is* a vertex of the engine of
-  :mod:`estimators.marginal` (its protocol in :mod:`estimators.marginal.factors`):
+  :mod:`estimators.marginal` (its protocol in :mod:`estimators.marginal.cg_vertex_factors`):
   ``vertex``, ``parents``, ``continuous``, and ``n_states`` / :meth:`log_prob_values` for a
   categorical vertex or :meth:`regression` for a continuous one, on dense arrays over the
   categorical parents' levels computed once from the fitted cells (:meth:`Factor.dense`).
@@ -79,7 +79,7 @@ from typing import ClassVar
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.marginal.factors import gather, log_sum_exp
+from estimators.marginal.cg_vertex_factors import gather, log_sum_exp
 from estimators.stats.moments import parent_configurations
 
 __all__ = ["LOG_2PI", "BayesCategoricalFactor", "CategoricalFactor", "Factor",

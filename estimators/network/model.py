@@ -5,7 +5,7 @@ modelled features on ANY DAG over them with the class a parent of every feature 
 acyclic k-tree (TAN, k-TAN), a kDB or BAN :class:`kgraph.ParentSetDAG` -- and gives the
 joint log-likelihood, the exact marginalisation of empty cells, its structure graph
 (:meth:`CGNetwork.to_graph`) and the pgmpy DAG (:meth:`CGNetwork.to_pgmpy`; the CPDs of a
-fitted classifier: :func:`estimators.network.export.to_pgmpy`).
+fitted classifier: :func:`estimators.network.export.pgmpy_network.to_pgmpy`).
 
 Every modelled feature v gets ``p(x_v | x_pa(v), y)`` from
 :func:`estimators.network.fitting.fit_cg_factor` on the rows where v, its parents and y are observed
@@ -126,7 +126,7 @@ class CGNetwork:
 
     def to_pgmpy(self, names, target="class"):
         """The pgmpy ``DiscreteBayesianNetwork`` of :meth:`to_graph` (structure only; a
-        fitted classifier's CPDs: :func:`estimators.network.export.to_pgmpy`)."""
+        fitted classifier's CPDs: :func:`estimators.network.export.pgmpy_network.to_pgmpy`)."""
         return self.to_graph(names, target).to_pgmpy()
 
     @cached_property

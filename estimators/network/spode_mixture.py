@@ -31,7 +31,12 @@ import numpy as np
 from scipy.special import logsumexp
 
 from estimators.network.equivalent import NetworkTables
-from estimators.network.export import _states, category_states, tables_network, uniform_roots
+from estimators.network.export.pgmpy_network import (
+    _states,
+    category_states,
+    tables_network,
+    uniform_roots,
+)
 
 __all__ = ["is_spode_mixture", "spode_mixture_network"]
 

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from estimators.class_information import discrete_information, gaussian_information
 from estimators.network.factors import LOG_2PI as _LOG_2PI
 from estimators.network.factors import (
     BayesCategoricalFactor,
@@ -33,6 +32,7 @@ from estimators.network.factors import (
 from estimators.network.fitting import cell_regression as _regression
 from estimators.network.fitting import log_cpt_table as _cpt
 from estimators.stats.cell_statistics import CellStats, ClassMoments, PairCounts
+from estimators.stats.class_information import discrete_information, gaussian_information
 from estimators.stats.mixed_statistics import LevelMoments, MixedStats
 from estimators.stats.moments import Moments, pooled
 
@@ -70,7 +70,7 @@ class StatsTable:
 
     def class_information(self) -> np.ndarray:
         """I(X_j; C) in nats of every column, as the in-memory ``class_information_``
-        (:mod:`estimators.class_information`): the diagonal of the pair counts for a
+        (:mod:`estimators.stats.class_information`): the diagonal of the pair counts for a
         categorical column, the class moments for a continuous one."""
         mo, counts = self.stats.moments, self.stats.counts
         out = np.zeros(len(self.continuous))

@@ -5,7 +5,7 @@ giving ``I(X_v; X_parents | Y)`` in nats, with ``edge_matrix()`` for all pairs a
 ``score_many`` for batches of hyperedges, both computed in parallel chunks through joblib.
 Scores are registered by name and feature family in :data:`SCORES`
 (:func:`register_score`; other packages through the ``kgraph.scores`` entry point, see
-:mod:`estimators.plugins`).
+:mod:`estimators.learning.plugin_registry`).
 
 The score protocol
 ------------------
@@ -70,11 +70,10 @@ Examples
 
 from estimators.base.validation import DegenerateFeatureWarning
 
-from ._base import BaseCMI
 from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore
 from ._discrete import DiscreteCMI
-from ._gaussian import GaussianCMI, GaussianCopulaCMI
+from ._gaussian_cmi import GaussianCMI, GaussianCopulaCMI
 from ._kde_copula import KDECopulaCMI, copula_mi_normal_scores
 from ._penalised import BIC, DiscreteBDeu
 from ._protocol import (
@@ -84,7 +83,8 @@ from ._protocol import (
     max_parents,
     unfitted_score,
 )
-from ._registry import (
+from ._score_base import BaseCMI
+from ._score_registry import (
     BUILTIN_SCORES,
     FAMILIES,
     SCORES,

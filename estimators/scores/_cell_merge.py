@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from estimators._compiled import jit
+from estimators.base.numba_cache import jit
 
 __all__ = ["merge_cells"]
 

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from estimators._compiled import jit
+from estimators.base.numba_cache import jit
 from estimators.scores._cell_merge import merge_cells
 from estimators.scores._small_linalg import lu_inverse, lu_inverse_2
 

@@ -21,7 +21,7 @@ numpy's; where their last bit differs from numpy's the scores move by ~1e-16.
 ``numba`` compiles on first use (~2 s) and caches the machine code beside this file, or,
 where the package directory is read-only, in the user's cache directory (numba's own
 fallback); where neither is writable, each process compiles again
-(:func:`estimators._compiled.jit`).
+(:func:`estimators.base.numba_cache.jit`).
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from estimators._compiled import jit
+from estimators.base.numba_cache import jit
 
 __all__ = ["bayes_row_sums", "gather_moments"]
 
 
 def _jit(**options):
-    """:func:`estimators._compiled.jit` with numpy's error model (no zero-division checks:
+    """:func:`estimators.base.numba_cache.jit` with numpy's error model (no zero-division checks:
     they would stop the loops from vectorising) and ``options``."""
     return jit(error_model="numpy", **options)
 

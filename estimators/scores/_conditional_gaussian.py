@@ -36,10 +36,10 @@ from estimators.base.validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.network.cg_pairs import cg_pair_statistics
 from estimators.network.fitting import fit_cg_factor
-from estimators.scores._base import BaseCMI
 from estimators.scores._cg_batch import CGTables, Hyperedges, cg_gains
 from estimators.scores._parallel import run_chunked
 from estimators.scores._positions import PositionsCMI, cached, positions_key
+from estimators.scores._score_base import BaseCMI
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 

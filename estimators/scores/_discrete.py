@@ -21,7 +21,7 @@ from sklearn.utils._param_validation import Interval
 
 from estimators.base.validation import ValidatedData
 
-from ._base import BaseCMI
+from ._score_base import BaseCMI
 
 __all__ = ["DiscreteCMI"]
 
@@ -321,7 +321,7 @@ class DiscreteCMI(BaseCMI):
     def _fit_partitions(self, data) -> DiscreteCMI:
         """From the pair contingency tables merged over the partitions: the pair scores
         (a larger parent set needs the joint tables of the parents: ``ValueError``)."""
-        from .partitions import discrete_edge_matrix, discrete_statistics  # noqa: PLC0415
+        from .partition_scores import discrete_edge_matrix, discrete_statistics  # noqa: PLC0415
 
         categories, classes, n_y, constant, counts = discrete_statistics(data)
         self._set_fitted(data.names, classes, n_y, constant)

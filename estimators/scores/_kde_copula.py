@@ -33,8 +33,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators.base.validation import ValidatedData
 
-from ._base import BaseCMI
 from ._marginals import bandwidth_factor, normal_scores
+from ._score_base import BaseCMI
 
 __all__ = ["KDECopulaCMI", "copula_mi_normal_scores"]
 

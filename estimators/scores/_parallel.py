@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from estimators.progress import progress, progress_enabled
+from estimators.base.progress import progress, progress_enabled
 
 __all__ = ["run_chunked"]
 

@@ -41,8 +41,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from estimators.base.validation import ValidatedData
 
-from ._base import BaseCMI
 from ._discrete import CodeData, DiscreteCMI, hyperedge_table, map_pair_tables
+from ._score_base import BaseCMI
 
 __all__ = ["BIC", "DiscreteBDeu"]
 

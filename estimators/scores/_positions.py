@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from estimators.base.validation import UndefinedScoreError
-from estimators.scores._base import BaseCMI
+from estimators.scores._score_base import BaseCMI
 
 __all__ = ["PositionsCMI", "cached", "check_positions", "positions_key", "score_keys",
            "subset_rank", "undefined_score"]

@@ -14,8 +14,8 @@ from collections.abc import Hashable, Iterable
 import numpy as np
 from sklearn.base import clone
 
-from ._base import BaseCMI
-from ._registry import SCORES, make_score
+from ._score_base import BaseCMI
+from ._score_registry import SCORES, make_score
 
 __all__ = ["FittedScore", "as_fitted_score", "declared_families", "max_parents",
            "unfitted_score"]

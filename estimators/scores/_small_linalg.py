@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from estimators._compiled import jit
+from estimators.base.numba_cache import jit
 
 __all__ = ["lu_inverse", "lu_inverse_2", "lu_solve"]
 

@@ -12,14 +12,14 @@ counting sort).
 
 ``numba`` compiles on first use (~2 s) and caches the machine code beside this file, or,
 where the package directory is read-only, in the user's cache directory; where neither is
-writable, each process compiles again (:func:`estimators._compiled.jit`).
+writable, each process compiles again (:func:`estimators.base.numba_cache.jit`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from estimators._compiled import jit
+from estimators.base.numba_cache import jit
 
 __all__ = ["b_level", "c_level", "level_buckets", "w_level"]
 

@@ -20,7 +20,7 @@ from itertools import permutations
 
 import numpy as np
 
-from estimators.progress import progress
+from estimators.base.progress import progress
 from estimators.search._backbone_kernel import b_level, c_level, level_buckets, w_level
 from estimators.search._backbone_tables import BackboneTables, submask_pairs
 from estimators.search._common import colex_rank

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
+import networkx as nx
 import numpy as np
 
 from estimators.search._common import (
@@ -149,13 +150,11 @@ def _score_vector(f: Score, variables: Sequence[Hashable], k: int) -> np.ndarray
 
 def _decode(row: np.ndarray, n: int, variables: Sequence[Hashable], k: int) -> AcyclicKTree:
     parents = {int(c) >> n: _bits(int(c) & ((1 << n) - 1)) for c in row}
-    order = sorted(parents, key=lambda v: len(parents[v]))[:k]
-    done, rest = set(order), [v for v in parents if v not in order]
-    while rest:  # a topological order: parents first
-        ready = next(v for v in rest if set(parents[v]) <= done)
-        order.append(ready)
-        done.add(ready)
-        rest.remove(ready)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(parents)
+    graph.add_edges_from((p, v) for v, ps in parents.items() for p in ps)
+    rank = {v: i for i, v in enumerate(parents)}  # parents first; ties by the row's order
+    order = list(nx.lexicographical_topological_sort(graph, key=rank.__getitem__))
     return AcyclicKTree(k, [variables[v] for v in order],
                         {variables[v]: [variables[p] for p in ps] for v, ps in parents.items()})
 

@@ -37,7 +37,7 @@ from itertools import combinations, count, product
 import numpy as np
 from sklearn.utils import check_random_state
 
-from estimators.progress import progress
+from estimators.base.progress import progress
 from estimators.search._common import Score, resolve_variables, score_values
 
 __all__ = ["BruteForceDAGResult", "HillClimbingResult", "brute_force_dag", "hill_climb_dag"]

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from estimators._entry_points import check_new_name, load_group
+from estimators.base.entry_points import check_new_name, load_group
 from estimators.search._common import Score, check_backbone
 from estimators.search.arborescence import maximum_spanning_arborescence
 from estimators.search.backbone_dp import backbone_dp
@@ -53,7 +53,8 @@ class SearchResult:
     backbone : tuple or None
         The backbone kept (variables in order), None when the searcher keeps none.
     certificate : object or None
-        A proof of optimality when the searcher gives one (the backbone DP's PBKT).
+        A proof of optimality when the searcher gives one (the backbone DP's PBKT), or its
+        record of the search (hill-climbing's :class:`HillClimbingResult`).
 
     Examples
     --------
@@ -108,7 +109,7 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
 
 def load_searcher_plugins(*, reload: bool = False) -> None:
     """Register the searchers of the ``kgraph.searchers`` entry points (once per process;
-    ``reload=True`` reads them again); see :mod:`estimators.plugins`.
+    ``reload=True`` reads them again); see :mod:`estimators.learning.plugin_registry`.
 
     Examples
     --------
@@ -270,13 +271,15 @@ def _arborescence(f: Score, variables: Sequence[Hashable], k: int, *, backbone=N
 
 
 def _hill_climbing(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None,
-                   owner: str | None = None) -> SearchResult:
-    """Tabu hill-climbing over DAGs of in-degree <= k (:func:`hill_climb_dag` at its
-    defaults; heuristic): a :class:`kgraph.ParentSetDAG`, not a k-tree."""
+                   owner: str | None = None, **options) -> SearchResult:
+    """Tabu hill-climbing over DAGs of in-degree <= k (:func:`hill_climb_dag`; ``options``
+    are its keyword arguments, e.g. ``tabu_length``, ``restarts``, ``random_state``;
+    heuristic): a :class:`kgraph.ParentSetDAG`, not a k-tree; the climb is the
+    certificate."""
     reject_backbone("hill-climbing", backbone, owner)
-    found = hill_climb_dag(f, k, variables=list(variables))
+    found = hill_climb_dag(f, k, variables=list(variables), **options)
     return SearchResult(ParentSetDAG(found.parents, target=_free_target(variables),
-                                     max_in_degree=k), found.score)
+                                     max_in_degree=k), found.score, certificate=found)
 
 
 def _free_target(variables: Sequence[Hashable]) -> str:
@@ -288,8 +291,11 @@ def _free_target(variables: Sequence[Hashable]) -> str:
 
 
 def search_structure(search: str, f: Score, variables: Sequence[Hashable], k: int, *,
-                     backbone=None, W=None, owner: str | None = None) -> SearchResult:
+                     backbone=None, W=None, owner: str | None = None,
+                     **options) -> SearchResult:
     """Run the searcher registered as ``search``: the one door to structure learning.
+    ``options`` go to the searcher as keyword arguments (those it takes besides the
+    width and backbone, e.g. hill-climbing's ``tabu_length``).
 
     Examples
     --------
@@ -298,7 +304,8 @@ def search_structure(search: str, f: Score, variables: Sequence[Hashable], k: in
     >>> res.score, res.backbone
     (3.0, (0, 1, 2, 3))
     """
-    return get_searcher(search)(f, variables, k, backbone=backbone, W=W, owner=owner)
+    return get_searcher(search)(f, variables, k, backbone=backbone, W=W, owner=owner,
+                                **options)
 
 
 register_searcher("backbone-dp", _backbone_dp)

@@ -4,7 +4,7 @@ between them and the linear Gaussian (``continuous=`` of TAN / k-TAN)."""
 
 from estimators.semiparametric._margins import ClassMargins, Margin
 from estimators.semiparametric.ckde import CKDEFactor, bandwidth_factor, fit_ckde_factor
-from estimators.semiparametric.copula import CopulaFactor, fit_copula_factor
+from estimators.semiparametric.copula_factor import CopulaFactor, fit_copula_factor
 from estimators.semiparametric.network import (
     KINDS,
     Semiparametric,

@@ -19,7 +19,7 @@ a row alone:
 
 The mixture is a proper density with CDF ``(1 - tail) F_{j,y} + tail F_j``, so the copula
 stays a proper density with exactly these margins. ``u`` is clipped into
-``[U_EPS, 1 - U_EPS]`` (|z| <= 6.0) as :mod:`estimators.densities.copula` does.
+``[U_EPS, 1 - U_EPS]`` (|z| <= 6.0) as :mod:`estimators.densities.copula_density` does.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from estimators.columns import EncodedColumns
 from estimators.marginal.grid import trapezoid_grid
 from estimators.network.factors import LinearGaussianFactor
 from estimators.semiparametric.ckde import CKDEFactor
-from estimators.semiparametric.copula import CopulaFactor
+from estimators.semiparametric.copula_factor import CopulaFactor
 from estimators.semiparametric.selection import ClassFreeFactor
 
 #: the grid engine's rule: spacing (in smallest scales), reach (in largest scales), nodes

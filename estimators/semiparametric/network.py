@@ -5,7 +5,7 @@
 
 * ``"gaussian"``: the conditional Gaussian network of MATH.md §7 (the default; fitted by
   :func:`estimators.network.model.fit_network`, not here);
-* ``"copula"``: every factor is a :class:`~estimators.semiparametric.copula.CopulaFactor`
+* ``"copula"``: every factor is a :class:`~estimators.semiparametric.copula_factor.CopulaFactor`
   (the CG network in class-conditional normal scores, kernel margins);
 * ``"ckde"``: continuous vertices get :class:`~estimators.semiparametric.ckde.CKDEFactor`,
   categorical ones the CG factor;
@@ -83,7 +83,7 @@ from estimators.network.model import CGNetwork, fit_network
 from estimators.semiparametric._margins import ClassMargins
 from estimators.semiparametric.calibration import evidence_weight
 from estimators.semiparametric.ckde import BANDWIDTHS, KERNEL_SUMS, fit_ckde_factor
-from estimators.semiparametric.copula import fit_copula_factor
+from estimators.semiparametric.copula_factor import fit_copula_factor
 from estimators.semiparametric.grids import factor_scales, rule_grids
 from estimators.semiparametric.selection import (
     CLASS_FREE,

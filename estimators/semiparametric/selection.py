@@ -68,7 +68,7 @@ import numpy as np
 
 from estimators.columns import EncodedColumns
 from estimators.semiparametric.calibration import evidence_weight, row_logsumexp
-from estimators.semiparametric.copula import WrapsCGFactor
+from estimators.semiparametric.copula_factor import WrapsCGFactor
 
 #: the option of a vertex whose factor does not depend on the class
 CLASS_FREE = "class-free"
@@ -86,7 +86,7 @@ class ClassFreeFactor(WrapsCGFactor):
 
     def describe(self, names: list) -> dict:
         """Its parameters for exports: those of the one-class factor, marked class-free."""
-        from estimators.network.export import factor_parameters
+        from estimators.network.export.pgmpy_network import factor_parameters
 
         return {"kind": "ClassFreeFactor", "class_free": True,
                 "factor": factor_parameters(self.inner, names)}

@@ -10,7 +10,7 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
 
-from estimators.best_of import BestOfClassifier
+from estimators.learning.best_of import BestOfClassifier
 
 
 @pytest.mark.parametrize("seed", [0, 1])

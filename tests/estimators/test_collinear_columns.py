@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from estimators import GNBClassifier, TANClassifier
 from estimators.densities import ClassGaussian
 from estimators.densities._normal_scores import PSD_TOL, pairwise_correlation
-from estimators.densities.gaussian import smoothed_correlation
+from estimators.densities.gaussian_density import smoothed_correlation
 
 
 def _table(seed: int, n_features: int, n_classes: int, missing: float):

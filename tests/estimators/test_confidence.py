@@ -7,8 +7,8 @@ import pytest
 from joblib import parallel_config
 
 from estimators import GNBClassifier, TANClassifier
-from estimators.confidence import StructureConfidence
 from estimators.datasets import make_gaussian_tree
+from estimators.learning.structure_confidence import StructureConfidence
 from kgraph import AcyclicKTree, GraphDB
 
 

@@ -12,16 +12,16 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from estimators._joint import constant_by_class
 from estimators.base.validation import within_class_constant
 from estimators.columns import MixedEncoder, infer_feature_types
 from estimators.datasets import load_dataset
 from estimators.densities._normal_scores import safe_correlation
-from estimators.densities.copula import U_EPS
+from estimators.densities.copula_density import U_EPS
 from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
 from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.scores import GaussianCopulaCMI
 from estimators.scores._marginals import kernel_cdf
+from estimators.template.joint_likelihood import constant_by_class
 
 SCORE_EPS = 1e-6  # GaussianCopulaCMI's default clip of u
 

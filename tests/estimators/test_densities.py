@@ -150,7 +150,7 @@ def test_kde_cdf_keeps_missing_values_missing():
 def test_class_block_is_the_fortran_gather_over_several_blocks():
     """``class_block`` (blocked gather + transpose) equals ``np.asfortranarray(X[rows])``
     for a class spanning several 2,048-row blocks and a last partial one."""
-    from estimators.densities._base import BLOCK_ROWS, class_block
+    from estimators.densities._pair_density import BLOCK_ROWS, class_block
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(3 * BLOCK_ROWS + 17, 5))
@@ -163,8 +163,8 @@ def test_class_block_is_the_fortran_gather_over_several_blocks():
 def test_copula_fit_on_a_large_class_equals_plain_normal_scores():
     """A class over several gather blocks: the copula correlation is ``np.corrcoef`` of
     ``norm.ppf`` of each column's own KDE CDF (``KDE1D(...).cdf``), to 1e-12."""
-    from estimators.densities._base import BLOCK_ROWS
-    from estimators.densities.copula import U_EPS, ClassGaussianCopula
+    from estimators.densities._pair_density import BLOCK_ROWS
+    from estimators.densities.copula_density import U_EPS, ClassGaussianCopula
     from estimators.densities.kde import KDE1D, kernel_bandwidth, scott_factor
 
     rng = np.random.default_rng(1)

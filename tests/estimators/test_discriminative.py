@@ -397,7 +397,7 @@ def test_penalty_aboveinner_rows_is_the_inner_cv_of_the_subsample(monkeypatch):
     every refit sees subsample rows only, and its table equals the one of the subsample
     given as the whole training set (below the threshold)."""
     from estimators.discriminative import _select
-    from estimators.discriminative._model import _terms
+    from estimators.discriminative._discriminative_model import _terms
 
     X, y = _categorical(np.random.default_rng(9), n=240)
     clf = TANClassifier().fit(X, y)
@@ -445,7 +445,7 @@ def test_inner_folds_keep_continuous_complete_factors_with_the_same_numbers(monk
     the one with refitted factors exactly; a missing cell, a categorical parent or another
     centre or form means refitting."""
     from estimators.discriminative import _select
-    from estimators.discriminative._model import _terms
+    from estimators.discriminative._discriminative_model import _terms
 
     rng = np.random.default_rng(13)
     n = 240
@@ -495,7 +495,7 @@ def test_zero_centre_offset_from_the_class_prior_equals_the_marginal_formula():
     minus the active log-factors. It equals the formula on every row (missing cells and a
     category unseen by the refitted factors included)."""
     from estimators.discriminative._design import fit_design
-    from estimators.discriminative._model import _terms
+    from estimators.discriminative._discriminative_model import _terms
     from estimators.network.model import NetworkLikelihood, refit_network
 
     rng = np.random.default_rng(12)

@@ -8,7 +8,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
 from sklearn.preprocessing import minmax_scale
 
-from estimators.evaluation import cross_validated_metrics, split_metrics
+from estimators.learning.evaluation import cross_validated_metrics, split_metrics
 
 
 def test_reproduces_the_papers_wine_baselines():
@@ -57,7 +57,7 @@ def _brute_metrics(y, proba, classes):
 
 @pytest.mark.parametrize("absent", [False, True])
 def test_classification_metrics_match_their_definitions(absent):
-    from estimators.evaluation import classification_metrics
+    from estimators.learning.evaluation import classification_metrics
 
     rng = np.random.default_rng(0)
     classes = np.array(["a", "b", "c"])
@@ -74,7 +74,7 @@ def test_classification_metrics_match_their_definitions(absent):
 
 
 def test_fold_metrics_with_a_class_absent_from_folds_and_in_parallel():
-    from estimators.evaluation import fold_metrics, summarise
+    from estimators.learning.evaluation import fold_metrics, summarise
 
     X, y = load_wine(return_X_y=True)
     X, y = np.vstack([X, X[:2]]), np.concatenate([y, [3, 3]])  # class 3: only two rows
@@ -91,7 +91,7 @@ def test_fold_metrics_with_a_class_absent_from_folds_and_in_parallel():
 @pytest.mark.parametrize("n_jobs, expected", [(None, True), (1, True), (2, False)])
 def test_parallel_folds_switch_the_models_own_bars_off(monkeypatch, n_jobs, expected):
     """Bars of folds fitted side by side in worker processes would overwrite each other."""
-    import estimators.evaluation as evaluation
+    import estimators.learning.evaluation as evaluation
     from estimators.ktan import TANClassifier
 
     seen = {}
@@ -110,7 +110,7 @@ def test_parallel_folds_switch_the_models_own_bars_off(monkeypatch, n_jobs, expe
 def test_a_class_absent_from_a_part_gives_no_sklearn_warning():
     import warnings
 
-    from estimators.evaluation import classification_metrics
+    from estimators.learning.evaluation import classification_metrics
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -126,7 +126,7 @@ def test_a_part_holding_one_class_gives_no_sklearn_warning():
 
     from sklearn.metrics import balanced_accuracy_score
 
-    from estimators.evaluation import classification_metrics
+    from estimators.learning.evaluation import classification_metrics
 
     y, proba = ["a", "a"], [[0.9, 0.1], [0.3, 0.7]]
     with warnings.catch_warnings():

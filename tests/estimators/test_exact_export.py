@@ -1,5 +1,5 @@
 """Every export of a fitted model to a Bayesian network is exact on complete rows, or
-refused in one line (issue 45; :mod:`estimators.network_export`, MATH.md §10.1).
+refused in one line (issue 45; :mod:`estimators.network.export.exact_export`, MATH.md §10.1).
 
 Checked against independent computations: brute force over every row of small tables
 (the product of the exported pgmpy CPDs), pgmpy's variable elimination on the files read
@@ -26,7 +26,7 @@ from estimators.bnc import BANClassifier, KDBClassifier
 from estimators.discriminative import Discriminative
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.network.equivalent import NetworkTables, equivalent_network
-from estimators.network_export import (
+from estimators.network.export.exact_export import (
     FORMATS,
     exact_network,
     posterior_table_network,
@@ -297,7 +297,7 @@ def test_discriminative_to_pgmpy_is_the_exact_network():
 def test_structure_graph_rebuilds_a_discriminative_model(tmp_path):
     """The JSON structure graph of a discriminative TAN holds its log-linear tables:
     softmax_y(class_term_y + Σ_v log_table_v[y, x_pa, x_v]) is predict_proba."""
-    from estimators.structure_graph import structure_graph
+    from estimators.network.export.structure_graph import structure_graph
     from kgraph import GraphDB, read_structure
 
     X, y = _table(6)
@@ -323,7 +323,7 @@ def test_structure_graph_rebuilds_a_gaussian_model(tmp_path):
     """The JSON structure graph of a Gaussian TAN (refused by every BN format) holds its
     class prior and every regression: ln p(y) + Σ_v ln N(x_v; a + bᵀ x_C, s²) gives
     predict_proba."""
-    from estimators.structure_graph import structure_graph
+    from estimators.network.export.structure_graph import structure_graph
     from kgraph import GraphDB
 
     X, y = _mixed()
@@ -354,7 +354,7 @@ def test_structure_graph_rebuilds_a_discriminative_gaussian_model(tmp_path):
     (nodes by ``position``) the cell block (1, z_v, z_v², z_v z_C, z_C, z_c z_c') times its
     scale, then the main effect z_v; scores ``class_log_prior + intercept + design @ coef``
     (the zero centre: every family active)."""
-    from estimators.structure_graph import structure_graph
+    from estimators.network.export.structure_graph import structure_graph
     from kgraph import GraphDB
 
     X, y = _mixed(n=200)

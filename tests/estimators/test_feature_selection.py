@@ -11,8 +11,8 @@ from scipy.stats import chi2, chi2_contingency
 from sklearn.metrics import log_loss
 from sklearn.model_selection import StratifiedKFold
 
-from estimators.feature_selection import g_test, markov_blanket, sp_g_test
 from estimators.ktan import KTANClassifier
+from estimators.learning.feature_selection import g_test, markov_blanket, sp_g_test
 
 
 def _table(a, b):
@@ -139,7 +139,7 @@ def test_ktan_on_the_blanket_is_ktan_on_its_columns(known):
     alone = KTANClassifier(k=2, feature_selection=None).fit(X[expected], y)
     np.testing.assert_allclose(clf.predict_proba(X), alone.predict_proba(X[expected]), rtol=1e-12)
     assert KTANClassifier(k=2).fit(X, y).selected_features_ == list(X.columns)
-    from estimators.structure_graph import structure_graph
+    from estimators.network.export.structure_graph import structure_graph
 
     graph = structure_graph(clf)  # the columns left out have no node
     assert sorted(map(str, graph.nodes())) == sorted([*expected, clf.class_node_])

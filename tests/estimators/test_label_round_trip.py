@@ -25,8 +25,8 @@ from estimators.bnc import KDBClassifier
 from estimators.gnb import GNBClassifier
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.latent import LatentCNBClassifier
-from estimators.network_export import write_network
-from estimators.structure_graph import structure_graph
+from estimators.network.export.exact_export import write_network
+from estimators.network.export.structure_graph import structure_graph
 from kgraph import GraphDB
 
 #: the levels of each label kind (three distinct values; bool has two)

@@ -23,7 +23,7 @@ from estimators.bnc import A2DEClassifier, AODEClassifier
 from estimators.discriminative import Discriminative
 from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.latent import LatentCNBClassifier
-from estimators.network_export import (
+from estimators.network.export.exact_export import (
     FORMATS,
     class_node,
     exact_network,

@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import InvalidParameterError
 
 from estimators import KGNBClassifier, KTANClassifier
-from estimators.confidence import StructureConfidence
+from estimators.learning.structure_confidence import StructureConfidence
 from estimators.scores import SCORES, DiscreteCMI, GaussianCMI, register_score
 from estimators.search import backbone_dp, brute_force_ktree
 

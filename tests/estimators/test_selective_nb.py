@@ -12,7 +12,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from estimators.columns import MixedEncoder
 from estimators.ktan import KTANClassifier, NaiveBayesClassifier
-from estimators.selective_nb import TOL, selective_nb
+from estimators.learning.selective_nb import TOL, selective_nb
 
 
 def _mixed(seed: int, n: int = 240) -> tuple[pd.DataFrame, np.ndarray]:

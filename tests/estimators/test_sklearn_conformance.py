@@ -1,6 +1,6 @@
 """One conformance test over every classifier of the package: scikit-learn's estimator
 checks at default parameters with no expected failure, and the same bad input rejected with
-the same error by every family (the template :class:`estimators._joint.JointLogLikelihoodClassifier`)."""
+the same error by every family (the template :class:`estimators.template.joint_likelihood.JointLogLikelihoodClassifier`)."""
 
 import numpy as np
 import pandas as pd

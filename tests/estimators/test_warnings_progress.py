@@ -7,12 +7,12 @@ import pandas as pd
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
+from estimators.base.progress import progress, progress_enabled, show_progress
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.datasets import load_dataset
 from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.latent import LatentCNB, LatentCNBClassifier
-from estimators.progress import progress, progress_enabled, show_progress
 from estimators.scores import GaussianCMI, _parallel
 from estimators.scores._parallel import PROGRESS_MIN_ITEMS, run_chunked
 

@@ -9,7 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from estimators.structure_graph import structure_graph
+from estimators.network.export.structure_graph import structure_graph
 from kgraph import GraphDB, read_structure
 from viz.cli import main
 
@@ -144,7 +144,7 @@ def test_structure_graph_of_a_ktan_with_a_constant_column(k):
     import pandas as pd
 
     from estimators.ktan import KTANClassifier
-    from estimators.structure_graph import structure_graph
+    from estimators.network.export.structure_graph import structure_graph
 
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 300)

@@ -118,7 +118,7 @@ def test_an_importable_classifier_scores_as_scikit_learns_cross_validation():
 
 
 def test_nested_best_scores_as_the_model_it_chose():
-    from estimators.best_of import BestOfClassifier
+    from estimators.learning.best_of import BestOfClassifier
     from viz.compare.models import BEST
 
     specs = ["sklearn.naive_bayes:GaussianNB", "sklearn.dummy:DummyClassifier"]

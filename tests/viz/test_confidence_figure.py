@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from estimators.confidence import StructureConfidence
+from estimators.learning.structure_confidence import StructureConfidence
 from kgraph import AcyclicKTree, GNBJunctionTree, GraphDB
 from viz._draw import count_gids
 from viz.confidence import plot_confidence

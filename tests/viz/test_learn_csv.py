@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from estimators.evaluation import fold_metrics
 from estimators.ktan import TANClassifier
+from estimators.learning.evaluation import fold_metrics
 from viz.cli import main
 from viz.cli.table import detect_format
 

@@ -124,7 +124,7 @@ def test_ktan_report_gives_the_k_each_outer_fold_chose(tmp_path):
 def test_a_bar_whose_loop_stops_at_once_draws_nothing_and_every_bar_closes(capsys):
     from tqdm.auto import tqdm
 
-    from estimators.progress import progress, show_progress
+    from estimators.base.progress import progress, show_progress
 
     with show_progress():
         for _ in progress(count(), "hill-climbing moves"):

@@ -6,8 +6,8 @@ import networkx as nx
 import pytest
 
 from estimators import GNBClassifier
-from estimators.confidence import StructureConfidence
 from estimators.datasets import load_dataset
+from estimators.learning.structure_confidence import StructureConfidence
 from kgraph import GraphDB, read_structure
 from kgraph.store import StructureStore, data_hash
 from viz.cli import main

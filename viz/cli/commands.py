@@ -39,7 +39,7 @@ def _plugins(sub: argparse._SubParsersAction) -> None:
 
 
 def run_plugins(args: argparse.Namespace) -> int:
-    from estimators.plugins import registered
+    from estimators.learning.plugin_registry import registered
 
     rows = registered()
     width = max(len(r.name) for r in rows)

@@ -54,7 +54,7 @@ def bootstrap(args: argparse.Namespace, model, X, y):
     """The fitted ``StructureConfidence`` of ``--bootstrap B`` (None without it)."""
     if args.bootstrap is None:
         return None
-    from estimators.confidence import StructureConfidence
+    from estimators.learning.structure_confidence import StructureConfidence
 
     print(f"  bootstrap: refitting on {args.bootstrap} resamples", file=sys.stderr)
     try:

@@ -1,6 +1,6 @@
 """``kgraph export``: a saved structure to JSON / GraphML / pgmpy, or a run's fitted model
 to a discrete Bayesian network (pgmpy, BIF, XMLBIF, UAI, XDSL, NET: exactly its posterior,
-or refused in one line, :mod:`estimators.network_export`) or to its structure graph."""
+or refused in one line, :mod:`estimators.network.export.exact_export`) or to its structure graph."""
 
 from __future__ import annotations
 
@@ -58,8 +58,8 @@ def _load_model(path: Path):
 
 
 def _export_model(path: Path, to: str, out: Path) -> list[str]:
-    """Write the model; the notes :func:`estimators.network_export.export_notes` gives."""
-    from estimators.network_export import exact_network, export_notes, write_exact
+    """Write the model; the notes :func:`estimators.network.export.exact_export.export_notes` gives."""
+    from estimators.network.export.exact_export import exact_network, export_notes, write_exact
 
     model = _load_model(path)
     try:
@@ -68,7 +68,7 @@ def _export_model(path: Path, to: str, out: Path) -> list[str]:
             write_exact(network, to, out)
             return export_notes(network)
         else:
-            from estimators.structure_graph import structure_graph
+            from estimators.network.export.structure_graph import structure_graph
 
             graph = structure_graph(model)
             (graph.write_json if to == "json" else graph.write_graphml)(out)

@@ -331,7 +331,7 @@ def learned_structure(model):
 def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
-    from estimators.evaluation import fold_metrics, summarise
+    from estimators.learning.evaluation import fold_metrics, summarise
     if engine.ENGINES[args.engine] is not None:  # e.g. dask: a Parquet/CSV glob on a cluster
         return engine.ENGINES[args.engine](args)
     if args.cv < 2:

@@ -81,7 +81,7 @@ def baseline_summary(X, y, folds: int, random_state: int) -> dict[str, dict[str,
     folds' class frequencies) on the folds the model was scored on."""
     from sklearn.dummy import DummyClassifier
 
-    from estimators.evaluation import fold_metrics, summarise
+    from estimators.learning.evaluation import fold_metrics, summarise
 
     return summarise(fold_metrics(DummyClassifier(strategy="prior"), X, y, n_splits=folds,
                                   random_state=random_state))
@@ -332,11 +332,11 @@ def export_lines(model) -> list[str]:
     network (``kgraph export``) and the number of edges it adds to close parent sets."""
     if getattr(model, "discriminative_", None) is None:
         return []
-    from estimators.network.export import continuous_features, is_network_classifier
+    from estimators.network.export.pgmpy_network import continuous_features, is_network_classifier
 
     if not is_network_classifier(model) or continuous_features(model):
         return []
-    from estimators.network.export import network_tables
+    from estimators.network.export.pgmpy_network import network_tables
 
     edges = network_tables(model).closing_edges
     listed = "".join(f" `{q}` -> `{p}`;" for q, p in edges).rstrip(";")

@@ -1,7 +1,7 @@
 """What ``kgraph learn`` writes about the fitted model: its whole structure and its figure.
 
 :func:`write_structure` writes ``structure.graphml`` and ``structure.json`` from
-:func:`estimators.structure_graph.structure_graph` (class node, parents, edge weights,
+:func:`estimators.network.export.structure_graph.structure_graph` (class node, parents, edge weights,
 feature types; ``confidence`` on the edges after ``--bootstrap``); :func:`structure_figure`
 draws the structure with its class, and a reduced GNB as the forest it predicts with;
 :func:`save_figures` writes it as PDF and PNG at ``--dpi``.
@@ -53,7 +53,7 @@ def run_context(quiet: bool, replaced: tuple[str, ...] = ()) -> Iterator[Warning
     by source; any other warning is recorded as ``other`` (but those matching a pattern of
     ``replaced``: the run says them in its own words). At the end, after the bars, at most
     one line per kind of warning goes to stderr, then the run's own."""
-    from estimators.progress import show_progress
+    from estimators.base.progress import show_progress
 
     log = WarningLog(replaced)
     with show_progress(not quiet):
@@ -67,7 +67,7 @@ def run_context(quiet: bool, replaced: tuple[str, ...] = ()) -> Iterator[Warning
 
 def model_graph(model, conf=None) -> GraphDB:
     """The fitted model's structure graph, with edge ``confidence`` after a bootstrap."""
-    from estimators.structure_graph import structure_graph
+    from estimators.network.export.structure_graph import structure_graph
 
     graph = structure_graph(model)
     return graph if conf is None else conf.annotate(graph)

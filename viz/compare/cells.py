@@ -3,7 +3,7 @@
 The folds are those of ``kgraph learn``: repeat ``r`` is a shuffled stratified k-fold seeded
 ``random_state + r`` (so repeat 0 is exactly the folds of ``kgraph learn --random-state``),
 the same for every model. A cell fits a clone of the model on the training rows and scores
-it on the test rows (:func:`estimators.evaluation.split_scores`), with one BLAS / OpenMP
+it on the test rows (:func:`estimators.learning.evaluation.split_scores`), with one BLAS / OpenMP
 thread (parallelism is across cells, ``n_jobs``).
 
 Each finished cell is at once a row of the run store (:class:`kgraph.store.StructureStore`):
@@ -70,7 +70,7 @@ def score_cell(estimator, data: tuple, train, test) -> dict[str, Any]:
 
     from threadpoolctl import threadpool_limits
 
-    from estimators.evaluation import split_scores
+    from estimators.learning.evaluation import split_scores
 
     X, y = data
     # one BLAS / OpenMP thread per cell: cells are the parallelism

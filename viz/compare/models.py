@@ -10,9 +10,9 @@ A model is given as
   ``name=value`` parameters (values read as Python literals, else strings);
 * an **estimator object** under a label (the Python API, e.g. the benchmark scripts).
 
-The baselines of :func:`estimators.baselines.baselines` are added unless switched off, and
+The baselines of :func:`estimators.learning.baseline_classifiers.baselines` are added unless switched off, and
 ``best`` adds the nested-CV choice among the given models
-(:class:`estimators.best_of.BestOfClassifier`), labelled as such.
+(:class:`estimators.learning.best_of.BestOfClassifier`), labelled as such.
 
 Each model carries its **key** for the run store: a hash of the unfitted estimator (its
 class and every parameter) and the code version (:func:`code_version`).
@@ -212,7 +212,7 @@ def parse_models(models: Sequence[str] | Mapping[str, Any], *, baselines: bool =
     models : sequence of str or mapping of label to estimator
         Specs (see the module docstring) or estimator objects under their labels.
     baselines : bool, default=True
-        Add LR, HGB and mixed NB (:func:`estimators.baselines.baselines`).
+        Add LR, HGB and mixed NB (:func:`estimators.learning.baseline_classifiers.baselines`).
     best : bool, default=False
         Add :data:`BEST`, the model with the lowest inner-CV log-loss among ``models``.
     random_state : int, default=0
@@ -255,7 +255,7 @@ def parse_models(models: Sequence[str] | Mapping[str, Any], *, baselines: bool =
     if not out:
         raise ValueError("no model to compare")
     if best:
-        from estimators.best_of import BestOfClassifier
+        from estimators.learning.best_of import BestOfClassifier
 
         if len(out) < 2:
             raise ValueError("--best chooses among the given models: give at least 2")
@@ -264,8 +264,8 @@ def parse_models(models: Sequence[str] | Mapping[str, Any], *, baselines: bool =
                          "BestOfClassifier: on each training part, the given model with the "
                          "lowest inner 5-fold CV log-loss, refitted"))
     if baselines:
-        from estimators.baselines import DESCRIPTIONS
-        from estimators.baselines import baselines as make
+        from estimators.learning.baseline_classifiers import DESCRIPTIONS
+        from estimators.learning.baseline_classifiers import baselines as make
 
         out += [Model(name, e, "baseline", estimator_key(e, version), DESCRIPTIONS[name])
                 for name, e in make(random_state).items()]

@@ -13,6 +13,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from estimators.bnc import BANClassifier
 from estimators.columns import EncodedColumns
 from estimators.ktan import NaiveBayesClassifier
+from estimators.learning.structure_learning import PERFECT
 from estimators.scores import SCORES, DiscreteCMI, as_fitted_score, make_score, register_score
 from estimators.search import brute_force_dag, canonical_order, hill_climb_dag
 
@@ -205,16 +206,30 @@ def test_restarts_follow_random_state():
     assert one.score_ >= plain.score_ - 1e-9
 
 
-def test_singular_families_are_ineligible_with_one_warning():
-    # x2 = x0 + x1 exactly: the Gaussian family (x2 | x0, x1) has a singular covariance
+def test_singular_families_are_searched_as_perfect_dependences_with_one_warning():
+    # x2 = x0 + x1 exactly: the Gaussian family (x2 | x0, x1) has a singular covariance and
+    # scores +inf; BAN searches it as every structured classifier does (learn_structure's
+    # policy: +inf at PERFECT), so the exact relation is in the DAG
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 200)
     X = rng.normal(y[:, None], 1.0, size=(200, 2))
-    X = np.column_stack([X, X.sum(axis=1)])
-    with pytest.warns(Warning, match=r"scored \+inf .* left out of the search"):
+    X = pd.DataFrame(np.column_stack([X, X.sum(axis=1)]), columns=["x0", "x1", "x2"])
+    with pytest.warns(Warning, match=r"scored \+inf .* searched as perfect dependences"):
         clf = BANClassifier().fit(X, y)
-    assert all(np.isfinite(v) for v in clf.hyperedge_scores_.values())
-    assert max(len(p) for p in clf.parents_.values()) <= 1
+    f = as_fitted_score(make_score("bic", "gaussian").fit(X, y), list(X.columns))
+    expected = hill_climb_dag(lambda v, ps: min(f(v, ps), PERFECT), 2,
+                              variables=canonical_order(X.columns))
+    assert clf.parents_ == expected.parents
+    perfect = [v for v, s in clf.hyperedge_scores_.items() if s == np.inf]
+    assert perfect, clf.parents_
+    for v in perfect:  # each is an exact linear function of its parents within each class
+        for c in (0, 1):
+            rows = X[y == c]
+            design = np.column_stack([np.ones(len(rows)), rows[list(clf.parents_[v])]])
+            coef = np.linalg.lstsq(design, rows[v], rcond=None)[0]
+            assert np.abs(design @ coef - rows[v]).max() < 1e-9
+    proba = clf.predict_proba(X)
+    assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1.0)
 
 
 @pytest.mark.parametrize("params, error, match", [
@@ -252,7 +267,7 @@ def discrete_table(seed=0, n=300):
 def test_structure_files_and_pgmpy_export(tmp_path):
     from pgmpy.inference import VariableElimination
 
-    from estimators.network_export import write_network
+    from estimators.network.export.exact_export import write_network
     from kgraph import ParentSetDAG, read_structure
 
     X, y = discrete_table()

@@ -1,4 +1,4 @@
-"""The batched linear-Gaussian SPODEs of :mod:`estimators.bnc._gaussian` against the
+"""The batched linear-Gaussian SPODEs of :mod:`estimators.bnc._spode_gaussian` against the
 per-family path they replace: every factor equals ``fit_cg_factor`` on its own family (the
 pooling, shrinkage and floors included), every stacked SPODE's joint equals the
 marginalisation engine's (missing super-parents integrated out), and AnDE's predict_proba
@@ -12,7 +12,7 @@ import pytest
 from scipy.special import logsumexp, softmax
 
 from estimators.bnc import A2DEClassifier, AnDEClassifier
-from estimators.bnc._gaussian import GaussianSpodes, fit_gaussian_families
+from estimators.bnc._spode_gaussian import GaussianSpodes, fit_gaussian_families
 from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import CGNetwork, var_floor

@@ -11,8 +11,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from estimators.bnc import KDBClassifier
 from estimators.bnc.kdb import kdb_parents
 from estimators.columns import EncodedColumns
-from estimators.network_export import write_network
-from estimators.structure_graph import structure_graph
+from estimators.network.export.exact_export import write_network
+from estimators.network.export.structure_graph import structure_graph
 from kgraph import ParentSetDAG, read_structure
 
 

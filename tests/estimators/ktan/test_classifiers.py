@@ -200,7 +200,7 @@ def test_write_graphml_readable_by_networkx_and_igraph(tmp_path, tic_tac_toe):
 
 def test_write_graphml_is_the_structure_graph_the_cli_writes(tmp_path, tic_tac_toe):
     """One path: the classifier's GraphML and kgraph learn's are the same graph."""
-    from estimators.structure_graph import structure_graph
+    from estimators.network.export.structure_graph import structure_graph
     from kgraph import GraphDB
 
     X, y = tic_tac_toe

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from estimators.scores import GaussianCMI, GaussianCopulaCMI
-from estimators.scores._gaussian import gaussian_pair_block
+from estimators.scores._gaussian_cmi import gaussian_pair_block
 
 
 @pytest.mark.parametrize("score", [GaussianCMI(), GaussianCopulaCMI(marginals="rank")],

@@ -230,7 +230,7 @@ def test_class_free_vertices_marginalise_exactly(fitted, missing):
 def test_structure_graph_marks_the_class_edges_the_model_does_not_use(fitted):
     """The learned TAN keeps a class edge to every feature; the class edge of each
     class-free feature (a and e here) carries ``in_use=False``, the others none."""
-    from estimators.structure_graph import structure_graph
+    from estimators.network.export.structure_graph import structure_graph
 
     _, _, clf = fitted
     graph = structure_graph(clf)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.special import ndtri
 
-from estimators._blas import one_blas_thread
-from estimators.densities._base import class_block, class_rows
+from estimators.base.blas_threads import one_blas_thread
 from estimators.densities._normal_scores import NormalScoreDensity, safe_correlation
+from estimators.densities._pair_density import class_block, class_rows
 from estimators.densities.kde import KDE1D, class_kde, kernel_bandwidth, scott_factor
 
 U_EPS = 1e-9

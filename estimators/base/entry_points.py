@@ -1,9 +1,9 @@
-"""Reading plug-in entry points into a registry: the half of :mod:`estimators.plugins` that
+"""Reading plug-in entry points into a registry: the half of :mod:`estimators.learning.plugin_registry` that
 the registries themselves use.
 
 The registries (:mod:`estimators.scores`, :mod:`estimators.search`) import this module to
 check new names and to read their entry-point group the first time they are consulted;
-:mod:`estimators.plugins`, which lists what every registry holds, imports the registries.
+:mod:`estimators.learning.plugin_registry`, which lists what every registry holds, imports the registries.
 So the imports go one way (no cycle between the registries and the plug-in listing).
 
 Examples

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import networkx as nx
 import numpy as np
 
 from estimators.densities import NormalScoreDensity
@@ -123,25 +124,14 @@ def tree_order(edges: Sequence[tuple[int, int]]) -> list[tuple[int, tuple[int, .
     >>> tree_order([(0, 1), (2, 3), (1, 2)])
     [(0, ()), (1, (0,)), (2, (1,)), (3, (2,))]
     """
-    adj: dict[int, list[int]] = {}
-    for i, j in edges:
-        adj.setdefault(int(i), []).append(int(j))
-        adj.setdefault(int(j), []).append(int(i))
+    graph = nx.Graph((int(i), int(j)) for i, j in edges)
     order: list[tuple[int, tuple[int, ...]]] = []
     seen: set[int] = set()
     for root in (int(v) for e in edges for v in e):
-        if root in seen:
-            continue
-        seen.add(root)
-        order.append((root, ()))
-        queue = [root]
-        while queue:
-            u = queue.pop(0)
-            for w in adj[u]:
-                if w not in seen:
-                    seen.add(w)
-                    order.append((w, (u,)))
-                    queue.append(w)
+        if root not in seen:
+            order.append((root, ()))
+            order += [(w, (u,)) for u, w in nx.bfs_edges(graph, root)]
+            seen.update(nx.node_connected_component(graph, root))
     return order
 
 

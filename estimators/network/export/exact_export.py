@@ -16,7 +16,7 @@ value a training category), or raises one ``ValueError`` whose first line says w
   two agree on complete rows only;
 * a model with continuous features is refused, naming them: pgmpy and these formats hold
   discrete variables only (its full parameters are in the GraphML/JSON structure graph,
-  :func:`estimators.structure_graph.structure_graph`);
+  :func:`estimators.network.export.structure_graph.structure_graph`);
 * AODE/AnDE on categorical features exports as a mixture of its SPODEs over two latent
   nodes, the SPODE and its super-parents' value (:mod:`estimators.network.spode_mixture`,
   MATH.md §10.2): CPTs of (SPODEs x classes x joint super-parent values) cells, exact
@@ -93,14 +93,14 @@ def exact_network(model):
 
 
 def _network_classifier(model) -> bool:
-    from estimators.network.export import continuous_features, is_network_classifier
+    from estimators.network.export.pgmpy_network import continuous_features, is_network_classifier
 
     return is_network_classifier(model) or bool(continuous_features(model))
 
 
 def _own_network(model):
     """A network classifier's network; refuses continuous features, naming them."""
-    from estimators.network.export import exact_network as build
+    from estimators.network.export.pgmpy_network import exact_network as build
 
     return build(model)
 
@@ -124,7 +124,7 @@ def _has_tables(model) -> bool:
 
 
 def _tables_network(model):
-    from estimators.network.export import tables_network
+    from estimators.network.export.pgmpy_network import tables_network
     from estimators.network.model_tables import model_tables
 
     kind = "generative" if getattr(model, "discriminative_", None) is None else "discriminative"

@@ -14,9 +14,9 @@ from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
-from estimators._joint import JointLogLikelihoodClassifier
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
+from estimators.template.joint_likelihood import JointLogLikelihoodClassifier
 
 
 class BaseGNB(JointLogLikelihoodClassifier):

@@ -2,7 +2,7 @@
 
 A classifier fitted generatively has factors ``p_f = p(x_v | x_pa(v), y)`` and the joint
 ``ln p(y, x_O)`` (missing cells marginalised exactly, MATH.md §8). With
-``parameters="discriminative"`` the template (:mod:`estimators._joint`) then fits the
+``parameters="discriminative"`` the template (:mod:`estimators.template.joint_likelihood`) then fits the
 scores
 
     s_y(x) = o_y(x) + b_y + Σ_{f active on x} w_{f,y}ᵀ φ_f(x)

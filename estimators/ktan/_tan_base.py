@@ -22,11 +22,6 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from estimators._joint import (
-    FEATURE_TYPES_CONSTRAINT,
-    PARAMETERS_CONSTRAINT,
-    JointLogLikelihoodClassifier,
-)
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
@@ -34,7 +29,7 @@ from estimators.columns.feature_families import FEATURE_FAMILIES, family_of, fea
 from estimators.learning.structure_learning import Constraints, learn_structure
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
 from estimators.network.class_node import unique_class_node
-from estimators.network.export import to_pgmpy
+from estimators.network.export.pgmpy_network import to_pgmpy
 from estimators.network.model import (
     NetworkLikelihood,
     floored_vertices,
@@ -52,6 +47,11 @@ from estimators.semiparametric import (
 )
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
+from estimators.template.joint_likelihood import (
+    FEATURE_TYPES_CONSTRAINT,
+    PARAMETERS_CONSTRAINT,
+    JointLogLikelihoodClassifier,
+)
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ class KTANSpec:
 class BaseKTAN(JointLogLikelihoodClassifier):
     """k-TAN classifier machinery: subclasses say which k, search and backbone to use."""
 
-    #: its graph in :func:`estimators.structure_graph.structure_graph`
+    #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
     structure_graph_kind = "ktan"
 
     _min_features = 2
@@ -198,7 +198,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     def _fit_partitions(self, data: Partitions):
         """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
         merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
-        from estimators.ktan._partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
+        from estimators.ktan._ktan_partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
 
         if as_spec(self._spec().continuous).kind != "gaussian":
             raise ValueError(f"{type(self).__name__}(continuous=...) other than 'gaussian' "
@@ -262,7 +262,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     # -- export -----------------------------------------------------------------------------
     def to_pgmpy(self):
-        """The fitted model in pgmpy (see :func:`estimators.network.export.to_pgmpy`).
+        """The fitted model in pgmpy (see :func:`estimators.network.export.pgmpy_network.to_pgmpy`).
 
         Returns
         -------
@@ -283,7 +283,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     def write_graphml(self, path: str | PathLike) -> None:
         """Write the learned structure with its scores and parameters to GraphML.
 
-        The graph is :func:`estimators.structure_graph.structure_graph`, the one the
+        The graph is :func:`estimators.network.export.structure_graph.structure_graph`, the one the
         ``kgraph learn`` command writes: the class node (``kind="class"``) and the feature
         nodes (``feature_type``, ``parents``, ``clique_score``, the factor ``parameters``),
         class -> feature edges and parent -> child edges whose ``weight`` is the pair score
@@ -295,7 +295,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         path : str or path-like
             Output file.
         """
-        from estimators.structure_graph import structure_graph
+        from estimators.network.export.structure_graph import structure_graph
 
         check_is_fitted(self)
         structure_graph(self).write_graphml(path)

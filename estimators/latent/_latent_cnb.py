@@ -26,7 +26,7 @@ from ._estep import EStepResult, e_step
 from ._family_base import check_rows_observed
 from ._mixed import MixedFamily, encoder_feature_types
 from ._params import LATENT_PARAMETER_CONSTRAINTS, LatentSettings
-from ._registry import make_prior
+from ._prior_family_registry import make_prior
 
 __all__ = ["LatentCNB"]
 
@@ -92,7 +92,7 @@ class LatentCNB(LatentSettings, ClassNamePrefixFeaturesOutMixin, TransformerMixi
     verbose : bool, default=False
         Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
         backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
-        (:func:`estimators.progress.show_progress`, off by default).
+        (:func:`estimators.base.progress.show_progress`, off by default).
 
     Attributes
     ----------

@@ -92,7 +92,7 @@ class CopulaFactor(WrapsCGFactor):
     def describe(self, names: list) -> dict:
         """Its parameters for exports: the z-space CG factor's (``z_space``) and the class
         kernel margins' bandwidths of v and its continuous parents."""
-        from estimators.network.export import factor_parameters
+        from estimators.network.export.pgmpy_network import factor_parameters
 
         cols = [self.v, *self.continuous_parents] if self.continuous else list(
             self.continuous_parents)

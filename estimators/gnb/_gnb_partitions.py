@@ -16,7 +16,7 @@ import numpy as np
 from estimators.densities import ClassGaussian
 from estimators.gnb._learn import fitted_copula_tree
 from estimators.network.stats_factors import single_type_table
-from estimators.scores.partitions import gaussian_statistics
+from estimators.scores.partition_scores import gaussian_statistics
 from estimators.stats.cell_statistics import ClassMoments
 from estimators.stats.partitions import Partitions, fit_encoder, moments_of
 from kgraph import GNBJunctionTree

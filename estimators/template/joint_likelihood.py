@@ -21,7 +21,7 @@ same input gets the same treatment in every family:
 - ``feature_selection=`` (families with that parameter call
   :meth:`~JointLogLikelihoodClassifier._select_features` on their non-constant columns):
   the class's Markov blanket or selective naive Bayes's forward selection
-  (:mod:`estimators.feature_selection`) chooses the modelled columns, the others are
+  (:mod:`estimators.learning.feature_selection`) chooses the modelled columns, the others are
   ignored at prediction;
 - ``parameters="discriminative"`` (families that expose their factors through
   :meth:`~JointLogLikelihoodClassifier._log_linear_factors`) refits the parameters on the
@@ -47,10 +47,8 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from estimators._dask import is_dask
 from estimators.base.user_warnings import warn_user
 from estimators.base.validation import DegenerateFeatureWarning, check_cells
-from estimators.class_information import class_information
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.discriminative import (
     PARAMETERS,
@@ -59,8 +57,10 @@ from estimators.discriminative import (
     fit_parameters_partitioned,
     resolve_parameters,
 )
-from estimators.feature_selection import FEATURE_SELECTORS, select_features
+from estimators.learning.feature_selection import FEATURE_SELECTORS, select_features
 from estimators.learning.model_selection import fixed_seed
+from estimators.stats.class_information import class_information
+from estimators.stats.dask_collections import is_dask
 from estimators.stats.partitions import Partitions, column_kinds, empty_encoded
 
 __all__ = ["FEATURE_SELECTION_CONSTRAINT", "FEATURE_TYPES_CONSTRAINT",
@@ -71,7 +71,7 @@ FEATURE_TYPES_CONSTRAINT = [StrOptions({"auto"}), Mapping]
 #: ... and of ``parameters`` (the families with :meth:`_log_linear_factors`)
 PARAMETERS_CONSTRAINT = [StrOptions(set(PARAMETERS)), Discriminative]
 #: ... and of ``feature_selection`` (a name of
-#: :data:`estimators.feature_selection.FEATURE_SELECTORS`, or None: all features)
+#: :data:`estimators.learning.feature_selection.FEATURE_SELECTORS`, or None: all features)
 FEATURE_SELECTION_CONSTRAINT = [None, StrOptions(set(FEATURE_SELECTORS))]
 
 
@@ -141,7 +141,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         """Validate a training set and decide the column types once.
 
         Sets ``classes_``, ``class_count_``, ``class_log_prior_``, ``class_information_``
-        (I(X_j; C) in nats per column, :mod:`estimators.class_information`), ``n_features_in_``,
+        (I(X_j; C) in nats per column, :mod:`estimators.stats.class_information`), ``n_features_in_``,
         ``feature_names_in_`` (DataFrames with string column names), ``encoder_`` (the
         fitted :class:`~estimators.columns.MixedEncoder`), ``feature_types_`` (feature name
         -> ``"continuous" | "categorical" | "constant"``) and ``constant_features_``, and
@@ -282,7 +282,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
     def _select_features(self, enc: EncodedColumns, codes: np.ndarray, kept: list[int]
                          ) -> list[int]:
         """The columns of ``kept`` (indices into ``enc``) the family models: those the
-        feature selection chooses (:func:`estimators.feature_selection.select_features`,
+        feature selection chooses (:func:`estimators.learning.feature_selection.select_features`,
         at least ``_min_features``), all of them without one. Sets
         ``feature_selection_``."""
         method = self._feature_selection_method()

@@ -2,7 +2,7 @@
 
 ``SCORES[name][family]`` is a factory of an unfitted score; a new score (or a new family of
 an existing score) is registered with :func:`register_score` -- here, at run time, or from
-another package through the ``kgraph.scores`` entry point (:mod:`estimators.plugins`).
+another package through the ``kgraph.scores`` entry point (:mod:`estimators.learning.plugin_registry`).
 
 | name | discrete features | Gaussian features | mixed (or missing cells) |
 |---|---|---|---|
@@ -23,12 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from estimators._entry_points import check_new_name, load_group
+from estimators.base.entry_points import check_new_name, load_group
 
 from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore
 from ._discrete import DiscreteCMI
-from ._gaussian import GaussianCMI, GaussianCopulaCMI
+from ._gaussian_cmi import GaussianCMI, GaussianCopulaCMI
 from ._kde_copula import KDECopulaCMI
 from ._penalised import BIC, DiscreteBDeu
 
@@ -86,7 +86,7 @@ def register_score(name: str, factories: Mapping[str, Callable[[], object]] | Ca
     ...     def score(self, v, parents):
     ...         return super().score(v, parents) / 2
     >>> register_score("halved", {"discrete": Halved})
-    {'discrete': <class 'estimators.scores._registry.Halved'>}
+    {'discrete': <class 'estimators.scores._score_registry.Halved'>}
     >>> register_score("halved", {"discrete": Halved})
     Traceback (most recent call last):
     ...
@@ -116,7 +116,7 @@ def register_score(name: str, factories: Mapping[str, Callable[[], object]] | Ca
 
 def load_score_plugins(*, reload: bool = False) -> None:
     """Register the scores of the ``kgraph.scores`` entry points (once per process;
-    ``reload=True`` reads them again); see :mod:`estimators.plugins`.
+    ``reload=True`` reads them again); see :mod:`estimators.learning.plugin_registry`.
 
     Examples
     --------

@@ -26,14 +26,14 @@ from numbers import Integral
 
 import numpy as np
 
-from estimators.ktan._base import _without_constant
+from estimators.ktan._tan_base import _without_constant
 from estimators.learning.structure_learning import Constraints, learn_structure
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE
 from estimators.network.cg_pairs import fit_statistics_table, pair_gains
 from estimators.network.model import CGNetwork, pseudo_count
 from estimators.network.stats_factors import StatsTable, factor_from_stats
 from estimators.scores import GaussianCMI
-from estimators.scores.partitions import discrete_edge_matrix, gaussian_statistics
+from estimators.scores.partition_scores import discrete_edge_matrix, gaussian_statistics
 from estimators.search import check_k
 from estimators.semiparametric import factor_kinds
 from estimators.stats.partitions import Partitions

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from estimators.densities._base import class_rows
 from estimators.densities._normal_scores import (
     NormalScoreDensity,
     clip_correlation,
     safe_correlation,
 )
+from estimators.densities._pair_density import class_rows
 from estimators.stats.cell_statistics import ClassMoments
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)

@@ -28,7 +28,6 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators.base.validation import ValidatedData
 
-from ._base import BaseCMI
 from ._correlation_blocks import (
     CorrelationData,
     correlation_positions,
@@ -37,7 +36,8 @@ from ._correlation_blocks import (
 )
 from ._marginals import normal_scores
 from ._positions import PositionsCMI
-from .partitions import gaussian_from_partitions
+from ._score_base import BaseCMI
+from .partition_scores import gaussian_from_partitions
 
 __all__ = ["GaussianCMI", "GaussianCopulaCMI"]
 

@@ -17,7 +17,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from estimators.columns import MixedEncoder
->>> from estimators.selective_nb import selective_nb
+>>> from estimators.learning.selective_nb import selective_nb
 >>> rng = np.random.default_rng(0)
 >>> y = rng.integers(0, 2, 600)
 >>> x0 = np.where(rng.random(600) < 0.85, y, 1 - y)       # informative

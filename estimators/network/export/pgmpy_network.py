@@ -24,7 +24,7 @@ new structured classifier exports without code here.
   same posterior on complete rows (:func:`network_tables`, MATH.md §10.1).
 * Every other model with continuous features (continuous and categorical together,
   discriminative or non-Gaussian continuous factors): pgmpy has no such network;
-  :func:`exact_network` refuses it, naming the continuous features. :func:`estimators.structure_graph.structure_graph` (GraphML,
+  :func:`exact_network` refuses it, naming the continuous features. :func:`estimators.network.export.structure_graph.structure_graph` (GraphML,
   JSON; ``write_graphml``) carries the structure, the scores and every factor's parameters.
 * Constant columns, and columns feature selection leaves out, are not modelled: the
   discrete network has each as an isolated root with a uniform CPT (evidence on it changes
@@ -193,7 +193,7 @@ def is_network_classifier(model) -> bool:
 
 
 def exact_network(clf) -> DiscreteBayesianNetwork:
-    """The one export to a discrete Bayesian network (:mod:`estimators.network_export`):
+    """The one export to a discrete Bayesian network (:mod:`estimators.network.export.exact_export`):
     :func:`discrete_network` of a network classifier on categorical features, else a
     ``ValueError`` whose first line says why there is none and what exports.
 
@@ -282,7 +282,7 @@ def factor_parameters(factor, names: list[str]) -> dict:
     """The parameters of a CG factor: its kind, parents (names), the training
     configurations of its categorical parents and every array as nested lists (classes on
     the axis after the configurations); ``parameters`` of a feature in
-    :func:`estimators.structure_graph.structure_graph`. A factor with a ``describe(names)``
+    :func:`estimators.network.export.structure_graph.structure_graph`. A factor with a ``describe(names)``
     method (the semiparametric ones, :mod:`estimators.semiparametric`) describes itself."""
     if hasattr(factor, "describe"):
         return factor.describe(names)

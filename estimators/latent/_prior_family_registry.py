@@ -6,7 +6,7 @@ from ._beta_liouville import BetaLiouvillePrior
 from ._categorical import CategoricalFamily
 from ._dirichlet import DirichletPrior
 from ._family_base import Family
-from ._gaussian import GaussianFamily
+from ._gaussian_features import GaussianFamily
 from ._generalized_dirichlet import GeneralizedDirichletPrior
 from ._mixed import MixedFamily
 from ._prior_base import Prior

@@ -9,7 +9,7 @@ edge and the model's name and target. Every number written is finite: a score th
 class, e.g. in a class of two rows) is written as ``<name>_note`` saying which, in place of
 ``weight``, ``clique_score`` or the total ``score``/``weight``. Edge weights are nats: between features the model's
 edge score (class-conditional mutual information, per family below); on a class edge
-I(X_j; C) of its feature (``class_information_``, :mod:`estimators.class_information`:
+I(X_j; C) of its feature (``class_information_``, :mod:`estimators.stats.class_information`:
 plug-in mutual information for a categorical column, the Gaussian (conditional Gaussian)
 one for a continuous column, on the rows where the column is observed; from the partition
 statistics for a model fitted from Dask). ``states`` lists the class labels on the class node and the
@@ -26,10 +26,10 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
   ``structure_``, found without registration), parent edges carry ``weight`` = f(child, {parent}) (I(X_u; X_v | Y) on
   single-type data) and each feature its ``clique_score`` = f(v, pa(v)), ``parents`` and
   ``clique`` (comma-separated names) and ``parameters``, the fitted factor
-  (:func:`estimators.network.export.factor_parameters`; readable text in GraphML, exact in
+  (:func:`estimators.network.export.pgmpy_network.factor_parameters`; readable text in GraphML, exact in
   the JSON), the graph its ``class_log_prior`` and, for ``parameters="discriminative"``,
   ``discriminative``: the fitted weights
-  (:func:`estimators.network.export.discriminative_parameters`), and the class edge of a feature whose fitted factor is class-free
+  (:func:`estimators.network.export.pgmpy_network.discriminative_parameters`), and the class edge of a feature whose fitted factor is class-free
   (``continuous="auto"``: p(x_v | pa) the same in every class) ``in_use=False``; k-GNB
   parent edges carry ``weight`` = f(child, {parent}) from its
   ``edge_scores_`` and the graph its total ``weight``. ``KTANClassifier.write_graphml``
@@ -156,13 +156,13 @@ def _kgnb(clf) -> GraphDB:
 
 
 def _network(clf, **attrs) -> GraphDB:
-    """Any network classifier (:mod:`estimators.network.export`): its ``structure_`` (a
+    """Any network classifier (:mod:`estimators.network.export.pgmpy_network`): its ``structure_`` (a
     :class:`kgraph.ParentSets` structure object) with the class node, every modelled
     feature's ``parents``, ``clique`` and fitted factor ``parameters``, ``clique_score``
     from ``hyperedge_scores_`` and parent-edge ``weight`` from ``edge_scores_`` (rows and
     columns the modelled features in column order) when the model has them; ``attrs`` go
     to the graph after ``model`` and ``family``."""
-    from estimators.network.export import factor_parameters
+    from estimators.network.export.pgmpy_network import factor_parameters
 
     # the modelled features, in column order: the rows and columns of ``edge_scores_``
     # (constant columns, and those feature selection leaves out, are not in the model)
@@ -177,7 +177,7 @@ def _network(clf, **attrs) -> GraphDB:
                    parameters=_parameters_note(clf),
                    class_log_prior=[float(p) for p in clf.class_log_prior_])
     if getattr(clf, "discriminative_", None) is not None:
-        from estimators.network.export import discriminative_parameters
+        from estimators.network.export.pgmpy_network import discriminative_parameters
 
         g.attrs["discriminative"] = discriminative_parameters(clf)
     factors = dict(zip(clf.network_.columns, clf.network_.factors, strict=True))

@@ -23,7 +23,7 @@ strata). Strata are the configurations of Z seen in the data.
 Examples
 --------
 >>> import numpy as np
->>> from estimators.feature_selection import markov_blanket
+>>> from estimators.learning.feature_selection import markov_blanket
 >>> rng = np.random.default_rng(0)
 >>> y = rng.integers(0, 2, 3000)
 >>> x0 = np.where(rng.random(3000) < 0.8, y, 1 - y)          # child of the class
@@ -231,7 +231,7 @@ def _markov_blanket_columns(enc, y, columns, min_features: int, random_state: in
 
 def _selective_nb_columns(enc, y, columns, min_features: int, random_state: int,
                           owner: str = "", names=None) -> list[int]:
-    from estimators.selective_nb import selective_nb
+    from estimators.learning.selective_nb import selective_nb
 
     return selective_nb(enc, y, columns, min_features=min_features, random_state=random_state)
 
@@ -253,7 +253,7 @@ def select_features(method: str | None, enc, y, columns, *, min_features: int = 
     ``"markov-blanket"``: the class's Markov blanket by IAMB with semiparametric G-tests
     (:func:`markov_blanket`; complete categorical columns only). ``"selective-nb"``: forward
     selection of a naive Bayes's features by cross-validated log-loss
-    (:func:`estimators.selective_nb.selective_nb`; any column types, missing cells
+    (:func:`estimators.learning.selective_nb.selective_nb`; any column types, missing cells
     allowed). At least ``min_features`` columns are kept.
 
     Examples

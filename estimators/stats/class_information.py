@@ -1,7 +1,7 @@
 """The information each feature carries about the class, I(X_j; C) in nats.
 
 The ``weight`` of a class -> feature edge in the structure graphs (GraphML, JSON) of every
-classifier (:mod:`estimators.structure_graph`); computed once at ``fit`` on the training
+classifier (:mod:`estimators.network.export.structure_graph`); computed once at ``fit`` on the training
 table (``class_information_``), on the available cases of each column (rows where it is
 observed), with the estimator of the column's type that the models' pair scores use:
 
