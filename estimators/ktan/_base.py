@@ -13,24 +13,20 @@ from __future__ import annotations
 import warnings
 from abc import abstractmethod
 from dataclasses import dataclass
-from numbers import Real
 from os import PathLike
 from typing import Any
 
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from estimators._joint import (
-    FEATURE_TYPES_CONSTRAINT,
-    PARAMETERS_CONSTRAINT,
     JointLogLikelihoodClassifier,
 )
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
-from estimators.columns.feature_families import FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.columns.feature_families import family_of, feature_types_of
 from estimators.learning.structure_learning import Constraints, learn_structure
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
 from estimators.network.class_node import unique_class_node
@@ -43,8 +39,6 @@ from estimators.network.model import (
 )
 from estimators.search import check_k
 from estimators.semiparametric import (
-    KINDS,
-    Semiparametric,
     as_spec,
     factor_kinds,
     fit_continuous_network,
@@ -100,16 +94,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
 
     _min_features = 2
     _learns_dependence = True
-
-    _parameter_constraints: dict = {
-        "features": [StrOptions(set(FEATURE_FAMILIES))],
-        "feature_types": FEATURE_TYPES_CONSTRAINT,
-        "alpha": [Interval(Real, 0, None, closed="neither")],
-        "var_smoothing": [Interval(Real, 0, None, closed="left")],
-        "verbose": ["verbose"],
-        "parameters": PARAMETERS_CONSTRAINT,
-        "continuous": [StrOptions(set(KINDS)), Semiparametric],
-    }
 
     # -- what a subclass decides ------------------------------------------------------------
     @abstractmethod
