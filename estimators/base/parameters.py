@@ -213,8 +213,9 @@ def declare(*parameters: Parameter) -> Callable[[type], type]:
 
 
 def declared_parameters(cls: type) -> tuple[Parameter, ...]:
-    """The parameters :func:`declare` gave ``cls`` (empty when it has none)."""
-    return tuple(vars(cls).get("_declared_parameters", ()))
+    """The parameters :func:`declare` gave ``cls`` or its nearest declared base (empty
+    when there is none)."""
+    return tuple(getattr(cls, "_declared_parameters", ()))
 
 
 def signature_mismatches(cls: type) -> list[str]:
