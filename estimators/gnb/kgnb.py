@@ -31,7 +31,7 @@ from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
 from estimators.learning.model_selection import select_by_cv
 from estimators.learning.parameters import BACKBONE, CANDIDATES, SEARCH, STRUCTURE_SCORE
 from estimators.learning.structure_learning import PERFECT, Constraints, Relabelled, learn_structure
-from estimators.search import check_k
+from estimators.search import fit_width
 from kgraph import AcyclicKTree
 
 #: orders tried by ``order="auto"`` (k-trees of width 1, 2, 3)
@@ -174,7 +174,8 @@ class KGNBClassifier(BaseGNB):
         used = self._structure_columns(enc)
         names = self.feature_names()
         unames = [names[u] for u in used]
-        k = check_k(order - 2, used.size, owner="KGNBClassifier", param="order", offset=2)
+        k = fit_width(order - 2, used.size, "KGNBClassifier", param="order",
+                      offset=2)
         self.order_ = k + 2
         Xc = enc.values[:, used]
         self.rooted_ = not bool(enc.continuous[used].all())

@@ -37,7 +37,7 @@ from estimators.network.model import (
     refit_network,
     var_floor,
 )
-from estimators.search import check_k
+from estimators.search import fit_width
 from estimators.semiparametric import (
     as_spec,
     factor_kinds,
@@ -141,7 +141,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         model = _modelled(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
         search, backbone = spec.search, spec.backbone
-        self.k_ = k = check_k(spec.k, len(kept), owner=name)
+        self.k_ = k = fit_width(spec.k, len(kept), name)
         if backbone is not None and not isinstance(backbone, str):
             backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
         score = self.structure_score_ = spec.score

@@ -16,7 +16,7 @@ and the scores snapped to a grid of relative step :data:`TIE_RTOL` (1e-9), so ti
 that tolerance go to the names, never to the column order or ``PYTHONHASHSEED``.
 """
 
-from estimators.search._common import check_backbone, check_k
+from estimators.search._common import check_backbone, check_k, fit_width
 from estimators.search.arborescence import ArborescenceResult, maximum_spanning_arborescence
 from estimators.search.backbone_dp import BackboneDPResult, backbone_dp
 from estimators.search.backbone_order import (
@@ -75,6 +75,7 @@ __all__ = [
     "brute_force_ktree",
     "check_backbone",
     "check_k",
+    "fit_width",
     "get_searcher",
     "register_searcher",
     "reject_backbone",
