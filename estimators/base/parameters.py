@@ -22,7 +22,7 @@ template, ...); a family that says more about it uses :meth:`Parameter.but`.
 
 Examples
 --------
->>> from numbers import Real
+>>> from numbers import Integral, Real
 >>> from sklearn.base import BaseEstimator
 >>> from sklearn.utils._param_validation import Interval
 >>> RATE = Parameter("rate", 0.5, [Interval(Real, 0, 1, closed="both")], "float",
@@ -58,17 +58,19 @@ import re
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 
-__all__ = ["ALPHA", "ESS", "RANDOM_STATE", "VAR_SMOOTHING", "VERBOSE", "Flag", "Parameter",
+__all__ = ["ALPHA", "ESS", "N_JOBS", "RANDOM_STATE", "REQUIRED", "VAR_SMOOTHING", "VERBOSE", "Flag", "Parameter",
            "check_declared", "declare", "declared_parameters", "int_or_auto",
            "ints_or_auto", "parameters_section", "signature_mismatches"]
 
 #: the width of a docstring line (the project's line length)
 _WIDTH = 92
+#: the ``default`` of a parameter ``__init__`` requires
+REQUIRED = inspect.Parameter.empty
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,7 @@ class Parameter:
     name : str
         The ``__init__`` argument.
     default : object
-        Its default (immutable).
+        Its default (immutable), or :data:`REQUIRED`.
     constraints : list
         scikit-learn constraints (``_parameter_constraints[name]``).
     type : str
@@ -145,11 +147,16 @@ class Parameter:
         var_smoothing : float, default=1e-9
             Added variance.
         """
-        head = f"{indent}{self.name} : {self.type}, default={_shown(self.default)}"
+        head = f"{indent}{self.name} : {self.type}{self.default_text}"
         body = textwrap.fill(" ".join(self.doc.split()), _WIDTH - len(indent) - 4,
                              initial_indent=indent + "    ", subsequent_indent=indent + "    ",
                              break_on_hyphens=False, break_long_words=False)
         return f"{head}\n{body}"
+
+    @property
+    def default_text(self) -> str:
+        """``, default=...`` as the numpydoc type line ends (nothing for a required one)."""
+        return "" if self.default is REQUIRED else f", default={_shown(self.default)}"
 
     def check(self, value: Any, owner: str) -> None:
         """Raise scikit-learn's ``InvalidParameterError`` when ``value`` breaks the
@@ -234,7 +241,7 @@ def signature_mismatches(cls: type) -> list[str]:
         if given is not None and not _same(given.default, p.default):
             out.append(f"{cls.__name__}.{p.name}: default {given.default!r} in __init__, "
                        f"{p.default!r} declared")
-        if f"\n    {p.name} : {p.type}, default=" not in (cls.__doc__ or ""):
+        if f"\n    {p.name} : {p.type}{p.default_text}\n" not in (cls.__doc__ or ""):
             out.append(f"{cls.__name__}.{p.name}: not in the docstring")
     return out
 
@@ -301,6 +308,10 @@ VERBOSE = Parameter(
     "verbose", False, ["verbose"], "bool",
     "Progress bars (tqdm, on stderr) inside the long work of ``fit``; ``False`` leaves the "
     "caller's setting (:func:`estimators.progress.show_progress`, off by default).")
+N_JOBS = Parameter(
+    "n_jobs", None, [Integral, None], "int or None",
+    "Parallel jobs (joblib; None: one unless a joblib context says otherwise, -1: all "
+    "cores).")
 RANDOM_STATE = Parameter(
     "random_state", None, ["random_state"], "int, RandomState or None",
     "Seeds the randomised steps of ``fit`` (None: seed 0, so a fit is reproducible by "

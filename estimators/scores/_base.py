@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
-from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from estimators.base.parameters import N_JOBS
 from estimators.base.validation import (
     UndefinedScoreError,
     ValidatedData,
@@ -70,7 +70,8 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
     (True, True)
     """
 
-    _parameter_constraints: dict = {"n_jobs": [Integral, None]}
+    #: what a score subclass (a plug-in) extends; kgraph's own scores declare theirs
+    _parameter_constraints: dict = {"n_jobs": N_JOBS.constraints}
     #: "numeric" or "discrete": how ``fit`` validates X
     _kind = "numeric"
     #: largest parent-set size supported (None = any)

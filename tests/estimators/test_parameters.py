@@ -5,7 +5,9 @@ one list of :class:`~estimators.base.parameters.Parameter` per class."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import inspect
+import pkgutil
 import sys
 from numbers import Integral
 
@@ -18,6 +20,7 @@ from sklearn.utils._param_validation import Interval, InvalidParameterError
 import estimators
 from estimators.base.parameters import (
     ALPHA,
+    REQUIRED,
     Flag,
     Parameter,
     declare,
@@ -26,21 +29,29 @@ from estimators.base.parameters import (
 )
 from estimators.ktan import TANClassifier
 
-#: every estimator class the package exports whose parameters scikit-learn validates
-DECLARED = sorted(
-    (getattr(estimators, name) for name in estimators.__all__
-     if isinstance(getattr(estimators, name), type)
-     and hasattr(getattr(estimators, name), "_parameter_constraints")
-     and hasattr(getattr(estimators, name), "predict")
-     or name == "LatentCNB"),
-    key=lambda cls: cls.__name__)
+
+def _validated_classes() -> list[type]:
+    """Every concrete class of the estimators package whose parameters scikit-learn
+    validates (it has ``_parameter_constraints``)."""
+    found = {}
+    for info in pkgutil.walk_packages(estimators.__path__, "estimators."):
+        module = importlib.import_module(info.name)
+        for cls in vars(module).values():
+            if (isinstance(cls, type) and cls.__module__.startswith("estimators.")
+                    and hasattr(cls, "_parameter_constraints") and not inspect.isabstract(cls)):
+                found[cls.__module__, cls.__qualname__] = cls
+    return [found[key] for key in sorted(found)]
 
 
-def test_every_exported_classifier_is_covered():
+DECLARED = _validated_classes()
+
+
+def test_every_estimator_family_is_covered():
     names = {cls.__name__ for cls in DECLARED}
     assert {"TANClassifier", "KTANClassifier", "NaiveBayesClassifier", "KDBClassifier",
             "BANClassifier", "AnDEClassifier", "AODEClassifier", "A2DEClassifier",
-            "GNBClassifier", "KGNBClassifier", "LatentCNBClassifier", "LatentCNB"} <= names
+            "GNBClassifier", "KGNBClassifier", "LatentCNBClassifier", "LatentCNB",
+            "DiscreteCMI", "ConditionalGaussianScore", "StructureConfidence"} <= names
 
 
 @pytest.mark.parametrize("cls", DECLARED, ids=lambda c: c.__name__)
@@ -66,8 +77,10 @@ def test_signature_defaults_and_docstring_follow_the_declarations(cls):
 def test_defaults_satisfy_their_own_constraints(cls):
     from sklearn.utils._param_validation import validate_parameter_constraints
 
-    validate_parameter_constraints(cls._parameter_constraints, cls().get_params(deep=False),
-                                   caller_name=cls.__name__)
+    defaults = {p.name: p.default for p in declared_parameters(cls) if p.default is not REQUIRED}
+    assert defaults  # every class has a parameter with a default
+    validate_parameter_constraints({n: cls._parameter_constraints[n] for n in defaults},
+                                   defaults, caller_name=cls.__name__)
 
 
 def test_a_shared_declaration_is_one_object():
