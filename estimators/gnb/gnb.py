@@ -12,6 +12,7 @@ from estimators._joint import (
     FIT_PARAMETERS,
 )
 from estimators.base.parameters import (
+    N_JOBS,
     RANDOM_STATE,
     VAR_SMOOTHING,
     VERBOSE,
@@ -68,21 +69,13 @@ from kgraph import GNBJunctionTree
     VAR_SMOOTHING.but(doc=(
         'Fraction of the largest feature variance added to variances (as ``GaussianNB``);'
         ' its square root is the floor on kernel standard deviations.')),
-    FEATURE_TYPES.but(doc=(
-        'Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or '
-        '``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a '
-        'numeric column with at most 3 distinct values is categorical, whatever the '
-        'values).')),
+    FEATURE_TYPES,
     Parameter("n_splits", 10, [Interval(Integral, 1, None, closed="left")], 'int',
               'Splits used by ``n_clusters="auto"``.'),
-    Parameter("n_jobs", None, [Integral, None], 'int or None',
-              'joblib workers for the scores and the "auto" splits.'),
+    N_JOBS.but(doc='joblib workers for the scores and the "auto" splits.'),
     RANDOM_STATE.but(doc=(
         'Seeds the "auto" splits.')),
-    VERBOSE.but(doc=(
-        'Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, '
-        'the backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller\'s'
-        ' setting (:func:`estimators.progress.show_progress`, off by default).')),
+    VERBOSE,
     FIT_PARAMETERS.but(doc=(
         '``"discriminative"`` (``dependence="gaussian"`` only): keep the structure and '
         'fit log-linear weights on the cells of its rooted Gaussian (CG) families by '

@@ -60,11 +60,7 @@ AUTO_ORDERS = (3, 4, 5)
         'is ``"mst-dfs"`` (and the exact spanning tree for ``order=3``).')),
     VAR_SMOOTHING.but(doc=(
         'As in :class:`GNBClassifier`.')),
-    FEATURE_TYPES.but(doc=(
-        'Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or '
-        '``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a '
-        'numeric column with at most 3 distinct values is categorical, whatever the '
-        'values).')),
+    FEATURE_TYPES,
     CANDIDATES.but(doc=(
         "Sparse candidate parents for wide tables: each feature's parents must be among "
         'its top-``candidates`` partners by pair score (symmetrised); other hyperedges '
@@ -83,8 +79,7 @@ AUTO_ORDERS = (3, 4, 5)
     RANDOM_STATE.but(doc=(
         'Seeds the folds of the inner cross-validation of ``order="auto"``; None: seed 0 '
         '(a fit is reproducible by default).')),
-    VERBOSE.but(doc=(
-        'As in :class:`GNBClassifier`.')),
+    VERBOSE,
 )
 class KGNBClassifier(BaseGNB):
     """k-GNB classifier of order ``order``: an acyclic (order - 2)-tree over the features.

@@ -61,10 +61,7 @@ LATENT_PARAMETERS = (
         'Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or '
         '``{column: "continuous" | "categorical"}`` (with ``family="auto"``; a forced '
         'family accepts only its own type).')),
-    VERBOSE.but(doc=(
-        'Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, '
-        'the backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller\'s'
-        ' setting (:func:`estimators.progress.show_progress`, off by default).')),
+    VERBOSE,
 )
 
 

@@ -32,6 +32,11 @@ from ._parallel import run_chunked
 __all__ = ["BaseCMI"]
 
 
+#: the ``n_jobs`` of every score
+SCORE_N_JOBS = N_JOBS.but(doc=("joblib workers for blocks of pairs / hyperedges (``None``: the "
+                                 "active joblib config)."))
+
+
 class BaseCMI(BaseEstimator, metaclass=ABCMeta):
     """Base class of the class-conditional mutual-information hyperedge scores.
 
@@ -71,7 +76,7 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
     """
 
     #: what a score subclass (a plug-in) extends; kgraph's own scores declare theirs
-    _parameter_constraints: dict = {"n_jobs": N_JOBS.constraints}
+    _parameter_constraints: dict = {"n_jobs": SCORE_N_JOBS.constraints}
     #: "numeric" or "discrete": how ``fit`` validates X
     _kind = "numeric"
     #: largest parent-set size supported (None = any)

@@ -32,12 +32,12 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from estimators.base.parameters import N_JOBS, VAR_SMOOTHING, Parameter, declare
+from estimators.base.parameters import VAR_SMOOTHING, Parameter, declare
 from estimators.base.validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.network.cg_pairs import cg_pair_statistics
 from estimators.network.fitting import fit_cg_factor
-from estimators.scores._base import BaseCMI
+from estimators.scores._base import SCORE_N_JOBS, BaseCMI
 from estimators.scores._cg_batch import CGTables, Hyperedges, cg_gains
 from estimators.scores._parallel import run_chunked
 from estimators.scores._positions import PositionsCMI, cached, positions_key
@@ -115,8 +115,7 @@ def cg_block(data: CGData, items) -> np.ndarray:
     Parameter("min_cell_rows", 5, [Interval(Integral, 1, None, closed="left")], 'int',
               'Gaussian cells with fewer rows are pooled; hyperedges with fewer complete '
               'rows are not eligible (-inf).'),
-    N_JOBS.but(doc=(
-        'joblib workers for blocks of hyperedges.')),
+    SCORE_N_JOBS,
 )
 class ConditionalGaussianScore(PositionsCMI):
     """Directed log-likelihood-gain score of the conditional Gaussian model (MATH.md §7).

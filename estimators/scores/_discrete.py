@@ -19,8 +19,9 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from estimators.base.parameters import ALPHA, N_JOBS, declare
+from estimators.base.parameters import ALPHA, declare
 from estimators.base.validation import ValidatedData
+from estimators.scores._base import SCORE_N_JOBS
 
 from ._base import BaseCMI
 
@@ -262,8 +263,7 @@ def discrete_hyperedge_block(data: CodeData, items: list) -> np.ndarray:
     ALPHA.but(default=0.0, constraints=[Interval(Real, 0, None, closed="left")], doc=(
         'Pseudo-count added to every cell of the joint table of ``(x_v, x_P, y)``; 0 '
         'gives the plain plug-in (maximum-likelihood) estimate.')),
-    N_JOBS.but(doc=(
-        'joblib workers for blocks of pairs / hyperedges.')),
+    SCORE_N_JOBS,
 )
 class DiscreteCMI(BaseCMI):
     """Plug-in class-conditional mutual information of discrete features (MATH.md §1).

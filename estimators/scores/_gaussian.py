@@ -26,8 +26,9 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from estimators.base.parameters import N_JOBS, Parameter, declare
+from estimators.base.parameters import Parameter, declare
 from estimators.base.validation import ValidatedData
+from estimators.scores._base import SCORE_N_JOBS
 
 from ._correlation_blocks import (
     CorrelationData,
@@ -141,9 +142,7 @@ MIN_CLASS_ROWS = Parameter(
 
 @declare(
     MIN_CLASS_ROWS,
-    N_JOBS.but(doc=(
-        'joblib workers for blocks of pairs / hyperedges (``None``: the active joblib '
-        'config).')),
+    SCORE_N_JOBS,
 )
 class GaussianCMI(_CorrelationCMI):
     """Gaussian class-conditional mutual information ``I(X_v; X_P | Y)`` (closed form).
@@ -231,8 +230,7 @@ class GaussianCMI(_CorrelationCMI):
     Parameter("eps", 1e-6, [Interval(Real, 0, 0.5, closed="neither")], 'float',
               '``u`` is clipped into ``(eps, 1 - eps)`` before ``Phi^-1``.'),
     MIN_CLASS_ROWS,
-    N_JOBS.but(doc=(
-        'joblib workers for blocks of pairs / hyperedges.')),
+    SCORE_N_JOBS,
 )
 class GaussianCopulaCMI(_CorrelationCMI):
     """Gaussian-copula class-conditional mutual information (paper 1 thm 14, MATH.md §1).

@@ -31,8 +31,9 @@ import numpy as np
 from scipy.signal import fftconvolve
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from estimators.base.parameters import N_JOBS, Parameter, declare
+from estimators.base.parameters import Parameter, declare
 from estimators.base.validation import ValidatedData
+from estimators.scores._base import SCORE_N_JOBS
 
 from ._base import BaseCMI
 from ._marginals import bandwidth_factor, normal_scores
@@ -141,8 +142,7 @@ def kde_pair_block(data: NormalScoreData, pairs: np.ndarray) -> np.ndarray:
               "covariance of the pair's normal scores); Scott's rule gives ``n^(-1/6)``."),
     Parameter("max_grid", 1024, [Interval(Integral, 16, None, closed="left")], 'int',
               'Largest grid size per axis.'),
-    N_JOBS.but(doc=(
-        'joblib workers for blocks of pairs.')),
+    SCORE_N_JOBS,
 )
 class KDECopulaCMI(BaseCMI):
     """KDE pair-copula class-conditional mutual information, one parent (paper 1 thm 11).

@@ -39,8 +39,9 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
-from estimators.base.parameters import N_JOBS, Parameter, declare
+from estimators.base.parameters import Parameter, declare
 from estimators.base.validation import ValidatedData
+from estimators.scores._base import SCORE_N_JOBS
 
 from ._base import BaseCMI
 from ._discrete import CodeData, DiscreteCMI, hyperedge_table, map_pair_tables
@@ -215,8 +216,7 @@ def bdeu_hyperedge_block(data: BDeuData, items: list) -> np.ndarray:
 @declare(
     Parameter("ess", 1.0, [Interval(Real, 0, None, closed="neither")], 'float',
               'Equivalent sample size of the BDeu prior (> 0).'),
-    N_JOBS.but(doc=(
-        'joblib workers for blocks of pairs / hyperedges.')),
+    SCORE_N_JOBS,
 )
 class DiscreteBDeu(DiscreteCMI):
     """BDeu marginal-likelihood gain of categorical features (formula: module docstring).
