@@ -9,7 +9,8 @@ parameters once with :func:`declare`; from that list come
 - ``_parameter_constraints``, which scikit-learn's ``_fit_context`` checks once at ``fit``
   (the template; inner layers take the validated values),
 - the numpydoc ``Parameters`` section of the class docstring (written in at import, before
-  ``Attributes``; the text lives in the declarations, so it is greppable there),
+  its first section, e.g. ``Attributes``; the text lives in the declarations, so it is
+  greppable there),
 - the ``kgraph learn`` options (``viz.cli.learn`` reads :func:`declared_parameters`).
 
 ``__init__`` stays explicit (scikit-learn's ``get_params`` reads its signature);
@@ -189,13 +190,12 @@ def parameters_section(parameters: Iterable[Parameter], indent: str = "    ") ->
 
 
 def _with_section(doc: str | None, section: str, indent: str) -> str:
-    """``doc`` with ``section`` before its ``Attributes`` (else ``Examples``) heading, or at
-    its end."""
+    """``doc`` with ``section`` before its first section heading (numpydoc puts
+    ``Parameters`` first), or at its end."""
     doc = doc or ""
-    for heading in ("Attributes", "See Also", "Notes", "References", "Examples"):
-        match = re.search(rf"\n{indent}{heading}\n{indent}-+\n", doc)
-        if match:
-            return f"{doc[:match.start()]}\n{section}\n{doc[match.start():]}"
+    match = re.search(rf"\n{indent}[A-Z][\w ]*\n{indent}-+\n", doc)
+    if match:
+        return f"{doc[:match.start()]}\n{section}\n{doc[match.start():]}"
     return f"{doc.rstrip()}\n\n{section}\n{indent}"
 
 
