@@ -65,7 +65,7 @@ from typing import Any
 from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 
 __all__ = ["ALPHA", "ESS", "N_JOBS", "RANDOM_STATE", "REQUIRED", "VAR_SMOOTHING", "VERBOSE", "Flag", "Parameter",
-           "check_declared", "declare", "declared_parameters", "int_or_auto",
+           "declare", "declared_parameters", "int_or_auto",
            "ints_or_auto", "parameters_section", "signature_mismatches"]
 
 #: the width of a docstring line (the project's line length)
@@ -248,13 +248,6 @@ def signature_mismatches(cls: type) -> list[str]:
 
 def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
-
-
-def check_declared(cls: type, name: str, value: Any) -> None:
-    """Check one value against ``cls``'s declaration of ``name`` (see
-    :meth:`Parameter.check`)."""
-    parameter = next(p for p in declared_parameters(cls) if p.name == name)
-    parameter.check(value, cls.__name__)
 
 
 # -- command-line text of the declared types ---------------------------------------------------

@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from estimators.base.parameters import Flag, Parameter, ints_or_auto
 from estimators.plugins import RegistryName
 from estimators.scores import score_names
-from estimators.search import BACKBONE_METHODS, searcher_names
+from estimators.search import BACKBONE_METHODS, WIDTH, searcher_names
 
 __all__ = ["BACKBONE", "CANDIDATES", "K", "SEARCH", "STRUCTURE_SCORE", "backbone_text"]
 
@@ -36,7 +36,7 @@ def backbone_text(text: str) -> str | list[str]:
 
 #: the k-tree width; ``k >= n_features`` is lowered at ``fit`` (the table decides the range)
 K = Parameter(
-    "k", "auto", [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), "array-like"],
+    "k", "auto", [WIDTH, StrOptions({"auto"}), "array-like"],
     'int, "auto" or sequence of int',
     'Tree width: each feature has at most ``k`` feature parents. A ``k`` of at least '
     '``n_features`` is lowered to ``n_features - 1`` with one warning. ``"auto"`` tries '
