@@ -7,42 +7,21 @@ Gaussian network on the DAG, its exports and the discriminative refit — is her
 
 from __future__ import annotations
 
-from numbers import Real
-
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators.columns import EncodedColumns
-from estimators.columns.feature_families import FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.columns.feature_families import family_of, feature_types_of
 from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.class_node import unique_class_node
 from estimators.network.model import modelled_columns, refit_network
 from estimators.semiparametric import (
-    KINDS,
-    Semiparametric,
     factor_kinds,
     fit_continuous_network,
     normal_score_table,
 )
 from estimators.template.joint_likelihood import (
-    FEATURE_SELECTION_CONSTRAINT,
-    FEATURE_TYPES_CONSTRAINT,
-    PARAMETERS_CONSTRAINT,
     JointLogLikelihoodClassifier,
 )
-
-#: the parameter constraints of the hyperparameters every DAG network classifier has
-NETWORK_CONSTRAINTS: dict = {
-    "features": [StrOptions(set(FEATURE_FAMILIES))],
-    "alpha": [Interval(Real, 0, None, closed="neither")],
-    "ess": [None, Interval(Real, 0, None, closed="neither")],
-    "feature_types": FEATURE_TYPES_CONSTRAINT,
-    "var_smoothing": [Interval(Real, 0, None, closed="left")],
-    "feature_selection": FEATURE_SELECTION_CONSTRAINT,
-    "parameters": PARAMETERS_CONSTRAINT,
-    "verbose": ["verbose"],
-    "continuous": [StrOptions(set(KINDS)), Semiparametric],
-}
 
 
 class DAGNetworkClassifier(JointLogLikelihoodClassifier):

@@ -75,7 +75,7 @@ from __future__ import annotations
 import pickle
 from dataclasses import dataclass
 from itertools import combinations
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from scipy.special import logsumexp
@@ -83,6 +83,14 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
+from estimators.base.parameters import (
+    ALPHA,
+    RANDOM_STATE,
+    VAR_SMOOTHING,
+    VERBOSE,
+    Parameter,
+    declare,
+)
 from estimators.base.progress import progress
 from estimators.base.user_warnings import user_fit
 from estimators.bnc._aode_partitions import fit_ande_partitions
@@ -97,8 +105,8 @@ from estimators.network.model import CGNetwork, var_floor
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 from estimators.template.joint_likelihood import (
-    FEATURE_SELECTION_CONSTRAINT,
-    FEATURE_TYPES_CONSTRAINT,
+    FEATURE_SELECTION,
+    FEATURE_TYPES,
     JointLogLikelihoodClassifier,
 )
 from kgraph.superparent import SuperParentEnsemble
@@ -110,33 +118,34 @@ _CHUNK = 1 << 22
 
 
 
+#: the parameters of every AnDE classifier (AnDE adds ``n``)
+ANDE_PARAMETERS = (
+    Parameter("frequency_limit", 1, [Interval(Integral, 0, None, closed="left")], "int",
+              "A SPODE is averaged for a row only when its observed categorical "
+              "super-parents' joint value occurs in at least this many training rows "
+              "(Webb's ``m``); 0 averages every SPODE."),
+    ALPHA.but(doc="Pseudo-count of every CPT cell (Laplace smoothing)."),
+    VAR_SMOOTHING.but(doc=("Fraction of the largest continuous-feature variance added to "
+                           "every residual variance (as scikit-learn's ``GaussianNB``).")),
+    FEATURE_TYPES,
+    FEATURE_SELECTION.but(doc=(
+        "Which features the SPODEs span (:func:`estimators.learning.feature_selection."
+        "select_features`); None: all non-constant ones.")),
+    RANDOM_STATE.but(doc="Seeds the feature selection's folds or permutations (None: seed 0)."),
+    VERBOSE.but(doc="A progress bar over the SPODEs inside ``fit``."),
+)
+
+
+@declare(
+    Parameter(
+        "n", 1, [Interval(Integral, 1, None, closed="left")], "int",
+        "Size of the super-parent sets: 1 is AODE, 2 is A2DE. With fewer than ``n`` "
+        "modelled features the model is naive Bayes."),
+    *ANDE_PARAMETERS,
+)
 class AnDEClassifier(JointLogLikelihoodClassifier):
     """Averaged n-dependence estimators (AnDE): the mean of the SPODE joints over every
     super-parent set of ``n`` features (see :mod:`estimators.bnc.ande`).
-
-    Parameters
-    ----------
-    n : int, default=1
-        Size of the super-parent sets: 1 is AODE, 2 is A2DE. With fewer than ``n`` modelled
-        features the model is naive Bayes.
-    frequency_limit : int, default=1
-        A SPODE is averaged for a row only when its observed categorical super-parents'
-        joint value occurs in at least this many training rows (Webb's ``m``); 0 averages
-        every SPODE.
-    alpha : float, default=1.0
-        Pseudo-count of every CPT cell (Laplace smoothing).
-    var_smoothing : float, default=1e-9
-        Fraction of the largest continuous-feature variance added to every residual
-        variance (as scikit-learn's ``GaussianNB``).
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`).
-    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        Which features the SPODEs span (:func:`estimators.learning.feature_selection.select_features`);
-        None: all non-constant ones.
-    random_state : int, RandomState or None, default=None
-        Seeds the feature selection's folds or permutations (None: seed 0).
-    verbose : bool, default=False
-        A progress bar over the SPODEs inside ``fit``.
 
     Attributes
     ----------
@@ -176,17 +185,6 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     structure_graph_kind = "ande"
 
     _learns_dependence = True
-
-    _parameter_constraints: dict = {
-        "n": [Interval(Integral, 1, None, closed="left")],
-        "frequency_limit": [Interval(Integral, 0, None, closed="left")],
-        "alpha": [Interval(Real, 0, None, closed="neither")],
-        "var_smoothing": [Interval(Real, 0, None, closed="left")],
-        "feature_types": FEATURE_TYPES_CONSTRAINT,
-        "feature_selection": FEATURE_SELECTION_CONSTRAINT,
-        "random_state": ["random_state"],
-        "verbose": ["verbose"],
-    }
 
     def __init__(self, n: int = 1, *, frequency_limit: int = 1, alpha: float = 1.0,
                  var_smoothing: float = 1e-9, feature_types="auto",
@@ -436,14 +434,10 @@ def _frequency(enc: EncodedColumns, S, counts: np.ndarray) -> np.ndarray:
     return out
 
 
+@declare(*ANDE_PARAMETERS)
 class AODEClassifier(AnDEClassifier):
     """Averaged one-dependence estimators (AODE, Webb, Boughton and Wang 2005):
     :class:`AnDEClassifier` with ``n = 1``.
-
-    Parameters
-    ----------
-    frequency_limit, alpha, var_smoothing, feature_types, feature_selection, random_state, verbose
-        As :class:`AnDEClassifier`.
 
     Examples
     --------
@@ -456,9 +450,6 @@ class AODEClassifier(AnDEClassifier):
     >>> bool(np.allclose(a, AnDEClassifier(n=1).fit(X, y).predict_proba(X), rtol=0, atol=1e-15))
     True
     """
-
-    _parameter_constraints: dict = {k: v for k, v in AnDEClassifier._parameter_constraints.items()
-                                    if k != "n"}
 
     def __init__(self, *, frequency_limit: int = 1, alpha: float = 1.0,
                  var_smoothing: float = 1e-9, feature_types="auto",
@@ -476,14 +467,10 @@ class AODEClassifier(AnDEClassifier):
         return 1
 
 
+@declare(*ANDE_PARAMETERS)
 class A2DEClassifier(AODEClassifier):
     """Averaged two-dependence estimators (A2DE, Webb et al. 2012): :class:`AnDEClassifier`
     with ``n = 2`` (every pair of features a super-parent set).
-
-    Parameters
-    ----------
-    frequency_limit, alpha, var_smoothing, feature_types, feature_selection, random_state, verbose
-        As :class:`AnDEClassifier`.
 
     Examples
     --------

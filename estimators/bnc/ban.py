@@ -23,63 +23,69 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils._param_validation import Interval
 
+from estimators.base.parameters import (
+    ALPHA,
+    ESS,
+    RANDOM_STATE,
+    VAR_SMOOTHING,
+    VERBOSE,
+    Flag,
+    Parameter,
+    declare,
+)
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
-from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
-from estimators.learning.plugin_registry import RegistryName
+from estimators.bnc._dag_classifier import DAGNetworkClassifier
 from estimators.learning.structure_learning import Constraints, learn_structure
+from estimators.learning.structure_parameters import STRUCTURE_SCORE
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
-from estimators.scores import score_names
+from estimators.template.joint_likelihood import (
+    CONTINUOUS,
+    FEATURE_SELECTION,
+    FEATURE_TYPES,
+    FEATURES,
+    FIT_PARAMETERS,
+)
 from kgraph import ParentSetDAG
 
 __all__ = ["BANClassifier"]
 
 
+
+@declare(
+    Parameter(
+        "max_parents", 2, [Interval(Integral, 0, None, closed="left")], "int",
+        "The largest number of feature parents of a feature (the class is a parent of "
+        "every feature besides); 0 is naive Bayes.",
+        Flag("the largest number of feature parents of a feature (2)", type=int)),
+    STRUCTURE_SCORE.but(default="bic", doc=(
+        'A score of the registry (``"bic"``: discrete, Gaussian or conditional Gaussian BIC '
+        'by the table; ``"bdeu"``: discrete tables; plug-ins by name) or an object '
+        "following the score protocol of :mod:`estimators.scores`.")),
+    FEATURES, ALPHA, ESS, FEATURE_TYPES, VAR_SMOOTHING,
+    FEATURE_SELECTION.but(doc=(
+        "Which features the DAG spans (:func:`estimators.learning.feature_selection.select_features`,"
+        " the template's selection); None: all non-constant ones.")),
+    Parameter("tabu_length", 10, [Interval(Integral, 0, None, closed="left")], "int",
+              "Recently visited DAGs the search may not return to."),
+    Parameter("patience", 10, [Interval(Integral, 0, None, closed="left")], "int",
+              "Non-improving moves taken in a row to leave a local optimum (0: plain "
+              "hill-climbing)."),
+    Parameter("restarts", 0, [Interval(Integral, 0, None, closed="left")], "int",
+              "Random restarts of the search (perturbations of the best DAG, seeded by "
+              "``random_state``)."),
+    RANDOM_STATE.but(doc=(
+        'Seeds the restarts (and the inner folds of ``parameters="discriminative"``); the '
+        "search is otherwise deterministic (ties broken by move kind, then column order).")),
+    FIT_PARAMETERS, VERBOSE.but(doc="Progress bars inside ``fit`` (the search's moves, score grids)."),
+    CONTINUOUS.but(doc=(
+        "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
+        "kind the structure score is computed on the class-conditional normal scores.")),
+)
 class BANClassifier(DAGNetworkClassifier):
     """Bayesian-network-augmented naive Bayes: a hill-climbed DAG among the features.
-
-    Parameters
-    ----------
-    max_parents : int, default=2
-        The largest number of feature parents of a feature (the class is a parent of every
-        feature besides); 0 is naive Bayes.
-    structure_score : str or score object, default="bic"
-        A score of the registry (``"bic"``: discrete, Gaussian or conditional Gaussian BIC
-        by the table; ``"bdeu"``: discrete tables; plug-ins by name) or an object following
-        the score protocol of :mod:`estimators.scores`.
-    features : {"auto", "discrete", "gaussian"}, default="auto"
-        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes every
-        column categorical, ``"gaussian"`` every column continuous.
-    alpha : float, default=1.0
-        Pseudo-count of the CPTs (> 0).
-    ess : float or None, default=None
-        When given, the CPTs use the BDeu-style prior with this equivalent sample size.
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`).
-    var_smoothing : float, default=1e-9
-        Fraction of the largest continuous-feature variance added to residual variances.
-    tabu_length : int, default=10
-        Recently visited DAGs the search may not return to.
-    patience : int, default=10
-        Non-improving moves taken in a row to leave a local optimum (0: plain hill-climbing).
-    restarts : int, default=0
-        Random restarts of the search (perturbations of the best DAG, seeded by
-        ``random_state``).
-    random_state : int, RandomState or None, default=None
-        Seeds the restarts (and the inner folds of ``parameters="discriminative"``); the
-        search is otherwise deterministic (ties broken by move kind, then column order).
-    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
-        As in :class:`~estimators.ktan.KTANClassifier`.
-    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        Which features the DAG spans (:func:`estimators.learning.feature_selection.select_features`,
-        the template's selection); None: all non-constant ones.
-    verbose : bool, default=False
-        Progress bars inside ``fit`` (the search's moves, score grids).
-    continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
-        As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian
-        kind the structure score is computed on the class-conditional normal scores.
 
     Attributes
     ----------
@@ -127,17 +133,6 @@ class BANClassifier(DAGNetworkClassifier):
     >>> clf.predict_proba(X[:2]).sum(axis=1).round(12).tolist()
     [1.0, 1.0]
     """
-
-    _parameter_constraints: dict = {
-        "max_parents": [Interval(Integral, 0, None, closed="left")],
-        "structure_score": [RegistryName(score_names),
-                            HasMethods(["fit", "score"])],
-        "tabu_length": [Interval(Integral, 0, None, closed="left")],
-        "patience": [Interval(Integral, 0, None, closed="left")],
-        "restarts": [Interval(Integral, 0, None, closed="left")],
-        "random_state": ["random_state"],
-        **NETWORK_CONSTRAINTS,
-    }
 
     def __init__(self, *, max_parents: int = 2, structure_score="bic", features: str = "auto",
                  alpha: float = 1.0, ess: float | None = None, feature_types="auto",

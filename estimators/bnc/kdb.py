@@ -28,10 +28,27 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
+from estimators.base.parameters import (
+    ALPHA,
+    ESS,
+    VAR_SMOOTHING,
+    VERBOSE,
+    Flag,
+    Parameter,
+    declare,
+    ints_or_auto,
+)
 from estimators.base.user_warnings import user_fit
-from estimators.bnc._dag_classifier import NETWORK_CONSTRAINTS, DAGNetworkClassifier
+from estimators.bnc._dag_classifier import DAGNetworkClassifier
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.search import name_key, snap, tie_step
+from estimators.template.joint_likelihood import (
+    CONTINUOUS,
+    FEATURE_SELECTION,
+    FEATURE_TYPES,
+    FEATURES,
+    FIT_PARAMETERS,
+)
 from kgraph import ParentSetDAG
 
 __all__ = ["KDBClassifier", "kdb_parents"]
@@ -82,35 +99,22 @@ def kdb_parents(class_information, pair_information, k: int, names=None
     return order, parents
 
 
+
+@declare(
+    Parameter(
+        "k", 2, [Interval(Integral, 0, None, closed="left")], "int",
+        "The largest number of feature parents of a feature (>= 0; 0 is naive Bayes, 1 a "
+        "TAN-like forest chosen greedily).",
+        Flag("the largest number of feature parents (an int)", type=ints_or_auto)),
+    FEATURES, ALPHA, ESS, FEATURE_TYPES, VAR_SMOOTHING, FEATURE_SELECTION,
+    FIT_PARAMETERS, VERBOSE.but(doc="Progress bars inside ``fit``."),
+    CONTINUOUS.but(doc=(
+        "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
+        "kind the pair scores are the CMIs of the class-conditional normal scores.")),
+)
 class KDBClassifier(DAGNetworkClassifier):
     """The k-dependence Bayesian classifier (Sahami 1996): each feature has the class and at
     most ``k`` earlier features (by information about the class) as parents.
-
-    Parameters
-    ----------
-    k : int, default=2
-        The largest number of feature parents of a feature (>= 0; 0 is naive Bayes, 1 a
-        TAN-like forest chosen greedily).
-    features : {"auto", "discrete", "gaussian"}, default="auto"
-        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes every
-        column categorical, ``"gaussian"`` every column continuous.
-    alpha : float, default=1.0
-        Pseudo-count of the CPTs (> 0).
-    ess : float or None, default=None
-        When given, the CPTs use the BDeu-style prior with this equivalent sample size.
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`).
-    var_smoothing : float, default=1e-9
-        Fraction of the largest continuous-feature variance added to residual variances.
-    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        Which features are modelled (:func:`estimators.learning.feature_selection.select_features`).
-    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
-        As in :class:`~estimators.ktan.KTANClassifier`.
-    verbose : bool, default=False
-        Progress bars inside ``fit``.
-    continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
-        As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian
-        kind the pair scores are the CMIs of the class-conditional normal scores.
 
     Attributes
     ----------
@@ -150,11 +154,6 @@ class KDBClassifier(DAGNetworkClassifier):
     >>> clf.predict_proba(X[:2]).sum(axis=1).round(12).tolist()
     [1.0, 1.0]
     """
-
-    _parameter_constraints: dict = {
-        "k": [Interval(Integral, 0, None, closed="left")],
-        **NETWORK_CONSTRAINTS,
-    }
 
     def __init__(self, *, k: int = 2, features: str = "auto", alpha: float = 1.0,
                  ess: float | None = None, feature_types="auto", var_smoothing: float = 1e-9,

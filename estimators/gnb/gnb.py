@@ -7,6 +7,16 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators.base.parameters import (
+    N_JOBS,
+    RANDOM_STATE,
+    VAR_SMOOTHING,
+    VERBOSE,
+    Flag,
+    Parameter,
+    declare,
+    int_or_auto,
+)
 from estimators.base.user_warnings import user_fit
 from estimators.densities import ClassGaussian
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
@@ -25,10 +35,53 @@ from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_
 from estimators.stats.cell_statistics import ClassMoments
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
-from estimators.template.joint_likelihood import FEATURE_TYPES_CONSTRAINT, PARAMETERS_CONSTRAINT
+from estimators.template.joint_likelihood import (
+    FEATURE_TYPES,
+    FIT_PARAMETERS,
+)
 from kgraph import GNBJunctionTree
 
 
+@declare(
+    Parameter("dependence", "gaussian", [StrOptions(set(DEPENDENCES))], '{"gaussian", "gaussian-copula", "kde"}',
+              'Class-conditional pair model: bivariate normal; Gaussian copula with '
+              'class-y KDE marginals; bivariate product-kernel KDE (with its own 1-D '
+              'marginals).',
+              Flag("the pair dependence model", choices="dependence")),
+    Parameter("n_clusters", None, [None, Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})], 'None, int or "auto"',
+              'None: all d - 1 clusters. int m in [1, d - 1]: the first m clusters. '
+              '"auto": the m with the best mean weighted F1 over ``n_splits`` random '
+              'splits of the training data (ties: smaller m); see '
+              ':mod:`estimators.gnb.reduction`.',
+              Flag("reduced model size or 'auto'", type=int_or_auto)),
+    Parameter("bandwidth", "scott", [StrOptions({"scott"}), Interval(Real, 0, None, closed="neither")], '"scott" or float',
+              'Kernel bandwidth factor (times the class standard deviation) for the '
+              'KDE-based models.'),
+    Parameter("kernel", "product", [StrOptions(set(KERNELS))], '{"product", "full"}',
+              'Kernel of ``dependence="kde"`` (:class:`~estimators.densities.ClassKDE`). '
+              '``"product"``: axis-aligned product kernel whose 1-D marginals are the '
+              'separator densities (eq. 1 is then a proper density), on binned grids. '
+              '``"full"``: scipy\'s ``gaussian_kde`` (kernel covariance factor^2 times the'
+              ' class covariance of the pair, single features with their own 1-D factor),'
+              " the kernel of paper 1's own code, by exact kernel sums (O(n_train * "
+              'n_test)); rows with missing cells are refused at prediction on '
+              'all-continuous tables. The structure score is the same for both.'),
+    VAR_SMOOTHING.but(doc=(
+        'Fraction of the largest feature variance added to variances (as ``GaussianNB``);'
+        ' its square root is the floor on kernel standard deviations.')),
+    FEATURE_TYPES,
+    Parameter("n_splits", 10, [Interval(Integral, 1, None, closed="left")], 'int',
+              'Splits used by ``n_clusters="auto"``.'),
+    N_JOBS.but(doc='joblib workers for the scores and the "auto" splits.'),
+    RANDOM_STATE.but(doc=(
+        'Seeds the "auto" splits.')),
+    VERBOSE,
+    FIT_PARAMETERS.but(doc=(
+        '``"discriminative"`` (``dependence="gaussian"`` only): keep the structure and '
+        'fit log-linear weights on the cells of its rooted Gaussian (CG) families by '
+        'maximising the penalised conditional log-likelihood '
+        '(:mod:`estimators.discriminative`, :mod:`estimators.gnb._log_linear`).')),
+)
 class GNBClassifier(BaseGNB):
     """GNB classifier: a maximum-weight GNB junction tree with class-conditional pair densities.
 
@@ -57,48 +110,6 @@ class GNBClassifier(BaseGNB):
     (KDE; the copula on mixed tables) a missing feature with an observed neighbour further
     from the root is cut from the forest (its children become roots): an approximation.
     Unseen categories count as missing.
-
-    Parameters
-    ----------
-    dependence : {"gaussian", "gaussian-copula", "kde"}, default="gaussian"
-        Class-conditional pair model: bivariate normal; Gaussian copula with class-y KDE
-        marginals; bivariate product-kernel KDE (with its own 1-D marginals).
-    n_clusters : None, int or "auto", default=None
-        None: all d - 1 clusters. int m in [1, d - 1]: the first m clusters. "auto": the m with
-        the best mean weighted F1 over ``n_splits`` random splits of the training data (ties:
-        smaller m); see :mod:`estimators.gnb.reduction`.
-    bandwidth : "scott" or float, default="scott"
-        Kernel bandwidth factor (times the class standard deviation) for the KDE-based models.
-    kernel : {"product", "full"}, default="product"
-        Kernel of ``dependence="kde"`` (:class:`~estimators.densities.ClassKDE`).
-        ``"product"``: axis-aligned product kernel whose 1-D marginals are the separator
-        densities (eq. 1 is then a proper density), on binned grids. ``"full"``: scipy's
-        ``gaussian_kde`` (kernel covariance factor^2 times the class covariance of the pair,
-        single features with their own 1-D factor), the kernel of paper 1's own code, by
-        exact kernel sums (O(n_train * n_test)); rows with missing cells are refused at
-        prediction on all-continuous tables. The structure score is the same for both.
-    var_smoothing : float, default=1e-9
-        Fraction of the largest feature variance added to variances (as ``GaussianNB``); its
-        square root is the floor on kernel standard deviations.
-    n_splits : int, default=10
-        Splits used by ``n_clusters="auto"``.
-    n_jobs : int or None, default=None
-        joblib workers for the scores and the "auto" splits.
-    random_state : int, RandomState or None, default=None
-        Seeds the "auto" splits.
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
-        numeric column with at most 3 distinct values is categorical, whatever the values).
-    verbose : bool, default=False
-        Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
-        backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
-        (:func:`estimators.base.progress.show_progress`, off by default).
-    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
-        ``"discriminative"`` (``dependence="gaussian"`` only): keep the structure and fit
-        log-linear weights on the cells of its rooted Gaussian (CG) families by maximising
-        the penalised conditional log-likelihood (:mod:`estimators.discriminative`,
-        :mod:`estimators.gnb._log_linear`).
 
     Attributes
     ----------
@@ -140,20 +151,6 @@ class GNBClassifier(BaseGNB):
 
     #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
     structure_graph_kind = "gnb"
-
-    _parameter_constraints: dict = {
-        "feature_types": FEATURE_TYPES_CONSTRAINT,
-        "dependence": [StrOptions(set(DEPENDENCES))],
-        "n_clusters": [None, Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
-        "bandwidth": [StrOptions({"scott"}), Interval(Real, 0, None, closed="neither")],
-        "kernel": [StrOptions(set(KERNELS))],
-        "var_smoothing": [Interval(Real, 0, None, closed="left")],
-        "n_splits": [Interval(Integral, 1, None, closed="left")],
-        "n_jobs": [Integral, None],
-        "random_state": ["random_state"],
-        "verbose": ["verbose"],
-        "parameters": PARAMETERS_CONSTRAINT,
-    }
 
     def __init__(
         self,

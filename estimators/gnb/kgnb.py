@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators.base.parameters import (
+    RANDOM_STATE,
+    VAR_SMOOTHING,
+    VERBOSE,
+    Flag,
+    Parameter,
+    declare,
+    ints_or_auto,
+)
 from estimators.base.user_warnings import user_fit
 from estimators.gnb._forest import fit_rooted_network
 from estimators.gnb._gnb_base import BaseGNB
@@ -19,17 +28,59 @@ from estimators.gnb._learn import (
 )
 from estimators.gnb._mixed_scores import AvailableCaseCMI, MixedScore
 from estimators.learning.model_selection import select_by_cv
-from estimators.learning.plugin_registry import RegistryName
 from estimators.learning.structure_learning import PERFECT, Constraints, Relabelled, learn_structure
-from estimators.scores import score_names
-from estimators.search import BACKBONE_METHODS, check_k, searcher_names
-from estimators.template.joint_likelihood import FEATURE_TYPES_CONSTRAINT, constant_by_class
+from estimators.learning.structure_parameters import BACKBONE, CANDIDATES, SEARCH, STRUCTURE_SCORE
+from estimators.search import fit_width
+from estimators.template.joint_likelihood import FEATURE_TYPES, constant_by_class
 from kgraph import AcyclicKTree
 
 #: orders tried by ``order="auto"`` (k-trees of width 1, 2, 3)
 AUTO_ORDERS = (3, 4, 5)
 
 
+@declare(
+    Parameter("order", 4, [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"], 'int, "auto" or sequence of int',
+              'Cluster size including the class (>= 3). Lowered (with one warning) to d +'
+              ' 1 for d features, since an acyclic k-tree needs k + 1 vertices. '
+              '``"auto"`` chooses among orders 3, 4, 5 (a list: among those) by '
+              'stratified 5-fold cross-validated log-loss on the training data (see '
+              ':mod:`estimators.learning.model_selection`; ties: the smaller order).',
+              Flag("cluster order (3 = GNB), 'auto' or a list such as 3,4 (chosen by inner "
+                   "CV log-loss)", type=ints_or_auto)),
+    Parameter("dependence", "gaussian", [StrOptions({"gaussian", "gaussian-copula"})],
+              '{"gaussian", "gaussian-copula"}',
+              "The pair model of the clusters (as in :class:`GNBClassifier`).",
+              Flag("the pair dependence model", choices="dependence")),
+    SEARCH.but(default="greedy", doc=(
+        'A searcher of :data:`estimators.search.SEARCHERS`: ``"greedy"`` (heuristic), '
+        '``"backbone-dp"`` (exact under the backbone), ``"spanning-tree"`` (``order=3``).')),
+    BACKBONE.but(doc=(
+        'For ``search="backbone-dp"``: a permutation of the features, or a method of '
+        ':data:`estimators.search.BACKBONE_METHODS` applied to the CMI edge matrix; None '
+        'is ``"mst-dfs"`` (and the exact spanning tree for ``order=3``).')),
+    VAR_SMOOTHING.but(doc=(
+        'As in :class:`GNBClassifier`.')),
+    FEATURE_TYPES,
+    CANDIDATES.but(doc=(
+        "Sparse candidate parents for wide tables: each feature's parents must be among "
+        'its top-``candidates`` partners by pair score (symmetrised); other hyperedges '
+        'are never scored (:func:`estimators.search.candidates.restrict_search`). None: '
+        'no restriction.')),
+    STRUCTURE_SCORE.but(
+        default=None, constraints=[None, *STRUCTURE_SCORE.constraints],
+        type="None, str or score object", doc=(
+        'The hyperedge score of the structure search. None: the CMI of ``dependence`` '
+        "(the fitted copula's own on complete continuous data). Else a name of "
+        ':data:`estimators.scores.SCORES` with a ``"gaussian"`` family (checked at '
+        '``fit`` against the registry, plug-ins included) or an object following the '
+        'score protocol of :mod:`estimators.scores`, fitted on the continuous columns; '
+        '``dependence`` still chooses the cluster densities. Complete all-continuous '
+        'tables only.')),
+    RANDOM_STATE.but(doc=(
+        'Seeds the folds of the inner cross-validation of ``order="auto"``; None: seed 0 '
+        '(a fit is reproducible by default).')),
+    VERBOSE,
+)
 class KGNBClassifier(BaseGNB):
     """k-GNB classifier of order ``order``: an acyclic (order - 2)-tree over the features.
 
@@ -46,44 +97,6 @@ class KGNBClassifier(BaseGNB):
     hyperedges and conditional Gaussian factors otherwise; the searchers take the directed
     hyperedge score (``search="spanning-tree"`` becomes ``"arborescence"`` on mixed data;
     backbone orders use ``max(W, W')``).
-
-    Parameters
-    ----------
-    order : int, "auto" or sequence of int, default=4
-        Cluster size including the class (>= 3). Lowered (with one warning) to d + 1 for d
-        features, since an acyclic k-tree needs k + 1 vertices. ``"auto"`` chooses among
-        orders 3, 4, 5 (a list: among those) by stratified 5-fold cross-validated log-loss on
-        the training data (see :mod:`estimators.learning.model_selection`; ties: the smaller order).
-    dependence : {"gaussian", "gaussian-copula"}, default="gaussian"
-    search : str, default="greedy"
-        A searcher of :data:`estimators.search.SEARCHERS`: ``"greedy"`` (heuristic),
-        ``"backbone-dp"`` (exact under the backbone), ``"spanning-tree"`` (``order=3``).
-    backbone : None, str or sequence of feature names or column indices, optional
-        For ``search="backbone-dp"``: a permutation of the features, or a method of
-        :data:`estimators.search.BACKBONE_METHODS` applied to the CMI edge matrix; None is
-        ``"mst-dfs"`` (and the exact spanning tree for ``order=3``).
-    structure_score : None, str or score object, default=None
-        The hyperedge score of the structure search. None: the CMI of ``dependence`` (the
-        fitted copula's own on complete continuous data). Else a name of
-        :data:`estimators.scores.SCORES` with a ``"gaussian"`` family (checked at ``fit``
-        against the registry, plug-ins included) or an object following the score protocol
-        of :mod:`estimators.scores`, fitted on the continuous columns; ``dependence`` still
-        chooses the cluster densities. Complete all-continuous tables only.
-    var_smoothing : float, default=1e-9
-        As in :class:`GNBClassifier`.
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
-        numeric column with at most 3 distinct values is categorical, whatever the values).
-    candidates : int or None, default=None
-        Sparse candidate parents for wide tables: each feature's parents must be among its
-        top-``candidates`` partners by pair score (symmetrised); other hyperedges are never
-        scored (:func:`estimators.search.candidates.restrict_search`). None: no restriction.
-    random_state : int, RandomState or None, default=None
-        Seeds the folds of the inner cross-validation of ``order="auto"``; None: seed 0 (a
-        fit is reproducible by default).
-    verbose : bool, default=False
-        As in :class:`GNBClassifier`.
 
     Attributes
     ----------
@@ -116,19 +129,6 @@ class KGNBClassifier(BaseGNB):
 
     #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
     structure_graph_kind = "kgnb"
-
-    _parameter_constraints: dict = {
-        "feature_types": FEATURE_TYPES_CONSTRAINT,
-        "order": [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"],
-        "dependence": [StrOptions({"gaussian", "gaussian-copula"})],
-        "search": [RegistryName(searcher_names)],
-        "structure_score": [None, RegistryName(score_names), HasMethods(["fit", "score"])],
-        "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
-        "var_smoothing": [Interval(Real, 0, None, closed="left")],
-        "candidates": [None, Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
-        "verbose": ["verbose"],
-    }
 
     def __init__(
         self,
@@ -169,7 +169,8 @@ class KGNBClassifier(BaseGNB):
         used = self._structure_columns(enc)
         names = self.feature_names()
         unames = [names[u] for u in used]
-        k = check_k(order - 2, used.size, owner="KGNBClassifier", param="order", offset=2)
+        k = fit_width(order - 2, used.size, "KGNBClassifier", param="order",
+                      offset=2)
         self.order_ = k + 2
         Xc = enc.values[:, used]
         self.rooted_ = not bool(enc.continuous[used].all())

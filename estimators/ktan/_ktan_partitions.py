@@ -34,7 +34,7 @@ from estimators.network.model import CGNetwork, pseudo_count
 from estimators.network.stats_factors import StatsTable, factor_from_stats
 from estimators.scores import GaussianCMI
 from estimators.scores.partition_scores import discrete_edge_matrix, gaussian_statistics
-from estimators.search import check_k
+from estimators.search import fit_width
 from estimators.semiparametric import factor_kinds
 from estimators.stats.partitions import Partitions
 
@@ -99,7 +99,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
         "gaussian" if kinds == {"continuous"} else "discrete")
     spec = clf._spec()
     search, backbone = spec.search, spec.backbone
-    clf.k_ = k = check_k(spec.k, len(kept), owner=owner)
+    clf.k_ = k = fit_width(spec.k, len(kept), owner)
     if k > 1 and clf.family_ != "gaussian":
         raise ValueError(f"{owner}(k={k}) fits from a Dask collection on continuous features "
                          f"only (the Gaussian CMI of any parent set comes from the class "

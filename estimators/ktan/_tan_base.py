@@ -13,19 +13,17 @@ from __future__ import annotations
 import warnings
 from abc import abstractmethod
 from dataclasses import dataclass
-from numbers import Real
 from os import PathLike
 from typing import Any
 
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
-from estimators.columns.feature_families import FEATURE_FAMILIES, family_of, feature_types_of
+from estimators.columns.feature_families import family_of, feature_types_of
 from estimators.learning.structure_learning import Constraints, learn_structure
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
 from estimators.network.class_node import unique_class_node
@@ -36,10 +34,8 @@ from estimators.network.model import (
     refit_network,
     var_floor,
 )
-from estimators.search import check_k
+from estimators.search import fit_width
 from estimators.semiparametric import (
-    KINDS,
-    Semiparametric,
     as_spec,
     factor_kinds,
     fit_continuous_network,
@@ -48,8 +44,6 @@ from estimators.semiparametric import (
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 from estimators.template.joint_likelihood import (
-    FEATURE_TYPES_CONSTRAINT,
-    PARAMETERS_CONSTRAINT,
     JointLogLikelihoodClassifier,
 )
 
@@ -101,16 +95,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
     _min_features = 2
     _learns_dependence = True
 
-    _parameter_constraints: dict = {
-        "features": [StrOptions(set(FEATURE_FAMILIES))],
-        "feature_types": FEATURE_TYPES_CONSTRAINT,
-        "alpha": [Interval(Real, 0, None, closed="neither")],
-        "var_smoothing": [Interval(Real, 0, None, closed="left")],
-        "verbose": ["verbose"],
-        "parameters": PARAMETERS_CONSTRAINT,
-        "continuous": [StrOptions(set(KINDS)), Semiparametric],
-    }
-
     # -- what a subclass decides ------------------------------------------------------------
     @abstractmethod
     def _spec(self) -> KTANSpec:
@@ -157,7 +141,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         model = _modelled(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
         search, backbone = spec.search, spec.backbone
-        self.k_ = k = check_k(spec.k, len(kept), owner=name)
+        self.k_ = k = fit_width(spec.k, len(kept), name)
         if backbone is not None and not isinstance(backbone, str):
             backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
         score = self.structure_score_ = spec.score

@@ -2,26 +2,57 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Sequence
-from numbers import Integral, Real
+from numbers import Integral
 
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, StrOptions
 
+from estimators.base.parameters import ALPHA, ESS, RANDOM_STATE, VAR_SMOOTHING, VERBOSE, declare
 from estimators.base.user_warnings import user_fit
 from estimators.ktan._ktan_partitions import fit_tan_partitions
 from estimators.ktan._tan_base import BaseKTAN, KTANSpec
 from estimators.learning.feature_selection import FEATURE_SELECTORS
 from estimators.learning.model_selection import candidate_grid, select_by_cv
 from estimators.learning.plugin_registry import RegistryName
+from estimators.learning.structure_parameters import (
+    BACKBONE,
+    CANDIDATES,
+    SEARCH,
+    STRUCTURE_SCORE,
+    K,
+)
 from estimators.learning.structure_scores import score_family, shared_scores
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
-from estimators.search import BACKBONE_METHODS, searcher_names
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
+from estimators.template.joint_likelihood import (
+    CONTINUOUS,
+    FEATURE_SELECTION,
+    FEATURE_TYPES,
+    FEATURES,
+    FIT_PARAMETERS,
+)
+
+#: the CPT prior of the conditional Gaussian factors
+TAN_ALPHA = ALPHA.but(doc="Pseudo-count of the CPTs (> 0), categorical features only.")
+KTAN_VERBOSE = VERBOSE.but(doc=(
+    "Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the "
+    'backbone DP, EM, the "auto" cross-validation, L-BFGS); ``False`` leaves the caller\'s '
+    "setting (:func:`estimators.base.progress.show_progress`, off by default)."))
 
 
+@declare(
+    FEATURES, TAN_ALPHA, ESS, FEATURE_TYPES, VAR_SMOOTHING, KTAN_VERBOSE, FIT_PARAMETERS,
+    CONTINUOUS,
+    STRUCTURE_SCORE.but(doc=(
+        "The hyperedge score of the tree, as for :class:`KTANClassifier` (TAN is its k = 1): "
+        "a name of :data:`estimators.scores.SCORES` (plug-ins included) or a score object; "
+        "the tree is Kruskal's maximum spanning tree of a symmetric score, the maximum "
+        "spanning arborescence of ``W[i, j] = f(j, {i})`` otherwise.")),
+)
 class TANClassifier(BaseKTAN):
     """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact;
     on mixed tables the maximum spanning arborescence of the directed CG score).
@@ -45,49 +76,6 @@ class TANClassifier(BaseKTAN):
     (:mod:`estimators.marginal`); a category not seen in training is treated as a missing
     cell (it carries no evidence). Small classes (pooled Gaussian cells) and constant or
     collinear columns are named in one warning and never stop a fit.
-
-    Parameters
-    ----------
-    structure_score : str or score object, default="cmi"
-        The hyperedge score of the tree, as for :class:`KTANClassifier` (TAN is its k = 1):
-        a name of :data:`estimators.scores.SCORES` (plug-ins included) or a score object;
-        the tree is Kruskal's maximum spanning tree of a symmetric score, the maximum
-        spanning arborescence of ``W[i, j] = f(j, {i})`` otherwise.
-    features : {"auto", "discrete", "gaussian"}, default="auto"
-        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
-        every column categorical, ``"gaussian"`` every column continuous (see
-        :mod:`estimators.columns.feature_families`).
-    alpha : float, default=1.0
-        Pseudo-count of the CPTs (> 0), categorical features only.
-    ess : float or None, default=None
-        When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
-        size instead of ``alpha`` (see :func:`estimators.network.model.fit_network`).
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
-        numeric column with at most 3 distinct values is categorical, whatever the values).
-    var_smoothing : float, default=1e-9
-        Fraction of the largest continuous-feature variance added to residual variances.
-    verbose : bool, default=False
-        Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
-        backbone DP, EM, the "auto" cross-validation, L-BFGS); ``False`` leaves the caller's
-        setting (:func:`estimators.base.progress.show_progress`, off by default).
-    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
-        ``"generative"``: the factors above. ``"discriminative"``: keep the structure and
-        refit its parameters by maximising the L2-penalised conditional log-likelihood
-        (log-linear cells of every factor, penalty centred on the generative parameters,
-        missing cells marginalised by the generative factors they touch; see
-        :mod:`estimators.discriminative`); ``discriminative_`` holds them; on
-        categorical features ``to_pgmpy`` gives the equivalent Bayesian network (MATH.md
-        §10.1).
-    continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
-        How continuous features are modelled (MATH.md §11,
-        :mod:`estimators.semiparametric`): linear-Gaussian regressions (the factors above),
-        a class-conditional Gaussian copula with kernel margins, conditional kernel
-        densities, or per feature the one with the best cross-validated likelihood.
-        The non-Gaussian kinds learn the structure on the class-conditional normal scores
-        (the copula's CMI), floor bandwidths and variances, and are generative only;
-        ``factor_kinds_`` names each feature's kind.
 
     Attributes
     ----------
@@ -158,12 +146,6 @@ class TANClassifier(BaseKTAN):
     np.float64(1.0)
     """
 
-    _parameter_constraints: dict = {
-        **BaseKTAN._parameter_constraints,
-        "structure_score": [RegistryName(score_names), HasMethods(["fit", "score"])],
-        "ess": [None, Interval(Real, 0, None, closed="neither")],
-    }
-
     def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
                  feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False,
                  parameters="generative", continuous="gaussian", structure_score="cmi"):
@@ -182,6 +164,38 @@ class TANClassifier(BaseKTAN):
                         parameters=self.parameters, continuous=self.continuous)
 
 
+
+@declare(
+    K, SEARCH, BACKBONE, FEATURES, TAN_ALPHA, CANDIDATES,
+    STRUCTURE_SCORE.but(
+        constraints=[RegistryName(score_names, extra=("auto",)), HasMethods(["fit", "score"])],
+        doc=STRUCTURE_SCORE.doc + ' ``"auto"`` (with ``k="auto"``) lets cross-validation '
+        "choose among kgraph's own scores defined for the feature family "
+        "(:data:`~estimators.scores.BUILTIN_SCORES`).",
+        flag=dataclasses.replace(STRUCTURE_SCORE.flag, extra=("auto",), help=(
+            STRUCTURE_SCORE.flag.help + "; 'auto' with --k auto: chosen by inner CV"))),
+    ESS,
+    FEATURE_SELECTION.but(
+        default="auto", constraints=[None, StrOptions({*FEATURE_SELECTORS, "auto"})],
+        type='{"auto", "markov-blanket", "selective-nb"} or None', doc=(
+            "Which features the k-tree spans "
+            "(:data:`estimators.learning.feature_selection.FEATURE_SELECTORS`). None: all of them. "
+            '``"markov-blanket"``: the class\'s Markov blanket estimated from the training '
+            "rows by IAMB with semiparametric G-tests at level 0.05 "
+            "(:func:`estimators.learning.feature_selection.markov_blanket`; at least 2 features); the "
+            "other columns are ignored at prediction. Complete categorical tables only. "
+            '``"selective-nb"``: the features a naive Bayes keeps by forward selection on '
+            "cross-validated log-loss (:mod:`estimators.learning.selective_nb`; any table). "
+            '``"auto"``: with ``k="auto"`` (or a list of k) cross-validation chooses between '
+            "all features and the blanket (the blanket only on complete categorical "
+            "tables); with an int ``k``, all features.")),
+    FEATURE_TYPES, VAR_SMOOTHING,
+    RANDOM_STATE.but(doc=(
+        'Seeds the randomised steps: the folds of the inner cross-validation (``"auto"``) '
+        "and the permutations of the Markov-blanket tests. None: seed 0, so a fit is "
+        "reproducible by default.")),
+    KTAN_VERBOSE, FIT_PARAMETERS, CONTINUOUS,
+)
 class KTANClassifier(BaseKTAN):
     """k-tree augmented naive Bayes: a maximum-score acyclic k-tree over the features.
 
@@ -227,87 +241,6 @@ class KTANClassifier(BaseKTAN):
     table that does not gain from k = 2 never fits k = 3 (its largest cost: the hyperedges of
     3 parents); a list of k tries every k in it. The cross-validation table, of the
     candidates tried, is kept in ``cv_results_``.
-
-    Parameters
-    ----------
-    k : int, "auto" or sequence of int, default="auto"
-        Tree width: each feature has at most ``k`` feature parents. A ``k`` of at least
-        ``n_features`` is lowered to ``n_features - 1`` with one warning. ``"auto"`` tries
-        k = 1, 2, 3 (those below n_features) by inner cross-validation, in that order,
-        stopping at the first k that does not improve on the one before.
-    search : str, default="backbone-dp"
-        A searcher of :data:`estimators.search.SEARCHERS` (``"backbone-dp"``, ``"greedy"``,
-        ``"spanning-tree"`` for ``k = 1``, or one registered later).
-    backbone : None, {"given", "mst-dfs", "greedy-path", "local-search"} or sequence, default=None
-        Backbone of ``"backbone-dp"``; must be None for ``"greedy"``.
-    candidates : int or None, default=None
-        Sparse candidate parents for wide tables: each feature's parents must be among its
-        top-``candidates`` partners by pair score (symmetrised); with the backbone DP the
-        features at most k apart along the backbone are candidates of each other too, so a
-        structure always exists; other hyperedges are never scored
-        (:mod:`estimators.search.candidates`). None: no restriction.
-    structure_score : str or score object, default="cmi"
-        The hyperedge score of the structure search: a name of
-        :data:`estimators.scores.SCORES`, checked at ``fit`` against the registry (plug-ins
-        included): ``"cmi"`` (plug-in CMI), ``"bic"`` (BIC/MDL), ``"bdeu"`` (the BDeu
-        marginal-likelihood gain, complete discrete tables only) or one registered with
-        :func:`~estimators.scores.register_score` or an entry point; or an object following
-        the score protocol of :mod:`estimators.scores` (cloned, then fitted on the table).
-        On mixed tables or with missing cells ``"cmi"`` is the conditional
-        Gaussian score and ``"bic"`` its BIC with rows counted per hyperedge
-        (:class:`~estimators.scores.ConditionalGaussianBIC`).
-        ``"auto"`` (with ``k="auto"``) lets cross-validation choose among kgraph's own scores
-        defined for the feature family (:data:`~estimators.scores.BUILTIN_SCORES`).
-    feature_selection : {"auto", "markov-blanket", "selective-nb"} or None, default="auto"
-        Which features the k-tree spans (:data:`estimators.learning.feature_selection.FEATURE_SELECTORS`).
-        None: all of them. ``"markov-blanket"``: the class's Markov blanket estimated from
-        the training rows by IAMB with semiparametric G-tests at level 0.05
-        (:func:`estimators.learning.feature_selection.markov_blanket`; at least 2 features); the other
-        columns are ignored at prediction. Complete categorical tables only.
-        ``"selective-nb"``: the features a naive Bayes keeps by forward selection on
-        cross-validated log-loss (:mod:`estimators.learning.selective_nb`; any table). ``"auto"``:
-        with ``k="auto"`` (or a list of k) cross-validation chooses between all features and
-        the blanket (the blanket only on complete categorical tables); with an int ``k``,
-        all features.
-    random_state : int, RandomState or None, default=None
-        Seeds the randomised steps: the folds of the inner cross-validation (``"auto"``)
-        and the permutations of the Markov-blanket tests. None: seed 0, so a fit is
-        reproducible by default.
-    features : {"auto", "discrete", "gaussian"}, default="auto"
-        ``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes
-        every column categorical, ``"gaussian"`` every column continuous (see
-        :mod:`estimators.columns.feature_families`).
-    alpha : float, default=1.0
-        Pseudo-count of the CPTs (> 0), categorical features only.
-    ess : float or None, default=None
-        When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample
-        size instead of ``alpha`` (see :func:`estimators.network.model.fit_network`).
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a
-        numeric column with at most 3 distinct values is categorical, whatever the values).
-    var_smoothing : float, default=1e-9
-        Fraction of the largest continuous-feature variance added to residual variances.
-    verbose : bool, default=False
-        Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
-        backbone DP, EM, the "auto" cross-validation, L-BFGS); ``False`` leaves the caller's
-        setting (:func:`estimators.base.progress.show_progress`, off by default).
-    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
-        ``"generative"``: the factors above. ``"discriminative"``: keep the structure and
-        refit its parameters by maximising the L2-penalised conditional log-likelihood
-        (log-linear cells of every factor, penalty centred on the generative parameters,
-        missing cells marginalised by the generative factors they touch; see
-        :mod:`estimators.discriminative`); ``discriminative_`` holds them; on
-        categorical features ``to_pgmpy`` gives the equivalent Bayesian network (MATH.md
-        §10.1).
-    continuous : {"gaussian", "copula", "ckde", "auto"} or Semiparametric, default="gaussian"
-        How continuous features are modelled (MATH.md §11,
-        :mod:`estimators.semiparametric`): linear-Gaussian regressions (the factors above),
-        a class-conditional Gaussian copula with kernel margins, conditional kernel
-        densities, or per feature the one with the best cross-validated likelihood.
-        The non-Gaussian kinds learn the structure on the class-conditional normal scores
-        (the copula's CMI), floor bandwidths and variances, and are generative only;
-        ``factor_kinds_`` names each feature's kind.
 
     Attributes
     ----------
@@ -375,19 +308,6 @@ class KTANClassifier(BaseKTAN):
     >>> max(len(clf.structure_.parents(v)) for v in clf.structure_.order)
     2
     """
-
-    _parameter_constraints: dict = {
-        **BaseKTAN._parameter_constraints,
-        "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), "array-like"],
-        "structure_score": [RegistryName(score_names, extra=("auto",)),
-                            HasMethods(["fit", "score"])],
-        "ess": [None, Interval(Real, 0, None, closed="neither")],
-        "search": [RegistryName(searcher_names)],
-        "backbone": [None, StrOptions(BACKBONE_METHODS.keys()), "array-like"],
-        "candidates": [None, Interval(Integral, 1, None, closed="left")],
-        "feature_selection": [None, StrOptions({*FEATURE_SELECTORS, "auto"})],
-        "random_state": ["random_state"],
-    }
 
     def __init__(
         self,

@@ -10,12 +10,10 @@ logistic regression on the same cells (:mod:`estimators.discriminative`).
 
 from __future__ import annotations
 
-from numbers import Real
-
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval
 
+from estimators.base.parameters import ALPHA, RANDOM_STATE, VAR_SMOOTHING, VERBOSE, declare
 from estimators.base.user_warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._tan_base import MIN_CELL_ROWS
@@ -23,40 +21,39 @@ from estimators.network.model import NetworkLikelihood, fit_network, refit_netwo
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 from estimators.template.joint_likelihood import (
-    FEATURE_SELECTION_CONSTRAINT,
-    FEATURE_TYPES_CONSTRAINT,
-    PARAMETERS_CONSTRAINT,
+    FEATURE_SELECTION,
+    FEATURE_TYPES,
+    FIT_PARAMETERS,
     JointLogLikelihoodClassifier,
 )
 
 
+@declare(
+    ALPHA.but(doc=(
+        'Pseudo-count of the class-conditional tables (> 0).')),
+    VAR_SMOOTHING.but(doc=(
+        'Fraction of the largest continuous-feature variance added to the variances.')),
+    FEATURE_TYPES.but(doc=(
+        'Column types (:func:`estimators.columns.infer_feature_types`).')),
+    FIT_PARAMETERS.but(doc=(
+        '``"discriminative"``: multinomial logistic regression on the naive-Bayes cells '
+        '(one-hot categories; standardised ``z, z²`` of continuous columns), '
+        'L2-penalised, started from (and by default shrunk towards) the generative '
+        'parameters (:mod:`estimators.discriminative`).')),
+    VERBOSE.but(doc=(
+        'Progress bars inside ``fit`` (the L-BFGS iterations).')),
+    FEATURE_SELECTION.but(doc=(
+        '``"selective-nb"``: selective naive Bayes (Langley and Sage 1994), the features '
+        'chosen by forward selection on stratified 5-fold cross-validated log-loss '
+        '(:mod:`estimators.learning.selective_nb`); ``"markov-blanket"``: the class\'s estimated '
+        'Markov blanket (:func:`estimators.learning.feature_selection.markov_blanket`, complete '
+        'categorical tables); None: all features. The others are ignored at prediction.')),
+    RANDOM_STATE.but(doc=(
+        'Seeds the folds of ``"selective-nb"`` and the permutations of the Markov-blanket'
+        ' tests (None: seed 0).')),
+)
 class NaiveBayesClassifier(JointLogLikelihoodClassifier):
     """Naive Bayes for continuous and categorical columns, generative or discriminative.
-
-    Parameters
-    ----------
-    alpha : float, default=1.0
-        Pseudo-count of the class-conditional tables (> 0).
-    var_smoothing : float, default=1e-9
-        Fraction of the largest continuous-feature variance added to the variances.
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`).
-    parameters : {"generative", "discriminative"} or Discriminative, default="generative"
-        ``"discriminative"``: multinomial logistic regression on the naive-Bayes cells
-        (one-hot categories; standardised ``z, z²`` of continuous columns), L2-penalised,
-        started from (and by default shrunk towards) the generative parameters
-        (:mod:`estimators.discriminative`).
-    verbose : bool, default=False
-        Progress bars inside ``fit`` (the L-BFGS iterations).
-    feature_selection : {"selective-nb", "markov-blanket"} or None, default=None
-        ``"selective-nb"``: selective naive Bayes (Langley and Sage 1994), the features
-        chosen by forward selection on stratified 5-fold cross-validated log-loss
-        (:mod:`estimators.learning.selective_nb`); ``"markov-blanket"``: the class's estimated
-        Markov blanket (:func:`estimators.learning.feature_selection.markov_blanket`, complete
-        categorical tables); None: all features. The others are ignored at prediction.
-    random_state : int, RandomState or None, default=None
-        Seeds the folds of ``"selective-nb"`` and the permutations of the Markov-blanket
-        tests (None: seed 0).
 
     Attributes
     ----------
@@ -87,16 +84,6 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
     >>> NaiveBayesClassifier(feature_selection="selective-nb").fit(noisy, y).selected_features_
     ['x0', 'x1']
     """
-
-    _parameter_constraints: dict = {
-        "alpha": [Interval(Real, 0, None, closed="neither")],
-        "var_smoothing": [Interval(Real, 0, None, closed="left")],
-        "feature_types": FEATURE_TYPES_CONSTRAINT,
-        "parameters": PARAMETERS_CONSTRAINT,
-        "verbose": ["verbose"],
-        "feature_selection": FEATURE_SELECTION_CONSTRAINT,
-        "random_state": ["random_state"],
-    }
 
     def __init__(self, *, alpha: float = 1.0, var_smoothing: float = 1e-9,
                  feature_types="auto", parameters="generative", verbose: bool = False,

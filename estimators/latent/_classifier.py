@@ -11,6 +11,7 @@ from sklearn.base import _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators.base.parameters import declare
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
@@ -20,7 +21,7 @@ from kgraph.plate import LatentCNBPlate
 
 from ._latent_cnb import LatentCNB, plate_of
 from ._mixed import encoder_feature_types, pooled_moments
-from ._params import LATENT_PARAMETER_CONSTRAINTS, LatentSettings, with_default_components
+from ._params import LATENT_PARAMETERS, LatentSettings, with_default_components
 
 __all__ = ["LatentCNBClassifier"]
 
@@ -28,6 +29,16 @@ __all__ = ["LatentCNBClassifier"]
 AUTO_COMPONENTS = (1, 2, 3)
 
 
+@declare(
+    LATENT_PARAMETERS[0].but(
+        default="auto", type='int, "auto" or sequence of int',
+        constraints=[Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), "array-like"],
+        doc=("Number of latent components K of every per-class model; ``\"auto\"`` tries "
+             "``AUTO_COMPONENTS`` = (1, 2, 3) by inner cross-validation, a list tries its "
+             "values. The other parameters are those of :class:`LatentCNB`, used by every "
+             "per-class model.")),
+    *LATENT_PARAMETERS[1:],
+)
 class LatentCNBClassifier(LatentSettings, JointLogLikelihoodClassifier):
     """Classifier that fits one :class:`LatentCNB` per class and predicts
     ``argmax_y ln p(y) + ELBO_y(x)`` (the ELBO standing in for ``ln p(x | y)``).
@@ -58,15 +69,6 @@ class LatentCNBClassifier(LatentSettings, JointLogLikelihoodClassifier):
     fell below naive Bayes and the majority class. The rule keeps naive Bayes unless the
     inner folds show the mixture is better. A list of ints tries every value in it, with
     the same rule.
-
-    Parameters
-    ----------
-    n_components : int, "auto" or sequence of int, default="auto"
-        Number of latent components K of every per-class model; ``"auto"`` tries
-        ``AUTO_COMPONENTS`` = (1, 2, 3) by inner cross-validation, a list tries its values.
-    prior, family, prior_params, var_floor, pseudo_count, max_iter, tol, \
-n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
-        As in :class:`LatentCNB`; used by every per-class model.
 
     Attributes
     ----------
@@ -105,12 +107,6 @@ n_init, e_step_max_iter, e_step_tol, random_state, feature_types, verbose
 
     #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
     structure_graph_kind = "latent"
-
-    _parameter_constraints: dict = {
-        **LATENT_PARAMETER_CONSTRAINTS,
-        "n_components": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}),
-                         "array-like"],
-    }
 
     __init__ = with_default_components(LatentSettings.__init__, "auto")
 

@@ -16,6 +16,7 @@ from sklearn.base import (
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from estimators.base.parameters import declare
 from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning, check_cells
 from estimators.columns import EncodedColumns, MixedEncoder
@@ -25,12 +26,13 @@ from ._em import fit_em
 from ._estep import EStepResult, e_step
 from ._family_base import check_rows_observed
 from ._mixed import MixedFamily, encoder_feature_types
-from ._params import LATENT_PARAMETER_CONSTRAINTS, LatentSettings
+from ._params import LATENT_PARAMETERS, LatentSettings
 from ._prior_family_registry import make_prior
 
 __all__ = ["LatentCNB"]
 
 
+@declare(*LATENT_PARAMETERS)
 class LatentCNB(LatentSettings, ClassNamePrefixFeaturesOutMixin, TransformerMixin, DensityMixin,
                 BaseEstimator):
     """Latent conditional Naive Bayes (LD-, LGD-, LBL-CNB; paper 3), fitted by variational EM.
@@ -47,52 +49,6 @@ class LatentCNB(LatentSettings, ClassNamePrefixFeaturesOutMixin, TransformerMixi
     integer codes with at most 10 values) a categorical distribution, in one model; constant
     columns are left out. A category never seen in training is coded as missing, so it is
     an unobserved feature (marginalised), never an error.
-
-    Parameters
-    ----------
-    n_components : int, default=3
-        Number of latent components K.
-    prior : {"dirichlet", "generalized-dirichlet", "beta-liouville"}, default="dirichlet"
-        Prior on each row's mixing weights.
-    family : {"auto", "gaussian", "categorical"}, default="auto"
-        Distribution of a feature given its component: by column type (``"auto"``), or
-        the same for every column (``"gaussian"`` needs numeric columns; ``"categorical"``
-        makes every distinct value a category).
-    prior_params : dict, default=None
-        Prior parameters (floats are broadcast; all must be > 0). Defaults:
-        ``dirichlet``: ``alpha=1.0`` (K values; uniform on the simplex);
-        ``generalized-dirichlet``: ``alpha=1.0``, ``beta=1.0`` (K - 1 Beta shapes each:
-        every stick fraction ``V_k`` uniform); ``beta-liouville``: ``alpha=1.0`` (K - 1
-        Dirichlet parameters of w), ``u_alpha=1.0``, ``u_beta=1.0`` (Beta shapes of u).
-        The Dirichlet-equivalent settings are given by
-        ``GeneralizedDirichletPrior.dirichlet_equivalent`` and
-        ``BetaLiouvillePrior.dirichlet_equivalent``.
-    var_floor : float, default=1e-3
-        Gaussian family: a component variance is at least ``var_floor * Var(x_j)``.
-    pseudo_count : float, default=0.1
-        Categorical family: added to every value's expected count (including one slot for
-        values the fit did not see; a classifier fits one model per class, so this slot
-        scores a training category absent from a class).
-    max_iter : int, default=100
-        EM iterations (an M-step followed by an E-step) per initialisation.
-    tol : float, default=1e-4
-        Convergence threshold on the change of ``lower_bound_`` (a per-row mean).
-    n_init : int, default=1
-        Number of initialisations; the best objective wins.
-    e_step_max_iter : int, default=100
-        Maximum fixed-point sweeps per E-step.
-    e_step_tol : float, default=1e-4
-        A row's E-step stops when a sweep raises its ELBO by at most this (nats).
-    random_state : int, RandomState instance or None, default=None
-        Seeds the initialisation (K random rows give the initial component parameters).
-    feature_types : "auto" or mapping, default="auto"
-        Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or
-        ``{column: "continuous" | "categorical"}`` (with ``family="auto"``; a forced family
-        accepts only its own type).
-    verbose : bool, default=False
-        Progress bars (tqdm, on stderr) inside the long work of ``fit`` (score grids, the
-        backbone DP, EM, the "auto" cross-validation); ``False`` leaves the caller's setting
-        (:func:`estimators.base.progress.show_progress`, off by default).
 
     Attributes
     ----------
@@ -136,8 +92,6 @@ class LatentCNB(LatentSettings, ClassNamePrefixFeaturesOutMixin, TransformerMixi
     >>> model.transform(X[:1]).sum().round(6)
     np.float64(1.0)
     """
-
-    _parameter_constraints: dict = dict(LATENT_PARAMETER_CONSTRAINTS)
 
     def _encode(self, X, *, reset: bool) -> EncodedColumns:
         """X validated (scikit-learn's checks, dtypes kept) and encoded; at ``reset`` the

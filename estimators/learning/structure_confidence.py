@@ -29,6 +29,7 @@ from sklearn.utils import _safe_indexing, check_random_state, resample
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from estimators.base.parameters import N_JOBS, RANDOM_STATE, REQUIRED, Parameter, declare
 from kgraph import GraphDB, Structure
 from kgraph._codec import sorted_mixed
 from kgraph.store import variable_edges
@@ -81,25 +82,27 @@ def _pair(u: Hashable, v: Hashable) -> frozenset:
     return frozenset((u, v))
 
 
+@declare(
+    Parameter("learner", REQUIRED, [callable, HasMethods(["fit"])], 'estimator or callable',
+              'An unfitted estimator whose ``fit(X, y)`` sets ``structure_`` (cloned per '
+              'resample), or a callable ``learner(X, y)`` returning a kgraph structure or'
+              ' a :class:`GraphDB`.'),
+    Parameter("resampling", "bootstrap", [StrOptions(set(RESAMPLINGS))], '{"bootstrap", "cv"}',
+              'Bootstrap resamples of all rows, or the training parts of shuffled K '
+              'folds.'),
+    Parameter("n_resamples", 100, [Interval(Integral, 1, None, closed="left")], 'int',
+              'Number of bootstrap resamples, or K, the number of folds.'),
+    Parameter("stratify", True, ["boolean"], 'bool',
+              'Keep the class proportions of ``y`` in every resample (ignored when ``y`` '
+              'is None).'),
+    N_JOBS.but(doc=(
+        'Resamples fitted in parallel through joblib (None: one unless a joblib context '
+        'says otherwise).')),
+    RANDOM_STATE.but(doc=(
+        'Seeds every resample; the seed of resample ``b`` is ``seeds_[b]``.')),
+)
 class StructureConfidence(BaseEstimator):
     """Bootstrap or cross-validation confidence of a learned structure's edges.
-
-    Parameters
-    ----------
-    learner : estimator or callable
-        An unfitted estimator whose ``fit(X, y)`` sets ``structure_`` (cloned per resample),
-        or a callable ``learner(X, y)`` returning a kgraph structure or a :class:`GraphDB`.
-    resampling : {"bootstrap", "cv"}, default="bootstrap"
-        Bootstrap resamples of all rows, or the training parts of shuffled K folds.
-    n_resamples : int, default=100
-        Number of bootstrap resamples, or K, the number of folds.
-    stratify : bool, default=True
-        Keep the class proportions of ``y`` in every resample (ignored when ``y`` is None).
-    n_jobs : int, optional
-        Resamples fitted in parallel through joblib (None: one unless a joblib context says
-        otherwise).
-    random_state : int, RandomState or None
-        Seeds every resample; the seed of resample ``b`` is ``seeds_[b]``.
 
     Attributes
     ----------
@@ -133,15 +136,6 @@ class StructureConfidence(BaseEstimator):
     >>> sorted(conf.averaged_structure(0.9).edges())
     [('x0', 'x1')]
     """
-
-    _parameter_constraints: dict = {
-        "learner": [callable, HasMethods(["fit"])],
-        "resampling": [StrOptions(set(RESAMPLINGS))],
-        "n_resamples": [Interval(Integral, 1, None, closed="left")],
-        "stratify": ["boolean"],
-        "n_jobs": [Integral, None],
-        "random_state": ["random_state"],
-    }
 
     def __init__(self, learner, *, resampling: str = "bootstrap", n_resamples: int = 100,
                  stratify: bool = True, n_jobs: int | None = None, random_state=None) -> None:

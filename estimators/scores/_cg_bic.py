@@ -31,6 +31,7 @@ from math import prod
 
 import numpy as np
 
+from estimators.base.parameters import declare, declared_parameters
 from estimators.scores._cg_batch import Hyperedges
 from estimators.scores._conditional_gaussian import (
     CGData,
@@ -79,6 +80,7 @@ def cg_bic_block(data: CGData, items) -> np.ndarray:
     return np.where(np.isfinite(gain), out, gain)
 
 
+@declare(*declared_parameters(ConditionalGaussianScore))
 class ConditionalGaussianBIC(ConditionalGaussianScore):
     """BIC of the conditional Gaussian score, rows counted per hyperedge (module docstring).
 

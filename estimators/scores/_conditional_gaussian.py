@@ -32,6 +32,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
+from estimators.base.parameters import VAR_SMOOTHING, Parameter, declare
 from estimators.base.validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.network.cg_pairs import cg_pair_statistics
@@ -39,7 +40,7 @@ from estimators.network.fitting import fit_cg_factor
 from estimators.scores._cg_batch import CGTables, Hyperedges, cg_gains
 from estimators.scores._parallel import run_chunked
 from estimators.scores._positions import PositionsCMI, cached, positions_key
-from estimators.scores._score_base import BaseCMI
+from estimators.scores._score_base import SCORE_N_JOBS, BaseCMI
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 
@@ -104,25 +105,23 @@ def cg_block(data: CGData, items) -> np.ndarray:
     return cg_gains_and_rows(data, items if isinstance(items, Hyperedges) else list(items))[0]
 
 
+@declare(
+    Parameter("feature_types", "auto", [str, Mapping], '"auto" or mapping',
+              "See :func:`estimators.columns.infer_feature_types`."),
+    VAR_SMOOTHING.but(doc=(
+        'Residual variances are floored at ``var_smoothing * var(x_v)``.')),
+    Parameter("ridge", 1e-8, [Interval(Real, 0, None, closed="left")], 'float',
+              "Ridge on the CG regressions, relative to the parents' variances."),
+    Parameter("min_cell_rows", 5, [Interval(Integral, 1, None, closed="left")], 'int',
+              'Gaussian cells with fewer rows are pooled; hyperedges with fewer complete '
+              'rows are not eligible (-inf).'),
+    SCORE_N_JOBS,
+)
 class ConditionalGaussianScore(PositionsCMI):
     """Directed log-likelihood-gain score of the conditional Gaussian model (MATH.md §7).
 
     Continuous and categorical features in one table, missing cells allowed (each hyperedge
     is scored on its available cases, MATH.md §8).
-
-    Parameters
-    ----------
-    feature_types : "auto" or mapping, default="auto"
-        See :func:`estimators.columns.infer_feature_types`.
-    var_smoothing : float, default=1e-9
-        Residual variances are floored at ``var_smoothing * var(x_v)``.
-    ridge : float, default=1e-8
-        Ridge on the CG regressions, relative to the parents' variances.
-    min_cell_rows : int, default=5
-        Gaussian cells with fewer rows are pooled; hyperedges with fewer complete rows are
-        not eligible (-inf).
-    n_jobs : int or None, default=None
-        joblib workers for blocks of hyperedges.
 
     Attributes
     ----------
@@ -153,14 +152,6 @@ class ConditionalGaussianScore(PositionsCMI):
     #: the feature families it serves (the score protocol; :mod:`estimators.scores`): tables
     #: of mixed column types or with missing cells, fitted through :meth:`fit_encoded`
     families = ("mixed",)
-    _parameter_constraints: dict = {
-        **BaseCMI._parameter_constraints,
-        "feature_types": [str, Mapping],
-        "var_smoothing": [Interval(Real, 0, None, closed="left")],
-        "ridge": [Interval(Real, 0, None, closed="left")],
-        "min_cell_rows": [Interval(Integral, 1, None, closed="left")],
-    }
-
     def __init__(self, *, feature_types: str | Mapping = "auto", var_smoothing: float = 1e-9,
                  ridge: float = 1e-8, min_cell_rows: int = 5, n_jobs: int | None = None):
         self.feature_types = feature_types

@@ -19,7 +19,9 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
+from estimators.base.parameters import ALPHA, declare
 from estimators.base.validation import ValidatedData
+from estimators.scores._score_base import SCORE_N_JOBS
 
 from ._score_base import BaseCMI
 
@@ -257,20 +259,18 @@ def discrete_hyperedge_block(data: CodeData, items: list) -> np.ndarray:
     return out
 
 
+@declare(
+    ALPHA.but(default=0.0, constraints=[Interval(Real, 0, None, closed="left")], doc=(
+        'Pseudo-count added to every cell of the joint table of ``(x_v, x_P, y)``; 0 '
+        'gives the plain plug-in (maximum-likelihood) estimate.')),
+    SCORE_N_JOBS,
+)
 class DiscreteCMI(BaseCMI):
     """Plug-in class-conditional mutual information of discrete features (MATH.md §1).
 
     Category values may be of any dtype (numbers, strings, mixed objects); they are coded per
     column. The edge matrix is fully vectorised: one ``np.bincount`` over combined codes per
     chunk of pairs.
-
-    Parameters
-    ----------
-    alpha : float, default=0.0
-        Pseudo-count added to every cell of the joint table of ``(x_v, x_P, y)``; 0 gives the
-        plain plug-in (maximum-likelihood) estimate.
-    n_jobs : int or None, default=None
-        joblib workers for blocks of pairs / hyperedges.
 
     Attributes
     ----------
@@ -291,10 +291,6 @@ class DiscreteCMI(BaseCMI):
     (0.3466, 0.3466)
     """
 
-    _parameter_constraints: dict = {
-        **BaseCMI._parameter_constraints,
-        "alpha": [Interval(Real, 0, None, closed="left")],
-    }
     #: the feature families it serves (the score protocol; :mod:`estimators.scores`)
     families = ("discrete",)
     _kind = "discrete"

@@ -26,7 +26,9 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators.base.parameters import Parameter, declare
 from estimators.base.validation import ValidatedData
+from estimators.scores._score_base import SCORE_N_JOBS
 
 from ._correlation_blocks import (
     CorrelationData,
@@ -36,7 +38,6 @@ from ._correlation_blocks import (
 )
 from ._marginals import normal_scores
 from ._positions import PositionsCMI
-from ._score_base import BaseCMI
 from .partition_scores import gaussian_from_partitions
 
 __all__ = ["GaussianCMI", "GaussianCopulaCMI"]
@@ -132,18 +133,21 @@ class _CorrelationCMI(PositionsCMI):
         return CorrelationData(R, self.class_prior_)
 
 
+#: the smallest class scored with its own correlation (GaussianCMI, GaussianCopulaCMI)
+MIN_CLASS_ROWS = Parameter(
+    "min_class_rows", None, [Interval(Integral, 1, None, closed="left"), None], "int or None",
+    "A class with fewer rows is scored with the correlation of all rows (module "
+    "docstring); None: every class with its own.")
+
+
+@declare(
+    MIN_CLASS_ROWS,
+    SCORE_N_JOBS,
+)
 class GaussianCMI(_CorrelationCMI):
     """Gaussian class-conditional mutual information ``I(X_v; X_P | Y)`` (closed form).
 
     Any parent-set size, from one correlation matrix per class (MATH.md §1).
-
-    Parameters
-    ----------
-    min_class_rows : int or None, default=None
-        A class with fewer rows is scored with the correlation of all rows (module
-        docstring); None: every class with its own.
-    n_jobs : int or None, default=None
-        joblib workers for blocks of pairs / hyperedges (``None``: the active joblib config).
 
     Attributes
     ----------
@@ -162,11 +166,6 @@ class GaussianCMI(_CorrelationCMI):
     >>> cmi.edge_matrix().shape
     (3, 3)
     """
-
-    _parameter_constraints: dict = {
-        **BaseCMI._parameter_constraints,
-        "min_class_rows": [Interval(Integral, 1, None, closed="left"), None],
-    }
 
     def __init__(self, *, min_class_rows: int | None = None, n_jobs: int | None = None):
         self.min_class_rows = min_class_rows
@@ -217,27 +216,26 @@ class GaussianCMI(_CorrelationCMI):
         return self
 
 
+@declare(
+    Parameter("marginals", "rank-kernel", [StrOptions({"rank-kernel", "kernel", "rank"})], '{"rank-kernel", "kernel", "rank"}',
+              '``"rank-kernel"``: ``F_hat`` is the class-y Gaussian-kernel CDF (MATH.md) '
+              'computed on the class-y ranks, so the score depends on ranks only and is '
+              'exactly invariant under increasing transforms of a feature, as a copula '
+              'quantity should be. ``"kernel"``: the kernel CDF of the values themselves '
+              '(close to, but not exactly, invariant). ``"rank"``: the class-y empirical '
+              'CDF ``rank / (n_y + 1)``.'),
+    Parameter("bandwidth", "scott", [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")], '{"scott", "silverman"} or float',
+              'Kernel bandwidth rule, or the factor multiplying the class-y standard '
+              'deviation.'),
+    Parameter("eps", 1e-6, [Interval(Real, 0, 0.5, closed="neither")], 'float',
+              '``u`` is clipped into ``(eps, 1 - eps)`` before ``Phi^-1``.'),
+    MIN_CLASS_ROWS,
+    SCORE_N_JOBS,
+)
 class GaussianCopulaCMI(_CorrelationCMI):
     """Gaussian-copula class-conditional mutual information (paper 1 thm 14, MATH.md §1).
 
     The Gaussian closed form on class-y normal scores ``z = Phi^-1(F_hat_{i|y}(x))``.
-
-    Parameters
-    ----------
-    marginals : {"rank-kernel", "kernel", "rank"}, default="rank-kernel"
-        ``"rank-kernel"``: ``F_hat`` is the class-y Gaussian-kernel CDF (MATH.md) computed on
-        the class-y ranks, so the score depends on ranks only and is exactly invariant under
-        increasing transforms of a feature, as a copula quantity should be. ``"kernel"``: the
-        kernel CDF of the values themselves (close to, but not exactly, invariant).
-        ``"rank"``: the class-y empirical CDF ``rank / (n_y + 1)``.
-    bandwidth : {"scott", "silverman"} or float, default="scott"
-        Kernel bandwidth rule, or the factor multiplying the class-y standard deviation.
-    eps : float, default=1e-6
-        ``u`` is clipped into ``(eps, 1 - eps)`` before ``Phi^-1``.
-    min_class_rows : int or None, default=None
-        As in :class:`GaussianCMI`.
-    n_jobs : int or None, default=None
-        joblib workers for blocks of pairs / hyperedges.
 
     Attributes
     ----------
@@ -257,14 +255,6 @@ class GaussianCopulaCMI(_CorrelationCMI):
     >>> bool(ranks(0, {1}) == GaussianCopulaCMI(marginals="rank").fit(Z, y)(0, {1}))
     True
     """
-
-    _parameter_constraints: dict = {
-        **BaseCMI._parameter_constraints,
-        "marginals": [StrOptions({"rank-kernel", "kernel", "rank"})],
-        "bandwidth": [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")],
-        "eps": [Interval(Real, 0, 0.5, closed="neither")],
-        "min_class_rows": [Interval(Integral, 1, None, closed="left"), None],
-    }
 
     def __init__(
         self,

@@ -31,7 +31,9 @@ import numpy as np
 from scipy.signal import fftconvolve
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators.base.parameters import Parameter, declare
 from estimators.base.validation import ValidatedData
+from estimators.scores._score_base import SCORE_N_JOBS
 
 from ._marginals import bandwidth_factor, normal_scores
 from ._score_base import BaseCMI
@@ -134,6 +136,14 @@ def kde_pair_block(data: NormalScoreData, pairs: np.ndarray) -> np.ndarray:
     return out
 
 
+@declare(
+    Parameter("bandwidth", "scott", [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")], '{"scott", "silverman"} or float',
+              'Factor ``h`` of the kernel covariance ``h^2 S`` (``S`` the sample '
+              "covariance of the pair's normal scores); Scott's rule gives ``n^(-1/6)``."),
+    Parameter("max_grid", 1024, [Interval(Integral, 16, None, closed="left")], 'int',
+              'Largest grid size per axis.'),
+    SCORE_N_JOBS,
+)
 class KDECopulaCMI(BaseCMI):
     """KDE pair-copula class-conditional mutual information, one parent (paper 1 thm 11).
 
@@ -141,16 +151,6 @@ class KDECopulaCMI(BaseCMI):
     a binned FFT Gaussian KDE on the normal-score scale (see the module docstring). It depends
     on the class-wise ranks only, so it is invariant under increasing transforms of a feature.
     Cost O(n log n + M^2 log M) per pair and class (M ~ 100-400 grid points a side).
-
-    Parameters
-    ----------
-    bandwidth : {"scott", "silverman"} or float, default="scott"
-        Factor ``h`` of the kernel covariance ``h^2 S`` (``S`` the sample covariance of the
-        pair's normal scores); Scott's rule gives ``n^(-1/6)``.
-    max_grid : int, default=1024
-        Largest grid size per axis.
-    n_jobs : int or None, default=None
-        joblib workers for blocks of pairs.
 
     Attributes
     ----------
@@ -168,11 +168,6 @@ class KDECopulaCMI(BaseCMI):
     0.23
     """
 
-    _parameter_constraints: dict = {
-        **BaseCMI._parameter_constraints,
-        "bandwidth": [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")],
-        "max_grid": [Interval(Integral, 16, None, closed="left")],
-    }
     #: the feature families it serves (the score protocol; :mod:`estimators.scores`)
     families = ("gaussian",)
     _max_parents = 1  # larger parent sets are rejected before any block runs

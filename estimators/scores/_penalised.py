@@ -39,7 +39,9 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted
 
+from estimators.base.parameters import Parameter, declare
 from estimators.base.validation import ValidatedData
+from estimators.scores._score_base import SCORE_N_JOBS
 
 from ._discrete import CodeData, DiscreteCMI, hyperedge_table, map_pair_tables
 from ._score_base import BaseCMI
@@ -47,6 +49,11 @@ from ._score_base import BaseCMI
 __all__ = ["BIC", "DiscreteBDeu"]
 
 
+@declare(
+    Parameter("base", None, [None, HasMethods(["fit", "extra_parameters", "extra_parameter_matrix"])], 'score estimator',
+              'An unfitted score with ``extra_parameters`` and '
+              '``extra_parameter_matrix``; None means ``DiscreteCMI()``.'),
+)
 class BIC(BaseEstimator):
     """BIC/MDL hyperedge score ``n I(X_v; X_P | Y) - 1/2 ln n * Delta_dim(v, P)``.
 
@@ -55,12 +62,6 @@ class BIC(BaseEstimator):
     log-likelihood gain, and its ``extra_parameters`` count the free parameters added.
     ``DiscreteCMI()`` (the default; keep ``alpha=0`` for the maximum-likelihood gain) and
     ``GaussianCMI()`` can count theirs. Searchers take the fitted object like any score.
-
-    Parameters
-    ----------
-    base : score estimator, default=None
-        An unfitted score with ``extra_parameters`` and ``extra_parameter_matrix``; None
-        means ``DiscreteCMI()``.
 
     Attributes
     ----------
@@ -84,10 +85,6 @@ class BIC(BaseEstimator):
     >>> bic.base_.extra_parameters(2, {0, 1})  # m (r_v - 1)(r_0 r_1 - 1) = 2 * 2 * 8
     32
     """
-
-    _parameter_constraints: dict = {
-        "base": [None, HasMethods(["fit", "extra_parameters", "extra_parameter_matrix"])],
-    }
 
     def __init__(self, base: BaseCMI | None = None):
         self.base = base
@@ -216,19 +213,17 @@ def bdeu_hyperedge_block(data: BDeuData, items: list) -> np.ndarray:
     return out
 
 
+@declare(
+    Parameter("ess", 1.0, [Interval(Real, 0, None, closed="neither")], 'float',
+              'Equivalent sample size of the BDeu prior (> 0).'),
+    SCORE_N_JOBS,
+)
 class DiscreteBDeu(DiscreteCMI):
     """BDeu marginal-likelihood gain of categorical features (formula: module docstring).
 
     ``f(v, P) = ML(v | P u {y}) - ML(v | {y})`` in nats: the log Bayes factor of giving
     ``v`` the feature parents ``P`` in a Bayesian network where the class is a parent of
     every feature. Negative when the data do not support the parents.
-
-    Parameters
-    ----------
-    ess : float, default=1.0
-        Equivalent sample size of the BDeu prior (> 0).
-    n_jobs : int or None, default=None
-        joblib workers for blocks of pairs / hyperedges.
 
     Attributes
     ----------
@@ -250,10 +245,6 @@ class DiscreteBDeu(DiscreteCMI):
     True
     """
 
-    _parameter_constraints: dict = {
-        **BaseCMI._parameter_constraints,
-        "ess": [Interval(Real, 0, None, closed="neither")],
-    }
     _pair_block = staticmethod(bdeu_pair_block)
     _hyperedge_block = staticmethod(bdeu_hyperedge_block)
     alpha = 0.0  # the counts are used raw (the prior lives in the score)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
 from collections.abc import Hashable, Iterable, Sequence
-from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from estimators.base.parameters import N_JOBS
 from estimators.base.validation import (
     UndefinedScoreError,
     ValidatedData,
@@ -30,6 +30,11 @@ from estimators.stats.partitions import Partitions
 from ._parallel import run_chunked
 
 __all__ = ["BaseCMI"]
+
+
+#: the ``n_jobs`` of every score
+SCORE_N_JOBS = N_JOBS.but(doc=("joblib workers for blocks of pairs / hyperedges (``None``: the "
+                                 "active joblib config)."))
 
 
 class BaseCMI(BaseEstimator, metaclass=ABCMeta):
@@ -70,7 +75,8 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
     (True, True)
     """
 
-    _parameter_constraints: dict = {"n_jobs": [Integral, None]}
+    #: what a score subclass (a plug-in) extends; kgraph's own scores declare theirs
+    _parameter_constraints: dict = {"n_jobs": SCORE_N_JOBS.constraints}
     #: "numeric" or "discrete": how ``fit`` validates X
     _kind = "numeric"
     #: largest parent-set size supported (None = any)

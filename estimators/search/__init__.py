@@ -16,7 +16,7 @@ and the scores snapped to a grid of relative step :data:`TIE_RTOL` (1e-9), so ti
 that tolerance go to the names, never to the column order or ``PYTHONHASHSEED``.
 """
 
-from estimators.search._common import check_backbone, check_k
+from estimators.search._common import WIDTH, check_backbone, check_k, fit_width
 from estimators.search.arborescence import ArborescenceResult, maximum_spanning_arborescence
 from estimators.search.backbone_dp import BackboneDPResult, backbone_dp
 from estimators.search.backbone_order import (
@@ -55,6 +55,7 @@ from estimators.search.spanning_tree import SpanningTreeResult, maximum_spanning
 from estimators.search.ties import TIE_RTOL, canonical_order, name_key, snap, tie_step
 
 __all__ = [
+    "WIDTH",
     "ArborescenceResult",
     "BACKBONE_METHODS",
     "BackboneDPResult",
@@ -75,6 +76,7 @@ __all__ = [
     "brute_force_ktree",
     "check_backbone",
     "check_k",
+    "fit_width",
     "get_searcher",
     "register_searcher",
     "reject_backbone",

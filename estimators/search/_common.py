@@ -5,17 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import combinations, starmap
 from math import comb
+from numbers import Integral
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from estimators.base.user_warnings import warn_user
 from estimators.base.validation import UndefinedScoreError
 
-__all__ = ["Score", "check_k", "check_backbone", "own_edge_matrix", "resolve_variables",
+__all__ = ["WIDTH", "Score", "check_k", "check_backbone", "fit_width", "own_edge_matrix", "resolve_variables",
            "score_values",
            "nan_score_error", "combination_table", "colex_rank", "binomial_table"]
 
 Score = Callable[[Hashable, frozenset], float]
+
+#: the rule on a k-tree width the table does not decide: an int >= 1 (the constraint of
+#: every classifier's declared ``k``, and what :func:`check_k` checks for the searchers)
+WIDTH = Interval(Integral, 1, None, closed="left")
 
 
 def check_k(k: object, n: int, *, owner: str | None = None, param: str = "k",
@@ -46,21 +52,43 @@ def check_k(k: object, n: int, *, owner: str | None = None, param: str = "k",
     >>> print(caught[0].message)
     KGNBClassifier(order=6) needs at least 5 features; X has 3, so order=4 is used.
     """
-    if isinstance(k, bool) or not isinstance(k, int | np.integer):
+    if isinstance(k, bool) or not isinstance(k, Integral):
         raise TypeError(f"k must be an int in [1, {n - 1}]; got {k!r} of type {type(k).__name__}.")
-    if owner is not None and n < 2:
+    if owner is not None and WIDTH.is_satisfied_by(k) and (n < 2 or k >= n):
+        return fit_width(k, n, owner, param=param, offset=offset)
+    if not (WIDTH.is_satisfied_by(k) and k <= n - 1):
+        raise ValueError(
+            f"k must be an int in [1, {n - 1}] (k < number of variables = {n}); got {k}."
+        )
+    return int(k)
+
+
+def fit_width(k: int, n: int, owner: str, *, param: str = "k", offset: int = 0) -> int:
+    """The width a classifier fits on ``n`` features: its ``k``, already validated at
+    ``fit`` by its declared constraint (an int >= 1; not checked again here), lowered to
+    ``n - 1`` with one ``UserWarning`` when the table is too narrow (``param`` and
+    ``offset`` name the parameter the user set, as in :func:`check_k`).
+
+    Raises
+    ------
+    ValueError
+        If ``n < 2`` (no k-tree to learn).
+
+    Examples
+    --------
+    >>> fit_width(2, 5, "KTANClassifier")
+    2
+    """
+    assert WIDTH.is_satisfied_by(k), k  # the template validated it (the declared k)
+    if n < 2:
         raise ValueError(f"{owner} needs at least 2 features to learn a k-tree; X has {n} "
                          "feature(s).")
-    if owner is not None and k >= n >= 2:
+    if k >= n:
         lowered = n - 1
         warn_user(
             f"{owner}({param}={k + offset}) needs at least {k + 1} features; X has {n}, so "
             f"{param}={lowered + offset} is used.", UserWarning)
         return lowered
-    if not 1 <= k <= n - 1:
-        raise ValueError(
-            f"k must be an int in [1, {n - 1}] (k < number of variables = {n}); got {k}."
-        )
     return int(k)
 
 

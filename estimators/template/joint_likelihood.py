@@ -47,9 +47,11 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from estimators.base.parameters import Flag, Parameter
 from estimators.base.user_warnings import warn_user
 from estimators.base.validation import DegenerateFeatureWarning, check_cells
 from estimators.columns import EncodedColumns, MixedEncoder
+from estimators.columns.feature_families import FEATURE_FAMILIES
 from estimators.discriminative import (
     PARAMETERS,
     Discriminative,
@@ -59,11 +61,13 @@ from estimators.discriminative import (
 )
 from estimators.learning.feature_selection import FEATURE_SELECTORS, select_features
 from estimators.learning.model_selection import fixed_seed
+from estimators.semiparametric import KINDS, Semiparametric
 from estimators.stats.class_information import class_information
 from estimators.stats.dask_collections import is_dask
 from estimators.stats.partitions import Partitions, column_kinds, empty_encoded
 
-__all__ = ["FEATURE_SELECTION_CONSTRAINT", "FEATURE_TYPES_CONSTRAINT",
+__all__ = ["CONTINUOUS", "FEATURES", "FEATURE_SELECTION", "FEATURE_SELECTION_CONSTRAINT",
+           "FEATURE_TYPES", "FEATURE_TYPES_CONSTRAINT", "FIT_PARAMETERS",
            "JointLogLikelihoodClassifier", "PARAMETERS_CONSTRAINT"]
 
 #: the ``_parameter_constraints`` entry of every classifier's ``feature_types``
@@ -73,6 +77,49 @@ PARAMETERS_CONSTRAINT = [StrOptions(set(PARAMETERS)), Discriminative]
 #: ... and of ``feature_selection`` (a name of
 #: :data:`estimators.learning.feature_selection.FEATURE_SELECTORS`, or None: all features)
 FEATURE_SELECTION_CONSTRAINT = [None, StrOptions(set(FEATURE_SELECTORS))]
+
+# -- the template's parameters, declared once (estimators.base.parameters) --------------------
+FEATURE_TYPES = Parameter(
+    "feature_types", "auto", FEATURE_TYPES_CONSTRAINT, '"auto" or mapping',
+    'Column types (:func:`estimators.columns.infer_feature_types`): ``"auto"`` or '
+    '``{column: "continuous" | "categorical"}``; recorded in ``feature_types_`` (a '
+    'numeric column with at most 3 distinct values is categorical, whatever the values).')
+FIT_PARAMETERS = Parameter(
+    "parameters", "generative", PARAMETERS_CONSTRAINT,
+    '{"generative", "discriminative"} or Discriminative',
+    '``"generative"``: the factors above. ``"discriminative"``: keep the structure and '
+    'refit its parameters by maximising the L2-penalised conditional log-likelihood '
+    '(log-linear cells of every factor, penalty centred on the generative parameters, '
+    'missing cells marginalised by the generative factors they touch; see '
+    ':mod:`estimators.discriminative`); ``discriminative_`` holds them; on categorical '
+    'features ``to_pgmpy`` gives the equivalent Bayesian network (MATH.md §10.1).',
+    Flag("fit the parameters of the learned structure by maximising the conditional "
+         "log-likelihood (discriminative)", choices="parameters"))
+FEATURE_SELECTION = Parameter(
+    "feature_selection", None, FEATURE_SELECTION_CONSTRAINT,
+    '{"selective-nb", "markov-blanket"} or None',
+    "Which features are modelled (:func:`estimators.learning.feature_selection.select_features`); "
+    "None: all non-constant ones.")
+FEATURES = Parameter(
+    "features", "auto", [StrOptions(set(FEATURE_FAMILIES))], '{"auto", "discrete", "gaussian"}',
+    '``"auto"`` leaves the column types to ``feature_types``; ``"discrete"`` makes every '
+    'column categorical, ``"gaussian"`` every column continuous (see '
+    ':mod:`estimators.columns.feature_families`).',
+    Flag("feature model", choices="features"))
+CONTINUOUS = Parameter(
+    "continuous", "gaussian", [StrOptions(set(KINDS)), Semiparametric],
+    '{"gaussian", "copula", "ckde", "auto"} or Semiparametric',
+    'How continuous features are modelled (MATH.md §11, '
+    ':mod:`estimators.semiparametric`): linear-Gaussian regressions (the factors above), '
+    'a class-conditional Gaussian copula with kernel margins, conditional kernel '
+    'densities, or per feature the one with the best cross-validated likelihood. The '
+    'non-Gaussian kinds learn the structure on the class-conditional normal scores (the '
+    "copula's CMI), floor bandwidths and variances, and are generative only; "
+    "``factor_kinds_`` names each feature's kind.",
+    Flag("continuous factors: linear Gaussian, Gaussian copula with kernel margins, "
+         "conditional KDE, or chosen per feature by CV (auto: the best held-out density, "
+         "and the class dropped from the features whose evidence does not raise the "
+         "out-of-fold conditional likelihood)", choices="continuous"))
 
 
 class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):

@@ -101,7 +101,9 @@ def _learn_parser():
     from viz.cli import build_parser
 
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    return sub.choices["learn"]
+    parser = sub.choices["learn"]
+    parser.format_help()  # the model options are added when the parser is first used
+    return parser
 
 
 def test_every_choices_list_is_its_registry():

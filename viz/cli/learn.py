@@ -35,16 +35,26 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """How ``--model NAME`` maps to an estimator and which options it takes."""
+    """How ``--model NAME`` maps to an estimator; its model options are the estimator's
+    declared parameters that have a command-line flag (:mod:`estimators.base.parameters`)."""
 
     module: str
     cls: str
-    options: tuple[str, ...]
     title: str
     fixed: dict[str, Any] = field(default_factory=dict)
 
+    def estimator_class(self) -> type:
+        return getattr(importlib.import_module(self.module), self.cls)
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The model options it takes (its parameters with a flag), in ``__init__`` order."""
+        from estimators.base.parameters import declared_parameters
+
+        return tuple(p.name for p in declared_parameters(self.estimator_class()) if p.flag)
+
     def build(self, args: argparse.Namespace):
-        other = [name for name in MODEL_OPTIONS
+        other = [name for name in model_options()
                  if name not in self.options and getattr(args, name, None) is not None]
         if other:  # never fit a model that silently ignores what was asked
             flags = ", ".join(_flag(name) for name in other)
@@ -52,7 +62,7 @@ class ModelSpec:
             verb = "does" if len(other) == 1 else "do"
             raise CommandError(f"{flags} {verb} not apply to --model {args.model} "
                                f"(its model options: {takes}).")
-        estimator = getattr(importlib.import_module(self.module), self.cls)
+        estimator = self.estimator_class()
         kwargs = {name: getattr(args, name) for name in (*self.options, "feature_types")
                   if getattr(args, name, None) is not None}
         if "backbone" in kwargs and "search" in self.options and "search" not in kwargs:
@@ -64,89 +74,85 @@ class ModelSpec:
 
 
 MODELS = {
-    "gnb": ModelSpec("estimators.gnb", "GNBClassifier", ("dependence", "n_clusters", "parameters"),
+    "gnb": ModelSpec("estimators.gnb", "GNBClassifier",
                      "GNB classifier (generalized Naive Bayes)"),
     "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
-                      ("order", "dependence", "search", "backbone", "candidates",
-                       "structure_score"), "k-GNB classifier (generalized Naive Bayes of cluster order k)"),
+                      "k-GNB classifier (generalized Naive Bayes of cluster order k)"),
     "tan": ModelSpec("estimators.ktan", "TANClassifier",
-                     ("features", "alpha", "ess", "parameters", "continuous", "structure_score"),
                      "TAN classifier (tree-augmented Naive Bayes)"),
     "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
-                      ("k", "search", "backbone", "features", "alpha", "candidates",
-                       "structure_score", "ess", "parameters", "continuous"),
                       "k-TAN classifier (k-tree augmented Naive Bayes)"),
-    "kdb": ModelSpec("estimators.bnc", "KDBClassifier", ("k", "features", "alpha", "ess",
-                                                         "parameters", "continuous"),
+    "kdb": ModelSpec("estimators.bnc", "KDBClassifier",
                      "kDB classifier (k-dependence Bayesian classifier, Sahami 1996, MATH.md §9)"),
-    "aode": ModelSpec("estimators.bnc", "AODEClassifier", ("alpha",),
+    "aode": ModelSpec("estimators.bnc", "AODEClassifier",
                       "AODE classifier (averaged one-dependence estimators, MATH.md §9)"),
-    "a2de": ModelSpec("estimators.bnc", "A2DEClassifier", ("alpha",),
+    "a2de": ModelSpec("estimators.bnc", "A2DEClassifier",
                       "A2DE classifier (averaged two-dependence estimators, MATH.md §9)"),
     "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
-                            ("n_components", "prior", "family"),
                             "latent conditional Naive Bayes classifier (a mixture per class)"),
     "ban": ModelSpec("estimators.bnc", "BANClassifier",
-                     ("max_parents", "structure_score", "features", "alpha", "ess",
-                      "parameters", "continuous"),
                      "BAN classifier (a hill-climbed DAG among the features, MATH.md §9)"),
 }
 
-#: every model option of some model (each model takes only its own)
-MODEL_OPTIONS = tuple(dict.fromkeys(o for spec in MODELS.values() for o in spec.options))
+
+def model_flags() -> dict[str, list[tuple[str, Any]]]:
+    """Each model option (a declared parameter with a flag) and the ``(model, Flag)`` of
+    every model that takes it, in the order of :data:`MODELS` and of the declarations."""
+    from estimators.base.parameters import declared_parameters
+
+    flags: dict[str, list[tuple[str, Any]]] = {}
+    for model, spec in MODELS.items():
+        for p in declared_parameters(spec.estimator_class()):
+            if p.flag is not None:
+                flags.setdefault(p.name, []).append((model, p.flag))
+    return flags
 
 
-def _model_option(group, flag: str, **kwargs) -> argparse.Action:
-    """A model option whose help starts with the models that take it (from :data:`MODELS`,
-    so it never goes stale)."""
-    option = flag[2:].replace("-", "_")
-    takers = ", ".join(name for name, spec in MODELS.items() if option in spec.options)
-    kwargs["help"] = f"{takers}: {kwargs['help']}"
-    return group.add_argument(flag, **kwargs)
+def model_options() -> tuple[str, ...]:
+    """Every model option of some model (each model takes only its own)."""
+    return tuple(model_flags())
+
+
+def add_model_options(parser: argparse.ArgumentParser) -> None:
+    """The ``kgraph learn`` model options, built from the estimators' declarations: one
+    option per declared parameter with a flag; its help starts with the models that take
+    it (one text per distinct help)."""
+    g = parser.add_argument_group(
+        "model options (each model uses its own; defaults are the model's)")
+    for name, takers in model_flags().items():
+        first = takers[0][1]
+        if any((f.type, f.choices, f.listed) != (first.type, first.choices, first.listed)
+               for _, f in takers):
+            raise ValueError(f"the declarations of {name!r} give {_flag(name)} different "
+                             "types or choices")
+        helps: dict[str, list[str]] = {}
+        for model, flag in takers:
+            helps.setdefault(flag.help, []).append(model)
+        kwargs: dict[str, Any] = {"help": "; ".join(f"{', '.join(models)}: {text}"
+                                                    for text, models in helps.items())}
+        if first.type is not None:
+            kwargs["type"] = _text_option(first.type)
+        action = g.add_argument(_flag(name), **kwargs)
+        if first.choices is not None:
+            extra = tuple(dict.fromkeys(e for _, f in takers for e in f.extra))
+            _choices(action, first.choices, extra)
+        if first.listed is not None:
+            action.methods = RegistryChoices(first.listed)  # read only when help is printed
+
+
+def _text_option(parse):
+    """``parse`` as an argparse type: its ValueError message becomes the option's error."""
+    def option(text: str):
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    option.__name__ = getattr(parse, "__name__", "value")
+    return option
 
 
 def _flag(option: str) -> str:
     return "--" + option.replace("_", "-")
-
-
-def _n_clusters(text: str) -> int | str:
-    if text == "auto":
-        return text
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an int or 'auto', got {text!r}") from None
-
-
-def _orders(text: str) -> int | str | list[int]:
-    """``--k`` / ``--order``: an int, ``auto``, or a comma-separated list of ints (the
-    candidates the model chooses among by inner cross-validation).
-
-    Examples
-    --------
-    >>> _orders("2"), _orders("auto"), _orders("1, 2")
-    (2, 'auto', [1, 2])
-    """
-    if "," not in text:
-        return _n_clusters(text)
-    try:
-        return [int(part) for part in text.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected an int, 'auto' or a comma-separated list of ints, got {text!r}") from None
-
-
-def _backbone(text: str) -> str | list[str]:
-    """A backbone method of the registry, or a comma-separated list of features."""
-    from estimators.search import BACKBONE_METHODS
-
-    if "," in text:
-        return text.split(",")
-    if text not in BACKBONE_METHODS:
-        raise argparse.ArgumentTypeError(
-            f"expected one of {', '.join(BACKBONE_METHODS)} or a comma-separated list of "
-            f"features, got {text!r}")
-    return text
 
 
 def registries() -> dict[str, list[str]]:
@@ -231,54 +237,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--feature-types", type=report.feature_types_option,
                    metavar="COL=TYPE,...", help="column types that override the automatic "
                    "rule: continuous or categorical (every model)")
-    g = p.add_argument_group("model options (each model uses its own; defaults are the model's)")
-    _choices(_model_option(g, "--dependence", help="the pair dependence model"),
-             "dependence")
-    _model_option(g, "--n-clusters", type=_n_clusters, help="reduced model size or 'auto'")
-    _model_option(g, "--order", type=_orders,
-                   help="cluster order (3 = GNB), 'auto' or a list such as 3,4 (chosen "
-                        "by inner CV log-loss)")
-    _model_option(g, "--k", type=_orders,
-                   help="ktan: the k of the k-tree, 'auto' or a list such as 1,2 (chosen "
-                        "by inner CV log-loss); kdb: the largest number of feature parents "
-                        "(an int)")
-    _model_option(g, "--max-parents", type=int,
-                   help="the largest number of feature parents of a feature (2)")
-    _choices(_model_option(g, "--structure-score", help="structure score, plug-ins "
-                            "included ('kgraph plugins'); ktan: 'auto' with --k auto: chosen "
-                            "by inner CV"), "score", extra=("auto",))
-    _model_option(g, "--ess", type=float,
-                   help="equivalent sample size of a BDeu CPT prior (replaces --alpha)")
-    _choices(_model_option(g, "--search", help="searcher"), "search")
-    backbone = _model_option(g, "--backbone", type=_backbone,
-                              help="%(methods)s | a,b,c,... "
-                                   "(implies --search backbone-dp unless --search is given)")
-    backbone.methods = RegistryChoices("backbone")  # read only when the help is printed
-    _choices(_model_option(g, "--features", help="feature model"), "features")
-    _model_option(g, "--alpha", type=float, help="CPT pseudo-count")
-    _choices(_model_option(g, "--parameters",
-                   help="fit the parameters of the learned structure by "
-                        "maximising the conditional log-likelihood (discriminative)"), "parameters")
-    _choices(_model_option(g, "--continuous",
-                   help="continuous factors: linear Gaussian, Gaussian copula with "
-                        "kernel margins, conditional KDE, or chosen per feature by CV (auto: "
-                        "the best held-out density, and the class dropped from the features "
-                        "whose evidence does not raise the out-of-fold conditional "
-                        "likelihood)"),
-             "continuous")
-    _model_option(g, "--candidates", type=int,
-                   help="score only each feature's top-m partners (wide tables)")
-    _model_option(g, "--n-components", type=_n_clusters,
-                   help="components per class, or 'auto' (the default: 1-3 by inner CV, one "
-                        "component on a near-tie)")
-    _choices(_model_option(g, "--prior", help="the prior of the mixing weights"),
-             "prior")
-    _choices(_model_option(g, "--family", help="features"), "family")
     confidence.add_options(p)
     engine.add_options(p)
     outputs.add_options(p)
     methods.add_options(p)
     p.set_defaults(run=run_learn)
+    p.__class__ = _with_model_options(type(p))
+
+
+def _with_model_options(base: type) -> type:
+    """``base`` (the sub-command's parser class) adding the model options when first used:
+    they come from the estimators' declarations, so ``kgraph --help`` imports none."""
+
+    class LearnParser(base):
+        def _model_options(self) -> None:
+            if not getattr(self, "_model_options_added", False):
+                self._model_options_added = True
+                add_model_options(self)
+
+        def parse_known_args(self, *args, **kwargs):
+            self._model_options()
+            return super().parse_known_args(*args, **kwargs)
+
+        def format_help(self) -> str:
+            self._model_options()
+            return super().format_help()
+
+        def format_usage(self) -> str:
+            self._model_options()
+            return super().format_usage()
+
+    LearnParser.__name__ = LearnParser.__qualname__ = f"Learn{base.__name__}"
+    return LearnParser
 
 
 def load_data(data: str, target: str, sep: str | None = None, decimal: str | None = None,

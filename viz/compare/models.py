@@ -155,7 +155,7 @@ def _from_spec(spec: str, tokens: list[str], random_state: int):
     base = ["learn", "DATA", "--model", tokens[0], "--out", "-"]
     args = parser.parse_args([*base, *tokens[1:]])
     default = parser.parse_args(base)
-    allowed = {*learn.MODEL_OPTIONS, "feature_types"}
+    allowed = {*learn.model_options(), "feature_types"}
     other = [k for k, v in vars(args).items() if k not in allowed and v != getattr(default, k)]
     if other:
         raise ValueError(f"model {spec!r}: {', '.join('--' + k.replace('_', '-') for k in other)}"
