@@ -55,6 +55,11 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 TINY = 1e-5
 #: gathered floats per chunk of hyperedges (bounds memory)
 _BUDGET = 1 << 22
+#: gathered floats (hyperedges x patterns x cells x s^2) below which :meth:`CGTables.gather`
+#: sums the patterns in numpy rather than in the compiled kernel: the same numbers bit for
+#: bit, without compiling ``gather_moments`` (~1 s of a first run) for calls that take
+#: ~0.1 ms (helpmiss's largest, TAN: 272 x 17 x 4 x 4 = 74,000)
+_GATHER_COMPILED = 1 << 18
 #: (hyperedge, row) pairs per call of the row path: its arrays stay in the cache (250 rather
 #: than 2,230 hyperedges a call on helpmiss: 0.82 -> 0.60 s CPU, the same values)
 _ROW_PAIRS = 1 << 16
@@ -207,11 +212,36 @@ class CGTables:
         n = comp.astype(float) @ cell_n.reshape(r, G)  # (H, G)
         # per hyperedge the sums over the patterns in which its columns are observed, in
         # pattern order (a hyperedge's sums do not depend on its batch), centred at the end
-        mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
         R2 = R2 if R2.ndim == 4 else R2[:, :, None]
-        _kernel().gather_moments(np.ascontiguousarray(comp), R1, R2,
-                                 np.ascontiguousarray(spos, dtype=np.int64), ref, n, mean, M)
+        spos = np.ascontiguousarray(spos, dtype=np.int64)
+        if H * r * G * s * s < _GATHER_COMPILED:
+            mean, M = _gather_moments(comp, R1, R2, spos, ref, n)
+        else:
+            mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
+            _kernel().gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
         return CellStats(n, mean, M)
+
+
+def _gather_moments(comp, R1, R2, spos, ref, n):
+    """:func:`~estimators.scores._cg_kernel.gather_moments` in numpy, the same operations in
+    the same order (so the same numbers bit for bit): per hyperedge the raw sums of the
+    patterns in which its columns are observed, added in pattern order from 0, then ``d =
+    S1 / max(n, 1)``, ``mean = ref + d`` and ``M = S2 - (n d_i) d_k``; ``mean`` (H, G, s) and
+    ``M`` (H, G, s, s)."""
+    H, s = spos.shape
+    G = R1.shape[2]
+    cols = spos if R2.shape[2] > 1 else np.zeros_like(spos)  # one column: no cross products
+    S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
+    for q in range(R1.shape[0]):
+        h = np.flatnonzero(comp[:, q])
+        if h.size:
+            S1[h] += R1[q][spos[h]]
+            S2[h] += R2[q][spos[h][:, :, None], cols[h][:, None, :]]
+    d = S1 / np.maximum(n, 1.0)[:, None, :]  # (H, s, G)
+    mean = ref[:, spos].transpose(1, 0, 2) + d.transpose(0, 2, 1)
+    nd = (n[:, None, :] * d).transpose(0, 2, 1)  # (H, G, s)
+    M = S2.transpose(0, 3, 1, 2) - nd[:, :, :, None] * d.transpose(0, 2, 1)[:, :, None, :]
+    return mean, M
 
 
 def _levels_pool(levels: list[CellStats], th: int) -> CellStats:

@@ -116,3 +116,31 @@ def test_imports_without_a_writable_cache():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip() == "45.0"
+
+
+@settings(max_examples=20, deadline=None)
+@given(bayes_tables(), st.integers(0, 10_000))
+def test_gather_moments_numpy_is_the_kernel_bit_for_bit(table, seed):
+    """:meth:`CGTables.gather` below its size gate (numpy) and the compiled
+    ``gather_moments``: the same means and cross products bit for bit, one and several
+    continuous columns, with and without a categorical member."""
+    from estimators.scores._cg_batch import _gather_moments
+    from estimators.scores._cg_kernel import gather_moments
+
+    X, y = table
+    tables = cg_data(X, y).tables()
+    rng = np.random.default_rng(seed)
+    r = tables.n_patterns
+    for cats, s in (((), 1), ((1,), 1), ((), 2), ((0, 1), 3)):
+        spos = np.ascontiguousarray(
+            np.stack([rng.choice(3, s, replace=False) for _ in range(7)]), dtype=np.int64)
+        cell_n, _, ref, R1, R2 = tables.block(cats, cross=s >= 2)
+        G = cell_n.size // r
+        comp = tables.pattern_observed[:, spos].all(axis=-1).T
+        n = comp.astype(float) @ cell_n.reshape(r, G)
+        R2 = R2 if R2.ndim == 4 else R2[:, :, None]
+        mean, M = np.empty((7, G, s)), np.empty((7, G, s, s))
+        gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
+        got_mean, got_M = _gather_moments(comp, R1, R2, spos, ref, n)
+        assert np.array_equal(got_mean, mean) and np.array_equal(got_M, M)
+        assert np.array_equal(tables.gather(cats, spos).M, M)  # the gate's path
