@@ -45,6 +45,7 @@ from math import prod
 import numpy as np
 
 from estimators.columns import EncodedColumns
+from estimators.scores._cg_continuous_numpy import continuous_gains as continuous_gains_numpy
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 from estimators.stats.cell_statistics import CellStats, merge_axes
 
@@ -60,6 +61,11 @@ _BUDGET = 1 << 22
 #: bit, without compiling ``gather_moments`` (~1 s of a first run) for calls that take
 #: ~0.1 ms (helpmiss's largest, TAN: 272 x 17 x 4 x 4 = 74,000)
 _GATHER_COMPILED = 1 << 18
+#: cells (hyperedges x configurations x classes) below which a continuous v with at most
+#: one continuous parent is scored by :mod:`estimators.scores._cg_continuous_numpy` (the
+#: kernel's numbers bit for bit) without compiling ``continuous_gains`` (~3 s of a first
+#: run; helpmiss's TAN calls have at most ~1,000 cells, ~0.3 ms each in numpy)
+_GAINS_COMPILED = 1 << 15
 #: (hyperedge, row) pairs per call of the row path: its arrays stay in the cache (250 rather
 #: than 2,230 hyperedges a call on helpmiss: 0.82 -> 0.60 s CPU, the same values)
 _ROW_PAIRS = 1 << 16
@@ -479,9 +485,12 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
             if kind == "continuous" and ridge > 0:
                 st = tables.gather(cats, spos[sl])
                 H = st.n.shape[0]
-                g, nt, fl = _compiled("_cg_continuous_kernel").continuous_gains(
-                    st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
-                    st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
+                args = (st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
+                        st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
+                out = (continuous_gains_numpy(*args) if s <= 2 and st.n.size < _GAINS_COMPILED
+                       else None)  # None: a singular regression, the kernel's stale b
+                g, nt, fl = (out if out is not None else
+                             _compiled("_cg_continuous_kernel").continuous_gains(*args))
             elif kind == "continuous":  # ridge 0: the regressions take pseudo-inverses
                 g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
                                              var_smoothing, ridge)
