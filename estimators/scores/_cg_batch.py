@@ -45,6 +45,7 @@ from math import prod
 import numpy as np
 
 from estimators.columns import EncodedColumns
+from estimators.scores import _cg_bayes_numpy as bayes_numpy
 from estimators.scores._cg_continuous_numpy import continuous_gains as continuous_gains_numpy
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 from estimators.stats.cell_statistics import CellStats, merge_axes
@@ -66,6 +67,10 @@ _GATHER_COMPILED = 1 << 18
 #: kernel's numbers bit for bit) without compiling ``continuous_gains`` (~3 s of a first
 #: run; helpmiss's TAN calls have at most ~1,000 cells, ~0.3 ms each in numpy)
 _GAINS_COMPILED = 1 << 15
+#: (row, hyperedge, state) triples below which a categorical v with one continuous parent is
+#: scored by :mod:`estimators.scores._cg_bayes_numpy` (the kernels' numbers bit for bit)
+#: without compiling ``bayes_parameters`` and ``bayes_row_sums`` (~8 s of a first run)
+_BAYES_COMPILED = 1 << 20
 #: (hyperedge, row) pairs per call of the row path: its arrays stay in the cache (250 rather
 #: than 2,230 hyperedges a call on helpmiss: 0.82 -> 0.60 s CPU, the same values)
 _ROW_PAIRS = 1 << 16
@@ -357,12 +362,19 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     A, B = prod(L[:j]), prod(L[j + 1:])  # configurations of the members before / after v
     n, mean, M = (a.reshape(H, A, K, B, m, *e) for a, e in ((st.n, ()), (st.mean, (c,)),
                                                              (st.M, (c, c))))
+    rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
+    G = starts.size - 1
+    if c == 1 and rows.size * H * K < _BAYES_COMPILED:
+        p_mean, p_prec, p_const, class_ll, ntot, flag = bayes_numpy.bayes_parameters(
+            n, mean, M, mcr, vs, ridge, TINY)
+        full = bayes_numpy.bayes_row_sums(
+            tables.X, tables.obs, np.ascontiguousarray(spos, dtype=np.int64), rows, cv, starts,
+            p_mean.reshape(H, K, G, c), p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G))
+        return (full - class_ll) / np.maximum(ntot, 1.0), ntot, flag
     p_mean, p_prec = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
     p_const = np.empty((H, K, A, B, m))
     class_ll, ntot, flag = _compiled("_cg_bayes_kernel").bayes_parameters(
         n, mean, M, mcr, vs, ridge, TINY, p_mean, p_prec, p_const)
-    rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
-    G = starts.size - 1
     full = np.zeros(H)
     _kernel().bayes_row_sums(tables.X, tables.obs, np.ascontiguousarray(spos, dtype=np.int64),
                              rows, cv, starts, p_mean.reshape(H, K, G, c),

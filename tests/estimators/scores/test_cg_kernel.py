@@ -94,6 +94,52 @@ def test_exp_log_log1p_within_one_ulp_of_numpy():
     assert _ulps(apply(2, x), np.log1p(x)).max() <= 1.0
 
 
+def test_numpy_exp_log_log1p_are_the_kernels_bit_for_bit():
+    """:mod:`estimators.scores._cg_bayes_numpy`'s fdlibm functions and the kernel's."""
+    from numba import njit
+
+    from estimators.scores import _cg_bayes_numpy as numpy_form
+
+    @njit(error_model="numpy")
+    def apply(which, a):
+        out = np.empty_like(a)
+        for i in range(a.size):
+            out[i] = _exp(a[i]) if which == 0 else _log(a[i]) if which == 1 else _log1p(a[i])
+        return out
+
+    rng = np.random.default_rng(2)
+    x = -np.concatenate([rng.random(20_000) * 40, rng.random(5_000) * 1e-7,
+                         rng.random(5_000) * 750, [0.0, 1e-300, 708.0, 708.5, np.inf]])
+    assert np.array_equal(numpy_form._exp(x), apply(0, x))
+    x = np.concatenate([1.0 + rng.random(20_000) * 10, np.exp(rng.normal(size=5_000) * 50),
+                        rng.random(5_000), [1.0, 2.0, 0.5, 1e300]])
+    assert np.array_equal(numpy_form._log(x), apply(1, x))
+    x = np.concatenate([rng.random(20_000), rng.random(5_000) * 1e-12, [0.0, 1.0, 1e-300]])
+    assert np.array_equal(numpy_form._log1p(x), apply(2, x))
+
+
+@settings(max_examples=30, deadline=None)
+@given(bayes_tables())
+def test_numpy_bayes_rule_is_the_kernels_bit_for_bit(table):
+    """One continuous parent, with and without a categorical one: the numpy form below the
+    size gate and the compiled kernels above it give the same scores bit for bit (and send
+    the same hyperedges to the row path)."""
+    from estimators.scores import _cg_batch
+
+    X, y = table
+    items = [(0, (2,)), (0, (3,)), (0, (4,)), (0, (1, 2)), (0, (1, 3)), (0, (1, 4))]
+    gate = _cg_batch._BAYES_COMPILED
+    try:
+        _cg_batch._BAYES_COMPILED = 0
+        data = _data(X, y)
+        compiled, on_rows = cg_block(data, items), data.row_path_count
+    finally:
+        _cg_batch._BAYES_COMPILED = gate
+    data = _data(X, y)
+    assert np.array_equal(cg_block(data, items), compiled, equal_nan=True)
+    assert data.row_path_count == on_rows
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 1200))
 def test_pairwise_sum_is_numpys(seed, n):
