@@ -76,7 +76,8 @@ def compile_times(label: str, data: str, target: str) -> list[str]:
              "functions.", "", "| function | compile CPU (s) | calls of `compile` |",
              "|---|---:|---:|"]
     lines += [f"| `{name}` | {t:.2f} | {n} |" for name, t, n in shown]
-    lines.append(f"| {len(rest)} others | {sum(rest):.2f} | |")
+    if rest:
+        lines.append(f"| {len(rest)} others | {sum(rest):.2f} | |")
     return lines
 
 

@@ -21,6 +21,13 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
   over patterns). A categorical v without continuous members needs only the counts of its
   cells (:meth:`CGTables.counts`): contingency tables, scored together for all such
   hyperedges with the same layout.
+* **Small calls in numpy.** Below a size per call (``_GATHER_COMPILED``,
+  ``_GAINS_COMPILED``, ``_BAYES_COMPILED``) the gather, and the hyperedges with at most one
+  continuous parent, run in numpy forms of the kernels that do the same operations in the
+  same order (:mod:`~estimators.scores._cg_continuous_numpy`,
+  :mod:`~estimators.scores._cg_bayes_numpy`: the same numbers bit for bit), so that a small
+  table (TAN on helpmiss) compiles no kernel on its first run (~20 s CPU of compilation
+  for ~0.1 s of work); numba compiles a kernel only when a call is large enough to repay it.
 
 **Missing cells (available cases, MATH.md §8).** A row enters a hyperedge's statistics when
 v, every parent and the class are observed: rows with a missing categorical member are in
