@@ -74,7 +74,7 @@ _GATHER_COMPILED = 1 << 18
 #: kernel's numbers bit for bit) without compiling ``continuous_gains`` (~3 s of a first
 #: run; helpmiss's TAN calls have at most ~1,000 cells, ~0.3 ms each in numpy)
 _GAINS_COMPILED = 1 << 15
-#: (row, hyperedge, state) triples below which a categorical v with one continuous parent is
+#: (row, hyperedge, state) triples below which a categorical v with 1 or 2 continuous parents is
 #: scored by :mod:`estimators.scores._cg_bayes_numpy` (the kernels' numbers bit for bit)
 #: without compiling ``bayes_parameters`` and ``bayes_row_sums`` (~8 s of a first run)
 _BAYES_COMPILED = 1 << 20
@@ -371,9 +371,10 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
                                                              (st.M, (c, c))))
     rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
     G = starts.size - 1
-    if c == 1 and rows.size * H * K < _BAYES_COMPILED:
-        p_mean, p_prec, p_const, class_ll, ntot, flag = bayes_numpy.bayes_parameters(
-            n, mean, M, mcr, vs, ridge, TINY)
+    small = c <= 2 and rows.size * H * K < _BAYES_COMPILED
+    params = bayes_numpy.bayes_parameters(n, mean, M, mcr, vs, ridge, TINY) if small else None
+    if params is not None:  # (None: a singular pooled covariance, the kernel's stale values)
+        p_mean, p_prec, p_const, class_ll, ntot, flag = params
         full = bayes_numpy.bayes_row_sums(
             tables.X, tables.obs, np.ascontiguousarray(spos, dtype=np.int64), rows, cv, starts,
             p_mean.reshape(H, K, G, c), p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G))

@@ -65,9 +65,10 @@ def _log1p(u):
 
 
 def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny):
-    """:func:`~estimators.scores._cg_bayes_kernel.bayes_parameters` for one continuous
-    parent (``c = 1``): ``(p_mean, p_prec, p_const, class_ll, ntot, flag)``, the filled
-    arrays returned.
+    """:func:`~estimators.scores._cg_bayes_kernel.bayes_parameters` for one or two
+    continuous parents: ``(p_mean, p_prec, p_const, class_ll, ntot, flag)``, the filled
+    arrays returned; None where a pooled level's covariance is singular (the kernel then
+    keeps a stale precision: call it).
 
     Examples
     --------
@@ -79,7 +80,9 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny):
     ([(1, 2, 1, 1, 2, 1), (1, 2, 1, 1, 2, 1, 1), (1, 2, 1, 1, 2)], [100.0], [False])
     """
     with np.errstate(all="ignore"):  # the cells' unused levels (the kernel's selects)
-        return _parameters(n, mean, M, mcr, vs, ridge, tiny)
+        if mean.shape[-1] == 1:
+            return _parameters(n, mean, M, mcr, vs, ridge, tiny)
+        return _parameters2(n, mean, M, mcr, vs, ridge, tiny)
 
 
 def _gaussian(nn, M, scale, floor):
@@ -132,9 +135,99 @@ def _parameters(n, mean, M, mcr, vs, ridge, tiny):
     return p_mean[..., None], p_prec[..., None, None], p_const, class_ll, g_n, flag
 
 
+def _inverse_2(a00, a01, a10, a11):
+    """The kernel's ``lu_inverse_2`` elementwise: (log |det|, i00, i01, i10, i11); -inf
+    and nan where singular."""
+    swap = np.abs(a10) > np.abs(a00)
+    a00, a01, a10, a11 = (np.where(swap, a10, a00), np.where(swap, a11, a01),
+                          np.where(swap, a00, a10), np.where(swap, a01, a11))
+    f = a10 / a00
+    u11 = a11 - f * a01
+    bad = (a00 == 0.0) | (u11 == 0.0)
+    logdet = np.log(np.abs(a00)) + np.log(np.abs(u11))
+    x0, x1 = np.where(swap, 0.0, 1.0), np.where(swap, 1.0, 0.0)
+    x1 = (x1 - f * x0) / u11
+    i00, i10 = (x0 - a01 * x1) / a00, x1
+    x0, x1 = np.where(swap, 1.0, 0.0), np.where(swap, 0.0, 1.0)
+    x1 = (x1 - f * x0) / u11
+    i01, i11 = (x0 - a01 * x1) / a00, x1
+    nan = np.nan
+    return (np.where(bad, -np.inf, logdet), *(np.where(bad, nan, v) for v in (i00, i01, i10, i11)))
+
+
+def _gaussian2(nn, M, scale, floor):
+    """The kernel's ``_gaussian`` for c = 2 ((log |det|, i00, i01, i10, i11)), or None where
+    singular."""
+    n1 = _max(nn, 1.0)
+    out = _inverse_2(M[..., 0, 0] / n1 + floor * scale[..., 0], M[..., 0, 1] / n1,
+                     M[..., 1, 0] / n1, M[..., 1, 1] / n1 + floor * scale[..., 1])
+    return None if np.any(out[0] == -np.inf) else out
+
+
+def _parameters2(n, mean, M, mcr, vs, ridge, tiny):
+    H, A, K, B, m = n.shape
+    th = max(mcr, 4)
+    floor = max(ridge, vs)
+    cy = _merge([(n[:, a, :, b], mean[:, a, :, b], M[:, a, :, b])
+                 for a in range(A) for b in range(B)])  # (H, K, m)
+    cc = _merge([(cy[0][:, :, y], cy[1][:, :, y], cy[2][:, :, y]) for y in range(m)])
+    g_n, g_mean, g_M = _merge([(cc[0][:, k], cc[1][:, k], cc[2][:, k]) for k in range(K)])
+    flag = np.zeros(H, dtype=bool)
+    scale = np.empty((H, 2))
+    for i in range(2):
+        var = g_M[:, i, i] / _max(g_n, 1.0)
+        flag |= (var != 0.0) & (var < tiny * (var + g_mean[:, i] * g_mean[:, i]))
+        scale[:, i] = np.where(var > 0.0, var, 1.0)
+    g_inv = _gaussian2(g_n, g_M, scale, floor)
+    cc_inv = _gaussian2(cc[0], cc[2], scale[:, None], floor)
+    cy_inv = _gaussian2(cy[0], cy[2], scale[:, None, None], floor)
+    if g_inv is None or cc_inv is None or cy_inv is None:
+        return None
+    class_ll = np.zeros(H)
+    for y in range(m):
+        ny = np.zeros(H)
+        for k in range(K):
+            ny = ny + cy[0][:, k, y]
+        for k in range(K):
+            N = cy[0][:, k, y]
+            class_ll = np.where(N > 0.0, class_ll + N * np.log(N / ny), class_ll)
+    nuy = np.zeros((H, A, B, m))
+    for k in range(K):
+        nuy = nuy + n[:, :, k]
+    nn = n.transpose(0, 2, 1, 3, 4)  # (H, K, A, B, m)
+    own_M = M.transpose(0, 2, 1, 3, 4, 5, 6)
+    own_mean = mean.transpose(0, 2, 1, 3, 4, 5)
+    n1 = _max(nn, 1.0)
+    sc = scale[:, None, None, None, None]
+    own_inv = _inverse_2(own_M[..., 0, 0] / n1 + floor * sc[..., 0], own_M[..., 0, 1] / n1,
+                         own_M[..., 1, 0] / n1, own_M[..., 1, 1] / n1 + floor * sc[..., 1])
+    own, lv_y = nn >= th, (cy[0] >= th)[:, :, None, None, :]
+    lv_c = (cc[0] >= th)[:, :, None, None, None]
+
+    def pick(own_v, y_v, c_v, g_v):
+        return np.where(own, own_v, np.where(lv_y, y_v[:, :, None, None, :], np.where(
+            lv_c, c_v[:, :, None, None, None], g_v[:, None, None, None, None])))
+
+    ld = pick(own_inv[0], cy_inv[0], cc_inv[0], g_inv[0])
+    p_prec = np.stack([pick(own_inv[q], cy_inv[q], cc_inv[q], g_inv[q]) for q in range(1, 5)],
+                      axis=-1).reshape(*nn.shape, 2, 2)
+    p_mean = np.stack([pick(own_mean[..., i], cy[1][..., i], cc[1][..., i], g_mean[:, i])
+                       for i in range(2)], axis=-1)
+    src = [pick(own_M[..., i, j], cy[2][..., i, j], cc[2][..., i, j], g_M[:, i, j])
+           for i, j in ((0, 0), (0, 1), (1, 0), (1, 1))]
+    nuy = nuy[:, None]
+    prior = np.where(nn > 0.0, np.log(nn / np.where(nuy > 0.0, nuy, 1.0)), -np.inf)
+    p_const = prior - 0.5 * (2 * _LOG_2PI + ld)
+    s00, s01, s10, s11 = src
+    sa, sb = np.sqrt(_max(s00, 1e-300)), np.sqrt(_max(s11, 1e-300))
+    cld = _inverse_2(s00 / (sa * sa), s01 / (sa * sb), s10 / (sb * sa), s11 / (sb * sb))[0]
+    flag |= ((nn > 0.0) & (cld < math.log(tiny))).any(axis=(1, 2, 3, 4))
+    return p_mean, p_prec, p_const, class_ll, g_n, flag
+
+
 def bayes_row_sums(X, obs, spos, rows, cv, starts, mean, prec, const):
-    """:func:`~estimators.scores._cg_kernel.bayes_row_sums` for one continuous parent
-    (``spos`` (H, 1)): the sums per hyperedge (H,), returned.
+    """:func:`~estimators.scores._cg_kernel.bayes_row_sums` for one or two continuous
+    parents (``spos`` (H, 1) or (H, 2)): the sums per hyperedge (H,), returned.
 
     Examples
     --------
@@ -158,9 +251,18 @@ def _row_sums(X, obs, spos, rows, cv, starts, mean, prec, const):
     xr = X[rows][:, cols]  # (T, H)
     ok = obs[rows][:, cols]
     lj = np.empty((K, rows.size, H))
+    two = spos.shape[1] == 2
+    if two:
+        xr1 = X[rows][:, spos[:, 1]]
+        ok = ok & obs[rows][:, spos[:, 1]]
     for k in range(K):
         r0 = xr - mean[:, k, g, 0].T
-        lj[k] = ((prec[:, k, g, 0, 0].T * r0) * r0) * -0.5 + const[:, k, g].T
+        acc = (prec[:, k, g, 0, 0].T * 1.0 * r0) * r0
+        if two:
+            r1 = xr1 - mean[:, k, g, 1].T
+            acc = acc + (prec[:, k, g, 0, 1].T * 2.0 * r0) * r1
+            acc = acc + (prec[:, k, g, 1, 1].T * 1.0 * r1) * r1
+        lj[k] = acc * -0.5 + const[:, k, g].T
     s = cv[:, None]
     if K == 2:
         delta = (lj[1] - lj[0]) * np.where(s == 0, 1.0, -1.0)

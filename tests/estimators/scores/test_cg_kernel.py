@@ -121,13 +121,14 @@ def test_numpy_exp_log_log1p_are_the_kernels_bit_for_bit():
 @settings(max_examples=30, deadline=None)
 @given(bayes_tables())
 def test_numpy_bayes_rule_is_the_kernels_bit_for_bit(table):
-    """One continuous parent, with and without a categorical one: the numpy form below the
+    """One or two continuous parents, with and without a categorical one: the numpy form below the
     size gate and the compiled kernels above it give the same scores bit for bit (and send
     the same hyperedges to the row path)."""
     from estimators.scores import _cg_batch
 
     X, y = table
-    items = [(0, (2,)), (0, (3,)), (0, (4,)), (0, (1, 2)), (0, (1, 3)), (0, (1, 4))]
+    items = [(0, (2,)), (0, (3,)), (0, (4,)), (0, (1, 2)), (0, (1, 3)), (0, (1, 4)),
+             (0, (2, 3)), (0, (2, 4)), (0, (1, 2, 3)), (0, (1, 3, 4))]
     gate = _cg_batch._BAYES_COMPILED
     try:
         _cg_batch._BAYES_COMPILED = 0
