@@ -85,6 +85,48 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny):
         return _parameters2(n, mean, M, mcr, vs, ridge, tiny)
 
 
+def _levels(n, mean, M):
+    """The kernel's merged levels: over u per (state, class), over the classes per state,
+    over the states; each (rows, mean, M)."""
+    _, A, K, B, m = n.shape
+    cy = _merge([(n[:, a, :, b], mean[:, a, :, b], M[:, a, :, b])
+                 for a in range(A) for b in range(B)])  # (H, K, m)
+    cc = _merge([(cy[0][:, :, y], cy[1][:, :, y], cy[2][:, :, y]) for y in range(m)])
+    return cy, cc, _merge([(cc[0][:, k], cc[1][:, k], cc[2][:, k]) for k in range(K)])
+
+
+def _counts(n, cy_n):
+    """The class table's log-likelihood (H,), each cell's ``ln p(k | u, y)`` and rows,
+    (H, K, A, B, m) (the kernel's ``_class_table_ll`` and ``_log_prior``)."""
+    H, A, K, B, m = n.shape
+    class_ll = np.zeros(H)
+    for y in range(m):
+        ny = np.zeros(H)
+        for k in range(K):
+            ny = ny + cy_n[:, k, y]
+        for k in range(K):
+            N = cy_n[:, k, y]
+            class_ll = np.where(N > 0.0, class_ll + N * np.log(N / ny), class_ll)
+    nuy = np.zeros((H, A, B, m))
+    for k in range(K):
+        nuy = nuy + n[:, :, k]
+    nn = n.transpose(0, 2, 1, 3, 4)
+    nuy = nuy[:, None]
+    return class_ll, np.where(nn > 0.0, np.log(nn / np.where(nuy > 0.0, nuy, 1.0)), -np.inf), nn
+
+
+def _picker(own, by_class, by_state):
+    """``pick(own, class level, state level, all rows)``: per cell (H, K, A, B, m) the
+    first level with enough rows."""
+    lv_y, lv_c = by_class[:, :, None, None, :], by_state[:, :, None, None, None]
+
+    def pick(own_v, y_v, c_v, g_v):
+        return np.where(own, own_v, np.where(lv_y, y_v[:, :, None, None, :], np.where(
+            lv_c, c_v[:, :, None, None, None], g_v[:, None, None, None, None])))
+
+    return pick
+
+
 def _gaussian(nn, M, scale, floor):
     """The kernel's ``_gaussian`` for c = 1: (precision, log-determinant)."""
     v = M[..., 0, 0] / _max(nn, 1.0) + floor * scale
@@ -92,45 +134,22 @@ def _gaussian(nn, M, scale, floor):
 
 
 def _parameters(n, mean, M, mcr, vs, ridge, tiny):
-    H, A, K, B, m = n.shape
     th = max(mcr, 3)
     floor = max(ridge, vs)
-    cy = _merge([(n[:, a, :, b], mean[:, a, :, b], M[:, a, :, b])
-                 for a in range(A) for b in range(B)])  # (H, K, m)
-    cc = _merge([(cy[0][:, :, y], cy[1][:, :, y], cy[2][:, :, y]) for y in range(m)])
-    g_n, g_mean, g_M = _merge([(cc[0][:, k], cc[1][:, k], cc[2][:, k]) for k in range(K)])
+    cy, cc, (g_n, g_mean, g_M) = _levels(n, mean, M)
     var = g_M[:, 0, 0] / _max(g_n, 1.0)
     flag = (var != 0.0) & (var < tiny * (var + g_mean[:, 0] * g_mean[:, 0]))
     scale = np.where(var > 0.0, var, 1.0)
     g_prec, g_ld = _gaussian(g_n, g_M, scale, floor)
     cc_prec, cc_ld = _gaussian(cc[0], cc[2], scale[:, None], floor)
     cy_prec, cy_ld = _gaussian(cy[0], cy[2], scale[:, None, None], floor)
-    class_ll = np.zeros(H)
-    for y in range(m):
-        ny = np.zeros(H)
-        for k in range(K):
-            ny = ny + cy[0][:, k, y]
-        for k in range(K):
-            N = cy[0][:, k, y]
-            class_ll = np.where(N > 0.0, class_ll + N * np.log(N / ny), class_ll)
-    nuy = np.zeros((H, A, B, m))
-    for k in range(K):
-        nuy = nuy + n[:, :, k]
-    nn = n.transpose(0, 2, 1, 3, 4)  # (H, K, A, B, m)
+    class_ll, prior, nn = _counts(n, cy[0])
     v1 = M[..., 0, 0].transpose(0, 2, 1, 3, 4) / nn + floor * scale[:, None, None, None, None]
-    own, lv_y = nn >= th, (cy[0] >= th)[:, :, None, None, :]
-    lv_c = (cc[0] >= th)[:, :, None, None, None]
-
-    def pick(own_v, y_v, c_v, g_v):
-        return np.where(own, own_v, np.where(lv_y, y_v[:, :, None, None, :], np.where(
-            lv_c, c_v[:, :, None, None, None], g_v[:, None, None, None, None])))
-
+    pick = _picker(nn >= th, cy[0] >= th, cc[0] >= th)
     p_mean = pick(mean[..., 0].transpose(0, 2, 1, 3, 4), cy[1][..., 0], cc[1][..., 0],
                   g_mean[:, 0])
     p_prec = pick(1.0 / v1, cy_prec, cc_prec, g_prec)
     ld = pick(np.log(v1), cy_ld, cc_ld, g_ld)
-    nuy = nuy[:, None]
-    prior = np.where(nn > 0.0, np.log(nn / np.where(nuy > 0.0, nuy, 1.0)), -np.inf)
     p_const = prior - 0.5 * (1 * _LOG_2PI + ld)
     return p_mean[..., None], p_prec[..., None, None], p_const, class_ll, g_n, flag
 
@@ -165,13 +184,10 @@ def _gaussian2(nn, M, scale, floor):
 
 
 def _parameters2(n, mean, M, mcr, vs, ridge, tiny):
-    H, A, K, B, m = n.shape
+    H = n.shape[0]
     th = max(mcr, 4)
     floor = max(ridge, vs)
-    cy = _merge([(n[:, a, :, b], mean[:, a, :, b], M[:, a, :, b])
-                 for a in range(A) for b in range(B)])  # (H, K, m)
-    cc = _merge([(cy[0][:, :, y], cy[1][:, :, y], cy[2][:, :, y]) for y in range(m)])
-    g_n, g_mean, g_M = _merge([(cc[0][:, k], cc[1][:, k], cc[2][:, k]) for k in range(K)])
+    cy, cc, (g_n, g_mean, g_M) = _levels(n, mean, M)
     flag = np.zeros(H, dtype=bool)
     scale = np.empty((H, 2))
     for i in range(2):
@@ -183,30 +199,14 @@ def _parameters2(n, mean, M, mcr, vs, ridge, tiny):
     cy_inv = _gaussian2(cy[0], cy[2], scale[:, None, None], floor)
     if g_inv is None or cc_inv is None or cy_inv is None:
         return None
-    class_ll = np.zeros(H)
-    for y in range(m):
-        ny = np.zeros(H)
-        for k in range(K):
-            ny = ny + cy[0][:, k, y]
-        for k in range(K):
-            N = cy[0][:, k, y]
-            class_ll = np.where(N > 0.0, class_ll + N * np.log(N / ny), class_ll)
-    nuy = np.zeros((H, A, B, m))
-    for k in range(K):
-        nuy = nuy + n[:, :, k]
-    nn = n.transpose(0, 2, 1, 3, 4)  # (H, K, A, B, m)
+    class_ll, prior, nn = _counts(n, cy[0])
     own_M = M.transpose(0, 2, 1, 3, 4, 5, 6)
     own_mean = mean.transpose(0, 2, 1, 3, 4, 5)
     n1 = _max(nn, 1.0)
     sc = scale[:, None, None, None, None]
     own_inv = _inverse_2(own_M[..., 0, 0] / n1 + floor * sc[..., 0], own_M[..., 0, 1] / n1,
                          own_M[..., 1, 0] / n1, own_M[..., 1, 1] / n1 + floor * sc[..., 1])
-    own, lv_y = nn >= th, (cy[0] >= th)[:, :, None, None, :]
-    lv_c = (cc[0] >= th)[:, :, None, None, None]
-
-    def pick(own_v, y_v, c_v, g_v):
-        return np.where(own, own_v, np.where(lv_y, y_v[:, :, None, None, :], np.where(
-            lv_c, c_v[:, :, None, None, None], g_v[:, None, None, None, None])))
+    pick = _picker(nn >= th, cy[0] >= th, cc[0] >= th)
 
     ld = pick(own_inv[0], cy_inv[0], cc_inv[0], g_inv[0])
     p_prec = np.stack([pick(own_inv[q], cy_inv[q], cc_inv[q], g_inv[q]) for q in range(1, 5)],
@@ -215,8 +215,6 @@ def _parameters2(n, mean, M, mcr, vs, ridge, tiny):
                        for i in range(2)], axis=-1)
     src = [pick(own_M[..., i, j], cy[2][..., i, j], cc[2][..., i, j], g_M[:, i, j])
            for i, j in ((0, 0), (0, 1), (1, 0), (1, 1))]
-    nuy = nuy[:, None]
-    prior = np.where(nn > 0.0, np.log(nn / np.where(nuy > 0.0, nuy, 1.0)), -np.inf)
     p_const = prior - 0.5 * (2 * _LOG_2PI + ld)
     s00, s01, s10, s11 = src
     sa, sb = np.sqrt(_max(s00, 1e-300)), np.sqrt(_max(s11, 1e-300))

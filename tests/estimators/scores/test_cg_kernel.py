@@ -70,7 +70,8 @@ def _ulps(got, ref):
     return np.abs(got - ref) / np.spacing(np.maximum(np.abs(ref), 1e-300))
 
 
-def test_exp_log_log1p_within_one_ulp_of_numpy():
+def _kernel_functions():
+    """``apply(which, a)``: the kernel's _exp (0), _log (1) or _log1p (2) of each of ``a``."""
     from numba import njit
 
     @njit(error_model="numpy")
@@ -80,6 +81,11 @@ def test_exp_log_log1p_within_one_ulp_of_numpy():
             out[i] = _exp(a[i]) if which == 0 else _log(a[i]) if which == 1 else _log1p(a[i])
         return out
 
+    return apply
+
+
+def test_exp_log_log1p_within_one_ulp_of_numpy():
+    apply = _kernel_functions()
     rng = np.random.default_rng(0)
     x = -np.concatenate([rng.random(20_000) * 40, rng.random(5_000) * 1e-7,
                          rng.random(5_000) * 700, [0.0, 1e-300, 1.0, 700.0]])
@@ -96,17 +102,9 @@ def test_exp_log_log1p_within_one_ulp_of_numpy():
 
 def test_numpy_exp_log_log1p_are_the_kernels_bit_for_bit():
     """:mod:`estimators.scores._cg_bayes_numpy`'s fdlibm functions and the kernel's."""
-    from numba import njit
-
     from estimators.scores import _cg_bayes_numpy as numpy_form
 
-    @njit(error_model="numpy")
-    def apply(which, a):
-        out = np.empty_like(a)
-        for i in range(a.size):
-            out[i] = _exp(a[i]) if which == 0 else _log(a[i]) if which == 1 else _log1p(a[i])
-        return out
-
+    apply = _kernel_functions()
     rng = np.random.default_rng(2)
     x = -np.concatenate([rng.random(20_000) * 40, rng.random(5_000) * 1e-7,
                          rng.random(5_000) * 750, [0.0, 1e-300, 708.0, 708.5, np.inf]])
