@@ -1,10 +1,11 @@
 """The compiled Bayes-rule factor (:func:`~estimators.scores._cg_bayes_kernel.bayes_parameters`
-and :func:`~estimators.scores._cg_kernel.bayes_row_sums`) in numpy for one continuous
-parent, the same operations in the same order (the same numbers bit for bit: fdlibm's
+and :func:`~estimators.scores._cg_kernel.bayes_row_sums`) in numpy for one or two
+continuous parents, the same operations in the same order (the same numbers bit for bit: fdlibm's
 ``exp`` and ``log`` of the kernel written in numpy's integer and float operations, each
 cell's rows added by numpy's pairwise sum as the kernel reproduces it), over all hyperedges
-at once: a small table's score (helpmiss's TAN) then compiles neither kernel (~8 s CPU of a
-first run). ``max(a, b)`` is numba's (``b if b > a else a``).
+at once: a small table's score (helpmiss's TAN or kDB) then compiles neither kernel
+(~8 s CPU of a first run). A pooled level's singular covariance, where the kernel keeps a
+stale precision, is left to the kernel (``bayes_parameters`` returns None). ``max(a, b)`` is numba's (``b if b > a else a``).
 """
 
 from __future__ import annotations
