@@ -24,11 +24,12 @@ Each model is fitted on its own 2-worker ``LocalCluster`` (processes, 1 thread e
 peak resident memory of each worker process is measured: ``ru_maxrss`` read on the worker
 after the fit). Rows per second = N / wall time of ``fit``. Equality: the first 1e6 rows,
 computed into memory, fitted in memory and from Dask (8 partitions): same structure, max
-|predict_proba difference|.
+|predict_proba difference| (printed besides: for ``tan-disc`` the max |difference| of the
+coefficients and intercepts, the chosen penalty and both fits' L-BFGS convergence).
 
 Run: ``PYTHONPATH=. python benchmarks/dask_scale.py [--rows 1e7] [--models gnb,tan,tan-mixed,tan-disc]``
-(writes ``results/dask_scale.md`` unless ``--out`` says otherwise; appends a row per run to
-``results/dask_scale.csv``).
+(writes ``results/dask_scale.md``, or under ``$KGRAPH_BENCH_RESULTS``; appends a row per run
+to ``results/dask_scale.csv``).
 """
 
 from __future__ import annotations
@@ -156,7 +157,8 @@ def fit_on_cluster(name: str, n_rows: int) -> dict:
         peaks = client.run(_peak_rss_mb)
     edges = sorted(tuple(sorted(map(str, e))) for e in clf.structure_.edges)
     return dict(model=name, rows=n_rows, seconds=seconds, rows_per_s=n_rows / seconds,
-                peak_mb=sorted(peaks.values()), idle_mb=sorted(base.values()), edges=edges)
+                peak_mb=sorted(peaks.values()), idle_mb=sorted(base.values()),
+                client_peak_mb=_peak_rss_mb(), edges=edges)
 
 
 def equality_on_sample(name: str, rows: int = ROWS) -> dict:
@@ -181,7 +183,22 @@ def equality_on_sample(name: str, rows: int = ROWS) -> dict:
     rel = float((np.abs(W - V) / np.maximum(np.abs(V), 1e-300)).max())
     score = [getattr(m, "score_", getattr(m, "weight_", np.nan)) for m in (got, ref)]
     return dict(same_structure=same, same_skeleton=skeleton, score_diff=score[0] - score[1],
-                max_rel_edge_score_diff=rel, max_proba_diff=diff, in_memory_seconds=seconds)
+                max_rel_edge_score_diff=rel, max_proba_diff=diff, in_memory_seconds=seconds,
+                **_discriminative_diff(got, ref))
+
+
+def _discriminative_diff(got, ref) -> dict:
+    """For ``parameters="discriminative"``: the chosen settings, max |difference| of the
+    coefficients and intercepts, both fits' L-BFGS convergence and their training CLLs."""
+    a, b = (getattr(m, "discriminative_", None) for m in (got, ref))
+    if a is None or b is None:
+        return {}
+    return dict(same_spec=a.spec == b.spec, spec=str(a.spec),
+                max_param_diff=float(max(np.abs(a.coef - b.coef).max(),
+                                         np.abs(a.intercept - b.intercept).max())),
+                converged=(a.info["converged"], b.info["converged"]),
+                n_iter=(a.info["n_iter"], b.info["n_iter"]),
+                cll_diff=a.info["cll"] - b.info["cll"])
 
 
 def main(argv=None) -> None:
