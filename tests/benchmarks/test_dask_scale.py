@@ -61,3 +61,12 @@ def test_generative_models_report_no_discriminative_difference():
     got = dask_scale.equality_on_sample("gnb", 2000)
     assert got["same_structure"] and got["max_proba_diff"] < 1e-9
     assert "max_param_diff" not in got and "ref_vs_tight_proba_diff" not in got
+
+
+def test_disc_tol_sets_the_tolerance_and_labels_the_row(monkeypatch):
+    assert dask_scale.model("tan-disc").parameters == "discriminative"
+    assert dask_scale._label("tan-disc") == "tan-disc"
+    monkeypatch.setattr(dask_scale, "DISC_TOL", 1e-11)
+    assert dask_scale.model("tan-disc").parameters.tol == 1e-11
+    assert dask_scale._label("tan-disc") == "tan-disc tol=1e-11"
+    assert dask_scale._label("tan") == "tan"
