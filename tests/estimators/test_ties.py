@@ -93,12 +93,16 @@ print(json.dumps({{name: parent_map(make().fit(X, y)) for name, make in MODELS.i
 
 def test_hash_seeds_in_separate_processes_give_the_same_structures():
     script = HASH_SCRIPT.format(tests=str(Path(__file__).parent))
+    # the three processes run at once (their imports dominate; one core each when free)
+    procs = [subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)})
+             for seed in ("0", "1", "12345")]
     outputs = []
-    for seed in ("0", "1", "12345"):
-        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
-        done = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT,
-                              capture_output=True, text=True, timeout=600, check=True)
-        outputs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+        outputs.append(json.loads(out.strip().splitlines()[-1]))
     assert set(outputs[0]) == set(MODELS)
     assert outputs[1] == outputs[0] and outputs[2] == outputs[0]
 
