@@ -2,7 +2,10 @@
 
 1. **Layers** from the parent relation: a vertex one layer below its lowest parent (longest
    path), pushed further down while its layer is full (``capacity`` inches of boxes), so
-   that wide levels fold into more layers instead of leaving the figure.
+   that wide levels fold into more layers instead of leaving the figure. When that does
+   not fit the width (the edges crossing a layer take room too), the layers are filled top
+   down counting those edges (:func:`fill_layers`), which folds a wide structure into far
+   fewer layers than a smaller ``capacity`` would.
 2. **Dummy vertices** on every edge that spans several layers, one per layer crossed.
 3. **Crossings reduced**: two orders of each layer (nodes and dummies) — barycentre sweeps
    here (the best of 12 sweeps kept) and igraph's ``Graph.layout_sugiyama`` with our
@@ -80,6 +83,68 @@ def assign_layers(order: Sequence[Hashable], parents: Mapping[Hashable, Sequence
         layer[v] = i
         load[i] = load.get(i, 0.0) + widths[v] + gap
     return layer
+
+
+ROW_PRIORITIES = ("order", "indegree")  # the ready vertices a layer takes first
+
+
+def fill_layers(order: Sequence[Hashable], parents: Mapping[Hashable, Sequence[Hashable]],
+                widths: Mapping[Hashable, float], width: float, gap: float, slot: float,
+                priority: str = "order") -> dict[Hashable, int] | None:
+    """Layers filled top down, each with as many ready vertices (every parent in a layer
+    above) as fit ``width`` inches together with the edges that cross it (``slot`` inches
+    each: a dummy vertex and its gap). A vertex placed in a layer ends its parents' edges
+    there, freeing their slots. The ready vertices are taken in ``order`` (which lists
+    parents first) or, with ``priority="indegree"``, those with the most parents first.
+    None when a layer's crossing edges leave no room for any ready vertex.
+
+    Examples
+    --------
+    A hub's three children: the third goes one layer down, its edge crossing the second
+    layer beside the other two; at half the room, no layer holds the hub's three edges.
+
+    >>> star = {"b": "a", "c": "a", "d": "a"}
+    >>> fill_layers("abcd", star, dict.fromkeys("abcd", 1.0), 2.5, 0.1, 0.1)
+    {'a': 0, 'b': 1, 'c': 1, 'd': 2}
+    >>> fill_layers("abcd", star, dict.fromkeys("abcd", 1.0), 0.2, 0.1, 0.1) is None
+    True
+    """
+    if priority not in ROW_PRIORITIES:
+        raise ValueError(f"Unknown priority {priority!r}; use one of {ROW_PRIORITIES}.")
+    rank = {v: i for i, v in enumerate(order)}
+    missing = {v: len(parents.get(v, ())) for v in order}  # parents not yet placed
+    children: dict = {}
+    for v in order:
+        for p in parents.get(v, ()):
+            children.setdefault(p, []).append(v)
+    layer: dict[Hashable, int] = {}
+    ready = [v for v in order if not missing[v]]
+    crossing = 0  # edges from a placed parent to a child not yet placed
+    depth = 0
+    while ready:
+        if priority == "indegree":
+            ready.sort(key=lambda v: (-len(parents.get(v, ())), rank[v]))
+        else:
+            ready.sort(key=rank.__getitem__)
+        load, taken = crossing * slot, []
+        for v in ready:
+            more = widths[v] + gap - len(parents.get(v, ())) * slot
+            if load + more <= width + 1e-9:
+                taken.append(v)
+                load += more
+        if not taken:
+            return None
+        for v in taken:
+            layer[v] = depth
+            crossing += len(children.get(v, ())) - len(parents.get(v, ()))
+        ready = [v for v in ready if v not in layer]
+        for v in taken:
+            for c in children.get(v, ()):
+                missing[c] -= 1
+                if not missing[c]:
+                    ready.append(c)
+        depth += 1
+    return layer if len(layer) == len(order) else None
 
 
 def _segments(edges, layer):
@@ -252,18 +317,33 @@ def layered_layout(order: Sequence[Hashable], edges: Sequence[tuple[Hashable, Ha
     row_h = max((sizes[v][1] for v in order), default=0.0)
     placed = {v: 0.0 if isinstance(v, Copy) else w for v, w in widths.items()}  # copies: below
     cap = capacity if capacity is not None else 0.8 * width
-    for _ in range(12):
-        layer = assign_layers(order, parents, placed, cap, gap)
-        for v in order:  # a parent's copy sits just above its highest child
-            if isinstance(v, Copy):
-                layer[v] = max(layer[v], min(layer[b] for a, b in edges if a == v) - 1)
+    for attempt in range(12):
+        layer = _lift_copies(edges, assign_layers(order, parents, placed, cap, gap))
         result = _arrange(order, edges, layer, widths, width, pitch, gap, row_h, edge_gap)
         if result is not None:
             return result
+        if attempt == 0:  # the longest-path layers do not fit: fill them counting the edges
+            fills = [fill_layers(order, parents, placed, width, gap, DUMMY_WIDTH + edge_gap, p)
+                     for p in ROW_PRIORITIES]
+            fills = [f for f in fills if f is not None]
+            if fills:  # the fewest layers (the first of equals)
+                layer = _lift_copies(edges, min(fills, key=lambda f: max(f.values())))
+                result = _arrange(order, edges, layer, widths, width, pitch, gap, row_h,
+                                  edge_gap)
+                if result is not None:
+                    return result
         if cap <= max(widths.values()) + 1e-9:
             return None
         cap = max(0.8 * cap, max(widths.values()))
     return None
+
+
+def _lift_copies(edges, layer: dict) -> dict:
+    """The layers with each parent's :class:`Copy` just above its highest child (in place)."""
+    for v in layer:
+        if isinstance(v, Copy):
+            layer[v] = max(layer[v], min(layer[b] for a, b in edges if a == v) - 1)
+    return layer
 
 
 def _arrange(order, edges, layer, widths, width, pitch, gap, row_h, edge_gap

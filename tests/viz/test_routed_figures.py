@@ -63,6 +63,8 @@ def test_every_directed_structure_passes_the_checker_and_the_sampling_test(kind,
     for v in st.order:  # its name, or a short key that the key explains
         shown = labels[f"variable:{v}"]
         assert shown == str(v) or key.get(shown) == str(v), (v, shown)
+    read = {(key.get(a, a), key.get(b, b)) for a, b in reader_edges(fig)}
+    assert read == {(str(p), str(v)) for p, v in st.edges}  # every parent read right
     parent_edges = [p for p, _ in edges if p.get_gid().startswith("edge:parent:")]
     assert len(parent_edges) == len(st.edges)
     assert all(p.get_arrowstyle().__class__.__name__ == "CurveFilledB" for p in parent_edges)
@@ -80,14 +82,7 @@ def test_every_directed_structure_passes_the_checker_and_the_sampling_test(kind,
     assert min(t.get_fontsize() for t in fig.axes[0].texts) >= 6.0
     w, h = fig.get_size_inches()
     assert w <= PAPER_WIDTHS[width] + 1e-6  # never wider than asked
-    if (kind, n, width) in TOO_TALL and h > HEIGHT_LIMIT:
-        pytest.xfail(f"{h:.1f} in tall (limit {HEIGHT_LIMIT} in): {TOO_TALL[(kind, n, width)]}")
     assert h <= HEIGHT_LIMIT + 1e-6
-
-
-#: Known misses of the height bound (issue 44): what would be needed.
-TOO_TALL = {("ktan", 60, "column"): "a random 2-tree whose hubs have 20+ children: its long "
-            "edges fill the column's width in every layer (10.8 in; 8.3 in at page width)"}
 
 
 def reader_edges(fig):
