@@ -41,15 +41,19 @@ def forest_families(edges, mother_of: dict | None = None) -> list[tuple[int, tup
             if start not in seen:  # breadth first over one tree
                 mother_of.update((w, v) for v, w in nx.bfs_edges(graph, start))
                 seen.update(nx.node_connected_component(graph, start))
-    order, placed = [], set()
-    pending = list(dict.fromkeys(v for e in edges for v in e))
-    while pending:  # parents first
-        for v in list(pending):
-            if v not in mother_of or mother_of[v] in placed:
-                order.append((v, (mother_of[v],) if v in mother_of else ()))
-                placed.add(v)
-                pending.remove(v)
-    return order
+    vertices = list(dict.fromkeys(v for e in edges for v in e))
+    position = {v: i for i, v in enumerate(vertices)}
+    arcs = nx.DiGraph()
+    arcs.add_nodes_from(vertices)
+    arcs.add_edges_from((m, v) for v, m in mother_of.items() if v in position)
+    # the order of repeated passes over ``vertices`` that place a vertex once its mother is
+    # placed: a child placed after its mother in one pass, or in the next pass if it comes first
+    sweep: dict[int, int] = {}
+    for v in nx.topological_sort(arcs):
+        m = mother_of.get(v)
+        sweep[v] = 0 if m is None else sweep[m] + (position[m] > position[v])
+    order = sorted(vertices, key=lambda v: (sweep[v], position[v]))
+    return [(v, (mother_of[v],) if v in mother_of else ()) for v in order]
 
 
 def family_factors(enc: EncodedColumns, codes: np.ndarray, n_classes: int, families,
