@@ -11,6 +11,11 @@ named ``*_quick``), and checks that each step wrote the files it claims. Results
     python -m benchmarks all                   # every full run (hours on 2 cores)
     python -m benchmarks real_tables leaderboard --quick   # some steps
     python -m benchmarks real_tables leaderboard -- --repeats 1   # extra arguments, each step
+    python -m benchmarks stale                 # which committed files the code has outgrown
+    python -m benchmarks all --skip-fresh      # only those: a regeneration resumes
+
+A file is fresh when the commit in its header has the package code and the step's script of
+the working tree (:mod:`benchmarks._freshness`).
 
 Arguments after ``--`` are appended to every chosen step's command (a deviation from the
 committed protocol, which the results files then show in their command line).
@@ -27,6 +32,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from benchmarks._freshness import Freshness, freshness
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -159,6 +166,19 @@ def results_folder() -> Path:
     return Path(os.environ.get("KGRAPH_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
 
 
+def step_freshness(step: Step, quick: bool) -> Freshness:
+    """Fresh when every file of ``step`` exists and each of its .md files is fresh (the
+    other files are written in the same run)."""
+    folder = results_folder()
+    for name in step.files(quick):
+        path = folder / name
+        verdict = (freshness(path, step.script) if path.suffix == ".md"
+                   else Freshness(path.is_file(), "missing"))
+        if not verdict.fresh:
+            return Freshness(False, f"{name}: {verdict.reason}")
+    return Freshness(True, "every file fresh")
+
+
 def run(step: Step, quick: bool, parent: str, extra: tuple[str, ...] = ()
         ) -> tuple[bool, float, list[str]]:
     """Run one step (``extra`` appended to its arguments); (every claimed file written during
@@ -180,10 +200,19 @@ def main(argv: list[str] | None = None) -> int:
     argv = argv[:argv.index("--")] if "--" in argv else argv
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0],
                                  usage="%(prog)s STEP [STEP ...] [--quick] [-- ARGS]")
-    ap.add_argument("steps", nargs="+", help="'all', 'list' or step names")
+    ap.add_argument("steps", nargs="+", help="'all', 'list', 'stale' or step names")
     ap.add_argument("--quick", action="store_true", help="each script's quick mode")
+    ap.add_argument("--skip-fresh", action="store_true",
+                    help="skip the steps whose files are fresh (python -m benchmarks stale)")
     args = ap.parse_args(argv)
     by_name = {s.name: s for s in STEPS}
+    if args.steps == ["stale"]:
+        verdicts = [(s.name, step_freshness(s, args.quick)) for s in STEPS]
+        for name, verdict in verdicts:
+            print(f"{name:<26} {'fresh' if verdict.fresh else 'STALE':<6} {verdict.reason}")
+        n_stale = sum(not v.fresh for _, v in verdicts)
+        print(f"{n_stale} of {len(verdicts)} steps stale")
+        return 1 if n_stale else 0
     if args.steps == ["list"]:
         for s in STEPS:
             print(f"{s.name}: python {' '.join(s.command(args.quick, extra)[1:])} -> "
@@ -199,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
               + (" -- " + " ".join(extra) if extra else ""))
     report, failed, t0 = [], [], time.time()
     for step in chosen:
+        if args.skip_fresh and step_freshness(step, args.quick).fresh:
+            report.append(f"{step.name:<26} fresh (skipped)")
+            continue
         print(f"== {step.name}: {' '.join(step.command(args.quick, extra)[1:])}", flush=True)
         ok, seconds, missing = run(step, args.quick, parent, extra)
         report.append(f"{step.name:<26} {'ok' if ok else 'FAILED':<7} {seconds:7.1f} s"
