@@ -23,6 +23,7 @@ import scipy
 from scipy import optimize, sparse
 
 from estimators.base.blas_threads import one_blas_thread
+from estimators.base.log_sum_exp import log_sum_exp
 from estimators.base.progress import progress
 
 __all__ = ["CLLProblem", "PartitionedCLL", "RowBlock", "maximise_cll"]
@@ -92,7 +93,7 @@ class CLLProblem:
     def cll(self, theta: np.ndarray) -> float:
         """The unpenalised conditional log-likelihood ``Σ_i ln p(y_i | x_i)``."""
         s = self.scores(theta)
-        return float((s[np.arange(self.n), self.y] - logsumexp(s)).sum())
+        return float((s[np.arange(self.n), self.y] - log_sum_exp(s, 1)[:, 0]).sum())
 
     def loss_grad(self, theta: np.ndarray) -> tuple[float, np.ndarray]:
         """The objective ``L`` and its gradient."""
@@ -239,12 +240,6 @@ def penalised(loss: float, gW: np.ndarray, gb: np.ndarray, W: np.ndarray, l2: fl
     grad[W.size:] = gb
     grad /= n
     return loss / n, grad
-
-
-def logsumexp(s: np.ndarray) -> np.ndarray:
-    """``ln Σ_y exp(s_iy)`` per row (scipy's, without its array-API overhead per call)."""
-    top = s.max(axis=1)
-    return top + np.log(np.exp(s - top[:, None]).sum(axis=1))
 
 
 def linear(design, W: np.ndarray) -> np.ndarray:

@@ -60,10 +60,11 @@ import numpy as np
 from scipy import sparse
 from sklearn.model_selection import StratifiedKFold
 
+from estimators.base.log_sum_exp import log_sum_exp
 from estimators.base.progress import progress, show_progress
 from estimators.base.user_warnings import warn_user
 from estimators.columns import EncodedColumns
-from estimators.discriminative._cll import CLLProblem, compact, linear, logsumexp, maximise_cll
+from estimators.discriminative._cll import CLLProblem, compact, linear, maximise_cll
 from estimators.discriminative._design import fit_design
 from estimators.network.factors import LinearGaussianFactor
 from estimators.network.model import class_log_prior
@@ -304,7 +305,7 @@ def _step(states: list, lam: float, max_iter: int) -> float:
                                    report=False)
         state[4:6] = [W, b]
         s = offset_te + b + linear(matrix_te, W)
-        losses.append(float(np.mean(logsumexp(s) - s[np.arange(y_te.size), y_te])))
+        losses.append(float(np.mean(log_sum_exp(s, 1)[:, 0] - s[np.arange(y_te.size), y_te])))
     return float(np.mean(losses))
 
 

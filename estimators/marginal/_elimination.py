@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from estimators.marginal.cg_vertex_factors import log_sum_exp
+from estimators.base.log_sum_exp import log_sum_exp
 
 #: numpy arrays have at most 64 axes: rows, classes and 62 summed variables per pattern
 MAX_SUMMED = 62

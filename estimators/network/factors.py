@@ -78,8 +78,9 @@ from typing import ClassVar
 
 import numpy as np
 
+from estimators.base.log_sum_exp import log_sum_exp
 from estimators.columns import EncodedColumns
-from estimators.marginal.cg_vertex_factors import gather, log_sum_exp
+from estimators.marginal.cg_vertex_factors import gather
 from estimators.stats.moments import parent_configurations
 
 __all__ = ["LOG_2PI", "BayesCategoricalFactor", "CategoricalFactor", "Factor",

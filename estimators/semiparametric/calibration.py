@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from estimators.base.log_sum_exp import log_sum_exp
+
 #: the search interval of the weight
 BOUNDS = (0.02, 2.0)
 
@@ -42,25 +44,7 @@ def conditional_log_likelihood(w: float, loglik: np.ndarray, y: np.ndarray,
     True
     """
     s = w * loglik + log_prior
-    return float(np.sum(s[np.arange(y.size), y] - row_logsumexp(s)))
-
-
-def row_logsumexp(s: np.ndarray) -> np.ndarray:
-    """``ln sum_c exp s[i, c]`` of every row (scipy's ``logsumexp(s, axis=1)``, without its
-    per-call overhead: the choice of :mod:`.selection` evaluates it ~100 times per fit).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from scipy.special import logsumexp
-    >>> s = np.array([[0.0, 1.0, -np.inf], [-np.inf, -np.inf, -np.inf], [800.0, 800.0, 0.0]])
-    >>> bool(np.allclose(row_logsumexp(s), logsumexp(s, axis=1), rtol=1e-14, atol=0))
-    True
-    """
-    top = s.max(axis=1)
-    top = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.log(np.exp(s - top[:, None]).sum(axis=1)) + top
+    return float(np.sum(s[np.arange(y.size), y] - log_sum_exp(s, 1)[:, 0]))
 
 
 def evidence_weight(loglik: np.ndarray, y: np.ndarray, log_prior: np.ndarray) -> float:

@@ -66,8 +66,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from estimators.base.log_sum_exp import log_sum_exp
 from estimators.columns import EncodedColumns
-from estimators.semiparametric.calibration import evidence_weight, row_logsumexp
+from estimators.semiparametric.calibration import evidence_weight
 from estimators.semiparametric.copula_factor import WrapsCGFactor
 
 #: the option of a vertex whose factor does not depend on the class
@@ -154,7 +155,7 @@ def choose_kinds(tables: list, y: np.ndarray, log_prior: np.ndarray, *,
                     np.zeros((y.size, log_prior.size)))
         w = evidence_weight(total, y, log_prior) if calibrate else 1.0
         s = w * total + log_prior
-        return s[rows, y] - row_logsumexp(s)
+        return s[rows, y] - log_sum_exp(s, 1)[:, 0]
 
     free = [False] * len(tables)
     current = per_row(free)
