@@ -69,7 +69,7 @@ def test_every_model_on_every_table_draws_checked_figures(table, model, tmp_path
             assert dataset_target(table) in labels  # the class node, named after the target
 
 
-@pytest.mark.parametrize("width", ["page", "column"])
+@pytest.mark.parametrize("width", representative(["page", "column"], keep=["column"]))
 def test_the_command_line_writes_a_checked_figure_of_kr_vs_kp(width, tmp_path, caught):
     X, y = sample("kr_vs_kp")
     X.assign(**{"class": y.to_numpy()}).to_csv(tmp_path / "kr.csv", index=False)
