@@ -167,7 +167,7 @@ def brute_force_proba(clf, enc):
 
 
 @pytest.mark.parametrize(("k", "seed"), representative(
-    [(k, seed) for k in (1, 2) for seed in range(3)], keep=[(1, 0), (2, 1)]))
+    [(k, seed) for k in (1, 2) for seed in range(3)], keep=[(2, 1)]))
 def test_predict_proba_equals_brute_force_with_empty_cells(seed, k):
     frame, y = mixed_table(seed)
     types = {"z": "categorical", "x": "continuous", "w": "categorical", "u": "continuous"}
