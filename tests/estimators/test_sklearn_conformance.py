@@ -53,12 +53,26 @@ class EveryFamily(BaseEstimator):
         return self.base_.score(v, parents)
 
 
-@parametrize_with_checks([cls() for cls in CLASSIFIERS]
-                         + [NaiveBayesClassifier(parameters=FIXED_PENALTY),
+#: the default run checks the latent CNB with fewer components and EM steps and the k-TANs
+#: with a non-default score at a fixed k (no inner cross-validation per check); the same
+#: checks at their defaults run in the ``slow`` step (test_sklearn_compatible_at_defaults)
+AT_DEFAULTS = [LatentCNBClassifier(), KTANClassifier(structure_score=EveryFamily()),
+               KTANClassifier(structure_score="bic")]
+
+
+@parametrize_with_checks([cls() for cls in CLASSIFIERS if cls is not LatentCNBClassifier]
+                         + [LatentCNBClassifier(n_components=2, max_iter=20),
+                            NaiveBayesClassifier(parameters=FIXED_PENALTY),
                             TANClassifier(parameters=FIXED_PENALTY),
-                            KTANClassifier(structure_score=EveryFamily()),
-                            KTANClassifier(structure_score="bic")])
+                            KTANClassifier(k=2, structure_score=EveryFamily()),
+                            KTANClassifier(k=2, structure_score="bic")])
 def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.slow
+@parametrize_with_checks(AT_DEFAULTS)
+def test_sklearn_compatible_at_defaults(estimator, check):
     check(estimator)
 
 

@@ -27,7 +27,10 @@ def run_learn(tmp_path, *args):
         ("wine", ["--model", "kgnb", "--order", "4"]),
         ("car", ["--model", "tan"]),
         ("car", ["--model", "ktan", "--k", "2", "--backbone", "greedy-path"]),
-        ("car", ["--model", "ktan", "--k", "auto", "--structure-score", "bic", "--ess", "4"]),
+        # --k auto's inner CV on car (the slowest case; the default run has --k auto on
+        # penguins in test_learn_report.py and --structure-score in the plug-in tests)
+        pytest.param("car", ["--model", "ktan", "--k", "auto", "--structure-score", "bic",
+                             "--ess", "4"], marks=pytest.mark.slow),
         ("wine", ["--model", "latent-cnb", "--n-components", "2"]),
         ("iris", ["--model", "latent-cnb", "--n-components", "auto"]),
         ("penguins", ["--model", "ban", "--max-parents", "1"]),

@@ -10,6 +10,7 @@ import re
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
+from slow_cases import representative
 
 from kgraph import AcyclicKTree, GNBJunctionTree
 from kgraph.pbkt import PBKT
@@ -98,9 +99,14 @@ def figure(name: str, n: int, width: str) -> Figure:
     return FIGURES[name](n, width)
 
 
-@pytest.mark.parametrize("width", ["column", "page"])
-@pytest.mark.parametrize("n", [5, 20, 30, 60])
-@pytest.mark.parametrize("name", sorted(FIGURES))
+#: every figure in the default run at three of the eight sizes: small, a taller column, the
+#: widest at page width; the other five in the ``slow`` step
+DEFAULT_SIZES = [(5, "column"), (30, "column"), (60, "page")]
+
+
+@pytest.mark.parametrize(("name", "n", "width"), representative(
+    [(f, n, w) for f in sorted(FIGURES) for n in (5, 20, 30, 60) for w in ("column", "page")],
+    keep=[(f, n, w) for f in sorted(FIGURES) for n, w in DEFAULT_SIZES]))
 def test_every_structure_figure_passes_the_checker(name, n, width):
     import warnings
 

@@ -113,9 +113,12 @@ def test_runs_list_tells_a_generative_and_a_discriminative_tan_apart(tmp_path, c
     import json
 
     db = str(tmp_path / "runs.db")
+    X, y = load_dataset("car")  # 300 of its rows: the listing, not the fit, is checked
+    rows = X.sample(300, random_state=1).index
+    X.loc[rows].assign(**{"class": y.loc[rows]}).to_csv(tmp_path / "car.csv", index=False)
     for name, extra in (("gen", []), ("disc", ["--parameters", "discriminative"])):
-        assert main(["learn", "car", "--model", "tan", "--cv", "2", "--quiet", "--out",
-                     str(tmp_path / name), "--store", db, *extra]) == 0
+        assert main(["learn", str(tmp_path / "car.csv"), "--model", "tan", "--cv", "2",
+                     "--quiet", "--out", str(tmp_path / name), "--store", db, *extra]) == 0
     capsys.readouterr()
     assert main(["runs", "list", db]) == 0
     header, gen, disc = capsys.readouterr().out.splitlines()
