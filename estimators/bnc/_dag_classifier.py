@@ -49,11 +49,7 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
         name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
         names = self.feature_names()
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if not kept:
-            raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
-                             f"constant ({self.constant_features_}).")
-        kept = self._select_features(enc, y_codes, kept)
+        kept = self._modelled_features(enc, y_codes)
         spec, margins, scored = normal_score_table(
             enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
             parameters=self.parameters)

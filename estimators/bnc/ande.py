@@ -219,11 +219,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         self
         """
         enc, codes = self._validate_training(X, y)
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if not kept:
-            raise ValueError(f"{type(self).__name__} needs at least 1 non-constant feature "
-                             f"column; all are constant ({self.constant_features_}).")
-        kept = self._select_features(enc, codes, kept)
+        kept = self._modelled_features(enc, codes)
         fit = dict(alpha=self.alpha, var_smoothing=self.var_smoothing, ridge=0.0,
                    min_cell_rows=MIN_CELL_ROWS, var_floor=var_floor(enc, kept, self.var_smoothing))
         m = self.classes_.size

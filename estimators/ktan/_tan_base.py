@@ -127,13 +127,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
         names = self.feature_names()
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if len(kept) < 2:
-            raise ValueError(
-                f"{name} needs at least 2 non-constant feature columns; X has {len(kept)} "
-                f"(constant: {self.constant_features_})."
-            )
-        kept = self._select_features(enc, y_codes, kept)
+        kept = self._modelled_features(enc, y_codes, 2)
         spec = self._fit_spec = self._spec()
         continuous, margins, scored = normal_score_table(
             enc, y_codes, self.classes_.size, kept, spec.continuous, owner=name,

@@ -114,11 +114,7 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
         self
         """
         enc, codes = self._validate_training(X, y)
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if not kept:
-            raise ValueError(f"NaiveBayesClassifier needs at least 1 non-constant feature "
-                             f"column; all are constant ({self.constant_features_}).")
-        kept = self._select_features(enc, codes, kept)
+        kept = self._modelled_features(enc, codes)
         self.network_ = fit_network(enc, codes, self.classes_.size, kept, [()] * len(kept),
                                     alpha=self.alpha, var_smoothing=self.var_smoothing,
                                     ridge=0.0, min_cell_rows=MIN_CELL_ROWS)

@@ -49,7 +49,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators.base.parameters import Flag, Parameter
 from estimators.base.user_warnings import warn_user
-from estimators.base.validation import DegenerateFeatureWarning, check_cells
+from estimators.base.validation import DegenerateFeatureWarning, check_cells, non_constant_columns
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.columns.feature_families import FEATURE_FAMILIES
 from estimators.discriminative import (
@@ -325,6 +325,15 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         """The feature selection this fit uses: the ``feature_selection`` parameter (None
         when the family has none); a family that resolves it (e.g. ``"auto"``) overrides."""
         return getattr(self, "feature_selection", None)
+
+    def _modelled_features(self, enc: EncodedColumns, codes: np.ndarray, minimum: int = 1
+                           ) -> list[int]:
+        """The non-constant columns of ``enc`` (at least ``minimum``, else ValueError:
+        :func:`~estimators.base.validation.non_constant_columns`) the feature selection of
+        :meth:`_select_features` keeps."""
+        kept = non_constant_columns(enc.types, minimum, type(self).__name__,
+                                    self.constant_features_)
+        return self._select_features(enc, codes, kept)
 
     def _select_features(self, enc: EncodedColumns, codes: np.ndarray, kept: list[int]
                          ) -> list[int]:
