@@ -23,7 +23,7 @@ import networkx as nx
 from kgraph.graphdb import GraphDB
 from kgraph.structure import Structure
 
-__all__ = ["ParentSetDAG", "ParentSets"]
+__all__ = ["ParentSetDAG", "ParentSetMethods", "ParentSets"]
 
 
 @runtime_checkable
@@ -49,6 +49,64 @@ class ParentSets(Protocol):
     def parents(self, v: Hashable) -> frozenset: ...
 
 
+class ParentSetMethods:
+    """What a structure given by parent sets over an order derives from them: its directed
+    edges, its score, its Bayesian-network DAG with a class vertex and its pgmpy model.
+
+    A subclass sets ``_order`` (a tuple, parents before children) and ``_parents`` (vertex
+    -> frozenset of its parents); :class:`ParentSetDAG` and
+    :class:`~kgraph.ktree.AcyclicKTree` do.
+
+    Examples
+    --------
+    >>> from kgraph import AcyclicKTree, ParentSetDAG
+    >>> dag = ParentSetDAG({"a": [], "b": ["a"], "c": ["a", "b"]}, target="y")
+    >>> dag.edges
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    >>> sorted(dag.to_dag().edges())[:2]
+    [('a', 'b'), ('a', 'c')]
+    >>> AcyclicKTree(1, "ab", {"b": "a"}).score(lambda v, ps: len(ps))
+    1
+    """
+
+    _order: tuple
+    _parents: Mapping[Hashable, frozenset]
+
+    @property
+    def edges(self) -> list[tuple[Hashable, Hashable]]:
+        """The directed edges (parent, child), by child then parent, both in ``order``."""
+        pos = {v: i for i, v in enumerate(self._order)}
+        return [(p, v) for v in self._order for p in sorted(self._parents[v], key=pos.__getitem__)]
+
+    def score(self, f: Callable[[Hashable, frozenset], float]) -> float:
+        """``sum_v f(v, pa(v))`` over every vertex of ``order``."""
+        return sum(f(v, self._parents[v]) for v in self._order)
+
+    def _class_dag(self, target: Hashable | None, attrs: dict | None = None) -> GraphDB:
+        """The DAG (parent -> child) with ``target``, unless None, a parent of every vertex."""
+        g = GraphDB(directed=True, attrs=attrs)
+        if target is not None:
+            g.add_node(target, kind="class")
+        for v in self._order:
+            g.add_node(v, kind="variable")
+            if target is not None:
+                g.add_edge(target, v, kind="class-edge")
+        for p, v in self.edges:
+            g.add_edge(p, v, kind="parent")
+        return g
+
+    def to_pgmpy(self, target: Hashable | None = None):
+        """A pgmpy ``DiscreteBayesianNetwork`` with the DAG of the subclass's ``to_dag``
+        (structure only, no CPDs)."""
+        from pgmpy.models import DiscreteBayesianNetwork
+
+        dag = self.to_dag(target)
+        model = DiscreteBayesianNetwork()
+        model.add_nodes_from(dag.nodes())
+        model.add_edges_from(dag.edges())
+        return model
+
+
 def _topological(vertices: tuple, parents: Mapping[Hashable, frozenset]) -> tuple:
     """Kahn's order, ties broken by position in ``vertices``; ValueError naming a cycle."""
     index = {v: i for i, v in enumerate(vertices)}
@@ -64,7 +122,7 @@ def _topological(vertices: tuple, parents: Mapping[Hashable, frozenset]) -> tupl
                      f"{cycle[first:] + cycle[:first]!r}.")
 
 
-class ParentSetDAG(Structure):
+class ParentSetDAG(ParentSetMethods, Structure):
     """A DAG over the features given by parent sets, with a class vertex that is a parent of
     every feature.
 
@@ -191,41 +249,13 @@ class ParentSetDAG(Structure):
         """The largest number of feature parents of a feature."""
         return max(len(ps) for ps in self._parents.values())
 
-    @property
-    def edges(self) -> list[tuple[Hashable, Hashable]]:
-        """The directed feature edges (parent, child), by child then parent in topological
-        order."""
-        pos = {v: i for i, v in enumerate(self._order)}
-        return [(p, v) for v in self._order for p in sorted(self._parents[v], key=pos.__getitem__)]
-
-    def score(self, f: Callable[[Hashable, frozenset], float]) -> float:
-        """``sum_v f(v, pa(v))`` over the features."""
-        return sum(f(v, self._parents[v]) for v in self._order)
-
     def to_dag(self, target: Hashable | None = None) -> GraphDB:
         """The Bayesian-network DAG (parent -> child) with the class (``target``, default the
         DAG's own) a parent of every feature."""
         target = self._target if target is None else target
         if target in self._parents:
             raise ValueError(f"The target {target!r} is a feature of the DAG.")
-        g = GraphDB(directed=True)
-        g.add_node(target, kind="class")
-        for v in self._order:
-            g.add_node(v, kind="variable")
-            g.add_edge(target, v, kind="class-edge")
-        for p, v in self.edges:
-            g.add_edge(p, v, kind="parent")
-        return g
-
-    def to_pgmpy(self, target: Hashable | None = None):
-        """A pgmpy ``DiscreteBayesianNetwork`` with this DAG (structure only, no CPDs)."""
-        from pgmpy.models import DiscreteBayesianNetwork
-
-        dag = self.to_dag(target)
-        model = DiscreteBayesianNetwork()
-        model.add_nodes_from(dag.nodes())
-        model.add_edges_from(dag.edges())
-        return model
+        return self._class_dag(target)
 
     # -- Structure -----------------------------------------------------------------
     def _identity(self) -> tuple:

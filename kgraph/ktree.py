@@ -7,10 +7,11 @@ far: its parent set π(v). Its (k+1)-cliques are Δ_v = {v} ∪ π(v) for the ad
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import combinations
 
 from kgraph._codec import sorted_mixed
+from kgraph.dag import ParentSetMethods
 from kgraph.graphdb import GraphDB
 from kgraph.junction import CherryJunctionTree
 from kgraph.structure import Structure
@@ -26,7 +27,7 @@ def _check_k(k: object) -> int:
     return k
 
 
-class AcyclicKTree(Structure):
+class AcyclicKTree(ParentSetMethods, Structure):
     """An acyclic k-tree given by its creation order and parent sets.
 
     Parameters
@@ -146,12 +147,6 @@ class AcyclicKTree(Structure):
         """Vertex -> parent set, in creation order."""
         return dict(self._parents)
 
-    @property
-    def edges(self) -> list[tuple[Hashable, Hashable]]:
-        """The directed edges (parent, child), by child creation then parent creation."""
-        pos = {v: i for i, v in enumerate(self._order)}
-        return [(p, v) for v in self._order for p in sorted(self._parents[v], key=pos.__getitem__)]
-
     def skeleton(self) -> frozenset[frozenset]:
         """The undirected edges as a set of 2-sets."""
         return frozenset(frozenset(e) for e in self.edges)
@@ -159,10 +154,6 @@ class AcyclicKTree(Structure):
     def cliques(self) -> list[frozenset]:
         """The n − k (k+1)-cliques Δ_v = {v} ∪ π(v), in creation order."""
         return [self._parents[v] | {v} for v in self._order[self._k:]]
-
-    def score(self, f: Callable[[Hashable, frozenset], float]) -> float:
-        """``Σ_v f(v, π(v))`` over all vertices, those of the initial clique included."""
-        return sum(f(v, self._parents[v]) for v in self._order)
 
     # -- derived structures ----------------------------------------------------------
     def _tree_links(self) -> list[tuple[int, int]]:
@@ -234,28 +225,9 @@ class AcyclicKTree(Structure):
     def to_dag(self, target: Hashable | None = None) -> GraphDB:
         """The Bayesian-network DAG (parent -> child); with a target, the class is a parent of
         every vertex."""
-        g = GraphDB(directed=True, attrs={"k": self._k})
-        if target is not None:
-            if target in self._parents:
-                raise ValueError(f"The target {target!r} is a vertex of the k-tree.")
-            g.add_node(target, kind="class")
-        for v in self._order:
-            g.add_node(v, kind="variable")
-            if target is not None:
-                g.add_edge(target, v, kind="class-edge")
-        for p, v in self.edges:
-            g.add_edge(p, v, kind="parent")
-        return g
-
-    def to_pgmpy(self, target: Hashable | None = None):
-        """A pgmpy ``DiscreteBayesianNetwork`` with this DAG (structure only, no CPDs)."""
-        from pgmpy.models import DiscreteBayesianNetwork
-
-        dag = self.to_dag(target)
-        model = DiscreteBayesianNetwork()
-        model.add_nodes_from(dag.nodes())
-        model.add_edges_from(dag.edges())
-        return model
+        if target is not None and target in self._parents:
+            raise ValueError(f"The target {target!r} is a vertex of the k-tree.")
+        return self._class_dag(target, {"k": self._k})
 
     # -- Structure -----------------------------------------------------------------
     def _identity(self) -> tuple:

@@ -35,6 +35,7 @@ __all__ = [
     "check_cells",
     "check_features_target",
     "encode_classes",
+    "non_constant_columns",
     "variable_names",
     "within_class_constant",
 ]
@@ -234,6 +235,43 @@ def check_cells(X, names: Sequence[Hashable], owner: str, *, allow_nan: bool) ->
                     else "finite values: impute or drop them first")
             raise ValueError(f"Input X contains {what} in column {name!r} ({int(bad.sum())} "
                              f"rows); {owner} needs {need}.")
+
+
+def non_constant_columns(types: Sequence[str], minimum: int, owner: str,
+                         constant: Sequence[Hashable]) -> list[int]:
+    """The indices of the columns whose type is not ``"constant"``, in column order.
+
+    Parameters
+    ----------
+    types : sequence of str
+        The column types (``EncodedColumns.types``).
+    minimum : int
+        How many non-constant columns the caller needs.
+    owner : str
+        The estimator named in the error.
+    constant : sequence
+        The constant columns' names (``constant_features_``), named in the error.
+
+    Raises
+    ------
+    ValueError
+        When fewer than ``minimum`` columns are not constant.
+
+    Examples
+    --------
+    >>> non_constant_columns(["categorical", "constant", "continuous"], 2, "Demo", ["b"])
+    [0, 2]
+    >>> non_constant_columns(["constant"], 1, "Demo", ["a"])
+    Traceback (most recent call last):
+    ...
+    ValueError: Demo needs at least 1 non-constant feature column; X has 0 (constant: ['a']).
+    """
+    kept = [j for j, t in enumerate(types) if t != "constant"]
+    if len(kept) < minimum:
+        raise ValueError(f"{owner} needs at least {minimum} non-constant feature column"
+                         f"{'s' if minimum > 1 else ''}; X has {len(kept)} "
+                         f"(constant: {constant}).")
+    return kept
 
 
 def _check_not_constant(X: np.ndarray, names: Sequence[Hashable], owner: str) -> None:

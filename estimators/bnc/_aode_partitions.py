@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from estimators.base.validation import non_constant_columns
 from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.cg_pairs import fit_statistics_table
 from estimators.network.model import CGNetwork
@@ -38,10 +39,7 @@ def fit_ande_partitions(clf, data: Partitions):
                          "memory.")
     continuous, enc, table, _ = fit_statistics_table(clf, data)
     clf.class_information_ = table.class_information()
-    kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-    if not kept:
-        raise ValueError(f"{owner} needs at least 1 non-constant feature column; all are "
-                         f"constant ({clf.constant_features_}).")
+    kept = non_constant_columns(enc.types, 1, owner, clf.constant_features_)
     largest = table.largest_variance(kept)
     floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
 

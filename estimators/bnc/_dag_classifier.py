@@ -7,8 +7,12 @@ Gaussian network on the DAG, its exports and the discriminative refit — is her
 
 from __future__ import annotations
 
-import numpy as np
+from abc import abstractmethod
 
+import numpy as np
+from sklearn.base import _fit_context
+
+from estimators.base.user_warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.columns.feature_families import family_of, feature_types_of
 from estimators.learning.structure_scores import MIN_CELL_ROWS
@@ -28,8 +32,9 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
     """Base of the classifiers whose features form a DAG with the class a parent of each.
 
     Subclasses set the hyperparameters ``features``, ``alpha``, ``ess``,
-    ``var_smoothing``, ``continuous`` and ``parameters``, and write ``fit`` as
-    :meth:`_prepare_fit`, their own choice of parents, then :meth:`_fit_network`.
+    ``var_smoothing``, ``continuous`` and ``parameters``, and write :meth:`_fit_dag`: their
+    own choice of parents, then :meth:`_fit_network`; :meth:`fit` runs
+    :meth:`_prepare_fit`, that, then the discriminative refit.
     """
 
     _min_features = 1
@@ -38,6 +43,34 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
     def _feature_types_by_column(self, raw):
         return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
                                 self.feature_names(), type(self).__name__)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    @user_fit
+    def fit(self, X, y):
+        """Choose every feature's parents (the family's rule, :meth:`_fit_dag`) and fit the
+        conditional models on the DAG.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
+            Continuous and categorical columns; missing cells allowed.
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self
+        """
+        enc, y_codes, kept, spec, margins, model = self._prepare_fit(X, y)
+        self._fit_dag(enc, y_codes, kept, spec, margins, model)
+        self._fit_parameters(enc, y_codes, self.parameters, getattr(self, "random_state", None))
+        return self
+
+    @abstractmethod
+    def _fit_dag(self, enc: EncodedColumns, y_codes: np.ndarray, kept: list, spec, margins,
+                 model) -> None:
+        """Set ``structure_`` and the family's attributes, then :meth:`_fit_network`, from
+        what :meth:`_prepare_fit` returns."""
 
     def _prepare_fit(self, X, y) -> tuple:
         """Validate, select features and build the modelled columns.
@@ -49,11 +82,7 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
         name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
         names = self.feature_names()
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if not kept:
-            raise ValueError(f"{name} needs at least 1 non-constant feature column; all are "
-                             f"constant ({self.constant_features_}).")
-        kept = self._select_features(enc, y_codes, kept)
+        kept = self._modelled_features(enc, y_codes)
         spec, margins, scored = normal_score_table(
             enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
             parameters=self.parameters)

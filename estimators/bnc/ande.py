@@ -79,7 +79,6 @@ from numbers import Integral
 
 import numpy as np
 from scipy.special import logsumexp
-from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
@@ -92,7 +91,6 @@ from estimators.base.parameters import (
     declare,
 )
 from estimators.base.progress import progress
-from estimators.base.user_warnings import user_fit
 from estimators.bnc._aode_partitions import fit_ande_partitions
 from estimators.bnc._counts import categorical_factor
 from estimators.bnc._spode_gaussian import GaussianSpodes, fit_gaussian_families
@@ -102,7 +100,6 @@ from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.class_node import unique_class_node
 from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import CGNetwork, var_floor
-from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
@@ -202,28 +199,10 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     def _n(self) -> int:
         return self.n
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    @user_fit
-    @partition_dispatch()
-    def fit(self, X, y=None):
-        """Fit every SPODE's factors (one pass over the super-parent sets).
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-            Continuous and categorical columns; missing cells allowed.
-        y : array-like of shape (n_samples,)
-
-        Returns
-        -------
-        self
-        """
+    def _fit_table(self, X, y):
+        """Fit every SPODE's factors (one pass over the super-parent sets)."""
         enc, codes = self._validate_training(X, y)
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if not kept:
-            raise ValueError(f"{type(self).__name__} needs at least 1 non-constant feature "
-                             f"column; all are constant ({self.constant_features_}).")
-        kept = self._select_features(enc, codes, kept)
+        kept = self._modelled_features(enc, codes)
         fit = dict(alpha=self.alpha, var_smoothing=self.var_smoothing, ridge=0.0,
                    min_cell_rows=MIN_CELL_ROWS, var_floor=var_floor(enc, kept, self.var_smoothing))
         m = self.classes_.size

@@ -22,7 +22,6 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
 from estimators.base.parameters import (
@@ -35,7 +34,6 @@ from estimators.base.parameters import (
     Parameter,
     declare,
 )
-from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.bnc._dag_classifier import DAGNetworkClassifier
 from estimators.learning.structure_learning import Constraints, learn_structure
@@ -156,24 +154,9 @@ class BANClassifier(DAGNetworkClassifier):
         self.parameters = parameters
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    @user_fit
-    def fit(self, X, y):
-        """Learn the DAG among the features and the conditional models on it.
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-            Continuous and categorical columns; missing cells allowed.
-        y : array-like of shape (n_samples,)
-            Class labels.
-
-        Returns
-        -------
-        self
-        """
+    def _fit_dag(self, enc, y_codes, kept, spec, margins, model) -> None:
+        """Learn the DAG among the features by the searcher on the structure score."""
         name = type(self).__name__
-        enc, y_codes, kept, spec, margins, model = self._prepare_fit(X, y)
         names = self.feature_names()
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
@@ -211,6 +194,4 @@ class BANClassifier(DAGNetworkClassifier):
             warnings.warn(f"{name}: column(s) {list(fit.ineligible)} have fewer than "
                           f"{MIN_CELL_ROWS} observed rows; their factors are pooled.",
                           DegenerateFeatureWarning, stacklevel=2)
-        self._fit_parameters(enc, y_codes, self.parameters, self.random_state)
-        return self
 

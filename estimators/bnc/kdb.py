@@ -25,7 +25,6 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
 from estimators.base.parameters import (
@@ -38,7 +37,6 @@ from estimators.base.parameters import (
     declare,
     ints_or_auto,
 )
-from estimators.base.user_warnings import user_fit
 from estimators.bnc._dag_classifier import DAGNetworkClassifier
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.search import name_key, snap, tie_step
@@ -170,24 +168,9 @@ class KDBClassifier(DAGNetworkClassifier):
         self.parameters = parameters
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    @user_fit
-    def fit(self, X, y):
-        """Order the features, choose their parents and fit the factors on the DAG.
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-            Continuous and categorical columns; missing cells allowed.
-        y : array-like of shape (n_samples,)
-            Class labels.
-
-        Returns
-        -------
-        self
-        """
+    def _fit_dag(self, enc, y_codes, kept, spec, margins, model) -> None:
+        """Order the features by I(X; C), give each its k best earlier parents."""
         name = type(self).__name__
-        enc, y_codes, kept, spec, margins, model = self._prepare_fit(X, y)
         names = self.feature_names()
         if len(kept) > 1 and self.k > 0:
             score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
@@ -207,5 +190,3 @@ class KDBClassifier(DAGNetworkClassifier):
                                   for i in order}
         self._fit_network(enc, y_codes, [kept[i] for i in order],
                           [[kept[p] for p in parents[i]] for i in order], spec, margins)
-        self._fit_parameters(enc, y_codes, self.parameters)
-        return self

@@ -16,14 +16,9 @@ from scipy.special import ndtri
 from estimators.base.blas_threads import one_blas_thread
 from estimators.densities._normal_scores import NormalScoreDensity, safe_correlation
 from estimators.densities._pair_density import class_block, class_rows
-from estimators.densities.kde import KDE1D, class_kde, kernel_bandwidth, scott_factor
+from estimators.densities.kde import KDE1D, bandwidth_factor, class_kde, kernel_bandwidth
 
 U_EPS = 1e-9
-
-
-def bandwidth_factor(bandwidth: str | float, n: int, dim: int) -> float:
-    """The factor multiplying the standard deviation: Scott's rule or the given float."""
-    return scott_factor(n, dim) if bandwidth == "scott" else float(bandwidth)
 
 
 class ClassGaussianCopula(NormalScoreDensity):
@@ -31,8 +26,9 @@ class ClassGaussianCopula(NormalScoreDensity):
 
     Parameters
     ----------
-    bandwidth : "scott" or float, default="scott"
-        Kernel bandwidth factor (scipy's ``bw_method`` convention): h = factor * std.
+    bandwidth : {"scott", "silverman"} or float, default="scott"
+        Kernel bandwidth rule or factor (:func:`~estimators.densities.kde.bandwidth_factor`):
+        h = factor * std.
     min_std : float, default=0.0
         Floor on the standard deviation used for the bandwidth (constant features).
 

@@ -23,10 +23,15 @@ growing like t^2 in the tails t bandwidths away; the tests compare against scipy
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from scipy.fft import irfft, next_fast_len, rfft
 from scipy.spatial import cKDTree
 from scipy.special import logsumexp, ndtr
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from estimators.base.parameters import Parameter
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 _TAIL = 6.0  # grid extends this many bandwidths beyond the data
@@ -44,6 +49,45 @@ def scott_factor(n: int, dim: int) -> float:
     0.3981
     """
     return float(n) ** (-1.0 / (dim + 4))
+
+
+def bandwidth_factor(bandwidth: str | float, n: int, dim: int) -> float:
+    """The kernel bandwidth factor (scipy's ``gaussian_kde`` convention).
+
+    The kernel covariance is ``factor**2`` times the sample covariance.
+
+    Parameters
+    ----------
+    bandwidth : {"scott", "silverman"} or float
+        A rule name, or the factor itself.
+    n : int
+        Sample size.
+    dim : int
+        Dimension of the density.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(bandwidth_factor("scott", 1000, 1), 4)
+    0.2512
+    >>> bandwidth_factor(0.3, 1000, 2)
+    0.3
+    """
+    if bandwidth == "scott":
+        return scott_factor(n, dim)
+    if bandwidth == "silverman":
+        return float((n * (dim + 2) / 4.0) ** (-1.0 / (dim + 4)))
+    return float(bandwidth)
+
+
+BANDWIDTH = Parameter(
+    "bandwidth", "scott", [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")],
+    '{"scott", "silverman"} or float',
+    "Kernel bandwidth rule, or the factor multiplying the class-y standard deviation "
+    "(:func:`~estimators.densities.kde.bandwidth_factor`).")
 
 
 def kernel_bandwidth(data: np.ndarray, factor: float, floor: float = 0.0) -> float:

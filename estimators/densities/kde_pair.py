@@ -26,8 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from estimators.densities._pair_density import PairDensity, class_rows
-from estimators.densities.copula_density import bandwidth_factor
-from estimators.densities.kde import KDE1D, KDE2D, class_kde, class_sample
+from estimators.densities.kde import KDE1D, KDE2D, bandwidth_factor, class_kde, class_sample
 from estimators.densities.kde_full import FullKDE, kernel_covariance
 
 #: the kernels of ClassKDE (see the module docstring)
@@ -39,8 +38,9 @@ class ClassKDE(PairDensity):
 
     Parameters
     ----------
-    bandwidth : "scott" or float, default="scott"
-        Bandwidth factor (scipy's ``bw_method`` convention) of the 2-D and 1-D kernels.
+    bandwidth : {"scott", "silverman"} or float, default="scott"
+        Bandwidth rule or factor (:func:`~estimators.densities.kde.bandwidth_factor`, scipy's
+        ``bw_method`` convention) of the 2-D and 1-D kernels.
     min_std : float, default=0.0
         Floor on the kernel standard deviations (constant features).
     kernel : {"product", "full"}, default="product"

@@ -14,7 +14,7 @@ from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
-from estimators.base.validation import DegenerateFeatureWarning
+from estimators.base.validation import DegenerateFeatureWarning, non_constant_columns
 from estimators.columns import EncodedColumns
 from estimators.template.joint_likelihood import JointLogLikelihoodClassifier
 
@@ -41,10 +41,8 @@ class BaseGNB(JointLogLikelihoodClassifier):
     def _structure_columns(self, enc: EncodedColumns) -> np.ndarray:
         """Column indices that enter the structure (not constant); warns once about classes
         with fewer than two training rows."""
-        used = np.flatnonzero(np.array(enc.types) != "constant")
-        if used.size < 2:
-            raise ValueError(f"{self._model_label()} needs at least 2 non-constant feature "
-                             f"columns; got {used.size} (constant: {self.constant_features_}).")
+        used = np.array(non_constant_columns(enc.types, 2, self._model_label(),
+                                             self.constant_features_), dtype=np.intp)
         small = [self.classes_[c] for c in np.flatnonzero(self.class_count_ < 2)]
         if small:
             warnings.warn(f"{self._model_label()}: class(es) {small} have fewer than 2 training"

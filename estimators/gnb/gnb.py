@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -19,6 +19,7 @@ from estimators.base.parameters import (
 )
 from estimators.base.user_warnings import user_fit
 from estimators.densities import ClassGaussian
+from estimators.densities.kde import BANDWIDTH
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
 from estimators.gnb._gnb_base import BaseGNB
 from estimators.gnb._gnb_partitions import fit_gnb_partitions
@@ -54,9 +55,8 @@ from kgraph import GNBJunctionTree
               'splits of the training data (ties: smaller m); see '
               ':mod:`estimators.gnb.reduction`.',
               Flag("reduced model size or 'auto'", type=int_or_auto)),
-    Parameter("bandwidth", "scott", [StrOptions({"scott"}), Interval(Real, 0, None, closed="neither")], '"scott" or float',
-              'Kernel bandwidth factor (times the class standard deviation) for the '
-              'KDE-based models.'),
+    BANDWIDTH.but(doc='Kernel bandwidth rule, or the factor multiplying the class standard '
+                  'deviation, for the KDE-based models.'),
     Parameter("kernel", "product", [StrOptions(set(KERNELS))], '{"product", "full"}',
               'Kernel of ``dependence="kde"`` (:class:`~estimators.densities.ClassKDE`). '
               '``"product"``: axis-aligned product kernel whose 1-D marginals are the '

@@ -26,6 +26,7 @@ from numbers import Integral
 
 import numpy as np
 
+from estimators.base.validation import non_constant_columns
 from estimators.ktan._tan_base import _without_constant
 from estimators.learning.structure_learning import Constraints, learn_structure
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE
@@ -79,11 +80,7 @@ def network_from_stats(enc, table: StatsTable, columns, parents, *, alpha, ess, 
 
 
 def _kept(clf, enc) -> list:
-    kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-    if len(kept) < 2:
-        raise ValueError(f"{type(clf).__name__} needs at least 2 non-constant feature columns; "
-                         f"X has {len(kept)} (constant: {clf.constant_features_}).")
-    return kept
+    return non_constant_columns(enc.types, 2, type(clf).__name__, clf.constant_features_)
 
 
 def finish_tan(clf, enc, table: StatsTable, score, kept=None):
@@ -185,10 +182,7 @@ def fit_nb_partitions(clf, data: Partitions):
     owner = type(clf).__name__
     data = data.with_owner(owner)
     _, enc, table, _ = fit_statistics_table(clf, data)
-    kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-    if not kept:
-        raise ValueError(f"{owner} needs at least 1 non-constant feature column; all are "
-                         f"constant ({clf.constant_features_}).")
+    kept = non_constant_columns(enc.types, 1, owner, clf.constant_features_)
     clf.class_information_ = table.class_information()
     largest = table.largest_variance(kept)
     clf.network_ = network_from_stats(

@@ -17,10 +17,8 @@ from os import PathLike
 from typing import Any
 
 import numpy as np
-from sklearn.base import _fit_context
 from sklearn.utils.validation import check_is_fitted
 
-from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
 from estimators.columns.feature_families import family_of, feature_types_of
@@ -41,7 +39,6 @@ from estimators.semiparametric import (
     fit_continuous_network,
     normal_score_table,
 )
-from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 from estimators.template.joint_likelihood import (
     JointLogLikelihoodClassifier,
@@ -106,34 +103,12 @@ class BaseKTAN(JointLogLikelihoodClassifier):
                                 self.feature_names(), type(self).__name__)
 
     # -- fitting ----------------------------------------------------------------------------
-    @_fit_context(prefer_skip_nested_validation=True)
-    @user_fit
-    @partition_dispatch()
-    def fit(self, X, y=None):
-        """Learn the k-tree over the features and the conditional models on it.
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame of shape (n_samples, n_features)
-            Training data: continuous and categorical columns (any hashable categories,
-            e.g. strings); missing cells (NaN, None, empty strings) allowed.
-        y : array-like of shape (n_samples,)
-            Class labels.
-
-        Returns
-        -------
-        self
-        """
+    def _fit_table(self, X, y):
+        """Learn the k-tree over the features and the conditional models on it."""
         name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
         names = self.feature_names()
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if len(kept) < 2:
-            raise ValueError(
-                f"{name} needs at least 2 non-constant feature columns; X has {len(kept)} "
-                f"(constant: {self.constant_features_})."
-            )
-        kept = self._select_features(enc, y_codes, kept)
+        kept = self._modelled_features(enc, y_codes, 2)
         spec = self._fit_spec = self._spec()
         continuous, margins, scored = normal_score_table(
             enc, y_codes, self.classes_.size, kept, spec.continuous, owner=name,

@@ -11,14 +11,11 @@ logistic regression on the same cells (:mod:`estimators.discriminative`).
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import _fit_context
 
 from estimators.base.parameters import ALPHA, RANDOM_STATE, VAR_SMOOTHING, VERBOSE, declare
-from estimators.base.user_warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.ktan._tan_base import MIN_CELL_ROWS
 from estimators.network.model import NetworkLikelihood, fit_network, refit_network
-from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
 from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
@@ -96,29 +93,10 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
         self.parameters = parameters
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    @user_fit
-    @partition_dispatch()
-    def fit(self, X, y=None):
-        """Fit the class-conditional factors (and the discriminative parameters).
-
-        Parameters
-        ----------
-        X : array-like or pandas.DataFrame of shape (n_samples, n_features), or Partitions
-            Training data, or the partitions of a Dask DataFrame
-            (``estimators.distributed.collect(X, y)``; y then None).
-        y : array-like of shape (n_samples,)
-
-        Returns
-        -------
-        self
-        """
+    def _fit_table(self, X, y):
+        """Fit the class-conditional factors (and the discriminative parameters)."""
         enc, codes = self._validate_training(X, y)
-        kept = [j for j, t in enumerate(enc.types) if t != "constant"]
-        if not kept:
-            raise ValueError(f"NaiveBayesClassifier needs at least 1 non-constant feature "
-                             f"column; all are constant ({self.constant_features_}).")
-        kept = self._select_features(enc, codes, kept)
+        kept = self._modelled_features(enc, codes)
         self.network_ = fit_network(enc, codes, self.classes_.size, kept, [()] * len(kept),
                                     alpha=self.alpha, var_smoothing=self.var_smoothing,
                                     ridge=0.0, min_cell_rows=MIN_CELL_ROWS)

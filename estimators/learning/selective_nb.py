@@ -35,7 +35,9 @@ from scipy.special import logsumexp
 from sklearn.model_selection import StratifiedKFold
 
 from estimators.columns import EncodedColumns
+from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.fitting import fit_cg_factor
+from estimators.network.model import var_floor
 
 __all__ = ["fold_terms", "selective_nb"]
 
@@ -43,20 +45,6 @@ __all__ = ["fold_terms", "selective_nb"]
 N_FOLDS = 5
 #: the least decrease of the mean log-loss (nats per row) that adds a column
 TOL = 1e-3
-#: Gaussian cells with fewer rows are pooled (as the k-TAN's factors)
-MIN_CELL_ROWS = 5
-
-
-def _floor(enc: EncodedColumns, columns, var_smoothing: float) -> float:
-    """``var_smoothing`` times the largest variance of the continuous ``columns`` (as
-    scikit-learn's ``GaussianNB``)."""
-    cont = [v for v in columns if enc.continuous[v]]
-    if not cont:
-        return var_smoothing
-    with np.errstate(all="ignore"):
-        var = np.nanvar(enc.values[:, cont], axis=0)
-    largest = np.nanmax(var) if np.isfinite(var).any() else 0.0
-    return var_smoothing * (float(largest) if largest > 0 else 1.0)
 
 
 def fold_terms(enc: EncodedColumns, y: np.ndarray, columns, *, n_folds: int = N_FOLDS,
@@ -79,7 +67,7 @@ def fold_terms(enc: EncodedColumns, y: np.ndarray, columns, *, n_folds: int = N_
         part, codes = enc.take(train), y[train]
         counts = np.bincount(codes, minlength=m) + alpha
         prior[test] = np.log(counts / counts.sum())
-        floor = _floor(part, columns, var_smoothing)
+        floor = var_floor(part, columns, var_smoothing)
         held = enc.take(test)
         for i, v in enumerate(columns):
             factor = fit_cg_factor(part, codes, m, v, (), alpha=alpha,

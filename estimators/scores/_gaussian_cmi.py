@@ -28,6 +28,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators.base.parameters import Parameter, declare
 from estimators.base.validation import ValidatedData
+from estimators.densities.kde import BANDWIDTH
 from estimators.scores._score_base import SCORE_N_JOBS
 
 from ._correlation_blocks import (
@@ -224,9 +225,7 @@ class GaussianCMI(_CorrelationCMI):
               'quantity should be. ``"kernel"``: the kernel CDF of the values themselves '
               '(close to, but not exactly, invariant). ``"rank"``: the class-y empirical '
               'CDF ``rank / (n_y + 1)``.'),
-    Parameter("bandwidth", "scott", [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")], '{"scott", "silverman"} or float',
-              'Kernel bandwidth rule, or the factor multiplying the class-y standard '
-              'deviation.'),
+    BANDWIDTH,
     Parameter("eps", 1e-6, [Interval(Real, 0, 0.5, closed="neither")], 'float',
               '``u`` is clipped into ``(eps, 1 - eps)`` before ``Phi^-1``.'),
     MIN_CLASS_ROWS,

@@ -25,17 +25,18 @@ O(n + M^2 log M) per pair and class, with M growing like ``n^(1/6)``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from scipy.signal import fftconvolve
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 
 from estimators.base.parameters import Parameter, declare
 from estimators.base.validation import ValidatedData
+from estimators.densities.kde import BANDWIDTH, bandwidth_factor
 from estimators.scores._score_base import SCORE_N_JOBS
 
-from ._marginals import bandwidth_factor, normal_scores
+from ._marginals import normal_scores
 from ._score_base import BaseCMI
 
 __all__ = ["KDECopulaCMI", "copula_mi_normal_scores"]
@@ -137,9 +138,8 @@ def kde_pair_block(data: NormalScoreData, pairs: np.ndarray) -> np.ndarray:
 
 
 @declare(
-    Parameter("bandwidth", "scott", [StrOptions({"scott", "silverman"}), Interval(Real, 0, None, closed="neither")], '{"scott", "silverman"} or float',
-              'Factor ``h`` of the kernel covariance ``h^2 S`` (``S`` the sample '
-              "covariance of the pair's normal scores); Scott's rule gives ``n^(-1/6)``."),
+    BANDWIDTH.but(doc='Factor ``h`` of the kernel covariance ``h^2 S`` (``S`` the sample '
+                  "covariance of the pair's normal scores); Scott's rule gives ``n^(-1/6)``."),
     Parameter("max_grid", 1024, [Interval(Integral, 16, None, closed="left")], 'int',
               'Largest grid size per axis.'),
     SCORE_N_JOBS,

@@ -21,44 +21,14 @@ from scipy.signal import fftconvolve
 from scipy.special import ndtr, ndtri
 from scipy.stats import rankdata
 
-__all__ = ["bandwidth_factor", "kernel_cdf", "normal_scores", "rank_cdf"]
+from estimators.densities.kde import bandwidth_factor
+
+__all__ = ["kernel_cdf", "normal_scores", "rank_cdf"]
 
 #: samples up to this size get the exact O(n^2) kernel CDF
 EXACT_MAX = 500
 #: grid points of the binned kernel CDF
 GRID = 4096
-
-
-def bandwidth_factor(bandwidth: str | float, n: int, dim: int) -> float:
-    """The kernel bandwidth factor (scipy's ``gaussian_kde`` convention).
-
-    The kernel covariance is ``factor**2`` times the sample covariance.
-
-    Parameters
-    ----------
-    bandwidth : {"scott", "silverman"} or float
-        A rule name, or the factor itself.
-    n : int
-        Sample size.
-    dim : int
-        Dimension of the density.
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> round(bandwidth_factor("scott", 1000, 1), 4)
-    0.2512
-    >>> bandwidth_factor(0.3, 1000, 2)
-    0.3
-    """
-    if bandwidth == "scott":
-        return float(n ** (-1.0 / (dim + 4)))
-    if bandwidth == "silverman":
-        return float((n * (dim + 2) / 4.0) ** (-1.0 / (dim + 4)))
-    return float(bandwidth)
 
 
 def kernel_cdf(x: np.ndarray, h: float, span: tuple[float, float] | None = None) -> np.ndarray:

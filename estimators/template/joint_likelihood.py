@@ -42,14 +42,14 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators.base.parameters import Flag, Parameter
-from estimators.base.user_warnings import warn_user
-from estimators.base.validation import DegenerateFeatureWarning, check_cells
+from estimators.base.user_warnings import user_fit, warn_user
+from estimators.base.validation import DegenerateFeatureWarning, check_cells, non_constant_columns
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.columns.feature_families import FEATURE_FAMILIES
 from estimators.discriminative import (
@@ -64,6 +64,7 @@ from estimators.learning.model_selection import fixed_seed
 from estimators.semiparametric import KINDS, Semiparametric
 from estimators.stats.class_information import class_information
 from estimators.stats.dask_collections import is_dask
+from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions, column_kinds, empty_encoded
 
 __all__ = ["CONTINUOUS", "FEATURES", "FEATURE_SELECTION", "FEATURE_SELECTION_CONSTRAINT",
@@ -325,6 +326,44 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         """The feature selection this fit uses: the ``feature_selection`` parameter (None
         when the family has none); a family that resolves it (e.g. ``"auto"``) overrides."""
         return getattr(self, "feature_selection", None)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    @user_fit
+    @partition_dispatch()
+    def fit(self, X, y=None):
+        """Fit the family's structure and factors (and, with
+        ``parameters="discriminative"``, its discriminative parameters): the family's
+        ``_fit_table`` on a table, its ``_fit_partitions`` on partitions.
+
+        Parameters
+        ----------
+        X : array-like or pandas.DataFrame of shape (n_samples, n_features), or Partitions
+            Training data: continuous and categorical columns (any hashable categories,
+            e.g. strings); missing cells (NaN, None, empty strings) allowed. Or the
+            partitions of a Dask DataFrame (``estimators.distributed.collect(X, y)``; y
+            then None).
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self
+        """
+        return self._fit_table(X, y)
+
+    def _fit_table(self, X, y):
+        """The fit from a table (what :meth:`fit` runs on anything but partitions); a
+        family that keeps the template's :meth:`fit` writes it."""
+        raise NotImplementedError(f"{type(self).__name__} writes no _fit_table.")
+
+    def _modelled_features(self, enc: EncodedColumns, codes: np.ndarray, minimum: int = 1
+                           ) -> list[int]:
+        """The non-constant columns of ``enc`` (at least ``minimum``, else ValueError:
+        :func:`~estimators.base.validation.non_constant_columns`) the feature selection of
+        :meth:`_select_features` keeps."""
+        kept = non_constant_columns(enc.types, minimum, type(self).__name__,
+                                    self.constant_features_)
+        return self._select_features(enc, codes, kept)
 
     def _select_features(self, enc: EncodedColumns, codes: np.ndarray, kept: list[int]
                          ) -> list[int]:

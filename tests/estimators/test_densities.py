@@ -175,3 +175,20 @@ def test_copula_fit_on_a_large_class_equals_plain_normal_scores():
     z = np.column_stack([norm.ppf(np.clip(KDE1D(c, kernel_bandwidth(c, scott_factor(n, 1)))
                                           .cdf(c), U_EPS, 1 - U_EPS)) for c in X.T])
     np.testing.assert_allclose(m.corr_[0], np.corrcoef(z, rowvar=False), rtol=1e-12, atol=1e-15)
+
+
+def test_bandwidth_factor_rules_match_scipy_and_gnb_takes_them():
+    from estimators.densities.kde import bandwidth_factor
+    from estimators.gnb import GNBClassifier
+
+    rng = np.random.default_rng(3)
+    for dim in (1, 2):
+        kde = gaussian_kde(rng.normal(size=(dim, 57)))
+        assert bandwidth_factor("scott", 57, dim) == pytest.approx(kde.scotts_factor(), rel=1e-14)
+        assert bandwidth_factor("silverman", 57, dim) == pytest.approx(
+            kde.silverman_factor(), rel=1e-14)
+    X = rng.normal(size=(60, 3))
+    y = np.repeat([0, 1], 30)
+    GNBClassifier(dependence="kde", bandwidth="silverman").fit(X, y)
+    with pytest.raises(ValueError, match="'bandwidth' parameter of GNBClassifier"):
+        GNBClassifier(dependence="kde", bandwidth="wide").fit(X, y)

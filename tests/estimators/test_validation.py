@@ -10,6 +10,7 @@ from estimators.base.validation import (
     DegenerateFeatureWarning,
     check_features_target,
     encode_classes,
+    non_constant_columns,
     variable_names,
     within_class_constant,
 )
@@ -80,3 +81,27 @@ def test_within_class_constant_warns_with_feature_and_class():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         within_class_constant(X, y, np.array(["A", "B"]), ["u", "v", "w"], owner="T", warn=False)
+
+
+def test_non_constant_columns_counts_and_names_the_constant_ones():
+    types = ["categorical", "constant", "continuous", "constant"]
+    assert non_constant_columns(types, 2, "Demo", ["b", "d"]) == [
+        j for j, t in enumerate(types) if t != "constant"]
+    with pytest.raises(ValueError, match=r"Demo needs at least 3 non-constant feature columns; "
+                                         r"X has 2 \(constant: \['b', 'd'\]\)"):
+        non_constant_columns(types, 3, "Demo", ["b", "d"])
+
+
+def test_families_refuse_too_few_non_constant_columns():
+    from estimators.bnc import AODEClassifier
+    from estimators.ktan import NaiveBayesClassifier, TANClassifier
+
+    X = np.column_stack([np.zeros(20), np.arange(20) % 3])
+    y = np.arange(20) % 2
+    with pytest.raises(ValueError, match=r"TANClassifier needs at least 2 non-constant feature "
+                                         r"columns; X has 1 \(constant: \['x0'\]\)"):
+        TANClassifier().fit(X, y)
+    for clf in (NaiveBayesClassifier(), AODEClassifier()):
+        with pytest.raises(ValueError, match="needs at least 1 non-constant feature column; "
+                                             "X has 0"):
+            clf.fit(X[:, :1], y)
