@@ -21,6 +21,13 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
   over patterns). A categorical v without continuous members needs only the counts of its
   cells (:meth:`CGTables.counts`): contingency tables, scored together for all such
   hyperedges with the same layout.
+* **Small calls in numpy.** Below a size per call (``_GATHER_COMPILED``,
+  ``_GAINS_COMPILED``, ``_BAYES_COMPILED``) the gather, and the hyperedges with at most one
+  continuous parent, run in numpy forms of the kernels that do the same operations in the
+  same order (:mod:`~estimators.scores._cg_continuous_numpy`,
+  :mod:`~estimators.scores._cg_bayes_numpy`: the same numbers bit for bit), so that a small
+  table (TAN on helpmiss) compiles no kernel on its first run (~20 s CPU of compilation
+  for ~0.1 s of work); numba compiles a kernel only when a call is large enough to repay it.
 
 **Missing cells (available cases, MATH.md §8).** A row enters a hyperedge's statistics when
 v, every parent and the class are observed: rows with a missing categorical member are in
@@ -45,6 +52,8 @@ from math import prod
 import numpy as np
 
 from estimators.columns import EncodedColumns
+from estimators.scores import _cg_bayes_numpy as bayes_numpy
+from estimators.scores._cg_continuous_numpy import continuous_gains as continuous_gains_numpy
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 from estimators.stats.cell_statistics import CellStats, merge_axes
 
@@ -55,6 +64,20 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 TINY = 1e-5
 #: gathered floats per chunk of hyperedges (bounds memory)
 _BUDGET = 1 << 22
+#: gathered floats (hyperedges x patterns x cells x s^2) below which :meth:`CGTables.gather`
+#: sums the patterns in numpy rather than in the compiled kernel: the same numbers bit for
+#: bit, without compiling ``gather_moments`` (~1 s of a first run) for calls that take
+#: ~0.1 ms (helpmiss's largest, TAN: 272 x 17 x 4 x 4 = 74,000)
+_GATHER_COMPILED = 1 << 18
+#: cells (hyperedges x configurations x classes) below which a continuous v with at most
+#: one continuous parent is scored by :mod:`estimators.scores._cg_continuous_numpy` (the
+#: kernel's numbers bit for bit) without compiling ``continuous_gains`` (~3 s of a first
+#: run; helpmiss's TAN calls have at most ~1,000 cells, ~0.3 ms each in numpy)
+_GAINS_COMPILED = 1 << 15
+#: (row, hyperedge, state) triples below which a categorical v with 1 or 2 continuous parents is
+#: scored by :mod:`estimators.scores._cg_bayes_numpy` (the kernels' numbers bit for bit)
+#: without compiling ``bayes_parameters`` and ``bayes_row_sums`` (~8 s of a first run)
+_BAYES_COMPILED = 1 << 20
 #: (hyperedge, row) pairs per call of the row path: its arrays stay in the cache (250 rather
 #: than 2,230 hyperedges a call on helpmiss: 0.82 -> 0.60 s CPU, the same values)
 _ROW_PAIRS = 1 << 16
@@ -207,11 +230,36 @@ class CGTables:
         n = comp.astype(float) @ cell_n.reshape(r, G)  # (H, G)
         # per hyperedge the sums over the patterns in which its columns are observed, in
         # pattern order (a hyperedge's sums do not depend on its batch), centred at the end
-        mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
         R2 = R2 if R2.ndim == 4 else R2[:, :, None]
-        _kernel().gather_moments(np.ascontiguousarray(comp), R1, R2,
-                                 np.ascontiguousarray(spos, dtype=np.int64), ref, n, mean, M)
+        spos = np.ascontiguousarray(spos, dtype=np.int64)
+        if H * r * G * s * s < _GATHER_COMPILED:
+            mean, M = _gather_moments(comp, R1, R2, spos, ref, n)
+        else:
+            mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
+            _kernel().gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
         return CellStats(n, mean, M)
+
+
+def _gather_moments(comp, R1, R2, spos, ref, n):
+    """:func:`~estimators.scores._cg_kernel.gather_moments` in numpy, the same operations in
+    the same order (so the same numbers bit for bit): per hyperedge the raw sums of the
+    patterns in which its columns are observed, added in pattern order from 0, then ``d =
+    S1 / max(n, 1)``, ``mean = ref + d`` and ``M = S2 - (n d_i) d_k``; ``mean`` (H, G, s) and
+    ``M`` (H, G, s, s)."""
+    H, s = spos.shape
+    G = R1.shape[2]
+    cols = spos if R2.shape[2] > 1 else np.zeros_like(spos)  # one column: no cross products
+    S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
+    for q in range(R1.shape[0]):
+        h = np.flatnonzero(comp[:, q])
+        if h.size:
+            S1[h] += R1[q][spos[h]]
+            S2[h] += R2[q][spos[h][:, :, None], cols[h][:, None, :]]
+    d = S1 / np.maximum(n, 1.0)[:, None, :]  # (H, s, G)
+    mean = ref[:, spos].transpose(1, 0, 2) + d.transpose(0, 2, 1)
+    nd = (n[:, None, :] * d).transpose(0, 2, 1)  # (H, G, s)
+    M = S2.transpose(0, 3, 1, 2) - nd[:, :, :, None] * d.transpose(0, 2, 1)[:, :, None, :]
+    return mean, M
 
 
 def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
@@ -321,12 +369,20 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     A, B = prod(L[:j]), prod(L[j + 1:])  # configurations of the members before / after v
     n, mean, M = (a.reshape(H, A, K, B, m, *e) for a, e in ((st.n, ()), (st.mean, (c,)),
                                                              (st.M, (c, c))))
+    rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
+    G = starts.size - 1
+    small = c <= 2 and rows.size * H * K < _BAYES_COMPILED
+    params = bayes_numpy.bayes_parameters(n, mean, M, mcr, vs, ridge, TINY) if small else None
+    if params is not None:  # (None: a singular pooled covariance, the kernel's stale values)
+        p_mean, p_prec, p_const, class_ll, ntot, flag = params
+        full = bayes_numpy.bayes_row_sums(
+            tables.X, tables.obs, np.ascontiguousarray(spos, dtype=np.int64), rows, cv, starts,
+            p_mean.reshape(H, K, G, c), p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G))
+        return (full - class_ll) / np.maximum(ntot, 1.0), ntot, flag
     p_mean, p_prec = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
     p_const = np.empty((H, K, A, B, m))
     class_ll, ntot, flag = _compiled("_cg_bayes_kernel").bayes_parameters(
         n, mean, M, mcr, vs, ridge, TINY, p_mean, p_prec, p_const)
-    rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
-    G = starts.size - 1
     full = np.zeros(H)
     _kernel().bayes_row_sums(tables.X, tables.obs, np.ascontiguousarray(spos, dtype=np.int64),
                              rows, cv, starts, p_mean.reshape(H, K, G, c),
@@ -449,9 +505,12 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
             if kind == "continuous" and ridge > 0:
                 st = tables.gather(cats, spos[sl])
                 H = st.n.shape[0]
-                g, nt, fl = _compiled("_cg_continuous_kernel").continuous_gains(
-                    st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
-                    st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
+                args = (st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
+                        st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
+                out = (continuous_gains_numpy(*args) if s <= 2 and st.n.size < _GAINS_COMPILED
+                       else None)  # None: a singular regression, the kernel's stale b
+                g, nt, fl = (out if out is not None else
+                             _compiled("_cg_continuous_kernel").continuous_gains(*args))
             elif kind == "continuous":  # ridge 0: the regressions take pseudo-inverses
                 g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
                                              var_smoothing, ridge)
