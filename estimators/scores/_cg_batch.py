@@ -21,13 +21,14 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
   over patterns). A categorical v without continuous members needs only the counts of its
   cells (:meth:`CGTables.counts`): contingency tables, scored together for all such
   hyperedges with the same layout.
-* **Small calls in numpy.** Below a size per call (``_GATHER_COMPILED``,
-  ``_GAINS_COMPILED``, ``_BAYES_COMPILED``) the gather, and the hyperedges with at most one
-  continuous parent, run in numpy forms of the kernels that do the same operations in the
-  same order (:mod:`~estimators.scores._cg_continuous_numpy`,
-  :mod:`~estimators.scores._cg_bayes_numpy`: the same numbers bit for bit), so that a small
-  table (TAN on helpmiss) compiles no kernel on its first run (~20 s CPU of compilation
-  for ~0.1 s of work); numba compiles a kernel only when a call is large enough to repay it.
+* **First runs in numpy.** The gather, the continuous v with at most two continuous
+  parents and the Bayes-rule factor with one or two run in numpy forms of the kernels that
+  do the same operations in the same order (:mod:`~estimators.scores._cg_continuous_numpy`,
+  :mod:`~estimators.scores._cg_bayes_numpy`: the same numbers bit for bit) while the kernel
+  is neither compiled in this process nor in numba's disk cache, until the process has spent
+  a time budget in that numpy form (:class:`~estimators.base.kernel_choice.KernelChoice`):
+  a small table's first run (TAN on helpmiss) compiles no kernel (~20 s CPU of compilation
+  for ~0.1 s of work), and a warm process runs the kernels.
 
 **Missing cells (available cases, MATH.md §8).** A row enters a hyperedge's statistics when
 v, every parent and the class are observed: rows with a missing categorical member are in
@@ -44,13 +45,13 @@ scored on the row path instead (``cg_gains`` returns the mask; the score counts 
 
 from __future__ import annotations
 
-import importlib
 from collections import defaultdict
 from dataclasses import dataclass
 from math import prod
 
 import numpy as np
 
+from estimators.base.kernel_choice import KernelChoice
 from estimators.columns import EncodedColumns
 from estimators.scores import _cg_bayes_numpy as bayes_numpy
 from estimators.scores._cg_continuous_numpy import continuous_gains as continuous_gains_numpy
@@ -64,34 +65,14 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 TINY = 1e-5
 #: gathered floats per chunk of hyperedges (bounds memory)
 _BUDGET = 1 << 22
-#: gathered floats (hyperedges x patterns x cells x s^2) below which :meth:`CGTables.gather`
-#: sums the patterns in numpy rather than in the compiled kernel: the same numbers bit for
-#: bit, without compiling ``gather_moments`` (~1 s of a first run) for calls that take
-#: ~0.1 ms (helpmiss's largest, TAN: 272 x 17 x 4 x 4 = 74,000)
-_GATHER_COMPILED = 1 << 18
-#: cells (hyperedges x configurations x classes) below which a continuous v with at most
-#: one continuous parent is scored by :mod:`estimators.scores._cg_continuous_numpy` (the
-#: kernel's numbers bit for bit) without compiling ``continuous_gains`` (~3 s of a first
-#: run; helpmiss's TAN calls have at most ~1,000 cells, ~0.3 ms each in numpy)
-_GAINS_COMPILED = 1 << 15
-#: (row, hyperedge, state) triples below which a categorical v with 1 or 2 continuous parents is
-#: scored by :mod:`estimators.scores._cg_bayes_numpy` (the kernels' numbers bit for bit)
-#: without compiling ``bayes_parameters`` and ``bayes_row_sums`` (~8 s of a first run)
-_BAYES_COMPILED = 1 << 20
+#: the kernels or their numpy forms, per call (module docstring, "First runs in numpy")
+_GATHER = KernelChoice("estimators.scores._cg_kernel:gather_moments")
+_CONTINUOUS = KernelChoice("estimators.scores._cg_continuous_kernel:continuous_gains")
+_BAYES = KernelChoice("estimators.scores._cg_bayes_kernel:bayes_parameters",
+                      "estimators.scores._cg_kernel:bayes_row_sums")
 #: (hyperedge, row) pairs per call of the row path: its arrays stay in the cache (250 rather
 #: than 2,230 hyperedges a call on helpmiss: 0.82 -> 0.60 s CPU, the same values)
 _ROW_PAIRS = 1 << 16
-
-
-def _compiled(name: str):
-    """A module of compiled loops (``estimators.scores.<name>``), imported on first use:
-    importing numba (~0.2 s) only where a mixed table is scored."""
-    return importlib.import_module(f"estimators.scores.{name}")
-
-
-def _kernel():
-    """:mod:`estimators.scores._cg_kernel` (the Bayes-rule factor's rows)."""
-    return _compiled("_cg_kernel")
 
 
 def _mixed_radix(codes: np.ndarray, levels) -> np.ndarray:
@@ -232,11 +213,13 @@ class CGTables:
         # pattern order (a hyperedge's sums do not depend on its batch), centred at the end
         R2 = R2 if R2.ndim == 4 else R2[:, :, None]
         spos = np.ascontiguousarray(spos, dtype=np.int64)
-        if H * r * G * s * s < _GATHER_COMPILED:
-            mean, M = _gather_moments(comp, R1, R2, spos, ref, n)
-        else:
+
+        def kernel(gather_moments, comp, R1, R2, spos, ref, n):
             mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
-            _kernel().gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
+            gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
+            return mean, M
+
+        mean, M = _GATHER.call(_gather_moments, comp, R1, R2, spos, ref, n, kernel_form=kernel)
         return CellStats(n, mean, M)
 
 
@@ -371,22 +354,29 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
                                                              (st.M, (c, c))))
     rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
     G = starts.size - 1
-    small = c <= 2 and rows.size * H * K < _BAYES_COMPILED
-    params = bayes_numpy.bayes_parameters(n, mean, M, mcr, vs, ridge, TINY) if small else None
-    if params is not None:  # (None: a singular pooled covariance, the kernel's stale values)
+    spos = np.ascontiguousarray(spos, dtype=np.int64)
+
+    def numpy_form():
+        params = bayes_numpy.bayes_parameters(n, mean, M, mcr, vs, ridge, TINY) if c <= 2 else None
+        if params is None:  # (a singular pooled covariance: the kernel's stale values)
+            return None
         p_mean, p_prec, p_const, class_ll, ntot, flag = params
         full = bayes_numpy.bayes_row_sums(
-            tables.X, tables.obs, np.ascontiguousarray(spos, dtype=np.int64), rows, cv, starts,
-            p_mean.reshape(H, K, G, c), p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G))
-        return (full - class_ll) / np.maximum(ntot, 1.0), ntot, flag
-    p_mean, p_prec = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
-    p_const = np.empty((H, K, A, B, m))
-    class_ll, ntot, flag = _compiled("_cg_bayes_kernel").bayes_parameters(
-        n, mean, M, mcr, vs, ridge, TINY, p_mean, p_prec, p_const)
-    full = np.zeros(H)
-    _kernel().bayes_row_sums(tables.X, tables.obs, np.ascontiguousarray(spos, dtype=np.int64),
-                             rows, cv, starts, p_mean.reshape(H, K, G, c),
-                             p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G), full)
+            tables.X, tables.obs, spos, rows, cv, starts, p_mean.reshape(H, K, G, c),
+            p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G))
+        return full, class_ll, ntot, flag
+
+    def kernel(bayes_parameters, bayes_row_sums):
+        p_mean, p_prec = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
+        p_const = np.empty((H, K, A, B, m))
+        class_ll, ntot, flag = bayes_parameters(n, mean, M, mcr, vs, ridge, TINY, p_mean,
+                                                p_prec, p_const)
+        full = np.zeros(H)
+        bayes_row_sums(tables.X, tables.obs, spos, rows, cv, starts, p_mean.reshape(H, K, G, c),
+                       p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G), full)
+        return full, class_ll, ntot, flag
+
+    full, class_ll, ntot, flag = _BAYES.call(numpy_form, kernel_form=kernel)
     return (full - class_ll) / np.maximum(ntot, 1.0), ntot, flag
 
 
@@ -507,10 +497,7 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
                 H = st.n.shape[0]
                 args = (st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
                         st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
-                out = (continuous_gains_numpy(*args) if s <= 2 and st.n.size < _GAINS_COMPILED
-                       else None)  # None: a singular regression, the kernel's stale b
-                g, nt, fl = (out if out is not None else
-                             _compiled("_cg_continuous_kernel").continuous_gains(*args))
+                g, nt, fl = _CONTINUOUS.call(continuous_gains_numpy, *args)
             elif kind == "continuous":  # ridge 0: the regressions take pseudo-inverses
                 g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
                                              var_smoothing, ridge)

@@ -1,8 +1,9 @@
-"""The compiled :func:`~estimators.scores._cg_continuous_kernel.continuous_gains` in numpy
-for at most one continuous parent, the same operations in the same order (the same numbers
-bit for bit; the C library's ``log`` and numpy's agree here, which the tests check), over
-all hyperedges at once: a small table's score (helpmiss's TAN, ~0.3 ms a call) then needs
-no compilation of that kernel (~3 s CPU of a first run).
+"""The compiled :func:`~estimators.scores._cg_continuous_kernel.continuous_gains` in numpy,
+the same operations in the same order (the same numbers bit for bit; the C library's
+``log`` and numpy's agree here, which the tests check), over all hyperedges at once: a
+small table's score (helpmiss's TAN, ~0.3 ms a call) then needs no compilation of that
+kernel (~3 s CPU of a first run). The regressions on several continuous parents (kDB's
+``k = 2``) solve their systems by the kernel's LU with partial pivoting elementwise.
 
 The sums of the kernel's loops (Chan's merge of the cells, the log-likelihood over the
 cells) are added one cell at a time in the kernel's order; everything else is elementwise.
@@ -45,28 +46,81 @@ def _merge(cells: list[tuple]) -> tuple:
 
 
 def _residual(M, b, c: int):
-    """The kernel's ``_residual``: ``M_vv - 2 b . M_Cv + b' M_CC b`` (c = 0 or 1)."""
-    if c == 0:
-        return (M[..., 0, 0] - 2.0 * 0.0) + 0.0
-    return (M[..., 1, 1] - 2.0 * (0.0 + b * M[..., 0, 1])) + (0.0 + (b * M[..., 0, 0]) * b)
+    """The kernel's ``_residual``: ``M_vv - 2 b . M_Cv + b' M_CC b``, its sums from 0.0 in
+    its order (``b`` (..., c); None for c = 0)."""
+    bv = 0.0
+    for i in range(c):
+        bv = bv + b[..., i] * M[..., i, c]
+    q = 0.0
+    for i in range(c):
+        for j in range(c):
+            q = q + b[..., i] * M[..., i, j] * b[..., j]
+    return (M[..., c, c] - 2.0 * bv) + q
+
+
+def _lu_solve(A, rhs):
+    """:func:`~estimators.scores._small_linalg.lu_solve` elementwise over the leading axes
+    of ``A`` (..., c, c) and ``rhs`` (..., c): LU with partial pivoting, then forward and
+    back substitution, operation for operation; (x, singular) -- ``x`` is undefined where
+    ``singular`` (the kernel then leaves its output as it was)."""
+    c = A.shape[-1]
+    work = A.copy()
+    piv = np.broadcast_to(np.arange(c), A.shape[:-1]).copy()
+    singular = np.zeros(A.shape[:-2], dtype=bool)
+    for col in range(c):
+        best, at = np.abs(work[..., col, col]), np.full(A.shape[:-2], col)
+        for r in range(col + 1, c):
+            bigger = np.abs(work[..., r, col]) > best
+            best, at = np.where(bigger, np.abs(work[..., r, col]), best), np.where(bigger, r, at)
+        singular |= best == 0.0
+        row = work[..., col, :].copy()
+        other = np.take_along_axis(work, at[..., None, None], axis=-2)
+        work[..., col, :] = other[..., 0, :]
+        np.put_along_axis(work, at[..., None, None], row[..., None, :], axis=-2)
+        pc = piv[..., col].copy()
+        piv[..., col] = np.take_along_axis(piv, at[..., None], axis=-1)[..., 0]
+        np.put_along_axis(piv, at[..., None], pc[..., None], axis=-1)
+        p = work[..., col, col]
+        for r in range(col + 1, c):
+            f = work[..., r, col] / p
+            work[..., r, col] = f
+            for j in range(col + 1, c):
+                work[..., r, j] = work[..., r, j] - f * work[..., col, j]
+    x = np.take_along_axis(rhs, piv, axis=-1)
+    for i in range(c):  # forward (unit L), then back substitution
+        t = x[..., i]
+        for j in range(i):
+            t = t - work[..., i, j] * x[..., j]
+        x[..., i] = t
+    for i in range(c - 1, -1, -1):
+        t = x[..., i]
+        for j in range(i + 1, c):
+            t = t - work[..., i, j] * x[..., j]
+        x[..., i] = t / work[..., i, i]
+    return x, singular
 
 
 def _regression(n, mean, M, c: int, ridge: float, scale):
-    """The kernel's ``_regression`` of one level: (b, intercept, rss, n1); None where its
-    1 x 1 system is singular (the kernel then keeps a stale coefficient)."""
+    """The kernel's ``_regression`` of one level: (b, intercept, rss, n1, singular), ``b``
+    (..., c) (None for c = 0); ``singular`` where its system is (the kernel then keeps a
+    stale coefficient)."""
     n1 = _max(n, 1.0)
     if c == 0:
-        return None, mean[..., 0], _residual(M, None, 0), n1
-    a00 = M[..., 0, 0] + ridge * n1 * scale[..., 0]
-    if np.any(a00 == 0.0):
-        return None
-    b = M[..., 0, 1] / a00
-    return b, mean[..., 1] - b * mean[..., 0], _residual(M, b, 1), n1
+        return None, mean[..., 0], _residual(M, None, 0), n1, np.zeros(n.shape, dtype=bool)
+    A = M[..., :c, :c].copy()
+    for i in range(c):
+        A[..., i, i] = A[..., i, i] + ridge * n1 * scale[..., i]
+    b, singular = _lu_solve(A, M[..., :c, c])
+    a = mean[..., c]
+    for i in range(c):
+        a = a - b[..., i] * mean[..., i]
+    return b, a, _residual(M, b, c), n1, singular
 
 
 def continuous_gains(n, mean, M, mcr, vs, ridge, tiny):
-    """:func:`~estimators.scores._cg_continuous_kernel.continuous_gains` for ``c = s - 1 <=
-    1`` continuous parents; None where a regression's system is singular (call the kernel).
+    """:func:`~estimators.scores._cg_continuous_kernel.continuous_gains` for ``c = s - 1``
+    continuous parents; None where a regression's system that the kernel solves is
+    singular (call the kernel).
 
     Parameters
     ----------
@@ -112,17 +166,22 @@ def _gains(n, mean, M, mcr, vs, ridge, tiny):
     floor = vs * scale[:, c]
     glob = _regression(g_n, g_mean, g_M, c, ridge, scale)
     cls = _regression(cl_n, cl_mean, cl_M, c, ridge, scale[:, None])
-    if glob is None or cls is None:
+    if glob[4].any() or cls[4].any():
         return None
     # per cell the first level with th rows (the cell's own regression only where nn >= th)
     nn = n
     own, by_class = nn >= th, cl_n[:, None, :] >= th
     if c == 1:  # the kernel's scalar branch for one parent: no 0.0 + in its residual
         b0 = M[..., 0, 1] / (M[..., 0, 0] + ridge * _max(nn, 1.0) * scale[:, None, None, 0])
-        cell_a = mean[..., 1] - b0 * mean[..., 0]
+        cell_b, cell_a = b0[..., None], mean[..., 1] - b0 * mean[..., 0]
         cell_rss = (M[..., 1, 1] - 2.0 * (b0 * M[..., 0, 1])) + b0 * M[..., 0, 0] * b0
-    else:
-        b0, cell_a, cell_rss = None, mean[..., 0], M[..., 0, 0]
+    elif c == 0:
+        cell_b, cell_a, cell_rss = None, mean[..., 0], M[..., 0, 0]
+    else:  # the kernel's _regression per cell
+        cell_b, cell_a, cell_rss, _, singular = _regression(nn, mean, M, c, ridge,
+                                                            scale[:, None, None])
+        if (singular & own).any():
+            return None
     cell_n1 = _max(nn, 1.0)
 
     def pick(own_v, class_v, glob_v):
@@ -135,13 +194,13 @@ def _gains(n, mean, M, mcr, vs, ridge, tiny):
     pvv = pick(M[..., c, c], cl_M[:, :, c, c], g_M[:, c, c])
     s2 = _max(_max(rss / n1, 0.0), floor[:, None, None])
     d = mean[..., c] - a
-    if c == 1:
-        bb = pick(b0, cls[0], glob[0])
-        pdiag = pick(M[..., 0, 0], cl_M[:, :, 0, 0], g_M[:, 0, 0])
-        dd = 0.0 + bb * bb * pdiag
-        d = d - bb * mean[..., 0]
-    else:
-        bb, dd = None, 0.0
+    dd = 0.0
+    bb = np.empty(nn.shape + (c,))
+    for i in range(c):
+        bb[..., i] = pick(cell_b[..., i], cls[0][..., i], glob[0][..., i])
+        pdiag = pick(M[..., i, i], cl_M[:, :, i, i], g_M[:, i, i])
+        dd = dd + bb[..., i] * bb[..., i] * pdiag
+        d = d - bb[..., i] * mean[..., i]
     flag |= ((nn > 0.0) & (rss < tiny * (pvv + dd))).any(axis=(1, 2))
     R = _residual(M, bb, c) + nn * d * d
     term = nn * (_LOG_2PI + np.log(s2)) + R / s2

@@ -1,7 +1,9 @@
 """The numpy form of the continuous-v CG kernel (:mod:`estimators.scores._cg_continuous_numpy`,
-at most one continuous parent): the compiled kernel's gains, sizes and precision flags bit
-for bit, on cells gathered from mixed tables with missing and empty cells, with the cells'
+zero, one or two continuous parents): the compiled kernel's gains, sizes and precision
+flags bit for bit, on cells gathered from mixed tables with missing and empty cells, with the cells'
 own regressions and those pooled per class or over all rows (``min_cell_rows``)."""
+
+import itertools
 
 import numpy as np
 import pandas as pd
@@ -38,8 +40,9 @@ def test_numpy_gains_are_the_kernels_bit_for_bit(table):
     data = cg_data(X, y)
     tab, m = data.tables(), data.m
     pairs = np.array([[v, p] for v in range(3) for p in range(3) if v != p])
+    triples = np.array(list(itertools.permutations(range(3))))
     for cats in ((), (0,), (1,), (0, 1)):
-        for spos in (np.arange(3)[:, None], pairs):
+        for spos in (np.arange(3)[:, None], pairs, triples):
             st_ = tab.gather(cats, np.ascontiguousarray(spos, dtype=np.int64))
             H, s = spos.shape
             args = (st_.n.reshape(H, -1, m), st_.mean.reshape(H, -1, m, s),

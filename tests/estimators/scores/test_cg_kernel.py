@@ -119,24 +119,27 @@ def test_numpy_exp_log_log1p_are_the_kernels_bit_for_bit():
 @settings(max_examples=30, deadline=None)
 @given(bayes_tables())
 def test_numpy_bayes_rule_is_the_kernels_bit_for_bit(table):
-    """One or two continuous parents, with and without a categorical one: the numpy form below the
-    size gate and the compiled kernels above it give the same scores bit for bit (and send
-    the same hyperedges to the row path)."""
+    """One or two continuous parents, with and without a categorical one: the numpy form
+    and the compiled kernels give the same scores bit for bit (and send the same
+    hyperedges to the row path)."""
     from estimators.scores import _cg_batch
 
     X, y = table
     items = [(0, (2,)), (0, (3,)), (0, (4,)), (0, (1, 2)), (0, (1, 3)), (0, (1, 4)),
              (0, (2, 3)), (0, (2, 4)), (0, (1, 2, 3)), (0, (1, 3, 4))]
-    gate = _cg_batch._BAYES_COMPILED
-    try:
-        _cg_batch._BAYES_COMPILED = 0
-        data = _data(X, y)
-        compiled, on_rows = cg_block(data, items), data.row_path_count
-    finally:
-        _cg_batch._BAYES_COMPILED = gate
-    data = _data(X, y)
-    assert np.array_equal(cg_block(data, items), compiled, equal_nan=True)
-    assert data.row_path_count == on_rows
+    results = []
+    for mode in ("kernel", "numpy"):
+        before = _cg_batch._BAYES.numpy_calls
+        _cg_batch._BAYES.mode = mode
+        try:
+            data = _data(X, y)
+            results.append((cg_block(data, items), data.row_path_count))
+        finally:
+            _cg_batch._BAYES.mode = "auto"
+        assert (_cg_batch._BAYES.numpy_calls > before) == (mode == "numpy")
+    (compiled, on_rows), (numpy_scores, numpy_rows) = results
+    assert np.array_equal(numpy_scores, compiled, equal_nan=True)
+    assert numpy_rows == on_rows
 
 
 @settings(max_examples=60, deadline=None)
@@ -166,7 +169,7 @@ def test_imports_without_a_writable_cache():
 @settings(max_examples=20, deadline=None)
 @given(bayes_tables(), st.integers(0, 10_000))
 def test_gather_moments_numpy_is_the_kernel_bit_for_bit(table, seed):
-    """:meth:`CGTables.gather` below its size gate (numpy) and the compiled
+    """:meth:`CGTables.gather`'s numpy form and the compiled
     ``gather_moments``: the same means and cross products bit for bit, one and several
     continuous columns, with and without a categorical member."""
     from estimators.scores._cg_batch import _gather_moments
@@ -188,4 +191,4 @@ def test_gather_moments_numpy_is_the_kernel_bit_for_bit(table, seed):
         gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
         got_mean, got_M = _gather_moments(comp, R1, R2, spos, ref, n)
         assert np.array_equal(got_mean, mean) and np.array_equal(got_M, M)
-        assert np.array_equal(tables.gather(cats, spos).M, M)  # the gate's path
+        assert np.array_equal(tables.gather(cats, spos).M, M)  # the policy's choice
