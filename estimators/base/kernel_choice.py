@@ -41,7 +41,8 @@ __all__ = ["BUDGET", "KernelChoice", "cached_on_disk"]
 T = TypeVar("T")
 
 #: CPU seconds (of the calling thread) a process spends in one numpy form before it
-#: compiles the kernel: about the compilation of the smaller kernels (1-4 s CPU each)
+#: compiles the kernel, by default: about the compilation of a small kernel; a choice whose
+#: kernels take longer to compile passes its own (about their compilation: ski rental)
 BUDGET = 1.5
 
 

@@ -65,11 +65,16 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 TINY = 1e-5
 #: gathered floats per chunk of hyperedges (bounds memory)
 _BUDGET = 1 << 22
-#: the kernels or their numpy forms, per call (module docstring, "First runs in numpy")
-_GATHER = KernelChoice("estimators.scores._cg_kernel:gather_moments")
-_CONTINUOUS = KernelChoice("estimators.scores._cg_continuous_kernel:continuous_gains")
+#: the kernels or their numpy forms, per call (module docstring, "First runs in numpy"); each
+#: budget about its kernel's compilation on a first run (CPU seconds, ``benchmarks/first_run.py
+#: --compile-times``: gather ~1.8, continuous gains ~5 with its helpers, the Bayes-rule pair
+#: ~28), so that a first run spends at most about twice the better of the two choices
+#: (ski rental); kTAN on helpmiss spends ~3, ~2 and ~6 s in the three numpy forms
+_GATHER = KernelChoice("estimators.scores._cg_kernel:gather_moments", budget=1.5)
+_CONTINUOUS = KernelChoice("estimators.scores._cg_continuous_kernel:continuous_gains",
+                           budget=5.0)
 _BAYES = KernelChoice("estimators.scores._cg_bayes_kernel:bayes_parameters",
-                      "estimators.scores._cg_kernel:bayes_row_sums")
+                      "estimators.scores._cg_kernel:bayes_row_sums", budget=10.0)
 #: (hyperedge, row) pairs per call of the row path: its arrays stay in the cache (250 rather
 #: than 2,230 hyperedges a call on helpmiss: 0.82 -> 0.60 s CPU, the same values)
 _ROW_PAIRS = 1 << 16
