@@ -9,13 +9,19 @@ back to back so that a load change hits both alike). The CPU time of each run (t
 process's user + system time) is beside it: on a shared machine the wall time includes
 waiting for a core, the CPU time does not. The load average before and after is reported.
 
-Run: ``PYTHONPATH=. python benchmarks/first_run.py [--models tan,kdb] [--quick]``
-(``--quick``: tan only) -> ``benchmarks/results/first_run.md``.
+``--compile-times`` adds, per model, a third run on another empty cache under
+``benchmarks/_compile_profile.py``: the CPU seconds of each numba function's compilation
+(exclusive of the functions compiled inside it), the ones above 0.1 s listed, the rest
+summed -- where the first run's extra time goes.
+
+Run: ``PYTHONPATH=. python benchmarks/first_run.py [--models tan,kdb] [--quick]
+[--compile-times]`` (``--quick``: tan only) -> ``benchmarks/results/first_run.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -36,15 +42,43 @@ MODELS = {
 }
 
 
-def learn(model: tuple[str, ...], data: str, target: str, cache: str) -> tuple[float, float]:
+#: compilations below this many CPU seconds are summed in one line of the profile
+SHOWN = 0.1
+
+
+def learn(model: tuple[str, ...], data: str, target: str, cache: str,
+          profile: str | None = None) -> tuple[float, float]:
     """Wall and CPU seconds of ``python -m viz.cli learn DATA --model MODEL`` with numba's
-    cache in ``cache``."""
+    cache in ``cache``; under ``benchmarks/_compile_profile.py`` (its JSON to ``profile``)
+    where given."""
     with tempfile.TemporaryDirectory() as out:
-        cmd = [sys.executable, "-m", "viz.cli", "learn", data, "--target", target,
+        entry = (["-m", "viz.cli"] if profile is None
+                 else [str(ROOT / "benchmarks" / "_compile_profile.py"), profile])
+        cmd = [sys.executable, *entry, "learn", data, "--target", target,
                "--model", *model, "--out", out, "--quiet"]
         env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": cache,
                "MPLBACKEND": "Agg"}
         return run_timed(cmd, cwd=ROOT, env=env)
+
+
+def compile_times(label: str, data: str, target: str) -> list[str]:
+    """The lines of one model's compilation profile (a first run on its own empty cache)."""
+    with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache:
+        profile = str(Path(cache) / "profile.json")
+        wall, cpu = learn(MODELS[label], data, target, cache, profile)
+        totals = json.loads(Path(profile).read_text())
+    rows = sorted(totals.items(), key=lambda kv: -kv[1][0])
+    shown = [(name, t, n) for name, (t, n) in rows if t >= SHOWN]
+    rest = [t for _, (t, _) in rows if t < SHOWN]
+    total = sum(t for t, _ in totals.values())
+    lines = ["", f"**{label}**: a first run under the profiler took {wall:.1f} s "
+             f"({cpu:.1f} s CPU), {total:.1f} s CPU of it compiling {len(rows)} numba "
+             "functions.", "", "| function | compile CPU (s) | calls of `compile` |",
+             "|---|---:|---:|"]
+    lines += [f"| `{name}` | {t:.2f} | {n} |" for name, t, n in shown]
+    if rest:
+        lines.append(f"| {len(rest)} others | {sum(rest):.2f} | |")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -54,6 +88,8 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--data", default="helpmiss", help="a CSV file or a data set name")
     parser.add_argument("--target", default="substance")
     parser.add_argument("--quick", action="store_true", help="tan only")
+    parser.add_argument("--compile-times", action="store_true",
+                        help="also a profiled first run per model: compile time per function")
     args = parser.parse_args(argv)
     labels = ["tan"] if args.quick else [m.strip() for m in args.models.split(",")]
     unknown = sorted(set(labels) - set(MODELS))
@@ -76,6 +112,11 @@ def main(argv: list[str] | None = None) -> Path:
               f"empty numba cache; goal first / second <= {GOAL}. numba {numba.__version__}, "
               f"{os.cpu_count()} cores, load average {load0:.1f} before, "
               f"{os.getloadavg()[0]:.1f} after."]
+    if args.compile_times:
+        lines += ["", "## Compilation per function (CPU seconds, exclusive of the functions "
+                  "compiled inside)"]
+        for label in labels:
+            lines += compile_times(label, args.data, args.target)
     return write("first_run", "First run on an empty numba cache (issue 49)", lines)
 
 

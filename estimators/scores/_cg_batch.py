@@ -21,6 +21,14 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
   over patterns). A categorical v without continuous members needs only the counts of its
   cells (:meth:`CGTables.counts`): contingency tables, scored together for all such
   hyperedges with the same layout.
+* **First runs in numpy.** The gather, the continuous v with at most two continuous
+  parents and the Bayes-rule factor with one or two run in numpy forms of the kernels that
+  do the same operations in the same order (:mod:`~estimators.scores._cg_continuous_numpy`,
+  :mod:`~estimators.scores._cg_bayes_numpy`: the same numbers bit for bit) while the kernel
+  is neither compiled in this process nor in numba's disk cache, until the process has spent
+  a time budget in that numpy form (:class:`~estimators.base.kernel_choice.KernelChoice`):
+  a small table's first run (TAN on helpmiss) compiles no kernel (~20 s CPU of compilation
+  for ~0.1 s of work), and a warm process runs the kernels.
 
 **Missing cells (available cases, MATH.md §8).** A row enters a hyperedge's statistics when
 v, every parent and the class are observed: rows with a missing categorical member are in
@@ -37,14 +45,16 @@ scored on the row path instead (``cg_gains`` returns the mask; the score counts 
 
 from __future__ import annotations
 
-import importlib
 from collections import defaultdict
 from dataclasses import dataclass
 from math import prod
 
 import numpy as np
 
+from estimators.base.kernel_choice import KernelChoice
 from estimators.columns import EncodedColumns
+from estimators.scores import _cg_bayes_numpy as bayes_numpy
+from estimators.scores._cg_continuous_numpy import continuous_gains as continuous_gains_numpy
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 from estimators.stats.cell_statistics import CellStats, merge_axes
 
@@ -55,20 +65,19 @@ _LOG_2PI = float(np.log(2.0 * np.pi))
 TINY = 1e-5
 #: gathered floats per chunk of hyperedges (bounds memory)
 _BUDGET = 1 << 22
+#: the kernels or their numpy forms, per call (module docstring, "First runs in numpy"); each
+#: budget about its kernel's compilation on a first run (CPU seconds, ``benchmarks/first_run.py
+#: --compile-times``: gather ~1.8, continuous gains ~5 with its helpers, the Bayes-rule pair
+#: ~28), so that a first run spends at most about twice the better of the two choices
+#: (ski rental); kTAN on helpmiss spends ~3, ~2 and ~6 s in the three numpy forms
+_GATHER = KernelChoice("estimators.scores._cg_kernel:gather_moments", budget=1.5)
+_CONTINUOUS = KernelChoice("estimators.scores._cg_continuous_kernel:continuous_gains",
+                           budget=5.0)
+_BAYES = KernelChoice("estimators.scores._cg_bayes_kernel:bayes_parameters",
+                      "estimators.scores._cg_kernel:bayes_row_sums", budget=10.0)
 #: (hyperedge, row) pairs per call of the row path: its arrays stay in the cache (250 rather
 #: than 2,230 hyperedges a call on helpmiss: 0.82 -> 0.60 s CPU, the same values)
 _ROW_PAIRS = 1 << 16
-
-
-def _compiled(name: str):
-    """A module of compiled loops (``estimators.scores.<name>``), imported on first use:
-    importing numba (~0.2 s) only where a mixed table is scored."""
-    return importlib.import_module(f"estimators.scores.{name}")
-
-
-def _kernel():
-    """:mod:`estimators.scores._cg_kernel` (the Bayes-rule factor's rows)."""
-    return _compiled("_cg_kernel")
 
 
 def _mixed_radix(codes: np.ndarray, levels) -> np.ndarray:
@@ -207,11 +216,38 @@ class CGTables:
         n = comp.astype(float) @ cell_n.reshape(r, G)  # (H, G)
         # per hyperedge the sums over the patterns in which its columns are observed, in
         # pattern order (a hyperedge's sums do not depend on its batch), centred at the end
-        mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
         R2 = R2 if R2.ndim == 4 else R2[:, :, None]
-        _kernel().gather_moments(np.ascontiguousarray(comp), R1, R2,
-                                 np.ascontiguousarray(spos, dtype=np.int64), ref, n, mean, M)
+        spos = np.ascontiguousarray(spos, dtype=np.int64)
+
+        def kernel(gather_moments, comp, R1, R2, spos, ref, n):
+            mean, M = np.empty((H, G, s)), np.empty((H, G, s, s))
+            gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
+            return mean, M
+
+        mean, M = _GATHER.call(_gather_moments, comp, R1, R2, spos, ref, n, kernel_form=kernel)
         return CellStats(n, mean, M)
+
+
+def _gather_moments(comp, R1, R2, spos, ref, n):
+    """:func:`~estimators.scores._cg_kernel.gather_moments` in numpy, the same operations in
+    the same order (so the same numbers bit for bit): per hyperedge the raw sums of the
+    patterns in which its columns are observed, added in pattern order from 0, then ``d =
+    S1 / max(n, 1)``, ``mean = ref + d`` and ``M = S2 - (n d_i) d_k``; ``mean`` (H, G, s) and
+    ``M`` (H, G, s, s)."""
+    H, s = spos.shape
+    G = R1.shape[2]
+    cols = spos if R2.shape[2] > 1 else np.zeros_like(spos)  # one column: no cross products
+    S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
+    for q in range(R1.shape[0]):
+        h = np.flatnonzero(comp[:, q])
+        if h.size:
+            S1[h] += R1[q][spos[h]]
+            S2[h] += R2[q][spos[h][:, :, None], cols[h][:, None, :]]
+    d = S1 / np.maximum(n, 1.0)[:, None, :]  # (H, s, G)
+    mean = ref[:, spos].transpose(1, 0, 2) + d.transpose(0, 2, 1)
+    nd = (n[:, None, :] * d).transpose(0, 2, 1)  # (H, G, s)
+    M = S2.transpose(0, 3, 1, 2) - nd[:, :, :, None] * d.transpose(0, 2, 1)[:, :, None, :]
+    return mean, M
 
 
 def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
@@ -321,16 +357,31 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     A, B = prod(L[:j]), prod(L[j + 1:])  # configurations of the members before / after v
     n, mean, M = (a.reshape(H, A, K, B, m, *e) for a, e in ((st.n, ()), (st.mean, (c,)),
                                                              (st.M, (c, c))))
-    p_mean, p_prec = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
-    p_const = np.empty((H, K, A, B, m))
-    class_ll, ntot, flag = _compiled("_cg_bayes_kernel").bayes_parameters(
-        n, mean, M, mcr, vs, ridge, TINY, p_mean, p_prec, p_const)
     rows, cv, starts = tables.rows_by_cell(v, tuple(x for x in cats if x != v))
     G = starts.size - 1
-    full = np.zeros(H)
-    _kernel().bayes_row_sums(tables.X, tables.obs, np.ascontiguousarray(spos, dtype=np.int64),
-                             rows, cv, starts, p_mean.reshape(H, K, G, c),
-                             p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G), full)
+    spos = np.ascontiguousarray(spos, dtype=np.int64)
+
+    def numpy_form():
+        params = bayes_numpy.bayes_parameters(n, mean, M, mcr, vs, ridge, TINY) if c <= 2 else None
+        if params is None:  # (a singular pooled covariance: the kernel's stale values)
+            return None
+        p_mean, p_prec, p_const, class_ll, ntot, flag = params
+        full = bayes_numpy.bayes_row_sums(
+            tables.X, tables.obs, spos, rows, cv, starts, p_mean.reshape(H, K, G, c),
+            p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G))
+        return full, class_ll, ntot, flag
+
+    def kernel(bayes_parameters, bayes_row_sums):
+        p_mean, p_prec = np.empty((H, K, A, B, m, c)), np.empty((H, K, A, B, m, c, c))
+        p_const = np.empty((H, K, A, B, m))
+        class_ll, ntot, flag = bayes_parameters(n, mean, M, mcr, vs, ridge, TINY, p_mean,
+                                                p_prec, p_const)
+        full = np.zeros(H)
+        bayes_row_sums(tables.X, tables.obs, spos, rows, cv, starts, p_mean.reshape(H, K, G, c),
+                       p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G), full)
+        return full, class_ll, ntot, flag
+
+    full, class_ll, ntot, flag = _BAYES.call(numpy_form, kernel_form=kernel)
     return (full - class_ll) / np.maximum(ntot, 1.0), ntot, flag
 
 
@@ -449,9 +500,9 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
             if kind == "continuous" and ridge > 0:
                 st = tables.gather(cats, spos[sl])
                 H = st.n.shape[0]
-                g, nt, fl = _compiled("_cg_continuous_kernel").continuous_gains(
-                    st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
-                    st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
+                args = (st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
+                        st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
+                g, nt, fl = _CONTINUOUS.call(continuous_gains_numpy, *args)
             elif kind == "continuous":  # ridge 0: the regressions take pseudo-inverses
                 g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
                                              var_smoothing, ridge)

@@ -70,7 +70,8 @@ def _ulps(got, ref):
     return np.abs(got - ref) / np.spacing(np.maximum(np.abs(ref), 1e-300))
 
 
-def test_exp_log_log1p_within_one_ulp_of_numpy():
+def _kernel_functions():
+    """``apply(which, a)``: the kernel's _exp (0), _log (1) or _log1p (2) of each of ``a``."""
     from numba import njit
 
     @njit(error_model="numpy")
@@ -80,6 +81,11 @@ def test_exp_log_log1p_within_one_ulp_of_numpy():
             out[i] = _exp(a[i]) if which == 0 else _log(a[i]) if which == 1 else _log1p(a[i])
         return out
 
+    return apply
+
+
+def test_exp_log_log1p_within_one_ulp_of_numpy():
+    apply = _kernel_functions()
     rng = np.random.default_rng(0)
     x = -np.concatenate([rng.random(20_000) * 40, rng.random(5_000) * 1e-7,
                          rng.random(5_000) * 700, [0.0, 1e-300, 1.0, 700.0]])
@@ -92,6 +98,48 @@ def test_exp_log_log1p_within_one_ulp_of_numpy():
     assert apply(1, np.array([1.0]))[0] == 0.0
     x = np.concatenate([rng.random(20_000), rng.random(5_000) * 1e-12, [0.0, 1.0, 1e-300]])
     assert _ulps(apply(2, x), np.log1p(x)).max() <= 1.0
+
+
+def test_numpy_exp_log_log1p_are_the_kernels_bit_for_bit():
+    """:mod:`estimators.scores._cg_bayes_numpy`'s fdlibm functions and the kernel's."""
+    from estimators.scores import _cg_bayes_numpy as numpy_form
+
+    apply = _kernel_functions()
+    rng = np.random.default_rng(2)
+    x = -np.concatenate([rng.random(20_000) * 40, rng.random(5_000) * 1e-7,
+                         rng.random(5_000) * 750, [0.0, 1e-300, 708.0, 708.5, np.inf]])
+    assert np.array_equal(numpy_form._exp(x), apply(0, x))
+    x = np.concatenate([1.0 + rng.random(20_000) * 10, np.exp(rng.normal(size=5_000) * 50),
+                        rng.random(5_000), [1.0, 2.0, 0.5, 1e300]])
+    assert np.array_equal(numpy_form._log(x), apply(1, x))
+    x = np.concatenate([rng.random(20_000), rng.random(5_000) * 1e-12, [0.0, 1.0, 1e-300]])
+    assert np.array_equal(numpy_form._log1p(x), apply(2, x))
+
+
+@settings(max_examples=30, deadline=None)
+@given(bayes_tables())
+def test_numpy_bayes_rule_is_the_kernels_bit_for_bit(table):
+    """One or two continuous parents, with and without a categorical one: the numpy form
+    and the compiled kernels give the same scores bit for bit (and send the same
+    hyperedges to the row path)."""
+    from estimators.scores import _cg_batch
+
+    X, y = table
+    items = [(0, (2,)), (0, (3,)), (0, (4,)), (0, (1, 2)), (0, (1, 3)), (0, (1, 4)),
+             (0, (2, 3)), (0, (2, 4)), (0, (1, 2, 3)), (0, (1, 3, 4))]
+    results = []
+    for mode in ("kernel", "numpy"):
+        before = _cg_batch._BAYES.numpy_calls
+        _cg_batch._BAYES.mode = mode
+        try:
+            data = _data(X, y)
+            results.append((cg_block(data, items), data.row_path_count))
+        finally:
+            _cg_batch._BAYES.mode = "auto"
+        assert (_cg_batch._BAYES.numpy_calls > before) == (mode == "numpy")
+    (compiled, on_rows), (numpy_scores, numpy_rows) = results
+    assert np.array_equal(numpy_scores, compiled, equal_nan=True)
+    assert numpy_rows == on_rows
 
 
 @settings(max_examples=60, deadline=None)
@@ -116,3 +164,31 @@ def test_imports_without_a_writable_cache():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip() == "45.0"
+
+
+@settings(max_examples=20, deadline=None)
+@given(bayes_tables(), st.integers(0, 10_000))
+def test_gather_moments_numpy_is_the_kernel_bit_for_bit(table, seed):
+    """:meth:`CGTables.gather`'s numpy form and the compiled
+    ``gather_moments``: the same means and cross products bit for bit, one and several
+    continuous columns, with and without a categorical member."""
+    from estimators.scores._cg_batch import _gather_moments
+    from estimators.scores._cg_kernel import gather_moments
+
+    X, y = table
+    tables = cg_data(X, y).tables()
+    rng = np.random.default_rng(seed)
+    r = tables.n_patterns
+    for cats, s in (((), 1), ((1,), 1), ((), 2), ((0, 1), 3)):
+        spos = np.ascontiguousarray(
+            np.stack([rng.choice(3, s, replace=False) for _ in range(7)]), dtype=np.int64)
+        cell_n, _, ref, R1, R2 = tables.block(cats, cross=s >= 2)
+        G = cell_n.size // r
+        comp = tables.pattern_observed[:, spos].all(axis=-1).T
+        n = comp.astype(float) @ cell_n.reshape(r, G)
+        R2 = R2 if R2.ndim == 4 else R2[:, :, None]
+        mean, M = np.empty((7, G, s)), np.empty((7, G, s, s))
+        gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
+        got_mean, got_M = _gather_moments(comp, R1, R2, spos, ref, n)
+        assert np.array_equal(got_mean, mean) and np.array_equal(got_M, M)
+        assert np.array_equal(tables.gather(cats, spos).M, M)  # the policy's choice
