@@ -8,10 +8,18 @@ CPU once per installation; a small table's work takes milliseconds in either for
 * the **kernel** when it is cheap to have: already compiled in this process, or held by
   numba's disk cache for its current source (loading it takes milliseconds) -- a warm
   process, and every process after the first, runs exactly the compiled code;
-* otherwise the **numpy form**, until this process has spent ``budget`` CPU seconds of its
-  thread in it (:data:`BUDGET`), after which the kernel is compiled (and cached) and used
-  from then on: a short first run compiles nothing, a long one pays at most the budget on
-  top of the compilation.
+* otherwise the **numpy form**, until ``budget`` CPU seconds have been spent in it
+  (:data:`BUDGET`), after which the kernel is compiled (and cached) and used from then on:
+  a short first run compiles nothing, a long one pays at most the budget on top of the
+  compilation.
+
+The time spent counts across processes: each process adds its numpy seconds to a small
+ledger file beside numba's cache of the kernel (``<module>.<function>.numpy-seconds``,
+stamped with the hash of the kernels' sources, so a changed kernel starts a new ledger),
+at most every :data:`FLUSH` seconds of numpy work and at exit. Many short runs (one fit per
+process, as the command line does) therefore compile the kernel once their sum passes the
+budget, instead of running the numpy form for ever; where no ledger can be written the
+budget counts per process.
 
 The disk cache is read the way numba reads it when it loads a function: its index file
 (``<module>.<function>-<line>.py<XY>.nbi`` in the cache directory numba's locator picks,
@@ -25,9 +33,13 @@ which costs at most the budget.
 
 from __future__ import annotations
 
+import atexit
+import hashlib
 import importlib
 import importlib.util
+import os
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -36,7 +48,7 @@ from pathlib import Path
 from types import CodeType, FunctionType
 from typing import TypeVar
 
-__all__ = ["BUDGET", "KernelChoice", "cached_on_disk"]
+__all__ = ["BUDGET", "FLUSH", "KernelChoice", "cached_on_disk"]
 
 T = TypeVar("T")
 
@@ -44,6 +56,8 @@ T = TypeVar("T")
 #: compiles the kernel, by default: about the compilation of a small kernel; a choice whose
 #: kernels take longer to compile passes its own (about their compilation: ski rental)
 BUDGET = 1.5
+#: numpy seconds a process gathers before it adds them to the ledger (and at exit)
+FLUSH = 0.25
 
 
 def _function_code(path: str, name: str) -> CodeType | None:
@@ -56,6 +70,18 @@ def _function_code(path: str, name: str) -> CodeType | None:
     return None
 
 
+def _function_cache(module: str, name: str):
+    """numba's ``FunctionCache`` of the kernel ``module.name`` (module not imported), or
+    None where the module or the function is not found."""
+    spec = importlib.util.find_spec(module)
+    code = _function_code(spec.origin, name) if spec and spec.origin else None
+    if code is None:
+        return None
+    from numba.core.caching import FunctionCache  # noqa: PLC0415  (numba when asked)
+
+    return FunctionCache(FunctionType(code, {}))
+
+
 def cached_on_disk(module: str, name: str) -> bool:
     """Whether numba's disk cache holds a compilation of the kernel ``module.name`` for
     this machine and its current source (module docstring); False where it cannot tell.
@@ -66,14 +92,11 @@ def cached_on_disk(module: str, name: str) -> bool:
     False
     """
     try:
-        spec = importlib.util.find_spec(module)
-        code = _function_code(spec.origin, name) if spec and spec.origin else None
-        if code is None:
+        cache = _function_cache(module, name)
+        if cache is None:
             return False
-        from numba.core.caching import FunctionCache  # noqa: PLC0415  (numba when asked)
-        from numba.core.registry import cpu_target  # noqa: PLC0415
+        from numba.core.registry import cpu_target  # noqa: PLC0415  (numba when asked)
 
-        cache = FunctionCache(FunctionType(code, {}))
         _, magic, hashes = cache._index_key(None, cpu_target.target_context.codegen())
         index = cache._cache_file._load_index()
         return any(key[1:] == (magic, hashes) for key in index)
@@ -85,6 +108,59 @@ def _compiled_here(module: str, name: str) -> bool:
     """Whether the kernel has a compiled signature in this process (its module imported)."""
     loaded = sys.modules.get(module)
     return bool(getattr(getattr(loaded, name, None), "signatures", None))
+
+
+class _Ledger:
+    """The numpy seconds spent on one choice's kernels, across processes: a file beside
+    numba's cache of the first kernel holding the hash of the kernels' sources and the
+    seconds (module docstring); no file where numba finds no cache directory."""
+
+    def __init__(self, names: tuple[tuple[str, str], ...]) -> None:
+        self.names = names
+        self._path: Path | None | bool = False  # False: not looked up yet
+        self._stamp = ""
+
+    def path(self) -> Path | None:
+        """The ledger's file (looked up once), None where there is none."""
+        if self._path is False:
+            self._path = None
+            try:
+                mod, fn = self.names[0]
+                cache = _function_cache(mod, fn)
+                if cache is not None:
+                    digest = hashlib.sha256()
+                    for module, _ in self.names:
+                        digest.update(Path(importlib.util.find_spec(module).origin)
+                                      .read_bytes())
+                    self._stamp = digest.hexdigest()[:16]
+                    self._path = Path(cache._cache_path) / f"{mod}.{fn}.numpy-seconds"
+            except Exception:  # noqa: BLE001  (numba's internals differ: count per process)
+                self._path = None
+        return self._path
+
+    def read(self) -> float:
+        """The seconds on record for the kernels' current sources (0 where none)."""
+        path = self.path()
+        try:
+            stamp, seconds = path.read_text().split()
+            return float(seconds) if stamp == self._stamp else 0.0
+        except (AttributeError, OSError, ValueError):
+            return 0.0
+
+    def add(self, seconds: float) -> None:
+        """Add ``seconds`` to the record (written whole, replaced atomically; two processes
+        adding at once may lose one's seconds, which only delays a compilation)."""
+        path = self.path()
+        if path is None:
+            return
+        total = self.read() + seconds
+        try:
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+            with os.fdopen(fd, "w") as out:
+                out.write(f"{self._stamp} {total!r}\n")
+            os.replace(tmp, path)
+        except OSError:
+            pass
 
 
 class KernelChoice:
@@ -104,7 +180,7 @@ class KernelChoice:
         "auto" (the policy above); "numpy" runs the numpy form wherever it gives an answer
         and "kernel" the kernels (tests and benchmarks compare the two).
     spent : float
-        CPU seconds spent in the numpy form.
+        CPU seconds spent in the numpy form by this process (the ledger holds the others').
     numpy_calls, kernel_calls : int
         Calls of either form.
 
@@ -129,6 +205,10 @@ class KernelChoice:
         self._kernel = False
         self._on_disk: dict[tuple[str, str], bool] = {}  # read once per process
         self._lock = threading.Lock()
+        self._ledger = _Ledger(self.names)
+        self._recorded: float | None = None  # the ledger's seconds when first asked
+        self._unflushed = 0.0
+        self._at_exit = False
 
     def _cheap(self, mod: str, fn: str) -> bool:
         """Compiled in this process, or in numba's disk cache."""
@@ -143,9 +223,18 @@ class KernelChoice:
         if self.mode != "auto":
             return self.mode == "kernel"
         if not self._kernel:
-            self._kernel = self.spent >= self.budget or all(
+            if self._recorded is None:
+                self._recorded = self._ledger.read()
+            self._kernel = self.spent + self._recorded >= self.budget or all(
                 self._cheap(mod, fn) for mod, fn in self.names)
         return self._kernel
+
+    def flush(self) -> None:
+        """Add this process's numpy seconds not yet on record to the ledger."""
+        with self._lock:
+            seconds, self._unflushed = self._unflushed, 0.0
+        if seconds > 0.0:
+            self._ledger.add(seconds)
 
     def kernels(self) -> tuple:
         """The kernels' dispatchers (their modules imported)."""
@@ -158,9 +247,18 @@ class KernelChoice:
         try:
             yield
         finally:
+            seconds = time.thread_time() - start
             with self._lock:
-                self.spent += time.thread_time() - start
+                self.spent += seconds
                 self.numpy_calls += 1
+                record = self.mode == "auto"
+                if record:
+                    self._unflushed += seconds
+                    if not self._at_exit:
+                        self._at_exit = True
+                        atexit.register(self.flush)
+            if record and self._unflushed >= FLUSH:
+                self.flush()
 
     def call(self, numpy_form: Callable[..., T | None], *args,
              kernel_form: Callable[..., T] | None = None) -> T:

@@ -69,6 +69,30 @@ def test_numpy_until_the_budget_then_the_kernel_compiled_and_cached(fake_kernel)
     assert (fresh.numpy_calls, fresh.kernel_calls) == (0, 1)
 
 
+def test_the_budget_counts_across_processes(fake_kernel):
+    """Each process adds its numpy seconds to the ledger beside numba's cache: short runs
+    (one call each, 1 ms) compile the kernel once their sum passes the budget; a changed
+    kernel source starts a new ledger."""
+    name, path = fake_kernel
+    a = np.arange(5.0)
+    for _process in range(2):  # ~1 ms on record after the first, ~2 ms after the second
+        choice = KernelChoice(f"{name}:total", budget=1.5e-3)
+        assert choice.call(busy_sum, a) == 10.0
+        assert (choice.numpy_calls, choice.kernel_calls) == (1, 0)
+        choice.flush()  # at exit
+    assert name not in sys.modules
+    ledger = next((tmp for tmp in path.parent.rglob(f"{name}.total.numpy-seconds")), None)
+    assert ledger is not None and 2e-3 <= float(ledger.read_text().split()[1]) < 3e-3
+    third = KernelChoice(f"{name}:total", budget=1.5e-3)
+    assert third.call(busy_sum, a) == 10.0
+    assert (third.numpy_calls, third.kernel_calls) == (0, 1)
+    del sys.modules[name]
+    path.write_text(SOURCE.replace("s += x", "s = s + x"))  # a new kernel: a new ledger
+    fourth = KernelChoice(f"{name}:total", budget=1.5e-3)
+    assert fourth.call(busy_sum, a) == 10.0
+    assert (fourth.numpy_calls, fourth.kernel_calls) == (1, 0)
+
+
 def test_an_unspent_budget_keeps_the_numpy_form(fake_kernel):
     name, _ = fake_kernel
     choice = KernelChoice(f"{name}:total", budget=math.inf)
