@@ -34,13 +34,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks._freshness import Freshness, freshness
+from benchmarks._quick_numbers import Varying
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
 class Step:
-    """One results-writing run: ``benchmarks/SCRIPT.py ARGS`` and the files it writes."""
+    """One results-writing run: ``benchmarks/SCRIPT.py ARGS`` and the files it writes;
+    ``varying``: the numbers of its files that measure the run (time, speed, load, memory)
+    and so differ between two runs of the same code (every other number of a fresh
+    ``--quick`` file must equal the committed one: ``tests/benchmarks/test_quick_runs.py``)."""
 
     name: str
     script: str
@@ -48,6 +52,7 @@ class Step:
     args: tuple[str, ...] = ()
     quick_args: tuple[str, ...] = ("--quick",)
     quick_outputs: tuple[str, ...] = ()
+    varying: Varying = Varying()
 
     def command(self, quick: bool, extra: tuple[str, ...] = ()) -> list[str]:
         return [sys.executable, f"benchmarks/{self.script}.py",
