@@ -154,7 +154,8 @@ def _markdown_lines(text: str, varying: Varying) -> list[Line]:
             if SEPARATOR.match(line):
                 continue
             cells = _split_row(line)
-            where = f"row '{cells[0]}'" + (f" (section '{section}')" if section else "")
+            label = " | ".join(cells[:2]) if NUMBER.fullmatch(cells[0]) else cells[0]
+            where = f"row '{label}'" + (f" (section '{section}')" if section else "")
             out.append(_row(cells, columns, where, varying))
             continue
         columns = None
