@@ -217,12 +217,12 @@ def _compare_lines(a: Line, b: Line, name: str) -> list[str]:
     if len(a.cells) != len(b.cells):
         return [f"{name}: {a.cells[0].where}: {len(a.cells)} cells committed, "
                 f"{len(b.cells)} fresh"]
-    for ca, cb in zip(a.cells, b.cells):
+    for ca, cb in zip(a.cells, b.cells, strict=True):
         if ca.skeleton != cb.skeleton:
             problems.append(f"{name}: {ca.where}: committed '{ca.skeleton}', "
                             f"fresh '{cb.skeleton}' (# stands for a number)")
             continue
-        bad = [(x, y) for x, y in zip(ca.numbers, cb.numbers) if not numbers_equal(x, y)]
+        bad = [(x, y) for x, y in zip(ca.numbers, cb.numbers, strict=True) if not numbers_equal(x, y)]
         if bad:
             problems.append(f"{name}: {ca.where}: committed {', '.join(x for x, _ in bad)}, "
                             f"fresh {', '.join(y for _, y in bad)}")
@@ -241,7 +241,7 @@ def compare_lines(committed: list[Line], fresh: list[Line], name: str) -> list[s
                                       [x.skeleton for x in fresh], autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op in ("equal", "replace") and i2 - i1 == j2 - j1:
-            for a, b in zip(committed[i1:i2], fresh[j1:j2]):
+            for a, b in zip(committed[i1:i2], fresh[j1:j2], strict=True):
                 problems += _compare_lines(a, b, name)
             continue
         for a in committed[i1:i2]:
