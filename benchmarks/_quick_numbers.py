@@ -16,7 +16,8 @@ Rules:
 * in a table, a column whose header matches a pattern of ``Varying.columns`` is dropped, and
   so is every cell but the first of a row whose first cell matches ``Varying.rows``; in a line
   outside a table (and in every kept cell) the text matching a pattern of ``Varying.text`` is
-  masked;
+  masked; the lines under a markdown heading that matches a pattern of ``Varying.sections``
+  (up to the next heading) are skipped, the heading kept;
 * what remains must be equal as text once numbers are taken out, and the numbers must be equal
   within one unit of the last printed digit of the less precise of the two (round-off of the
   formatting across BLAS builds); numbers printed without a decimal point or an exponent
@@ -78,6 +79,9 @@ class Varying:
         Table rows (matched on their first cell) whose values vary.
     text : tuple of str
         Text that varies, masked wherever it matches (outside tables and inside kept cells).
+    sections : tuple of str
+        Markdown headings (without their ``#``) whose lines vary, up to the next heading
+        (e.g. a table of times whose columns are model names).
     why : str
         Why these vary (for the reader of ``STEPS``).
     """
@@ -85,6 +89,7 @@ class Varying:
     columns: tuple[str, ...] = ()
     rows: tuple[str, ...] = ()
     text: tuple[str, ...] = ()
+    sections: tuple[str, ...] = ()
     why: str = ""
 
     def column(self, name: str) -> bool:
@@ -92,6 +97,9 @@ class Varying:
 
     def row(self, label: str) -> bool:
         return any(re.search(p, label, re.I) for p in self.rows)
+
+    def section(self, heading: str) -> bool:
+        return any(re.search(p, heading, re.I) for p in self.sections)
 
     def mask(self, text: str) -> str:
         for p in self.text:
@@ -145,6 +153,8 @@ def _markdown_lines(text: str, varying: Varying) -> list[Line]:
         number = k + HEADER_LINES + 1
         if line.startswith("#"):
             section = line.lstrip("#").strip()
+        elif varying.section(section):
+            continue
         is_row = line.lstrip().startswith("|")
         if is_row and columns is None and k + 1 < len(lines) and SEPARATOR.match(lines[k + 1]):
             columns = _split_row(line)

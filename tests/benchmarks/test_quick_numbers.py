@@ -100,6 +100,18 @@ def test_rows_declared_varying_keep_only_their_label():
                                          "0.91, fresh 0.95"]
 
 
+def test_a_section_declared_varying_is_skipped_up_to_the_next_heading():
+    table = "| target | NB | TAN |\n|---|---|---|\n| asia | {} | {} |\n"
+    committed = (HEAD.format("a", "1", "1") + "## Test accuracy\n\n" + table.format("0.91", "0.95")
+                 + "\n## Fit seconds\n\n" + table.format("0.2", "0.3"))
+    fresh = committed.replace("| 0.2 | 0.3 |", "| 1.2 | 2.3 |")
+    seconds = Varying(sections=("^Fit seconds",))
+    assert compare_text(committed, fresh, seconds, name="b.md") == []
+    assert compare_text(committed, fresh.replace("0.95", "0.97"), seconds, name="b.md") == [
+        "b.md: row 'asia' (section 'Test accuracy'), column 'TAN': committed 0.95, fresh 0.97"]
+    assert len(compare_text(committed, fresh, name="b.md")) == 2
+
+
 def test_csv_by_column_name_and_json_by_key():
     committed = "dataset,method,f1,seconds\niris,GNB,0.913043,0.0034\niris,KNB,0.95,0.045\n"
     fresh = committed.replace("0.0034", "0.0101")
@@ -133,6 +145,6 @@ def test_every_step_has_committed_quick_files_and_valid_declarations():
         for name in step.files(quick=True):
             assert (ROOT / "benchmarks" / "results" / name).is_file(), name
         v = step.varying
-        for pattern in (*v.columns, *v.rows, *v.text):
+        for pattern in (*v.columns, *v.rows, *v.text, *v.sections):
             re.compile(pattern)
-        assert bool(v.why) == bool(v.columns or v.rows or v.text), step.name
+        assert bool(v.why) == bool(v.columns or v.rows or v.text or v.sections), step.name
