@@ -73,6 +73,9 @@ class Step:
 #: (benchmarks/_quick_numbers.py says how columns, rows and text are matched)
 TIMES = "wall and CPU times, ratios of times, load average"
 TARGET_LINE = r"^(Targets?|Goals?)\b.*"   # a whole line of time goals and their marks
+#: the hash of the package sources in a run store's code version (provenance, like the commit
+#: in the header: it changes with any package edit, the numbers only with some)
+CODE_VERSION = r"\b[0-9a-f]{12}-sk[\d.]+\d"
 
 #: every step, in the order ``all`` runs them (real_tables before the leaderboard, which
 #: reads its cached table results)
@@ -135,13 +138,15 @@ STEPS = [
     # runs, not after
     Step("real_tables", "real_tables", ("real_tables.md",),
          ("--repeats", "1", "--n-jobs", "2"),
-         varying=Varying(columns=("^seconds$",), why=TIMES)),
+         varying=Varying(columns=("^seconds$",), text=(CODE_VERSION,),
+                         why=TIMES + "; the code version hash")),
     Step("leaderboard", "leaderboard",
          ("leaderboard.md", "leaderboard_accuracy.png", "leaderboard_accuracy.pdf",
           "leaderboard_log_loss.png", "leaderboard_log_loss.pdf"),
          ("--repeats", "1", "--n-jobs", "2"),
          quick_outputs=("leaderboard_quick.md", "leaderboard_quick_accuracy.png",
-                        "leaderboard_quick_log_loss.png")),
+                        "leaderboard_quick_log_loss.png"),
+         varying=Varying(text=(CODE_VERSION,), why="the code version hash")),
     Step("ktan_speed", "ktan_speed", ("ktan_speed.md",),
          varying=Varying(columns=("row path / statistics", r"\bs$", "CPU s"), why=TIMES)),
     Step("core_fit_time", "core_fit_time", ("core_fit_time.md",),
@@ -207,7 +212,8 @@ STEPS = [
          ("--repeats", "1"),
          quick_outputs=("bnc_family_quick.md", "bnc_family_quick_accuracy.png",
                         "bnc_family_quick_log_loss.png"),
-         varying=Varying(columns=("fit s", "speed-up"), why=TIMES)),
+         varying=Varying(columns=("fit s", "speed-up"), text=(CODE_VERSION,),
+                         why=TIMES + "; the code version hash")),
 ]
 
 #: scripts of benchmarks/ that are not steps, and why
