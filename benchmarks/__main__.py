@@ -167,7 +167,7 @@ STEPS = [
                          why="its own provenance line (commit, start time, load)")),
     Step("discriminative", "discriminative", ("discriminative.md",),
          varying=Varying(columns=("fit seconds", "fit / LR fit", "fit ratio", r"fit ≤ \d+x LR"),
-                         text=(r"fit within \d+x of LR on \d+ of \d+: goal (NOT )?met",),
+                         text=(r"fit within \d+x of LR on \d+ of \d+(: goal (NOT )?met)?",),
                          why=TIMES + ", counts and goal marks of fit-time ratios")),
     Step("paper1", "paper1", ("paper1.md", "paper1.csv", "paper1_splits.csv",
                               "paper1_curves.csv"),
