@@ -34,13 +34,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks._freshness import Freshness, freshness
+from benchmarks._quick_numbers import Varying
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
 class Step:
-    """One results-writing run: ``benchmarks/SCRIPT.py ARGS`` and the files it writes."""
+    """One results-writing run: ``benchmarks/SCRIPT.py ARGS`` and the files it writes;
+    ``varying``: the numbers of its files that measure the run (time, speed, load, memory)
+    and so differ between two runs of the same code (every other number of a fresh
+    ``--quick`` file must equal the committed one: ``tests/benchmarks/test_quick_runs.py``)."""
 
     name: str
     script: str
@@ -48,6 +52,7 @@ class Step:
     args: tuple[str, ...] = ()
     quick_args: tuple[str, ...] = ("--quick",)
     quick_outputs: tuple[str, ...] = ()
+    varying: Varying = Varying()
 
     def command(self, quick: bool, extra: tuple[str, ...] = ()) -> list[str]:
         return [sys.executable, f"benchmarks/{self.script}.py",
@@ -62,28 +67,67 @@ class Step:
             f"{Path(n).stem}_quick{Path(n).suffix}" for n in self.outputs))
 
 
+#: shared declarations of what varies between two runs of the same code (Step.varying):
+#: wall/CPU times and what is computed from them (speed-ups, ratios of times, goal marks on a
+#: time, the load average, memory), each pattern a regular expression
+#: (benchmarks/_quick_numbers.py says how columns, rows and text are matched)
+TIMES = "wall and CPU times, ratios of times, load average"
+TARGET_LINE = r"^(Targets?|Goals?)\b.*"   # a whole line of time goals and their marks
+#: the hash of the package sources in a run store's code version (provenance, like the commit
+#: in the header: it changes with any package edit, the numbers only with some)
+CODE_VERSION = r"\b[0-9a-f]{12}-sk[\d.]+\d"
+
 #: every step, in the order ``all`` runs them (real_tables before the leaderboard, which
 #: reads its cached table results)
 STEPS = [
-    Step("startup", "startup", ("startup.md",)),
-    Step("first_run", "first_run", ("first_run.md",)),
-    Step("backbone_dp", "backbone_dp", ("backbone_dp.md",)),
-    Step("tan_vs_pgmpy", "tan_vs_pgmpy", ("tan_vs_pgmpy.md",)),
-    Step("gaussian_edge_matrix", "gaussian_edge_matrix", ("gaussian_edge_matrix.md",)),
-    Step("kde_copula_scaling", "kde_copula_scaling", ("kde_copula_scaling.md",)),
-    Step("marginal_patterns", "marginal_patterns", ("marginal_patterns.md",)),
+    Step("startup", "startup", ("startup.md",),
+         varying=Varying(columns=(r"\(s\)", "empty interpreter"), why=TIMES)),
+    Step("first_run", "first_run", ("first_run.md",),
+         varying=Varying(columns=(r"\(s\)", "first / second"),
+                         text=(r"load average [\d.]+ before, [\d.]+ after",), why=TIMES)),
+    Step("backbone_dp", "backbone_dp", ("backbone_dp.md",),
+         varying=Varying(columns=("time", "memory", "slope"),
+                         text=(r"^Target k = .*", r"^Load: .*"),
+                         why=TIMES + ", peak memory, slopes of log time")),
+    Step("tan_vs_pgmpy", "tan_vs_pgmpy", ("tan_vs_pgmpy.md",),
+         varying=Varying(columns=(r"\(s\)", "speed-up"), text=(r"Total wall time of the run: \d+ s",),
+                         why=TIMES)),
+    Step("gaussian_edge_matrix", "gaussian_edge_matrix", ("gaussian_edge_matrix.md",),
+         varying=Varying(columns=(r"\(s\)",), why=TIMES)),
+    Step("kde_copula_scaling", "kde_copula_scaling", ("kde_copula_scaling.md",),
+         varying=Varying(columns=(r"\(s\)",), text=(r"slope of time against n: \*\*[-\d.]+\*\*",),
+                         why=TIMES + ", the slope of log time")),
+    Step("marginal_patterns", "marginal_patterns", ("marginal_patterns.md",),
+         varying=Varying(columns=(r"\(s\)", "^ratio$"), why=TIMES)),
     Step("confidence_gaussian_tree", "confidence_gaussian_tree",
          ("confidence_gaussian_tree.md",)),
     Step("copula_structure", "copula_structure", ("copula_structure.md",)),
     Step("latent_binary", "latent_binary", ("latent_binary.md",)),
-    Step("latent_vs_lda", "latent_vs_lda", ("latent_vs_lda.md",)),
+    Step("latent_vs_lda", "latent_vs_lda", ("latent_vs_lda.md",),
+         varying=Varying(columns=("iteration", ", E-step$", "LDA / ours"),
+                         text=(r"1-minute load average [\d.]+ at the start and [\d.]+ at the end",),
+                         why=TIMES)),
     Step("latent_active_set", "latent_vs_lda", ("latent_active_set.md",), ("--no-lda",),
-         ("--quick", "--no-lda")),
-    Step("gnb_speed", "gnb_speed", ("gnb_speed.md",)),
-    Step("ande_speed", "ande_speed", ("ande_speed.md",)),
-    Step("wide", "wide", ("wide.md",)),
-    Step("ktan_vs_pgmpy", "ktan_vs_pgmpy", ("ktan_vs_pgmpy.md",)),
-    Step("dask_scale", "dask_scale", ("dask_scale.md", "dask_scale.csv"), ("--rows", "1e7")),
+         ("--quick", "--no-lda"),
+         varying=Varying(columns=("iteration", ", E-step$", "LDA / ours"),
+                         text=(r"1-minute load average [\d.]+ at the start and [\d.]+ at the end",),
+                         why=TIMES)),
+    Step("gnb_speed", "gnb_speed", ("gnb_speed.md",),
+         varying=Varying(columns=(r"\(s\)", "ratio"), text=(TARGET_LINE,), why=TIMES)),
+    Step("ande_speed", "ande_speed", ("ande_speed.md",),
+         varying=Varying(columns=(r"\(s\)",), rows=(" / TAN fit$",), text=(TARGET_LINE,),
+                         why=TIMES)),
+    Step("wide", "wide", ("wide.md",),
+         varying=Varying(columns=("^seconds$", "vs dense Prim", "CPU", r"\(s\)", "MB",
+                                  r"d\^2 floats"),
+                         text=(TARGET_LINE,), why=TIMES + ", peak memory")),
+    Step("ktan_vs_pgmpy", "ktan_vs_pgmpy", ("ktan_vs_pgmpy.md",),
+         varying=Varying(columns=(r"\(s\)", "per fold", "ratio"), text=(TARGET_LINE,),
+                         why=TIMES)),
+    Step("dask_scale", "dask_scale", ("dask_scale.md", "dask_scale.csv"), ("--rows", "1e7"),
+         varying=Varying(columns=(r"\(s\)", "rows / s", "MB", "^seconds$", "rows_per_s", "seconds",
+                                  "rss", "idle", "load", "^date", "^commit"),
+                         why=TIMES + ", memory, the date and commit of the run")),
     Step("missing", "missing", ("missing.md",), ("--max-rows", "500")),
     Step("missing_discriminative", "missing", ("missing_discriminative.md",),
          ("--max-rows", "500", "--models", "discriminative"),
@@ -93,16 +137,23 @@ STEPS = [
     # machine allows for every model on every table, two cells at a time; chosen before the
     # runs, not after
     Step("real_tables", "real_tables", ("real_tables.md",),
-         ("--repeats", "1", "--n-jobs", "2")),
+         ("--repeats", "1", "--n-jobs", "2"),
+         varying=Varying(columns=("^seconds$",), text=(CODE_VERSION,),
+                         why=TIMES + "; the code version hash")),
     Step("leaderboard", "leaderboard",
          ("leaderboard.md", "leaderboard_accuracy.png", "leaderboard_accuracy.pdf",
           "leaderboard_log_loss.png", "leaderboard_log_loss.pdf"),
          ("--repeats", "1", "--n-jobs", "2"),
          quick_outputs=("leaderboard_quick.md", "leaderboard_quick_accuracy.png",
-                        "leaderboard_quick_log_loss.png")),
-    Step("ktan_speed", "ktan_speed", ("ktan_speed.md",)),
-    Step("core_fit_time", "core_fit_time", ("core_fit_time.md",)),
-    Step("ktan_auto_rule", "ktan_auto_rule", ("ktan_auto_rule.md",)),
+                        "leaderboard_quick_log_loss.png"),
+         varying=Varying(text=(CODE_VERSION,), why="the code version hash")),
+    Step("ktan_speed", "ktan_speed", ("ktan_speed.md",),
+         varying=Varying(columns=("row path / statistics", r"\bs$", "CPU s"), why=TIMES)),
+    Step("core_fit_time", "core_fit_time", ("core_fit_time.md",),
+         varying=Varying(columns=(r"\(s\)", "after / before"), why=TIMES)),
+    Step("ktan_auto_rule", "ktan_auto_rule", ("ktan_auto_rule.md",),
+         varying=Varying(columns=("CPU s",), text=(r"CPU s over all tables: auto \d+, all \d+",),
+                         why=TIMES)),
     Step("defaults_check_choosing", "defaults_check", ("defaults_check_choosing.md",),
          ("--choosing", "--max-rows", "1000"), ("--quick", "--choosing")),
     Step("defaults_check_latent", "defaults_check", ("defaults_check_latent.md",),
@@ -111,37 +162,58 @@ STEPS = [
     Step("defaults_check_ktan", "defaults_check", ("defaults_check_ktan.md",),
          ("--models", "ktan", "--output", "defaults_check_ktan"),
          ("--quick", "--models", "ktan", "--output", "defaults_check_ktan")),
-    Step("typing_rule", "typing_rule", ("typing_rule.md",)),
-    Step("discriminative", "discriminative", ("discriminative.md",)),
+    Step("typing_rule", "typing_rule", ("typing_rule.md",),
+         varying=Varying(text=(r"^Code: commit .*", r"Started .* UTC; load average [\d.]+"),
+                         why="its own provenance line (commit, start time, load)")),
+    Step("discriminative", "discriminative", ("discriminative.md",),
+         varying=Varying(columns=("fit seconds", "fit / LR fit", "fit ratio", r"fit ≤ \d+x LR"),
+                         text=(r"fit within \d+x of LR on \d+ of \d+(: goal (NOT )?met)?",),
+                         why=TIMES + ", counts and goal marks of fit-time ratios")),
     Step("paper1", "paper1", ("paper1.md", "paper1.csv", "paper1_splits.csv",
                               "paper1_curves.csv"),
          quick_outputs=("paper1_quick.md", "paper1_quick.csv", "paper1_quick_splits.csv",
-                        "paper1_quick_curves.csv")),
+                        "paper1_quick_curves.csv"),
+         varying=Varying(columns=("seconds", "^s$"), text=(r"Last run: \d+ s",), why=TIMES)),
     Step("paper1_sonar", "paper1_sonar", ("paper1_sonar.md", "paper1_sonar.csv")),
-    Step("paper2", "paper2", ("paper2.md",)),
+    Step("paper2", "paper2", ("paper2.md",),
+         varying=Varying(columns=(r"\(s\)", "µs/row", "ms/row", "^ratio$"),
+                         text=(r"^The run took .*",), why=TIMES)),
     Step("paper2_recurrence", "paper2_recurrence",
          ("paper2_recurrence.md", "paper2_recurrence_unreachable.png",
           "paper2_recurrence_unreachable.pdf"),
-         quick_outputs=("paper2_recurrence_quick.md",)),
-    Step("paper3", "paper3", ("paper3.md",)),
+         quick_outputs=("paper2_recurrence_quick.md",),
+         varying=Varying(columns=("^s$", "^s literal$", "^s DP$"), text=(r"^Total time \d+ s",),
+                         why=TIMES)),
+    Step("paper3", "paper3", ("paper3.md",),
+         varying=Varying(text=(r"^Total run time: \d+ s",), why=TIMES)),
     Step("bayes_optimal", "bayes_optimal",
          ("bayes_optimal.md", "bayes_optimal.csv", "bayes_optimal_curves.csv",
           "bayes_optimal_prior.csv", "bayes_optimal_run.json"), ("--jobs", "2"),
          quick_outputs=("bayes_optimal_quick.md", "bayes_optimal_quick.csv",
                         "bayes_optimal_quick_curves.csv", "bayes_optimal_quick_prior.csv",
-                        "bayes_optimal_quick_run.json")),
-    Step("cli_trial", "cli_trial", ("cli_trial.md",)),
-    Step("ban_optimality", "ban_optimality", ("ban_optimality.md",)),
-    Step("ban_digits", "ban_digits", ("ban_digits.md",)),
-    Step("semiparametric", "semiparametric", ("semiparametric.md",), ("--max-rows", "500")),
+                        "bayes_optimal_quick_run.json"),
+         varying=Varying(columns=("seconds",), text=(r"Total [\d.]+ min", r'"minutes": [-+\d.e]+'),
+                         sections=(r"^Fit \+ predict seconds",), why=TIMES)),
+    Step("cli_trial", "cli_trial", ("cli_trial.md",),
+         varying=Varying(text=(r"\(\d+ s\)",), why="each run's wall seconds")),
+    Step("ban_optimality", "ban_optimality", ("ban_optimality.md",),
+         varying=Varying(text=(r"total \d+ s\.",), why=TIMES)),
+    Step("ban_digits", "ban_digits", ("ban_digits.md",),
+         varying=Varying(columns=("seconds",), text=(r"total \d+ s\.",),
+                         why=TIMES)),
+    Step("semiparametric", "semiparametric", ("semiparametric.md",), ("--max-rows", "500"),
+         varying=Varying(columns=(r"\bs$",), why=TIMES)),
     Step("semiparametric_speed", "semiparametric_speed", ("semiparametric_speed.md",),
-         ("--exact",)),
+         ("--exact",),
+         varying=Varying(columns=(r"\bs$", "/ discriminative"), why=TIMES)),
     Step("bnc_family", "bnc_family",
          ("bnc_family.md", "bnc_family_accuracy.png", "bnc_family_accuracy.pdf",
           "bnc_family_log_loss.png", "bnc_family_log_loss.pdf"),
          ("--repeats", "1"),
          quick_outputs=("bnc_family_quick.md", "bnc_family_quick_accuracy.png",
-                        "bnc_family_quick_log_loss.png")),
+                        "bnc_family_quick_log_loss.png"),
+         varying=Varying(columns=("fit s", "speed-up"), text=(CODE_VERSION,),
+                         why=TIMES + "; the code version hash")),
 ]
 
 #: scripts of benchmarks/ that are not steps, and why
