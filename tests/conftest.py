@@ -28,7 +28,7 @@ def pytest_generate_tests(metafunc):
 # the run (issue 49: the README test command's wall time). The scopes below are sent first,
 # in this order (the longest first); the tutorials share no fixture, so each is its own scope.
 HEAVY_SCOPES = (
-    "tests/estimators/ktan/test_missing.py",  # one 94 s brute force (load 5)
+    "tests/estimators/ktan/test_missing.py",
     "tests/estimators/scores/test_cg_cell_statistics.py",
     "tests/test_tutorials.py::test_tutorial_runs",
     "tests/benchmarks/test_table_numbers.py",
