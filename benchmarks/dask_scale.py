@@ -31,8 +31,8 @@ coefficients and intercepts, the chosen penalty, both fits' L-BFGS convergence, 
 4e-5 on 3,000 rows and 9e-5 on 30,000, at 1e-11 below 4e-7; ``--disc-tol 1e-11`` sets it).
 
 Run: ``PYTHONPATH=. python benchmarks/dask_scale.py [--rows 1e7] [--models gnb,tan,tan-mixed,tan-disc]``
-(writes ``results/dask_scale.md``, or under ``$KGRAPH_BENCH_RESULTS``; appends a row per run
-to ``results/dask_scale.csv``).
+(writes ``results/dask_scale.md`` and ``results/dask_scale.csv`` whole, one row per model of
+this run, or under ``$KGRAPH_BENCH_RESULTS``).
 """
 
 from __future__ import annotations
@@ -258,16 +258,12 @@ def main(argv=None) -> None:
         args.rows, args.sample, args.models = 2e5, 2e5, "gnb"
     n_rows = int(args.rows)
     csv_path = RESULTS / ("dask_scale_quick.csv" if args.quick else "dask_scale.csv")
-    if args.quick and csv_path.exists():
-        csv_path.unlink()
     RESULTS.mkdir(parents=True, exist_ok=True)
-    new = not csv_path.exists()
-    with csv_path.open("a", newline="") as fh:
+    with csv_path.open("w", newline="") as fh:  # written whole: this run's rows only
         writer = csv.writer(fh)
-        if new:
-            writer.writerow(["model", "rows", "seconds", "rows_per_s", "peak_mb_worker_1",
-                             "peak_mb_worker_2", "idle_mb", "same_structure_1e6",
-                             "max_proba_diff_1e6", "in_memory_seconds_1e6", "edges"])
+        writer.writerow(["model", "rows", "seconds", "rows_per_s", "peak_mb_worker_1",
+                         "peak_mb_worker_2", "idle_mb", "same_structure_1e6",
+                         "max_proba_diff_1e6", "in_memory_seconds_1e6", "edges"])
         for name in args.models.split(","):
             res = fit_on_cluster(name, n_rows)
             print(name, res, flush=True)  # before the (slow) in-memory equality check
@@ -288,13 +284,11 @@ def _label(name: str) -> str:
 
 
 def write_report(csv_path: Path) -> None:
-    """``dask_scale.md``: every row of ``csv_path`` (this run's and earlier runs' rows: each
-    run appends its own), below the data description of this module."""
+    """``dask_scale.md``: every row of ``csv_path`` (this run's), below the data description of
+    this module."""
     frame = pd.read_csv(csv_path)
     lines = [" ".join(__doc__.split("\n\n")[1].split()), "",
-             f"Every row of `{csv_path.name}` (each run of this script appends its rows; "
-             "earlier rows are from earlier runs, possibly of earlier code, at their own "
-             "load):", "",
+             f"The rows of `{csv_path.name}`, one per model, all from this run:", "",
              "| model | rows | fit (s) | rows / s | peak RSS worker 1 / 2 (MB) | idle (MB) | "
              "same structure as in memory | max abs diff predict_proba | in-memory fit of the "
              "sample (s) |", "|---|---:|---:|---:|---:|---:|---|---:|---:|"]
