@@ -141,10 +141,12 @@ class _Ledger:
     def read(self) -> float:
         """The seconds on record for the kernels' current sources (0 where none)."""
         path = self.path()
+        if path is None:  # no cache directory: the budget counts in this process only
+            return 0.0
         try:
             stamp, seconds = path.read_text().split()
             return float(seconds) if stamp == self._stamp else 0.0
-        except (AttributeError, OSError, ValueError):
+        except (OSError, ValueError):  # no record yet, or one being replaced
             return 0.0
 
     def add(self, seconds: float) -> None:

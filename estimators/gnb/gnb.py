@@ -232,7 +232,8 @@ class GNBClassifier(BaseGNB):
         self._used = used
         self.rooted_ = not bool(enc.continuous[used].all())
         density, shared = self._shared_density(enc, codes)
-        labels = [self.feature_names()[u] for u in used]  # ties follow the names
+        names = self.feature_names()  # once: a call builds the d names
+        labels = [names[u] for u in used]  # ties follow the names
         with self._one_warning():
             if isinstance(shared, ClassMoments):  # Kruskal on the moments' Gaussian CMI
                 edges, self.edge_weights_ = spanning_tree_of(

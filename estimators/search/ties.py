@@ -85,8 +85,13 @@ def tie_step(values, *, bounds: tuple[float, float] = (-np.inf, np.inf)) -> floa
     True
     """
     values = np.asarray(values, dtype=float)
-    inside = values[np.isfinite(values) & (values > bounds[0]) & (values < bounds[1])]
-    scale = float(np.abs(inside).max()) if inside.size else 0.0
+    # one mask, no copy of the values inside it (a d x d matrix of scores on wide tables)
+    inside = np.isfinite(values)
+    inside &= values > bounds[0]
+    inside &= values < bounds[1]
+    top = values.max(where=inside, initial=-np.inf)
+    bottom = values.min(where=inside, initial=np.inf)
+    scale = max(abs(float(top)), abs(float(bottom))) if inside.any() else 0.0
     if scale == 0.0:
         scale = 1.0
     return 2.0 ** math.ceil(math.log2(TIE_RTOL * scale))
@@ -107,6 +112,10 @@ def snap(values, step: float):
     >>> snap([0.5 + 1e-12, float("inf")], step)
     array([0.5, inf])
     """
-    out = np.round(np.asarray(values, dtype=float) / step) * step
-    out = np.where(np.isfinite(values), out, values)
+    values = np.asarray(values, dtype=float)
+    # in place from here: one new array (a d x d matrix on wide tables; 0-d for a scalar)
+    out = np.divide(values, step, out=np.empty_like(values))
+    np.round(out, out=out)
+    out *= step
+    np.copyto(out, values, where=~np.isfinite(values))
     return float(out) if out.ndim == 0 else out
