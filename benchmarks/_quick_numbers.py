@@ -143,7 +143,8 @@ def _row(cells: list[str], columns: list[str], label_where: str, varying: Varyin
 
 
 def _split_row(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
+    """The cells of a markdown table row; an escaped ``\\|`` (as in ``p(y \\| x)``) is text."""
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
 
 
 def _markdown_lines(text: str, varying: Varying) -> list[Line]:
