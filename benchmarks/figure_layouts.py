@@ -32,6 +32,7 @@ sys.path.insert(0, "tests/viz")
 from test_paper_acceptance import sample  # noqa: E402
 
 import viz._layered as L  # noqa: E402
+from benchmarks._common import header  # noqa: E402
 from estimators.datasets import dataset_target  # noqa: E402
 from viz._fit import node_size  # noqa: E402
 from viz.check import check_figure, segments_through_boxes  # noqa: E402
@@ -247,10 +248,9 @@ def main():
                 "checker: overlaps", "checker: problems", "width in", "height in", "panels",
                 "smallest font pt", "labelled", "arrowheads", "key",
                 "crossings igraph", "igraph+transpose", "barycentre+transpose"]
-        text = ["# figure_layouts: structure figures on the shared tables with >= 25 features "
-                "and generated 60-feature structures", "",
-                "Command: `PYTHONPATH=. MPLBACKEND=Agg python benchmarks/figure_layouts.py "
-                "--out benchmarks/results/figure_layouts.md` (not a timing).", "",
+        text = [*header("figure_layouts: structure figures on the shared tables with >= 25 "
+                        "features and generated 60-feature structures"),
+                "Not a timing.", "",
                 "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         text += ["| " + " | ".join(map(str, r[:len(head)])) + " |" for r in rows]
         Path(sys.argv[sys.argv.index("--out") + 1]).write_text("\n".join(text) + "\n")
