@@ -162,6 +162,13 @@ STEPS = [
     Step("defaults_check_ktan", "defaults_check", ("defaults_check_ktan.md",),
          ("--models", "ktan", "--output", "defaults_check_ktan"),
          ("--quick", "--models", "ktan", "--output", "defaults_check_ktan")),
+    # k-TAN's default on the tables with continuous columns (issue 50's second check)
+    Step("defaults_check_ktan_continuous", "defaults_check",
+         ("defaults_check_ktan_continuous.md",),
+         ("--models", "ktan", "--tables",
+          "wine,penguins,heart_failure,arrests,yeast,abalone,oj,winequality_red,breast_cancer",
+          "--output", "defaults_check_ktan_continuous"),
+         ("--quick", "--models", "ktan", "--output", "defaults_check_ktan_continuous")),
     Step("typing_rule", "typing_rule", ("typing_rule.md",),
          varying=Varying(text=(r"^Code: commit .*", r"Started .* UTC; load average [\d.]+"),
                          why="its own provenance line (commit, start time, load)")),
