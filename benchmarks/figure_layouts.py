@@ -28,7 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, "tests/viz")
+TESTS = Path(__file__).resolve().parents[1] / "tests"
+sys.path[:0] = [str(TESTS / "viz"), str(TESTS)]  # test_paper_acceptance and its slow_cases
 from test_paper_acceptance import sample  # noqa: E402
 
 import viz._layered as L  # noqa: E402
@@ -39,10 +40,7 @@ from viz.check import check_figure, segments_through_boxes  # noqa: E402
 from viz.cli import learn, outputs  # noqa: E402
 from viz.gallery import generated_structure  # noqa: E402
 from viz.ktree import plot_ktree  # noqa: E402
-from viz.style import (
-    MIN_FONT_SIZE,  # noqa: E402
-    Style,  # noqa: E402
-)
+from viz.style import MIN_FONT_SIZE, Style  # noqa: E402
 
 
 def fitted_structures():
