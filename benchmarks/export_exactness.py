@@ -8,10 +8,11 @@ the rest (the CLI's own estimator and options), saved with joblib, and exported 
 specification, :func:`estimators.network.export.exact_export.read_uai`) -- equals ``predict_proba`` on the
 100 held-out rows within 1e-9 (rows with a category unseen in training are left out: they
 are not complete rows); an exit status 2 must come with one line on stderr. Writes
-``benchmarks/results/export_exactness.md``.
+``benchmarks/results/export_exactness.md`` (``export_exactness_TABLE[_TABLE].md`` for
+``--tables``; ``--quick``: balance_scale only, ``export_exactness_quick.md``).
 
-Run: ``PYTHONPATH=. python benchmarks/export_exactness.py [--tables car ...]`` (about a
-minute per model and table on a loaded 2-core machine).
+Run: ``PYTHONPATH=. python benchmarks/export_exactness.py [--tables car ...] [--quick]``
+(a minute or two per table on a 2-core machine).
 """
 
 from __future__ import annotations
@@ -31,13 +32,13 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks._common import header  # noqa: E402
+from benchmarks._common import write  # noqa: E402
 from estimators.network.export.exact_export import FORMATS, class_node, exact_network, read_network  # noqa: E402
 from viz.cli import main  # noqa: E402
 from viz.cli.learn import MODELS  # noqa: E402
 
 TABLES = ("car", "tic_tac_toe", "votes", "balance_scale")
-DATA = Path("/work/shared/datasets")
+DATA = ROOT / "estimators" / "datasets" / "data"  # the built-in copies of the tables
 HELD_OUT = 100
 
 
@@ -111,34 +112,33 @@ def _markdown(res: pd.DataFrame) -> list[str]:
                for row in res.itertuples(index=False)])
 
 
-def _write(rows: list[dict], out: Path, progress: str = "") -> None:
+def _write(rows: list[dict], name: str, progress: str = "") -> None:
     """The results file: a summary and one row per table, model, parameters and format."""
     res = pd.DataFrame(rows)
     exact = res[res["exit"] == 0]
     refused = res[res["exit"] != 0]
     largest = exact["max |diff|"].max() if len(exact) else float("nan")
     one_line = bool((~refused["message"].str.endswith("lines!")).all()) if len(refused) else True
-    lines = [*header("Exports: exact or refused (issue 45)"),
-             f"{HELD_OUT} held-out rows per table (those with a category unseen in training "
+    lines = [f"{HELD_OUT} held-out rows per table (those with a category unseen in training "
              "left out), `kgraph export` then pgmpy variable elimination on each file read back, against "
              "`predict_proba`.", "",
              f"- exports written: {len(exact)}; largest |difference| {largest:.3g}; over "
              f"1e-9: {int((exact['max |diff|'] > 1e-9).sum()) if len(exact) else 0}",
              f"- refusals (exit 2): {len(refused)}, each one line: {one_line}",
              f"- combinations (table, model, parameters) checked: {progress}", "",
-             *_markdown(res), ""]
-    out.write_text("\n".join(lines))
+             *_markdown(res)]
+    write(name, "Exports: exact or refused (issue 45)", lines, quiet=True)
 
 
 def main_(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, help="default: benchmarks/results/"
-                        "export_exactness.md, or export_exactness_TABLE[_TABLE].md for --tables")
     parser.add_argument("--tables", nargs="*", default=list(TABLES))
+    parser.add_argument("--quick", action="store_true", help="balance_scale only")
     args = parser.parse_args(argv)
-    if args.out is None:
-        suffix = "" if args.tables == list(TABLES) else "_" + "_".join(args.tables)
-        args.out = ROOT / f"benchmarks/results/export_exactness{suffix}.md"
+    if args.quick:
+        args.tables = ["balance_scale"]
+    name = ("export_exactness" if args.quick or args.tables == list(TABLES)
+            else "export_exactness_" + "_".join(args.tables))
     rows = []
     combos = [(t, n, p) for t in args.tables for n in MODELS for p in ("generative", "discriminative")
               if p == "generative" or "parameters" in MODELS[n].options]
@@ -156,8 +156,7 @@ def main_(argv=None) -> int:
                     for row in new:
                         print(row, flush=True)
                     done += 1  # after every model: a partial run keeps its rows
-                    _write(rows, args.out, f"{done} of {len(combos)}")
-    print(args.out)
+                    _write(rows, name, f"{done} of {len(combos)}")
     return 0
 
 

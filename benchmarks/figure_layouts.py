@@ -17,9 +17,10 @@ With ``--grandalf`` (and grandalf importable) three more columns at page width: 
 Sugiyama (its own layering and routing, straight polylines through its dummies) crossings,
 edges through a non-incident box, and its width in inches (it has no width bound).
 
-Run: ``PYTHONPATH=. MPLBACKEND=Agg python benchmarks/figure_layouts.py [--grandalf] [--out
-benchmarks/results/figure_layouts.md]`` (several minutes; not a timing: ``--out`` writes the
-rows as a Markdown table).
+Run: ``PYTHONPATH=. MPLBACKEND=Agg python benchmarks/figure_layouts.py [--grandalf] [--quick]``
+(about a minute; not a timing): writes the rows as a Markdown table to
+``benchmarks/results/figure_layouts.md`` (``--quick``: the generated structures only, into
+``figure_layouts_quick.md``).
 """
 import argparse
 import sys
@@ -33,7 +34,7 @@ sys.path[:0] = [str(TESTS / "viz"), str(TESTS)]  # test_paper_acceptance and its
 from test_paper_acceptance import sample  # noqa: E402
 
 import viz._layered as L  # noqa: E402
-from benchmarks._common import header  # noqa: E402
+from benchmarks._common import QUICK, write  # noqa: E402
 from estimators.datasets import dataset_target  # noqa: E402
 from viz._fit import node_size  # noqa: E402
 from viz.check import check_figure, segments_through_boxes  # noqa: E402
@@ -45,7 +46,7 @@ from viz.style import MIN_FONT_SIZE, Style  # noqa: E402
 
 def fitted_structures():
     out = {}
-    for table in ["helpmiss", "kr_vs_kp", "sonar"]:
+    for table in [] if QUICK else ["helpmiss", "kr_vs_kp", "sonar"]:
         X, y = sample(table)
         for model in ["tan", "ktan", "kdb", "ban"]:
             args = argparse.Namespace(quiet=True, random_state=0, feature_types=None,
@@ -240,19 +241,16 @@ def main():
                     line += [f"grandalf failed: {type(exc).__name__}"]
             print(" | ".join(map(str, line)), flush=True)
             rows.append(line)
-    if "--out" in sys.argv:
-        head = ["table", "model", "width", "features", "layer crossings", "path crossings",
-                "edges through a box (sampled)", "checker: passes through",
-                "checker: overlaps", "checker: problems", "width in", "height in", "panels",
-                "smallest font pt", "labelled", "arrowheads", "key",
-                "crossings igraph", "igraph+transpose", "barycentre+transpose"]
-        text = [*header("figure_layouts: structure figures on the shared tables with >= 25 "
-                        "features and generated 60-feature structures"),
-                "Not a timing.", "",
-                "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        text += ["| " + " | ".join(map(str, r[:len(head)])) + " |" for r in rows]
-        Path(sys.argv[sys.argv.index("--out") + 1]).write_text("\n".join(text) + "\n")
-
+    head = ["table", "model", "width", "features", "layer crossings", "path crossings",
+            "edges through a box (sampled)", "checker: passes through",
+            "checker: overlaps", "checker: problems", "width in", "height in", "panels",
+            "smallest font pt", "labelled", "arrowheads", "key",
+            "crossings igraph", "igraph+transpose", "barycentre+transpose"]
+    text = ["Not a timing.", "",
+            "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    text += ["| " + " | ".join(map(str, r[:len(head)])) + " |" for r in rows]
+    write("figure_layouts", "figure_layouts: structure figures on the shared tables with >= 25 "
+          "features and generated 60-feature structures", text, quiet=True)
 
 if __name__ == "__main__":
     main()
