@@ -137,7 +137,7 @@ def main_(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.tables = ["balance_scale"]
-    name = ("export_exactness" if args.quick or args.tables == list(TABLES)
+    output = ("export_exactness" if args.quick or args.tables == list(TABLES)
             else "export_exactness_" + "_".join(args.tables))
     rows = []
     combos = [(t, n, p) for t in args.tables for n in MODELS for p in ("generative", "discriminative")
@@ -156,7 +156,7 @@ def main_(argv=None) -> int:
                     for row in new:
                         print(row, flush=True)
                     done += 1  # after every model: a partial run keeps its rows
-                    _write(rows, name, f"{done} of {len(combos)}")
+                    _write(rows, output, f"{done} of {len(combos)}")
     return 0
 
 
