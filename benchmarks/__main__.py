@@ -178,7 +178,7 @@ STEPS = [
                          why=TIMES + ", counts and goal marks of fit-time ratios")),
     # issue 45's acceptance check of every export, and issue 44's of the structure figures
     Step("export_exactness", "export_exactness", ("export_exactness.md",),
-         varying=Varying(columns=(r"max \|diff\|",),
+         varying=Varying(columns=("max abs diff",),
                          text=(r"largest \|difference\| [-+.\de]+",),
                          why="the last bits of pgmpy's elimination against predict_proba "
                              "(each under 1e-9 by the check), which differ between CPUs")),

@@ -88,7 +88,7 @@ def check(table: str, name: str, parameters: str, tmp: Path) -> list[dict]:
             bn = exact_network(clf) if bn is None else bn
             target = class_node(clf)
             got = _posterior(read_network(path, fmt, bn), target, rows, text=fmt != "pgmpy")
-            row["max |diff|"] = float(np.abs(got - clf.predict_proba(rows)).max())
+            row["max abs diff"] = float(np.abs(got - clf.predict_proba(rows)).max())
             row["closing edges"] = len(bn.graph["closing_edges"])
             row["network"] = bn.graph["parameters"]
             row["largest CPT"] = max(cpd.values.size for cpd in bn.get_cpds())
@@ -117,13 +117,13 @@ def _write(rows: list[dict], name: str, progress: str = "") -> None:
     res = pd.DataFrame(rows)
     exact = res[res["exit"] == 0]
     refused = res[res["exit"] != 0]
-    largest = exact["max |diff|"].max() if len(exact) else float("nan")
+    largest = exact["max abs diff"].max() if len(exact) else float("nan")
     one_line = bool((~refused["message"].str.endswith("lines!")).all()) if len(refused) else True
     lines = [f"{HELD_OUT} held-out rows per table (those with a category unseen in training "
              "left out), `kgraph export` then pgmpy variable elimination on each file read back, against "
              "`predict_proba`.", "",
              f"- exports written: {len(exact)}; largest |difference| {largest:.3g}; over "
-             f"1e-9: {int((exact['max |diff|'] > 1e-9).sum()) if len(exact) else 0}",
+             f"1e-9: {int((exact['max abs diff'] > 1e-9).sum()) if len(exact) else 0}",
              f"- refusals (exit 2): {len(refused)}, each one line: {one_line}",
              f"- combinations (table, model, parameters) checked: {progress}", "",
              *_markdown(res)]
