@@ -80,8 +80,8 @@ def main() -> None:
               "the estimators' registries and are read only when used (a value is checked or "
               "`kgraph learn --help` is printed), so the top-level help imports no estimator, "
               "scikit-learn, SciPy or pandas.", "",
-              "Regenerate: `PYTHONPATH=. python benchmarks/startup.py --before /work/main` "
-              "(`before`: main at the time of the run)."]
+              "Regenerate: `python -m benchmarks startup`; `--before PATH` adds the same "
+              "commands on another checkout (e.g. main before a change)."]
     write("startup", "Start-up time of kgraph, estimators and the kgraph command", lines)
 
 
