@@ -12,8 +12,8 @@ each training fold:
 - ``<= 5`` and ``<= 10`` (the integer columns' limit).
 
 Integer columns are typed as the library does under every threshold. Tables: every table of
-:func:`estimators.datasets.list_datasets` (the shared tables of /work/shared/datasets and
-the built-in iris and breast_cancer). A table's numbers can change only if some threshold
+:func:`estimators.datasets.list_datasets` (the tables copied into
+``estimators/datasets/data`` and scikit-learn's iris and breast_cancer). A table's numbers can change only if some threshold
 changes a column's type on some training fold; the script finds those tables and runs the
 models on them only (on the others every threshold gives the same mapping, hence the same
 fits). Models: GNBClassifier, TANClassifier and KTANClassifier(k=2) at their defaults, with
