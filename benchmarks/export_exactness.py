@@ -120,8 +120,8 @@ def _write(rows: list[dict], name: str, progress: str = "") -> None:
     largest = exact["max abs diff"].max() if len(exact) else float("nan")
     one_line = bool((~refused["message"].str.endswith("lines!")).all()) if len(refused) else True
     lines = [f"{HELD_OUT} held-out rows per table (those with a category unseen in training "
-             "left out), `kgraph export` then pgmpy variable elimination on each file read back, against "
-             "`predict_proba`.", "",
+             "left out), `kgraph export` then pgmpy variable elimination on each file read "
+             "back, against `predict_proba`.", "",
              f"- exports written: {len(exact)}; largest |difference| {largest:.3g}; over "
              f"1e-9: {int((exact['max abs diff'] > 1e-9).sum()) if len(exact) else 0}",
              f"- refusals (exit 2): {len(refused)}, each one line: {one_line}",
@@ -138,7 +138,7 @@ def main_(argv=None) -> int:
     if args.quick:
         args.tables = ["balance_scale"]
     output = ("export_exactness" if args.quick or args.tables == list(TABLES)
-            else "export_exactness_" + "_".join(args.tables))
+              else "export_exactness_" + "_".join(args.tables))
     rows = []
     combos = [(t, n, p) for t in args.tables for n in MODELS for p in ("generative", "discriminative")
               if p == "generative" or "parameters" in MODELS[n].options]

@@ -252,5 +252,6 @@ def main():
     write("figure_layouts", "figure_layouts: structure figures on the shared tables with >= 25 "
           "features and generated 60-feature structures", text, quiet=True)
 
+
 if __name__ == "__main__":
     main()

@@ -13,8 +13,9 @@ each training fold:
 
 Integer columns are typed as the library does under every threshold. Tables: every table of
 :func:`estimators.datasets.list_datasets` (the tables copied into
-``estimators/datasets/data`` and scikit-learn's iris and breast_cancer). A table's numbers can change only if some threshold
-changes a column's type on some training fold; the script finds those tables and runs the
+``estimators/datasets/data`` and scikit-learn's iris and breast_cancer). A table's numbers
+can change only if some threshold changes a column's type on some training fold; the
+script finds those tables and runs the
 models on them only (on the others every threshold gives the same mapping, hence the same
 fits). Models: GNBClassifier, TANClassifier and KTANClassifier(k=2) at their defaults, with
 the scikit-learn pipelines of real_tables.py as a reference (they do not use the types).
