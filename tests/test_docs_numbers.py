@@ -63,6 +63,8 @@ NOT_MEASURED = {
     ("docs/user_guide/dask.md", "20%"): "the --holdout default of kgraph learn --engine dask",
     ("docs/user_guide/figures.md", "at most 1.3 × its width tall"):
         "a layout limit, viz.style's max_aspect (checked below)",
+    ("docs/user_guide/command_line.md", "score at most 100 times as many in all"):
+        "a size limit, estimators.base.model_size.SEARCH_FACTOR (checked below)",
 }
 
 
@@ -100,6 +102,11 @@ def test_the_constants_quoted_as_such_are_the_codes():
     assert f"fits on {1 - holdout:.0%} of the rows" in text
     assert f"at most {Style().max_aspect} × its width tall" in _flat(
         ROOT / "docs" / "user_guide" / "figures.md")
+    from estimators.base.model_size import MAX_CELLS, SEARCH_FACTOR
+
+    cli = _flat(ROOT / "docs" / "user_guide" / "command_line.md")
+    assert f"score at most {SEARCH_FACTOR} times as many in all" in cli
+    assert MAX_CELLS == 10**6 and "(10⁶ by default, the exports' limit)" in cli
 
 
 def test_the_design_choice_statement_names_the_tables_of_the_files():

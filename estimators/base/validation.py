@@ -28,8 +28,21 @@ import pandas as pd
 from estimators.base.user_warnings import inside_classifier_fit, warn_user
 from estimators.columns import column_values, missing_mask, numeric_values
 
+
+def as_written(value) -> str:
+    """A class label or cell value as a message shows it: the ``repr`` of the plain Python
+    value, so a label read as a numpy integer reads ``0``, not ``np.int64(0)``.
+
+    Examples
+    --------
+    >>> as_written(np.int64(0)), as_written(np.str_("yes")), as_written(2.5)
+    ('0', "'yes'", '2.5')
+    """
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
 __all__ = [
     "DegenerateFeatureWarning",
+    "as_written",
     "UndefinedScoreError",
     "ValidatedData",
     "check_cells",

@@ -12,6 +12,7 @@ from abc import abstractmethod
 import numpy as np
 from sklearn.base import _fit_context
 
+from estimators.base.model_size import check_size, column_sizes, ktree_size
 from estimators.base.user_warnings import user_fit
 from estimators.columns import EncodedColumns
 from estimators.columns.feature_families import family_of, feature_types_of
@@ -100,6 +101,21 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
             margins=margins)
         self.factor_kinds_ = factor_kinds(self.network_, self.feature_names(),
                                           enc.continuous)
+
+    #: the option bounding each feature's parents (``k`` of kDB, ``max_parents`` of BAN)
+    _parent_bound: str
+
+    def _check_model_size(self, enc: EncodedColumns) -> None:
+        """Refuse a parent bound whose largest table would exceed ``max_cells``
+        (:mod:`estimators.base.model_size`), before any work. The bound is an upper bound
+        ("at most"): a value over the number of features is the model of d - 1, so only
+        the table's size is checked."""
+        sizes, _ = column_sizes(enc)
+        value = getattr(self, self._parent_bound)
+        width = ktree_size(sizes, self.classes_.size)
+        check_size(type(self).__name__, self._parent_bound, value,
+                   lambda v: width(min(v, len(sizes) - 1)), highest=value, bound="",
+                   lowest=0, limit=self.max_cells)
 
     @property
     def class_node_(self) -> str:

@@ -82,6 +82,7 @@ from scipy.special import logsumexp
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
+from estimators.base.model_size import MAX_CELLS_PARAMETER, check_size, column_sizes, spode_size
 from estimators.base.parameters import (
     ALPHA,
     RANDOM_STATE,
@@ -130,6 +131,7 @@ ANDE_PARAMETERS = (
         "select_features`); None: all non-constant ones.")),
     RANDOM_STATE.but(doc="Seeds the feature selection's folds or permutations (None: seed 0)."),
     VERBOSE.but(doc="A progress bar over the SPODEs inside ``fit``."),
+    MAX_CELLS_PARAMETER,
 )
 
 
@@ -186,7 +188,8 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     def __init__(self, n: int = 1, *, frequency_limit: int = 1, alpha: float = 1.0,
                  var_smoothing: float = 1e-9, feature_types="auto",
                  feature_selection: str | None = None, random_state=None,
-                 verbose: bool = False):
+                 verbose: bool = False, max_cells: int = 1_000_000):
+        self.max_cells = max_cells
         self.n = n
         self.frequency_limit = frequency_limit
         self.alpha = alpha
@@ -198,6 +201,17 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
 
     def _n(self) -> int:
         return self.n
+
+    def _check_model_size(self, enc) -> None:
+        """Refuse, before any work, a super-parent set size whose SPODE tables would hold
+        more than ``100 * max_cells`` cells in all, or one more than ``max_cells``
+        (:mod:`estimators.base.model_size`). With fewer than ``n`` modelled features the
+        model is naive Bayes, as documented, so ``n`` has no upper bound of its own."""
+        n, (sizes, work) = self._n(), column_sizes(enc)
+        named = "n" in self.get_params()
+        check_size(type(self).__name__, "n", n, spode_size(sizes, self.classes_.size, work),
+                   highest=n, bound="", limit=self.max_cells,
+                   offer=None if named else (lambda v: f"AnDEClassifier(n={v})"))
 
     def _fit_table(self, X, y):
         """Fit every SPODE's factors (one pass over the super-parent sets)."""
@@ -433,7 +447,8 @@ class AODEClassifier(AnDEClassifier):
     def __init__(self, *, frequency_limit: int = 1, alpha: float = 1.0,
                  var_smoothing: float = 1e-9, feature_types="auto",
                  feature_selection: str | None = None, random_state=None,
-                 verbose: bool = False):
+                 verbose: bool = False, max_cells: int = 1_000_000):
+        self.max_cells = max_cells
         self.frequency_limit = frequency_limit
         self.alpha = alpha
         self.var_smoothing = var_smoothing

@@ -24,6 +24,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
+from estimators.base.model_size import MAX_CELLS_PARAMETER
 from estimators.base.parameters import (
     ALPHA,
     ESS,
@@ -81,6 +82,7 @@ __all__ = ["BANClassifier"]
     CONTINUOUS.but(doc=(
         "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
         "kind the structure score is computed on the class-conditional normal scores.")),
+    MAX_CELLS_PARAMETER,
 )
 class BANClassifier(DAGNetworkClassifier):
     """Bayesian-network-augmented naive Bayes: a hill-climbed DAG among the features.
@@ -137,7 +139,8 @@ class BANClassifier(DAGNetworkClassifier):
                  var_smoothing: float = 1e-9, feature_selection: str | None = None,
                  tabu_length: int = 10, patience: int = 10, restarts: int = 0,
                  random_state=None, parameters="generative", verbose: bool = False,
-                 continuous="gaussian"):
+                 continuous="gaussian", max_cells: int = 1_000_000):
+        self.max_cells = max_cells
         self.continuous = continuous
         self.max_parents = max_parents
         self.structure_score = structure_score
@@ -153,6 +156,8 @@ class BANClassifier(DAGNetworkClassifier):
         self.random_state = random_state
         self.parameters = parameters
         self.verbose = verbose
+
+    _parent_bound = "max_parents"
 
     def _fit_dag(self, enc, y_codes, kept, spec, margins, model) -> None:
         """Learn the DAG among the features by the searcher on the structure score."""

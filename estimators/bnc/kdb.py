@@ -27,6 +27,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
+from estimators.base.model_size import MAX_CELLS_PARAMETER
 from estimators.base.parameters import (
     ALPHA,
     ESS,
@@ -109,6 +110,7 @@ def kdb_parents(class_information, pair_information, k: int, names=None
     CONTINUOUS.but(doc=(
         "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
         "kind the pair scores are the CMIs of the class-conditional normal scores.")),
+    MAX_CELLS_PARAMETER,
 )
 class KDBClassifier(DAGNetworkClassifier):
     """The k-dependence Bayesian classifier (Sahami 1996): each feature has the class and at
@@ -156,7 +158,8 @@ class KDBClassifier(DAGNetworkClassifier):
     def __init__(self, *, k: int = 2, features: str = "auto", alpha: float = 1.0,
                  ess: float | None = None, feature_types="auto", var_smoothing: float = 1e-9,
                  feature_selection: str | None = None, parameters="generative",
-                 verbose: bool = False, continuous="gaussian"):
+                 verbose: bool = False, continuous="gaussian", max_cells: int = 1_000_000):
+        self.max_cells = max_cells
         self.continuous = continuous
         self.k = k
         self.features = features
@@ -167,6 +170,8 @@ class KDBClassifier(DAGNetworkClassifier):
         self.feature_selection = feature_selection
         self.parameters = parameters
         self.verbose = verbose
+
+    _parent_bound = "k"
 
     def _fit_dag(self, enc, y_codes, kept, spec, margins, model) -> None:
         """Order the features by I(X; C), give each its k best earlier parents."""

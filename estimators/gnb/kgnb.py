@@ -8,6 +8,13 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from estimators.base.model_size import (
+    CANDIDATE_ADVICE,
+    MAX_CELLS_PARAMETER,
+    check_size,
+    column_sizes,
+    ktree_size,
+)
 from estimators.base.parameters import (
     RANDOM_STATE,
     VAR_SMOOTHING,
@@ -41,7 +48,8 @@ AUTO_ORDERS = (3, 4, 5)
 @declare(
     Parameter("order", 4, [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"], 'int, "auto" or sequence of int',
               'Cluster size including the class (>= 3). Lowered (with one warning) to d +'
-              ' 1 for d features, since an acyclic k-tree needs k + 1 vertices. '
+              ' 1 for d features, since an acyclic k-tree needs k + 1 vertices; an order '
+              'whose search would exceed ``max_cells`` is refused before any work. '
               '``"auto"`` chooses among orders 3, 4, 5 (a list: among those) by '
               'stratified 5-fold cross-validated log-loss on the training data (see '
               ':mod:`estimators.learning.model_selection`; ties: the smaller order).',
@@ -79,7 +87,7 @@ AUTO_ORDERS = (3, 4, 5)
     RANDOM_STATE.but(doc=(
         'Seeds the folds of the inner cross-validation of ``order="auto"``; None: seed 0 '
         '(a fit is reproducible by default).')),
-    VERBOSE,
+    VERBOSE, MAX_CELLS_PARAMETER,
 )
 class KGNBClassifier(BaseGNB):
     """k-GNB classifier of order ``order``: an acyclic (order - 2)-tree over the features.
@@ -143,7 +151,9 @@ class KGNBClassifier(BaseGNB):
         structure_score=None,
         random_state=None,
         verbose: bool = False,
+        max_cells: int = 1_000_000,
     ) -> None:
+        self.max_cells = max_cells
         self.random_state = random_state
         self.structure_score = structure_score
         self.candidates = candidates
@@ -228,6 +238,23 @@ class KGNBClassifier(BaseGNB):
                                            self.density_, self.dependence,
                                            var_smoothing=self.var_smoothing)
         return self
+
+    def _check_model_size(self, enc) -> None:
+        """Refuse an ``order`` whose search would score more than ``100 * max_cells``
+        cells (:mod:`estimators.base.model_size`), before any work; one over d + 1 is
+        lowered to d + 1 with one warning when that fits (the default, 4, exceeds what a
+        2-feature table allows) and refused when it does not. "auto" and lists are checked
+        per order by their inner fits."""
+        if not isinstance(self.order, Integral):
+            return
+        sizes, work = column_sizes(enc)
+        width = ktree_size(sizes, self.classes_.size,
+                           scored=work if self.candidates is None else None)
+        check_size("KGNBClassifier", "order", int(self.order), lambda o: width(o - 2),
+                   highest=len(sizes) + 1, lowest=3, limit=self.max_cells, lowered=True,
+                   fewer=None if self.candidates else CANDIDATE_ADVICE,
+                   bound=f"the {len(sizes) + 1} that {len(sizes)} features allow "
+                         "(order <= d + 1)")
 
     def _choose_order(self, X, y) -> tuple[int, dict]:
         """The order with the best inner CV log-loss among ``order`` ("auto": 3, 4, 5)."""

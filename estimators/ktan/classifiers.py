@@ -10,6 +10,14 @@ from numbers import Integral
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, StrOptions
 
+from estimators.base.model_size import (
+    CANDIDATE_ADVICE,
+    MAX_CELLS_PARAMETER,
+    check_size,
+    column_sizes,
+    ktree_size,
+    within,
+)
 from estimators.base.parameters import ALPHA, ESS, RANDOM_STATE, VAR_SMOOTHING, VERBOSE, declare
 from estimators.base.user_warnings import user_fit
 from estimators.ktan._ktan_partitions import fit_tan_partitions
@@ -194,7 +202,7 @@ class TANClassifier(BaseKTAN):
         'Seeds the randomised steps: the folds of the inner cross-validation (``"auto"``) '
         "and the permutations of the Markov-blanket tests. None: seed 0, so a fit is "
         "reproducible by default.")),
-    KTAN_VERBOSE, FIT_PARAMETERS, CONTINUOUS,
+    KTAN_VERBOSE, FIT_PARAMETERS, CONTINUOUS, MAX_CELLS_PARAMETER,
 )
 class KTANClassifier(BaseKTAN):
     """k-tree augmented naive Bayes: a maximum-score acyclic k-tree over the features.
@@ -327,7 +335,9 @@ class KTANClassifier(BaseKTAN):
         verbose: bool = False,
         parameters="generative",
         continuous="gaussian",
+        max_cells: int = 1_000_000,
     ):
+        self.max_cells = max_cells
         self.continuous = continuous
         self.random_state = random_state
         self.parameters = parameters
@@ -398,6 +408,11 @@ class KTANClassifier(BaseKTAN):
                 selections = [None, "markov-blanket"] if complete else [None]
             grid = candidate_grid(self.k, self.structure_score, names, self.n_features_in_,
                                   selections)
+            if isinstance(self.k, str):  # "auto" tries the k that keep to max_cells
+                size_at = self._size_at(enc)
+                grid = [c for c in grid if within(size_at(c["k"]), self.max_cells)] or grid[:1]
+            for k in sorted({c["k"] for c in grid}):
+                self._check_width(k, enc)
             labels = self.classes_[codes]  # y validated: 1-d (a column vector raveled)
             best, table = select_by_cv(self, X, labels, grid,
                                        grow="k" if isinstance(self.k, str) else None,
@@ -407,6 +422,28 @@ class KTANClassifier(BaseKTAN):
             super().fit(X, y)
         self.cv_results_ = table
         return self
+
+    def _check_width(self, k: int, enc) -> None:
+        """Refuse, before any work, a ``k`` whose fit is over ``max_cells``
+        (:mod:`estimators.base.model_size`); one of at least the number of features is
+        lowered with one warning (:func:`~estimators.search.fit_width`) when the widest
+        k-tree fits, and refused, saying it exceeds them, when it does not."""
+        sizes, _ = column_sizes(enc)
+        check_size(type(self).__name__, "k", k, self._size_at(enc), highest=len(sizes) - 1,
+                   bound=f"the {len(sizes) - 1} other features", limit=self.max_cells,
+                   lowered=True, fewer=None if self.candidates else CANDIDATE_ADVICE)
+
+    def _size_at(self, enc):
+        """``size_at(k)`` of this fit on the table ``enc``: without candidate lists the
+        searches (the backbone DP, greedy's initial clique) score every family of at most k
+        parents."""
+        sizes, work = column_sizes(enc)
+        return ktree_size(sizes, self.classes_.size,
+                          scored=work if self.candidates is None else None)
+
+    def _check_model_size(self, enc) -> None:
+        if isinstance(self.k, Integral):  # "auto" and lists: checked with their grid
+            self._check_width(int(self.k), enc)
 
     def _fit_partitions(self, data: Partitions):
         """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics

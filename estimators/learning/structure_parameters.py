@@ -39,7 +39,10 @@ K = Parameter(
     "k", "auto", [WIDTH, StrOptions({"auto"}), "array-like"],
     'int, "auto" or sequence of int',
     'Tree width: each feature has at most ``k`` feature parents. A ``k`` of at least '
-    '``n_features`` is lowered to ``n_features - 1`` with one warning. ``"auto"`` tries '
+    '``n_features`` is lowered to ``n_features - 1`` with one warning; one whose tables '
+    'would exceed ``max_cells`` is refused before any work (one ``ValueError`` naming the '
+    'largest k that fits). '
+    '``"auto"`` tries '
     'k = 1, 2, 3 (those below n_features) by inner cross-validation, in that order, '
     'stopping at the first k that does not improve on the one before.',
     Flag("the k of the k-tree, 'auto' or a list such as 1,2 (chosen by inner CV log-loss)",

@@ -49,7 +49,12 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators.base.parameters import Flag, Parameter
 from estimators.base.user_warnings import user_fit, warn_user
-from estimators.base.validation import DegenerateFeatureWarning, check_cells, non_constant_columns
+from estimators.base.validation import (
+    DegenerateFeatureWarning,
+    as_written,
+    check_cells,
+    non_constant_columns,
+)
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.columns.feature_families import FEATURE_FAMILIES
 from estimators.discriminative import (
@@ -214,7 +219,14 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         self._record_types(enc.types, stacklevel=4)
         if self._learns_dependence:
             self._warn_constant_within_class(enc, codes)
+        self._check_model_size(enc)
         return enc, codes
+
+    def _check_model_size(self, enc: EncodedColumns) -> None:
+        """Refuse, before any work, a fit whose tables would be over the size limits
+        (:mod:`estimators.base.model_size`; ``enc``: the training table, or its column types
+        and levels only). The families whose cost grows exponentially in an option write
+        it; the others build tables no larger than the data."""
 
     def _warn_constant_within_class(self, enc: EncodedColumns, codes: np.ndarray) -> None:
         """One :class:`~estimators.base.validation.DegenerateFeatureWarning` naming, by class
@@ -254,7 +266,8 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         low = np.flatnonzero(counts < min_rows)
         if low.size:
             c = int(low[0])
-            raise ValueError(f"Class {classes[c]!r} has {int(counts[c])} training row(s); "
+            raise ValueError(f"Class {as_written(classes[c])} has {int(counts[c])} training "
+                             f"row(s); "
                              f"{owner} needs at least {min_rows} rows per class.")
         if len(data.names) < 2:
             raise ValueError(f"{owner} needs at least 2 feature columns; got {len(data.names)}.")
@@ -274,6 +287,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         self.encoder_ = encoder
         empty = empty_encoded(encoder)
         self._record_types(empty.types, stacklevel=5)
+        self._check_model_size(empty)
         return empty
 
     def _record_types(self, types, stacklevel: int) -> None:

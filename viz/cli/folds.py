@@ -48,6 +48,8 @@ def check_folds(y: pd.Series, cv: int, source: str) -> list[str]:
     >>> check_folds(pd.Series(["x"] * 9 + ["y"] * 9 + ["z"]), 5, "t.csv")
     ["class 'z' has 1 row: the fold that tests it trains without it, so that row is always misclassified (its metrics count it as an error)"]
     """
+    from estimators.base.validation import as_written
+
     counts = y.value_counts().sort_index()
     n, rows = len(y), f"{len(y)} row{'s' if len(y) != 1 else ''}"
     if n == 0:
@@ -61,18 +63,18 @@ def check_folds(y: pd.Series, cv: int, source: str) -> list[str]:
     if single.size and counts.size - single.size < 2:  # a training part of one class
         c = single.index[0]
         raise CommandError(
-            f"class {c!r} of {source} has 1 row ({_classes(counts)}): the fold that tests it "
+            f"class {as_written(c)} of {source} has 1 row ({_classes(counts)}): the fold that tests it "
             "would train without it, on one class only; stratified cross-validation needs at "
-            f"least 2 rows of every class (add rows of {c!r} or leave them out)")
+            f"least 2 rows of every class (add rows of {as_written(c)} or leave them out)")
     if n < cv:
         raise CommandError(
             f"{source} has {rows} ({_classes(counts)}): --cv {cv} needs at least {cv} rows; "
             f"use --cv between 2 and {n} (--cv {min(n, int(counts.min()))} puts every class "
             "in every test part)")
     small = counts[counts < cv]
-    return [f"class {c!r} has 1 row: the fold that tests it trains without it, so that row "
+    return [f"class {as_written(c)} has 1 row: the fold that tests it trains without it, so that row "
             "is always misclassified (its metrics count it as an error)" if k == 1 else
-            f"class {c!r} has {k} rows, fewer than the {cv} folds: {cv - k} of the {cv} test "
+            f"class {as_written(c)} has {k} rows, fewer than the {cv} folds: {cv - k} of the {cv} test "
             f"parts hold none of it (their metrics are on the other classes only); --cv "
             f"{int(counts.min())} puts it in every test part" for c, k in small.items()]
 
@@ -92,12 +94,14 @@ def explain_failure(message: str, y: pd.Series, cv: int) -> str:
     them, too few for the model's own inner cross-validation; give the options it chooses
     that way a value (e.g. --k 1) or add rows of 'y'"
     """
+    from estimators.base.validation import as_written
+
     if "one class only" not in message:
         return message
     counts = y.value_counts()
     c, n = counts.idxmin(), int(counts.min())
     kept = n - -(-n // cv)  # the fewest rows of the class an outer training part keeps
-    return (f"{message} A training part held one class: class {c!r} has {n} rows, so a "
+    return (f"{message} A training part held one class: class {as_written(c)} has {n} rows, so a "
             f"training part of the {cv} outer folds keeps {kept} of them, too few for the "
             "model's own inner cross-validation; give the options it chooses that way a value "
-            f"(e.g. --k 1) or add rows of {c!r}")
+            f"(e.g. --k 1) or add rows of {as_written(c)}")

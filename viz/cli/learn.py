@@ -234,6 +234,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--decimal", type=table.decimal_option,
                    help="CSV: the decimal mark, . or , (default: detected; ',' only with a "
                         "separator other than ',')")
+    p.add_argument("--encoding", help="CSV: the file's text encoding, e.g. utf-8, cp1252, "
+                   "latin-1 (default: UTF-8, and cp1252 with a warning where the file is "
+                   "not UTF-8)")
     p.add_argument("--feature-types", type=report.feature_types_option,
                    metavar="COL=TYPE,...", help="column types that override the automatic "
                    "rule: continuous or categorical (every model)")
@@ -272,9 +275,10 @@ def _with_model_options(base: type) -> type:
 
 
 def load_data(data: str, target: str, sep: str | None = None, decimal: str | None = None,
-              keep: Sequence[str] = ()) -> tuple[pd.DataFrame, pd.Series, str, TableNotes | None]:
+              keep: Sequence[str] = (), encoding: str | None = None
+              ) -> tuple[pd.DataFrame, pd.Series, str, TableNotes | None]:
     """``(X, y, name, notes)`` from a CSV path or a built-in name: a CSV is read with its
-    separator and decimal mark and prepared by :func:`viz.cli.table.prepare` (unlabelled
+    encoding, separator and decimal mark and prepared by :func:`viz.cli.table.prepare` (unlabelled
     rows dropped, identifier columns not in ``keep`` left out; ``notes`` says what was
     done; None for a built-in data set); every problem is a CommandError."""
     from estimators.datasets import dataset_target, list_datasets, load_dataset
@@ -283,7 +287,7 @@ def load_data(data: str, target: str, sep: str | None = None, decimal: str | Non
     if path.suffix.lower() == ".csv" or path.exists():
         if not path.is_file():
             raise CommandError(f"cannot read {data}: no such file")
-        frame, notes = table.read_csv(path, sep, decimal)
+        frame, notes = table.read_csv(path, sep, decimal, encoding)
         X, y, notes = table.prepare(frame, target, data, set(keep), notes)
         return X, y, path.stem, notes
     if data not in list_datasets():
@@ -327,7 +331,7 @@ def run_learn(args: argparse.Namespace) -> int:
     if args.cv < 2:
         raise CommandError(f"--cv must be at least 2; got {args.cv}")
     X, y, name, notes = load_data(args.data, args.target, args.sep, args.decimal,
-                                  keep=list(args.feature_types or {}))
+                                  keep=list(args.feature_types or {}), encoding=args.encoding)
     report.check_feature_types(args.feature_types, X)
     fold_notes = folds_check.check_folds(y, args.cv, args.data)
     spec = MODELS[args.model]

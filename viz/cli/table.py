@@ -1,6 +1,12 @@
-"""A researcher's CSV as ``kgraph learn`` reads it: separator and decimal mark, rows
-without a label, a table without features, identifier columns.
+"""A researcher's CSV as ``kgraph learn`` reads it: encoding, separator and decimal mark,
+column names, rows without a label, a table without features, identifier columns.
 
+- The encoding is ``--encoding``, else UTF-8 (a byte-order mark is skipped); a file that is
+  not UTF-8 is read as cp1252 (what Excel and LibreOffice write in Western Europe; every
+  byte decodes), with one warning naming the encoding used.
+- Column names must be distinct: a header naming a column twice is refused in one line
+  naming it (pandas would rename the second ``f1.1``, a name the user never wrote, in the
+  figure, the report and the exports).
 - The separator is ``--sep`` or detected from the first lines (``,``, ``;``, tab, ``|``);
   with a separator other than ``,``, cells such as ``3,25`` (and none such as ``3.25``)
   mean a decimal comma. ``--decimal`` overrides. The report says which were used.
@@ -35,6 +41,8 @@ SEPARATORS = (",", ";", "\t", "|")
 _COMMA_NUMBER = re.compile(r"^\s*[+-]?\d+,\d+\s*$")
 _POINT_NUMBER = re.compile(r"^\s*[+-]?\d*\.\d+\s*$")
 _NAMES = {",": "','", ";": "';'", "\t": "tab", "|": "'|'"}
+#: the encoding tried when a file is not UTF-8 (and no --encoding is given)
+FALLBACK_ENCODING = "cp1252"
 
 
 @dataclass
@@ -43,6 +51,8 @@ class TableNotes:
 
     sep: str | None = None
     sep_detected: bool = False
+    encoding: str = "utf-8"
+    encoding_detected: bool = False
     decimal: str = "."
     decimal_detected: bool = False
     unlabelled: int = 0
@@ -51,6 +61,9 @@ class TableNotes:
     def report_lines(self, target: str) -> list[str]:
         """The ``## Reading the table`` section of ``report.md``."""
         lines = ["", "## Reading the table", ""]
+        if self.encoding != "utf-8":
+            how = "the file is not UTF-8" if self.encoding_detected else "given with --encoding"
+            lines.append(f"- encoding {self.encoding} ({how})")
         if self.sep is not None:
             how = "detected" if self.sep_detected else "given with --sep"
             mark = "detected" if self.decimal_detected else (
@@ -131,32 +144,90 @@ def detect_format(sample: str) -> tuple[str, str]:
     return best, _decimal_for(sample, best)
 
 
-def read_csv(path: Path, sep: str | None = None, decimal: str | None = None
-             ) -> tuple[pd.DataFrame, TableNotes]:
-    """A CSV file as a DataFrame with its separator and decimal mark given or detected:
-    strings stay strings ("NA" is a category), empty cells become NaN (missing), a column
-    of whole numbers with empty cells stays integers (pandas ``Int64``, not floats: its
-    categories are ``0``, ``1`` as in the file, not ``0.0``, ``1.0``); every reading
-    problem is a one-line CommandError."""
+def read_csv(path: Path, sep: str | None = None, decimal: str | None = None,
+             encoding: str | None = None) -> tuple[pd.DataFrame, TableNotes]:
+    """A CSV file as a DataFrame with its encoding, separator and decimal mark given or
+    detected: strings stay strings ("NA" is a category), empty cells become NaN (missing),
+    a column of whole numbers with empty cells stays integers (pandas ``Int64``, not floats:
+    its categories are ``0``, ``1`` as in the file, not ``0.0``, ``1.0``); a header naming
+    a column twice and every reading problem is a one-line CommandError.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "t.csv"
+    >>> _ = path.write_bytes("colour;x;class\\nété;1,5;oui\\nbleu;2,25;non\\n".encode("cp1252"))
+    >>> frame, notes = read_csv(path)  # one warning on stderr: not UTF-8, read as cp1252
+    >>> frame["colour"].tolist(), frame["x"].tolist(), notes.encoding, notes.sep, notes.decimal
+    (['été', 'bleu'], [1.5, 2.25], 'cp1252', ';', ',')
+    >>> _ = path.write_bytes("f1,f1,class\\n1,2,a\\n".encode())
+    >>> read_csv(path)
+    Traceback (most recent call last):
+    ...
+    viz.cli.commands.CommandError: ...t.csv names the column 'f1' twice (columns 1 and 2): ...
+    """
     import pandas as pd
 
     notes = TableNotes()
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            sample = handle.read(64 * 1024)
+        raw = path.read_bytes()
+        notes.encoding, notes.encoding_detected = _encoding(raw, encoding, path)
+        sample = raw[:64 * 1024].decode(notes.encoding, errors="replace")
         notes.sep, notes.sep_detected = (sep, False) if sep else (detect_format(sample)[0], True)
         if decimal:
             notes.decimal = decimal
         else:
             notes.decimal = _decimal_for(sample, notes.sep)
             notes.decimal_detected = notes.decimal != "."
+        _check_header(sample, notes.sep, path)
         options = {"sep": notes.sep, "decimal": notes.decimal, "keep_default_na": False,
-                   "na_values": [""]}
+                   "na_values": [""], "encoding": _python_encoding(notes.encoding)}
         frame = _integers_kept(pd.read_csv(path, **options), path, options)
-    except (OSError, UnicodeDecodeError, pd.errors.ParserError,
+    except (OSError, UnicodeDecodeError, LookupError, pd.errors.ParserError,
             pd.errors.EmptyDataError) as exc:
         raise CommandError(f"cannot read {path} as CSV: {str(exc).splitlines()[0]}") from exc
     return frame, notes
+
+
+def _encoding(raw: bytes, given: str | None, path: Path) -> tuple[str, bool]:
+    """``(encoding, detected)``: ``given``, else UTF-8 when the bytes decode as UTF-8,
+    else :data:`FALLBACK_ENCODING` with one warning on stderr."""
+    if b"\x00" in raw[:64 * 1024]:
+        raise CommandError(f"cannot read {path} as CSV: it is not a text file (it holds NUL "
+                           "bytes); export the table as CSV")
+    if given:
+        raw.decode(_python_encoding(given))  # an unknown name or bytes it cannot decode
+        return given, False
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        print(f"warning: {path} is not UTF-8 (byte {raw[exc.start]:#04x} at position "
+              f"{exc.start}); read as {FALLBACK_ENCODING} (Windows Western European); give "
+              "--encoding to choose another", file=sys.stderr)
+        return FALLBACK_ENCODING, True
+    return "utf-8", False
+
+
+def _python_encoding(name: str) -> str:
+    """The codec that reads ``name``: ``utf-8-sig`` for UTF-8, so a byte-order mark (as
+    Excel writes "CSV UTF-8") does not become part of the first column's name."""
+    return "utf-8-sig" if name.lower().replace("_", "-") in ("utf-8", "utf8") else name
+
+
+def _check_header(sample: str, sep: str, path: Path) -> None:
+    """Refuse a header that names a column twice (pandas would rename the second one)."""
+    header = next(csv.reader(sample.lstrip("\ufeff").splitlines()[:1], delimiter=sep), [])
+    names = [name.strip() for name in header]
+    twice = [name for i, name in enumerate(names) if name in names[:i]]
+    if twice:
+        name = twice[0]
+        where = [str(i + 1) for i, other in enumerate(names) if other == name]
+        more = f" (and {len(set(twice)) - 1} more)" if len(set(twice)) > 1 else ""
+        raise CommandError(
+            f"{path} names the column {name!r} "
+            f"{'twice' if len(where) == 2 else f'{len(where)} times'} (columns "
+            f"{' and '.join(where)}){more}: rename them in the header so that the figure, "
+            "the report and the exports name each column as you do")
 
 
 def _integers_kept(frame: pd.DataFrame, path: Path, options: dict) -> pd.DataFrame:

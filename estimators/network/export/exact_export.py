@@ -63,13 +63,16 @@ from pathlib import Path
 
 import numpy as np
 
+from estimators.base.model_size import MAX_CELLS
+
 FORMATS = ("bif", "xmlbif", "uai", "xdsl", "net", "pgmpy")
 #: text BIF can hold as a state name: no comma, brace, quote or spacing but single inner spaces
 _BIF_STATE = re.compile(r"[^,{}\"\s]+( [^,{}\"\s]+)*")
 
 
-#: the largest posterior table (probabilities) :func:`posterior_table_network` writes
-POSTERIOR_TABLE_LIMIT = 1_000_000
+#: the largest posterior table (probabilities) :func:`posterior_table_network` writes: the
+#: limit a fit checks its own tables against (:mod:`estimators.base.model_size`)
+POSTERIOR_TABLE_LIMIT = MAX_CELLS
 
 
 def exact_network(model):
