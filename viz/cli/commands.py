@@ -110,6 +110,9 @@ def run_plot(args: argparse.Namespace) -> int:
                            f"{args.out}")
     if args.to is None and args.out.suffix.lower() not in (".pdf", ".svg", ".png"):
         raise CommandError(f"--out must end in .pdf, .svg or .png; got {args.out}")
+    from viz.cli.paths import check_output_file
+
+    check_output_file(args.out)
     structure = read_structure_or_fail(args.file)
     reader = (kgraph.GraphDB.read_graphml if args.file.suffix.lower() == ".graphml"
               else kgraph.GraphDB.read_json)

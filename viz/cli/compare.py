@@ -57,9 +57,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_compare(args: argparse.Namespace) -> int:
     from viz.cli.learn import MODELS
+    from viz.cli.paths import check_output_folder
     from viz.compare import run_comparison
     from viz.compare.models import split_models
 
+    check_output_folder(args.out)  # before any work
     specs = [spec for text in args.models for spec in split_models(text, list(MODELS))]
     if args.scheduler and args.engine != "dask":
         raise CommandError("--scheduler needs --engine dask")

@@ -24,12 +24,12 @@ import argparse
 import glob
 import json
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from viz.cli.clock import Clock
 from viz.cli.commands import CommandError
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ def run_dask(args: argparse.Namespace) -> int:
     model = helpers.MODELS[args.model].build(args)
     client, cluster = dask_client(args.scheduler)
     try:
-        start = time.perf_counter()
+        clock = Clock()
         train, test = frame.random_split([1 - args.holdout, args.holdout],
                                          random_state=args.random_state)
         print(f"  fitting on a Dask cluster ({len(client.scheduler_info()['workers'])} workers)",
@@ -151,7 +151,7 @@ def run_dask(args: argparse.Namespace) -> int:
             C = _confusion(test, model, args.target, model.classes_)
         except (ValueError, TypeError) as exc:
             raise CommandError(str(exc).splitlines()[0]) from exc
-        seconds = time.perf_counter() - start
+        timing = clock.stop()
     finally:
         client.close()
         if cluster is not None:
@@ -161,11 +161,11 @@ def run_dask(args: argparse.Namespace) -> int:
     summary = holdout_metrics(C, model.classes_)
     summary["n_test"] = int(C.sum())
     write_dask_results(args, model, int(counts.sum()), len(frame.columns) - 1, counts, summary,
-                       seconds, helpers)
+                       timing, helpers)
     return 0
 
 
-def write_dask_results(args, model, n_rows, n_features, counts, summary, seconds,
+def write_dask_results(args, model, n_rows, n_features, counts, summary, timing,
                        helpers) -> None:
     """Write the files of the in-memory path (see the module docstring for the metrics)."""
     import joblib
@@ -188,8 +188,9 @@ def write_dask_results(args, model, n_rows, n_features, counts, summary, seconds
         f"({', '.join(f'{c}: {n}' for c, n in counts.items())})",
         f"- model: `{type(model).__name__}({', '.join(f'{k}={v!r}' for k, v in helpers._params(model).items())})`",
         f"- structure: `{structure!r}`",
-        f"- fitted from partition statistics on {n_rows - summary['n_test']} rows; fit and "
-        f"held-out evaluation took {seconds:.1f} s", "",
+        f"- fitted from partition statistics on {n_rows - summary['n_test']} rows; "
+        f"{timing.line('fit and held-out evaluation')} (the CPU of the cluster's workers "
+        "not counted)", "",
         f"## Held-out metrics ({summary['n_test']} rows, {args.holdout:.0%} of the data)", "",
         "| metric | value |", "|---|---:|",
         *(f"| {m} | {v:.4f} |" for m, v in metrics.items()), "",

@@ -17,14 +17,14 @@ import importlib
 import inspect
 import json
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from viz.cli import confidence, engine, methods, outputs, provenance, report, runs, table
+from viz.cli import confidence, engine, methods, outputs, paths, provenance, report, runs, table
 from viz.cli import folds as folds_check
+from viz.cli.clock import Clock
 from viz.cli.commands import CommandError
 
 if TYPE_CHECKING:
@@ -326,6 +326,8 @@ def run_learn(args: argparse.Namespace) -> int:
     import joblib
 
     from estimators.learning.evaluation import fold_metrics, summarise
+
+    paths.check_output_folder(args.out)  # before any work: a run never dies writing
     if engine.ENGINES[args.engine] is not None:  # e.g. dask: a Parquet/CSV glob on a cluster
         return engine.ENGINES[args.engine](args)
     if args.cv < 2:
@@ -336,7 +338,7 @@ def run_learn(args: argparse.Namespace) -> int:
     fold_notes = folds_check.check_folds(y, args.cv, args.data)
     spec = MODELS[args.model]
     model = spec.build(args)
-    start = time.perf_counter()
+    clock = Clock()
     with outputs.run_context(args.quiet, replaced=folds_check.REPLACED) as log:
         for note in fold_notes:
             log.note(note)
@@ -353,7 +355,7 @@ def run_learn(args: argparse.Namespace) -> int:
         except (ValueError, TypeError) as exc:
             raise CommandError(folds_check.explain_failure(str(exc).splitlines()[0], y,
                                                            args.cv)) from exc
-        seconds = time.perf_counter() - start
+        timing = clock.stop()
         with log.recording("bootstrap"):
             conf = confidence.bootstrap(args, model, X, y)
         with log.recording("baseline"):
@@ -379,7 +381,7 @@ def run_learn(args: argparse.Namespace) -> int:
     figure = (f"an overview: the whole structure without labels ({width}, --overview)"
               if args.overview else f"the labelled structure ({width})")
     text = _report(name, X, y, spec, model, _named(structure, graph), summary, args.cv,
-                   seconds, prov)
+                   timing.line(f"fit and {args.cv}-fold cross-validation", args.n_jobs), prov)
     text = text.replace("{baseline}", "\n".join(lines))
     tail = "\n".join(methods.method_lines(model, graph, choices) + report.data_lines(X, model)
                      + confidence.report_lines(conf)
@@ -449,7 +451,7 @@ def _params(model) -> dict[str, Any]:
 STD_NOTE = "sample standard deviation over the folds (ddof = 1)"
 
 
-def _report(name, X, y, spec, model, structure, summary, folds, seconds, prov) -> str:
+def _report(name, X, y, spec, model, structure, summary, folds, took, prov) -> str:
     classes = y.value_counts().sort_index()
     lines = [
         f"# {spec.title} on {name}",
@@ -459,7 +461,7 @@ def _report(name, X, y, spec, model, structure, summary, folds, seconds, prov) -
         f"({', '.join(f'{c}: {n}' for c, n in classes.items())})",
         f"- model: `{type(model).__name__}({', '.join(f'{k}={v!r}' for k, v in _params(model).items())})`",
         f"- structure: `{structure!r}`",
-        f"- fit and {folds}-fold cross-validation took {seconds:.1f} s",
+        f"- {took}",
         "",
         f"## Cross-validated metrics (stratified {folds}-fold)",
         "",
