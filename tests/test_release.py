@@ -70,8 +70,19 @@ def test_the_landing_page_leads_to_the_task_pages():
         assert (DOCS / f"{page}.md").is_file()
         assert f"{{doc}}`{page}`" in index.split("## Install")[0], page
         assert f"\n{page}\n" in index  # in a toctree
-    for part in ("## Install", "pip install .", ".. plot::", "## How to cite"):
+    for part in ("## Install", "pip install .", "](_landing/votes_2tan.png)",
+                 "_landing/output.txt", "## How to cite"):
         assert part in index, part
+
+
+def test_the_landing_page_example_is_ten_lines_and_saves_its_figure(tmp_path, monkeypatch):
+    code = re.search(r"```python\n(.*?)```", (DOCS / "index.md").read_text(), re.S).group(1)
+    assert len(code.strip().splitlines()) <= 10
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    exec(compile(code, "index.md", "exec"), namespace)
+    assert (tmp_path / "votes_2tan.png").stat().st_size > 0
+    assert namespace["network"].get_cpds()  # the pgmpy export
 
 
 def test_compare_page_worked_example_writes_what_the_page_shows(tmp_path, monkeypatch):
