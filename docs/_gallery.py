@@ -134,6 +134,13 @@ def record_saved_figures(gallery_conf, fname, when=None) -> None:
     # business, not the tutorial's output
     for category in (DeprecationWarning, FutureWarning):
         warnings.filterwarnings("ignore", category=category, module=r"pgmpy(\.|$)")
+    warnings.formatwarning = format_warning
+
+
+def format_warning(message, category, filename, lineno, line=None) -> str:
+    """A warning as the gallery shows it: its class and message, without the file and line
+    it came from (a path on the machine that built the pages)."""
+    return f"{category.__name__}: {message}\n"
 
 
 def saved_figures_scraper(block, block_vars, gallery_conf) -> str:

@@ -160,3 +160,8 @@ def test_gallery_runs_in_file_order_and_says_where_it_is_reduced():
         assert (_gallery.QUICK_NOTE in page) == ("KGRAPH_TUTORIAL_QUICK" in source), path.name
         assert _gallery.QUICK_NOTE not in _gallery.translate(source)
     assert any("KGRAPH_TUTORIAL_QUICK" in p.read_text() for p in tutorials)
+
+
+def test_gallery_warnings_name_no_file_of_the_building_machine():
+    text = _gallery.format_warning("constant column", UserWarning, "/tmp/x/a.py", 3)
+    assert text == "UserWarning: constant column\n"
