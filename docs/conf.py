@@ -92,11 +92,13 @@ extensions = [
     "sphinx.ext.intersphinx",
 ]
 
-# Links to the documentation of the libraries kgraph builds on. Each project's inventory is
-# read from docs/_inventories/NAME.inv where that file exists (fetched once on a machine with
-# network access: python docs/_inventories/fetch.py), otherwise from the project's site when
-# KGRAPH_DOCS_ONLINE=1. A build without either (offline, no inventory files) leaves that
-# project out rather than warning that it could not be reached: its names stay plain text.
+# Links to the documentation of the libraries kgraph builds on (intersphinx). A project's
+# inventory is read from docs/_inventories/NAME.inv where that file exists (its README says
+# where each one comes from; python docs/_inventories/fetch.py replaces them with the current
+# ones on a machine with network access), and the links go to the documentation of the
+# version that inventory describes. Projects without a file are read from their sites only
+# with KGRAPH_DOCS_ONLINE=1: an offline build leaves them out rather than fail on a warning
+# that they could not be reached, and their names stay plain text.
 _INTERSPHINX = {
     "python": "https://docs.python.org/3/",
     "numpy": "https://numpy.org/doc/stable/",
@@ -105,14 +107,53 @@ _INTERSPHINX = {
     "networkx": "https://networkx.org/documentation/stable/",
     "pgmpy": "https://pgmpy.org/",
 }
+#: the documentation of one version, from the inventory's "# Version:" line
+_VERSIONED = {
+    "python": "https://docs.python.org/{minor}/",
+    "numpy": "https://numpy.org/doc/{minor}/",
+    "pandas": "https://pandas.pydata.org/pandas-docs/version/{version}/",
+    "sklearn": "https://scikit-learn.org/{minor}/",
+    "networkx": "https://networkx.org/documentation/networkx-{version}/",
+}
 _INVENTORIES = DOCS / "_inventories"
+
+
+def _site(name: str, inventory: Path) -> str:
+    """The documentation site of the version ``inventory`` describes (the stable site where
+    the project keeps no versioned copies)."""
+    import re
+
+    head = inventory.read_bytes()[:200].decode("utf-8", "replace")
+    version = re.search(r"^# Version: (\S+)", head, re.M)
+    if not version or name not in _VERSIONED:
+        return _INTERSPHINX[name]
+    minor = ".".join(version.group(1).split(".")[:2])
+    return _VERSIONED[name].format(version=version.group(1), minor=minor)
+
+
 intersphinx_mapping = {
-    name: (url, (str(_INVENTORIES / f"{name}.inv"), None)
-           if (_INVENTORIES / f"{name}.inv").is_file() else None)
+    name: (_site(name, _INVENTORIES / f"{name}.inv"), str(_INVENTORIES / f"{name}.inv"))
+    if (_INVENTORIES / f"{name}.inv").is_file() else (url, None)
     for name, url in _INTERSPHINX.items()
     if (_INVENTORIES / f"{name}.inv").is_file() or os.environ.get("KGRAPH_DOCS_ONLINE") == "1"
 }
 intersphinx_timeout = 10
+# parameter types link to their documentation: numpydoc's own names (Python's types, numpy's
+# ndarray and array_like) and those below, nothing else (a bare word such as a kgraph class
+# name could resolve ambiguously)
+numpydoc_xref_param_type = True
+numpydoc_xref_ignore = "all"
+numpydoc_xref_aliases = {
+    "mapping": "collections.abc.Mapping", "hashable": "collections.abc.Hashable",
+    "path": "pathlib.Path",
+    "DataFrame": "pandas.DataFrame", "pandas.DataFrame": "pandas.DataFrame",
+    "Series": "pandas.Series", "pandas.Series": "pandas.Series",
+    "matplotlib.figure.Figure": "matplotlib.figure.Figure",
+}
+if "numpy" not in intersphinx_mapping:  # numpydoc's glossary links into numpy's pages
+    numpydoc_xref_aliases.update({"array-like": "numpy.typing.ArrayLike",
+                                  "array_like": "numpy.typing.ArrayLike",
+                                  "scalar": "numpy.generic"})
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "_examples", "_inventories", "gallery/*.ipynb", "gallery/*.py", "gallery/*.md5",

@@ -165,3 +165,14 @@ def test_gallery_runs_in_file_order_and_says_where_it_is_reduced():
 def test_gallery_warnings_name_no_file_of_the_building_machine():
     text = _gallery.format_warning("constant column", UserWarning, "/tmp/x/a.py", 3)
     assert text == "UserWarning: constant column\n"
+
+
+def test_intersphinx_inventories_are_sphinx_inventories_with_their_source_stated():
+    folder = DOCS / "_inventories"
+    readme = (folder / "README.md").read_text()
+    inventories = sorted(folder.glob("*.inv"))
+    assert {p.stem for p in inventories} >= {"python", "pandas", "sklearn"}
+    for path in inventories:
+        head = path.read_bytes()[:60].decode("ascii", "replace")
+        assert head.startswith("# Sphinx inventory version 2\n# Project: "), path.name
+        assert f"| `{path.name}` |" in readme, path.name
