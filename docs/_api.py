@@ -7,6 +7,7 @@ import argparse
 import importlib
 import os
 import pkgutil
+import re
 from pathlib import Path
 
 TOP_PACKAGES = ("kgraph", "estimators", "viz")
@@ -30,9 +31,75 @@ def public_packages() -> list[str]:
     return names
 
 
+ROOT = Path(__file__).resolve().parents[1]
+#: a dotted path into the three packages, as the README and the guide write one
+_PATH = re.compile(r"(?:from\s+((?:kgraph|estimators|viz)(?:\.\w+)*)\s+import\s+(\([^)]*\)|[\w, ]+)"
+                   r"|`((?:kgraph|estimators|viz)(?:\.\w+)+))")
+
+
+def named_paths(root: Path = ROOT) -> set[str]:
+    """Every dotted path into ``kgraph``, ``estimators`` or ``viz`` that ``README.md`` and
+    the pages of ``docs/`` name: the modules of their ``from ... import`` lines and what
+    those lines import, and every such path written in backquotes."""
+    texts = [root / "README.md", *sorted((root / "docs").glob("*.md")),
+             *sorted((root / "docs" / "user_guide").glob("*.md"))]
+    found: set[str] = set()
+    for path in texts:
+        for match in _PATH.finditer(path.read_text()):
+            if match.group(1):
+                found.add(match.group(1))
+                found |= {f"{match.group(1)}.{name.strip()}"
+                          for name in match.group(2).strip("()").split(",") if name.strip()}
+            else:
+                found.add(match.group(3))
+    return found
+
+
+def module_of(path: str) -> str:
+    """The longest prefix of the dotted ``path`` that imports as a module."""
+    parts = path.split(".")
+    for end in range(len(parts), 0, -1):
+        try:
+            importlib.import_module(".".join(parts[:end]))
+        except ImportError:
+            continue
+        return ".".join(parts[:end])
+    raise ImportError(path)
+
+
+def _public_path(name: str) -> bool:
+    return not any(part.startswith("_") for part in name.split(".")) and not (
+        name == "viz.cli" or name.startswith("viz.cli."))  # cli.rst documents the command
+
+
+def public_modules(root: Path = ROOT) -> list[str]:
+    """Every module with an API page: :func:`public_packages`, then every other public
+    module or subpackage directly under a top package that declares ``__all__`` (such as
+    ``estimators.testing`` and ``viz.compare``), then every module the README or the guide
+    names (:func:`named_paths`), with or without ``__all__``."""
+    packages = public_packages()
+    extra: set[str] = set()
+    for top in TOP_PACKAGES:
+        for info in pkgutil.iter_modules(importlib.import_module(top).__path__,
+                                         prefix=f"{top}."):
+            if _public_path(info.name) and getattr(importlib.import_module(info.name),
+                                                   "__all__", None):
+                extra.add(info.name)
+    extra |= {module_of(path) for path in named_paths(root)}
+    return packages + sorted(m for m in extra - set(packages) if _public_path(m))
+
+
 def public_names(package: str) -> list[str]:
-    """The names of ``package.__all__``, sorted."""
-    return sorted(importlib.import_module(package).__all__)
+    """The names of ``package.__all__``, sorted (none for a module without one)."""
+    return sorted(getattr(importlib.import_module(package), "__all__", None) or [])
+
+
+def object_homes() -> dict[int, str]:
+    """``id(object) -> the full name of its API page``, as :func:`write_api_pages` assigns
+    them."""
+    packages = public_packages()
+    tops = [p for p in packages if "." not in p]
+    return _homes([p for p in packages if "." in p] + tops + public_modules()[len(packages):])
 
 
 def _homes(packages: list[str]) -> dict[int, str]:
@@ -57,6 +124,8 @@ def _page(package: str, homes: dict[int, str]) -> str:
     title = f"``{package}``"
     lines = [title, "=" * len(title), "", f".. automodule:: {package}", "   :no-members:", "",
              f".. currentmodule:: {package}", ""]
+    if not hasattr(module, "__all__"):
+        lines += ["A namespace of modules; it declares no public names of its own.", ""]
     if own:
         lines += [".. autosummary::", "   :toctree: generated", "   :nosignatures:", ""]
         lines += [f"   {name}" for name, _ in own] + [""]
@@ -70,16 +139,17 @@ def write_api_pages(folder: Path) -> None:
     """Write ``index.rst`` and one page per public package into ``folder`` (only files
     whose text changed are rewritten, so incremental builds stay incremental)."""
     folder.mkdir(exist_ok=True)
-    packages = public_packages()
-    tops = [p for p in packages if "." not in p]
-    homes = _homes([p for p in packages if "." in p] + tops)
+    modules = public_modules()
+    homes = object_homes()
     index = ["API reference", "=============", "",
-             "Every name in the ``__all__`` of ``kgraph``, ``estimators`` (and its "
-             "subpackages) and ``viz``, from its numpydoc docstring.", "",
+             "Every name in the ``__all__`` of ``kgraph``, ``estimators`` and ``viz``, of their "
+             "subpackages and public modules, from its numpydoc docstring; each name has its "
+             "page once, where it is defined for users, and the other modules that export "
+             "it link there.", "",
              ".. toctree::", "   :maxdepth: 1", ""]
-    index += [f"   {package}" for package in packages]
+    index += [f"   {module}" for module in modules]
     pages = {"index": "\n".join(index) + "\n"}
-    pages.update({package: _page(package, homes) for package in packages})
+    pages.update({module: _page(module, homes) for module in modules})
     for name, text in pages.items():
         path = folder / f"{name}.rst"
         if not path.exists() or path.read_text() != text:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
+import warnings
 from pathlib import Path
 
 _UNDERLINES = {1: "=", 2: "-", 3: "~", 4: "^"}
@@ -71,12 +71,22 @@ def _uncomment(lines: list[str]) -> list[str]:
     return [line[2:] if line.startswith("# ") else line.lstrip("#") for line in lines]
 
 
-def translate(source: str) -> str:
-    """A tutorial's text in sphinx-gallery's format (see the module docstring)."""
+#: what a page says where its tutorial reads ``KGRAPH_TUTORIAL_QUICK`` and the site runs it so
+QUICK_NOTE = ("**Reduced size on this page:** the site runs this tutorial with "
+              "``KGRAPH_TUTORIAL_QUICK=1``, its quick mode (fewer tables, rows, folds or "
+              "repeats, as its code says where it reads ``quick``). Run the script itself, "
+              "without that variable, for the full size.")
+
+
+def translate(source: str, quick: bool = False) -> str:
+    """A tutorial's text in sphinx-gallery's format (see the module docstring); with
+    ``quick``, a tutorial that has a quick mode says on its page that it runs reduced."""
     cells = _cells(source)
     if not cells or cells[0][0] != "markdown":
         raise ValueError("A tutorial starts with a markdown cell holding its '# Tutorial' title.")
     title = "\n".join(_markdown_to_rst(_uncomment(cells[0][1]))).strip("\n")
+    if quick and "KGRAPH_TUTORIAL_QUICK" in source:
+        title += "\n\n" + QUICK_NOTE
     parts = ['"""\n' + title.replace('"""', "'''") + '\n"""\n']
     for kind, lines in cells[1:]:
         if kind == "markdown":
@@ -98,7 +108,8 @@ def write_examples(tutorials: Path, folder: Path) -> list[Path]:
     written = []
     for path in sorted(tutorials.glob("*.py")):
         target = folder / path.name
-        text = translate(path.read_text())
+        text = translate(path.read_text(),
+                         quick=os.environ.get("KGRAPH_TUTORIAL_QUICK") == "1")
         if not target.exists() or target.read_text() != text:
             target.write_text(text)
         written.append(target)
@@ -119,6 +130,17 @@ def record_saved_figures(gallery_conf, fname, when=None) -> None:
     save_figure.__doc__ = original.__doc__
     viz.save_figure = save_figure
     _SAVED.clear()
+    # third-party deprecation notices (pgmpy's, on importing its estimators) are pgmpy's
+    # business, not the tutorial's output
+    for category in (DeprecationWarning, FutureWarning):
+        warnings.filterwarnings("ignore", category=category, module=r"pgmpy(\.|$)")
+    warnings.formatwarning = format_warning
+
+
+def format_warning(message, category, filename, lineno, line=None) -> str:
+    """A warning as the gallery shows it: its class and message, without the file and line
+    it came from (a path on the machine that built the pages)."""
+    return f"{category.__name__}: {message}\n"
 
 
 def saved_figures_scraper(block, block_vars, gallery_conf) -> str:
@@ -137,8 +159,13 @@ def configuration(root: Path, docs: Path) -> dict:
     """sphinx-gallery's configuration; translates the tutorials first."""
     examples = docs / "_examples"
     write_examples(root / "tutorials", examples)
-    os.environ.setdefault("KGRAPH_TUTORIAL_OUT", tempfile.mkdtemp(prefix="kgraph-gallery-"))
+    # relative to the folder each example runs in (docs/_examples, not in the repository),
+    # so that what a tutorial prints names no path of the machine that built the pages
+    os.environ.setdefault("KGRAPH_TUTORIAL_OUT", "tutorial_output")
     return {
+        # the tutorials' own order, (a) to (i), as their file names give it (a name, not
+        # the class: Sphinx caches only picklable configuration)
+        "within_subsection_order": "sphinx_gallery.sorting.FileNameSortKey",
         "examples_dirs": str(examples),
         "gallery_dirs": str(docs / "gallery"),
         "filename_pattern": r".*",

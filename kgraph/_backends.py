@@ -158,7 +158,7 @@ def import_igraph():
         import igraph
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "The igraph backend needs the 'igraph' package: pip install 'kgraph[igraph]'."
+            "The igraph backend needs the 'igraph' package: pip install 'kgraph-bnc[igraph]'."
         ) from exc
     return igraph
 

@@ -109,3 +109,70 @@ def test_markdown_indented_code_becomes_a_literal_block():
 ])
 def test_markdown_lists_and_links(line, expected):
     assert _gallery._markdown_to_rst(["Text", line]) == expected
+
+
+def test_every_public_path_the_readme_and_guide_name_has_an_api_page(tmp_path):
+    """Each module the README or a page of the guide names (``from M import``, or `M.X` in
+    backquotes) has its own API page, and each object it names from one is documented."""
+    _api.write_api_pages(tmp_path)
+    pages = {p.stem for p in tmp_path.glob("*.rst")} - {"index"}
+    documented = _documented(tmp_path)
+    named = _api.named_paths()
+    assert {"estimators.testing.check_score", "viz.compare.run_comparison"} <= named
+    for path in sorted(named):
+        module = _api.module_of(path)
+        assert module in pages, f"{path}: no API page for {module}"
+        if path != module:
+            obj = getattr(importlib.import_module(module), path[len(module) + 1:])
+            assert any(getattr(importlib.import_module(home.rsplit(".", 1)[0]),
+                               home.rsplit(".", 1)[1], None) is obj
+                       for home in documented), f"{path}: not documented"
+    for required in ("estimators.confidence", "estimators.testing", "estimators.baselines",
+                     "estimators.plugins", "viz.compare"):
+        assert required in pages, required
+
+
+def test_see_also_sections_link_documented_objects(tmp_path):
+    import _see_also
+
+    _api.write_api_pages(tmp_path)
+    documented = _documented(tmp_path)
+    sections = _see_also.sections(_api.object_homes())
+    assert len(sections) == len(_see_also.SEE_ALSO) >= 10
+    for lines in sections.values():
+        assert lines[:2] == ["See Also", "--------"]
+        for entry in lines[2:-1]:
+            assert entry.split(" : ")[0] in documented, entry
+    docstring = ["Summary.", "", "Examples", "--------", ">>> 1"]
+    _see_also.insert(docstring, ["See Also", "--------", "x : Y.", ""])
+    assert docstring[:6] == ["Summary.", "", "See Also", "--------", "x : Y.", ""]
+
+
+def test_gallery_runs_in_file_order_and_says_where_it_is_reduced():
+    # sphinx-gallery sorts by file name (the docs extra, not the test extra, installs it)
+    assert ('"within_subsection_order": "sphinx_gallery.sorting.FileNameSortKey"'
+            in (DOCS / "_gallery.py").read_text())
+    tutorials = sorted((DOCS.parent / "tutorials").glob("*.py"))
+    assert [p.name[0] for p in tutorials] == sorted(p.name[0] for p in tutorials)
+    for path in tutorials:
+        source = path.read_text()
+        page = _gallery.translate(source, quick=True)
+        assert (_gallery.QUICK_NOTE in page) == ("KGRAPH_TUTORIAL_QUICK" in source), path.name
+        assert _gallery.QUICK_NOTE not in _gallery.translate(source)
+    assert any("KGRAPH_TUTORIAL_QUICK" in p.read_text() for p in tutorials)
+
+
+def test_gallery_warnings_name_no_file_of_the_building_machine():
+    text = _gallery.format_warning("constant column", UserWarning, "/tmp/x/a.py", 3)
+    assert text == "UserWarning: constant column\n"
+
+
+def test_intersphinx_inventories_are_sphinx_inventories_with_their_source_stated():
+    folder = DOCS / "_inventories"
+    readme = (folder / "README.md").read_text()
+    inventories = sorted(folder.glob("*.inv"))
+    assert {p.stem for p in inventories} >= {"python", "pandas", "sklearn"}
+    for path in inventories:
+        head = path.read_bytes()[:60].decode("ascii", "replace")
+        assert head.startswith("# Sphinx inventory version 2\n# Project: "), path.name
+        assert f"| `{path.name}` |" in readme, path.name

@@ -1,10 +1,13 @@
-"""Built-in data sets: the UCI tables shipped in ``data/`` and scikit-learn's small sets.
+"""Built-in data sets: the tables shipped in ``data/`` and scikit-learn's small sets.
 
 The UCI tables have their features first and the class in the last column, ``class``; the
-four real mixed-type tables (``penguins``, ``oj``, ``arrests``, ``helpmiss``) keep their own
+real mixed-type tables (``penguins``, ``oj``, ``arrests``, ``helpmiss``) keep their own
 target column, which :func:`load_dataset` returns as the class. Sources, citations and
-licences (CC BY 4.0 for the UCI tables, the R packages' licences for the others) are in
-``data/README.md`` next to this file.
+licences (CC BY 4.0 for the UCI tables, CC0-1.0 for ``penguins``) are in ``data/README.md``
+next to this file. ``oj``, ``arrests`` and ``helpmiss`` are GPL-licensed, so the package
+does not ship them: a source checkout keeps them in ``benchmarks/data/`` (with their
+licences), where :func:`load_dataset` reads them; elsewhere :func:`list_datasets` leaves
+them out.
 
 Examples
 --------
@@ -19,6 +22,7 @@ True
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 import pandas as pd
 
@@ -28,6 +32,10 @@ __all__ = ["dataset_info", "dataset_target", "list_datasets", "load_dataset",
            "make_gaussian_tree"]
 
 _DATA = resources.files(__name__) / "data"
+#: tables whose licence (GPL) keeps them out of the package: read from the source
+#: checkout's ``benchmarks/data/`` where kgraph runs from one
+_REPOSITORY = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
+_NOT_SHIPPED = {"oj": "GPL-2", "arrests": "GPL-2 or later", "helpmiss": "GPL"}
 
 # name -> (kind of features, short description)
 _BUILTIN = {
@@ -67,10 +75,16 @@ def list_datasets() -> list[str]:
     Examples
     --------
     >>> from estimators import list_datasets
-    >>> len(list_datasets()) >= 20, list_datasets()[:3]
-    (True, ['abalone', 'arrests', 'balance_scale'])
+    >>> len(list_datasets()) >= 17, list_datasets()[0], "penguins" in list_datasets()
+    (True, 'abalone', True)
     """
-    return sorted({**_BUILTIN, **_SKLEARN})
+    return sorted(name for name in {**_BUILTIN, **_SKLEARN} if _available(name))
+
+
+def _available(name: str) -> bool:
+    """Whether :func:`load_dataset` can read ``name`` here (the GPL tables only in a
+    source checkout)."""
+    return name not in _NOT_SHIPPED or (_REPOSITORY / f"{name}.csv").is_file()
 
 
 def dataset_info(name: str) -> tuple[str, str]:
@@ -103,6 +117,14 @@ def _check(name: str) -> None:
         raise ValueError(f"Unknown data set {name!r}; built-in data sets are {list_datasets()}.")
 
 
+def _check_available(name: str) -> None:
+    if not _available(name):
+        raise ValueError(
+            f"The data set {name!r} is licensed {_NOT_SHIPPED[name]}, so the package does not "
+            f"ship it; a source checkout of kgraph has it as benchmarks/data/{name}.csv "
+            f"(read it with pandas.read_csv, its class column is {_TARGET_COLUMN[name]!r}).")
+
+
 def load_dataset(name: str, *, target: str = "class") -> tuple[pd.DataFrame, pd.Series]:
     """Load a built-in data set as ``(X, y)``: a DataFrame of features and the class Series.
 
@@ -128,7 +150,9 @@ def load_dataset(name: str, *, target: str = "class") -> tuple[pd.DataFrame, pd.
         bunch = loader(as_frame=True)
         y = pd.Series(bunch.target_names[bunch.target.to_numpy()], name=target)
         return bunch.data, y
-    with (_DATA / f"{name}.csv").open("rb") as fh:
+    _check_available(name)
+    source = _REPOSITORY if name in _NOT_SHIPPED else _DATA
+    with (source / f"{name}.csv").open("rb") as fh:
         frame = pd.read_csv(fh, keep_default_na=False, na_values=[""])
     y = frame.pop(_TARGET_COLUMN.get(name, "class")).rename(target)
     return frame, y

@@ -135,5 +135,5 @@ def test_missing_igraph_names_the_extra(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "igraph", None)
-    with pytest.raises(ImportError, match=r"pip install 'kgraph\[igraph\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'kgraph-bnc\[igraph\]'"):
         GraphDB(backend="igraph")
