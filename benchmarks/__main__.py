@@ -11,11 +11,13 @@ named ``*_quick``), and checks that each step wrote the files it claims. Results
     python -m benchmarks all                   # every full run (hours on 2 cores)
     python -m benchmarks real_tables leaderboard --quick   # some steps
     python -m benchmarks real_tables leaderboard -- --repeats 1   # extra arguments, each step
-    python -m benchmarks stale                 # which committed files the code has outgrown
-    python -m benchmarks all --skip-fresh      # only those: a regeneration resumes
+    python -m benchmarks stale                 # which steps' quick numbers moved (minutes)
+    python -m benchmarks stale real_tables     # some steps
+    python -m benchmarks all --skip-current    # regenerate only the steps whose numbers moved
 
-A file is fresh when the commit in its header has the package code and the step's script of
-the working tree (:mod:`benchmarks._freshness`).
+A step is current when its quick mode, rerun on the working tree, reproduces the committed
+quick files number for number, the comparison CI runs (:mod:`benchmarks._currency`); a
+change that moves a step's quick numbers regenerates that step, quick and full.
 
 Arguments after ``--`` are appended to every chosen step's command (a deviation from the
 committed protocol, which the results files then show in their command line).
@@ -29,11 +31,12 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks._freshness import Freshness, freshness
+from benchmarks._currency import Currency, currency
 from benchmarks._quick_numbers import Varying
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -248,17 +251,26 @@ def results_folder() -> Path:
     return Path(os.environ.get("KGRAPH_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
 
 
-def step_freshness(step: Step, quick: bool) -> Freshness:
-    """Fresh when every file of ``step`` exists and each of its .md files is fresh (the
-    other files are written in the same run)."""
-    folder = results_folder()
-    for name in step.files(quick):
-        path = folder / name
-        verdict = (freshness(path, step.script) if path.suffix == ".md"
-                   else Freshness(path.is_file(), "missing"))
-        if not verdict.fresh:
-            return Freshness(False, f"{name}: {verdict.reason}")
-    return Freshness(True, "every file fresh")
+def stale(steps: list[Step], committed: Path | None = None, run=None
+          ) -> list[tuple[Step, Currency]]:
+    """Each step's :class:`~benchmarks._currency.Currency`: its quick mode rerun, in the
+    order of :data:`STEPS` (real_tables before the leaderboard, which reads its run store),
+    into one scratch folder, and compared with the committed quick files; a line per step as
+    it is known."""
+    committed = committed or results_folder()
+    options = {} if run is None else {"run": run}
+    verdicts = []
+    with tempfile.TemporaryDirectory(prefix="kgraph-stale-") as scratch:
+        for step in steps:
+            verdict = currency(step, Path(scratch), committed, **options)
+            print(f"{step.name:<26} {'current' if verdict.current else 'STALE':<8} "
+                  f"{verdict.reason}", flush=True)
+            for line in verdict.moved[:5]:
+                print(f"{'':<36}{line}")
+            if len(verdict.moved) > 5:
+                print(f"{'':<36}(+{len(verdict.moved) - 5} more)")
+            verdicts.append((step, verdict))
+    return verdicts
 
 
 def run(step: Step, quick: bool, parent: str, extra: tuple[str, ...] = ()
@@ -282,18 +294,23 @@ def main(argv: list[str] | None = None) -> int:
     argv = argv[:argv.index("--")] if "--" in argv else argv
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0],
                                  usage="%(prog)s STEP [STEP ...] [--quick] [-- ARGS]")
-    ap.add_argument("steps", nargs="+", help="'all', 'list', 'stale' or step names")
+    ap.add_argument("steps", nargs="+",
+                    help="'all', 'list', 'stale [STEP ...]' or step names")
     ap.add_argument("--quick", action="store_true", help="each script's quick mode")
-    ap.add_argument("--skip-fresh", action="store_true",
-                    help="skip the steps whose files are fresh (python -m benchmarks stale)")
+    ap.add_argument("--skip-current", action="store_true",
+                    help="skip the steps whose quick numbers reproduce the committed ones "
+                         "(python -m benchmarks stale)")
     args = ap.parse_args(argv)
     by_name = {s.name: s for s in STEPS}
-    if args.steps == ["stale"]:
-        verdicts = [(s.name, step_freshness(s, args.quick)) for s in STEPS]
-        for name, verdict in verdicts:
-            print(f"{name:<26} {'fresh' if verdict.fresh else 'STALE':<6} {verdict.reason}")
-        n_stale = sum(not v.fresh for _, v in verdicts)
-        print(f"{n_stale} of {len(verdicts)} steps stale")
+    if args.steps[0] == "stale":
+        unknown = [n for n in args.steps[1:] if n not in by_name]
+        if unknown:
+            ap.error(f"unknown steps {unknown}; valid ones: {', '.join(by_name)}")
+        chosen = [s for s in STEPS if s.name in args.steps[1:]] or STEPS
+        verdicts = stale(chosen)
+        n_stale = sum(not v.current for _, v in verdicts)
+        print(f"{n_stale} of {len(verdicts)} steps stale (their quick numbers moved: "
+              "regenerate them, quick and full)")
         return 1 if n_stale else 0
     if args.steps == ["list"]:
         for s in STEPS:
@@ -309,10 +326,11 @@ def main(argv: list[str] | None = None) -> int:
     parent = ("python -m benchmarks " + " ".join(args.steps) + (" --quick" if args.quick else "")
               + (" -- " + " ".join(extra) if extra else ""))
     report, failed, t0 = [], [], time.time()
+    if args.skip_current:
+        current = {step.name for step, verdict in stale(chosen) if verdict.current}
+        report += [f"{name:<26} current (skipped)" for name in current]
+        chosen = [step for step in chosen if step.name not in current]
     for step in chosen:
-        if args.skip_fresh and step_freshness(step, args.quick).fresh:
-            report.append(f"{step.name:<26} fresh (skipped)")
-            continue
         print(f"== {step.name}: {' '.join(step.command(args.quick, extra)[1:])}", flush=True)
         ok, seconds, missing = run(step, args.quick, parent, extra)
         report.append(f"{step.name:<26} {'ok' if ok else 'FAILED':<7} {seconds:7.1f} s"

@@ -163,9 +163,15 @@ def write_api_pages(folder: Path) -> None:
 
 
 def write_benchmark_pages(results: Path, folder: Path) -> None:
-    """One page per ``benchmarks/results/*.md`` in ``folder``, each including its file."""
+    """One page per full ``benchmarks/results/*.md`` in ``folder``, each including its file.
+    The ``*_quick*`` files are left out: they are the small runs CI reruns and compares number
+    for number, not results to read (a quick page left by an earlier build is removed)."""
     folder.mkdir(exist_ok=True)
+    for page in folder.glob("*_quick*.md"):
+        page.unlink()
     for path in sorted(results.glob("*.md")):
+        if "_quick" in path.stem:
+            continue
         text = f"```{{include}} ../../benchmarks/results/{path.name}\n:relative-images:\n```\n"
         page = folder / path.name
         if not page.exists() or page.read_text() != text:
