@@ -20,8 +20,10 @@ Rules:
   (up to the next heading) are skipped, the heading kept;
 * what remains must be equal as text once numbers are taken out, and the numbers must be equal
   within one unit of the last printed digit of the less precise of the two (round-off of the
-  formatting across BLAS builds); numbers printed without a decimal point or an exponent
-  (counts) must be equal; ``nan`` equals ``nan``;
+  formatting across BLAS builds) or within ``ARITHMETIC = 1e-12`` relative (a number printed
+  to all its digits carries the last bits of the CPU's arithmetic), and two numbers below
+  1e-12 in magnitude (rounding measured) are equal; numbers printed without a decimal point
+  or an exponent (counts) must be equal; ``nan`` equals ``nan``;
 * lines are aligned on their text without numbers (:mod:`difflib`), so a missing or an extra
   row is reported as such, not as a shift of every later row.
 
@@ -193,6 +195,12 @@ def _json_lines(text: str, varying: Varying) -> list[Line]:
             for i, line in enumerate(pretty.splitlines(), start=1)]
 
 
+#: how far two computations of the same number may be apart on two CPUs (numpy's SIMD
+#: ``log`` on AVX-512, OpenBLAS's kernels: last bits), relative, and in magnitude for a
+#: number that measures rounding itself (e.g. the largest difference of two predictions)
+ARITHMETIC = 1e-12
+
+
 def _unit(printed: str) -> float:
     """One unit of the last printed digit; 0 for a count (no decimal point, no exponent)."""
     mantissa, _, exponent = printed.lower().replace("\u2212", "-").partition("e")
@@ -208,19 +216,29 @@ def _value(printed: str) -> float:
 
 def numbers_equal(a: str, b: str) -> bool:
     """Two printed numbers are equal within one unit of the last printed digit of the less
-    precise one (counts: exactly); ``nan`` equals ``nan``.
+    precise one (counts: exactly), or within :data:`ARITHMETIC` (the last bits of another
+    CPU's arithmetic: a number printed to 16 digits, or a difference of two computations
+    printed at the level of rounding, below ``ARITHMETIC`` in magnitude); ``nan`` equals
+    ``nan``.
 
     >>> numbers_equal("0.9375", "0.9376"), numbers_equal("0.9375", "0.9377")
     (True, False)
     >>> numbers_equal("0.1", "0.0999"), numbers_equal("12", "13"), numbers_equal("nan", "NaN")
     (True, False, True)
+    >>> numbers_equal("0.9616492287116709", "0.9616492287116711"), numbers_equal("1.7e-14", "1.4e-14")
+    (True, True)
+    >>> numbers_equal("1.7e-9", "1.4e-9")
+    False
     """
     x, y = _value(a), _value(b)
     if math.isnan(x) or math.isnan(y):
         return math.isnan(x) and math.isnan(y)
     if math.isinf(x) or math.isinf(y):
         return x == y
-    return abs(x - y) <= max(_unit(a), _unit(b)) * (1 + 1e-9)
+    if max(abs(x), abs(y)) < ARITHMETIC and _unit(a) and _unit(b):
+        return True
+    return abs(x - y) <= max(max(_unit(a), _unit(b)) * (1 + 1e-9),
+                             ARITHMETIC * max(abs(x), abs(y)))
 
 
 def _compare_lines(a: Line, b: Line, name: str) -> list[str]:

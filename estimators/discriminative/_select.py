@@ -32,7 +32,10 @@ A class with a single training row cannot be both held out and trained on: its r
 is in every inner training part and in no held-out part (the other rows are split as
 above); only when no class has two rows are the documented defaults used, with a warning.
 The setting with the smallest mean held-out log-loss wins (ties: the larger λ, the generative
-centre, the larger scale); the final fit uses it on all training rows. The outer test rows
+centre, the larger scale); the final fit uses it on all training rows. Losses within
+:func:`estimators.base.ties.tolerance` of each other (``TIE_RTOL = 1e-9`` relative) tie, in
+the choice and in the walks (a step improves only by more than it), so that losses equal in
+exact arithmetic choose the same on every CPU. The outer test rows
 are never seen.
 
 **Large training sets.** Above :data:`INNER_ROWS` (1,000) training rows, all of the above
@@ -62,6 +65,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from estimators.base.log_sum_exp import log_sum_exp
 from estimators.base.progress import progress, show_progress
+from estimators.base.ties import first_best, tolerance
 from estimators.base.user_warnings import warn_user
 from estimators.columns import EncodedColumns
 from estimators.discriminative._cll import CLLProblem, compact, linear, maximise_cll
@@ -227,7 +231,8 @@ def select_on_sample(spec, enc: EncodedColumns, y: np.ndarray, counts: np.ndarra
                     state[4:6] = [W * (ratio / state[6])[:, None], b]
             losses, solutions = _descend(states, grid, start, spec.max_iter)
             table.update({(centre, scales[k], grid[i]): loss for i, loss in losses.items()})
-            best = min(losses, key=lambda i: (round(losses[i], 12), i))
+            tried = sorted(losses)  # grid order: ties go to the first (the larger λ)
+            best = tried[first_best([losses[i] for i in tried], minimise=True)]
             found[k] = (best, solutions[best], [state[6] for state in states])
             return losses[best]
 
@@ -237,7 +242,8 @@ def select_on_sample(spec, enc: EncodedColumns, y: np.ndarray, counts: np.ndarra
     if hasattr(bar, "close"):
         bar.close()
     order = {c: i for i, c in enumerate(("generative", "zero"))}
-    best = min(table, key=lambda k: (round(table[k], 12), -k[2], order[k[0]], -_size(k[1])))
+    keys = sorted(table, key=lambda k: (-k[2], order[k[0]], -_size(k[1])))  # the tie order
+    best = keys[first_best([table[k] for k in keys], minimise=True)]
     return best[2], best[0], best[1], table
 
 
@@ -336,7 +342,7 @@ def _walk(size: int, start: int, visit: Callable) -> dict:
     for direction in (1, -1):
         while 0 <= best + direction < size and best + direction not in losses:
             losses[best + direction] = visit(best + direction, best)
-            if losses[best + direction] >= losses[best]:
+            if losses[best + direction] >= losses[best] - tolerance(list(losses.values())):
                 break
             best += direction
         if best != start:

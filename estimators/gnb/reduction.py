@@ -22,6 +22,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
 from estimators.base.progress import progress
+from estimators.base.ties import first_best
 
 #: fit_split(train_rows) -> prefix_jll(test_rows), an iterator of ln p(y, x) (n_test, m) of
 #: the forests of the first 1, 2, ... clusters
@@ -77,4 +78,4 @@ def best_n_clusters(scores: np.ndarray) -> int:
     >>> best_n_clusters(np.array([[0.5, 0.7, 0.7], [0.6, 0.8, 0.8]]))
     2
     """
-    return int(np.argmax(scores.mean(axis=0))) + 1
+    return first_best(scores.mean(axis=0)) + 1  # ties (TIE_RTOL): the fewer clusters

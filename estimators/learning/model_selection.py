@@ -13,8 +13,11 @@ log-loss (the same rows for every candidate), so a rare class never stops the ch
 
 Which candidate wins is the selection ``rule`` (:data:`SELECTION_RULES`); the grids list
 simpler models first (smaller k, then the score order of the registry, then all features
-before a selection; fewer latent components), and both rules break exact ties toward the
-earlier candidate:
+before a selection; fewer latent components), and both rules break ties toward the earlier
+candidate, a tie being a difference within :func:`estimators.base.ties.tolerance` of the
+losses (``TIE_RTOL = 1e-9`` relative): candidates equal in exact arithmetic (the same
+losses on every fold but one make ``mean(d)`` and ``sd(d) / sqrt(F)`` below equal) choose
+the same on every CPU:
 
 - ``"min"``: the smallest mean held-out log-loss.
 - ``"one-se"`` (the one-standard-error rule; what ``KTANClassifier(k="auto")`` and
@@ -28,7 +31,8 @@ earlier candidate:
 
 With ``grow="k"`` (what ``k="auto"`` uses) the candidates are tried one value of k at a time,
 smallest first (every fold, every candidate of that k), and the next k is tried only while
-the best mean held-out log-loss of this k is strictly below that of the previous one: a
+the best mean held-out log-loss of this k is below that of the previous one by more than
+the tolerance: a
 table whose k = 2 does not beat k = 1 never fits (nor scores the hyperedges of) k = 3. The
 winner is the best of the candidates tried, with the same ties; the table lists only them.
 This early stop can differ from trying every k only when the held-out loss is not unimodal
@@ -49,6 +53,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 
 from estimators.base.progress import progress
+from estimators.base.ties import first_best, tolerance
 
 #: k tried by ``k="auto"`` (capped at n_features - 1)
 AUTO_K = (1, 2, 3)
@@ -57,14 +62,17 @@ AUTO_FOLDS = 5
 
 
 def smallest_mean(fold_losses: np.ndarray) -> int:
-    """Index of the candidate (row) with the smallest mean loss; the first on exact ties.
+    """Index of the candidate (row) with the smallest mean loss; the first on ties (means
+    within :func:`~estimators.base.ties.tolerance` of the smallest).
 
     Examples
     --------
     >>> smallest_mean(np.array([[0.5, 0.7], [0.4, 0.7], [0.4, 0.7]]))
     1
+    >>> smallest_mean(np.array([[0.5, 0.7], [0.4 + 1e-15, 0.7], [0.4, 0.7]]))
+    1
     """
-    return int(np.argmin(np.asarray(fold_losses).mean(axis=1)))
+    return first_best(np.asarray(fold_losses, dtype=float).mean(axis=1), minimise=True)
 
 
 def one_standard_error(fold_losses: np.ndarray) -> int:
@@ -86,13 +94,21 @@ def one_standard_error(fold_losses: np.ndarray) -> int:
     0
     >>> one_standard_error(np.array([[0.50, 0.40, 0.60, 0.55], [0.48, 0.39, 0.58, 0.54]]))
     1
+
+    Losses equal on every fold but one make ``mean(d)`` equal to ``sd(d) / sqrt(F)`` in
+    exact arithmetic; rounding puts it above here, the tolerance keeps the simpler model:
+
+    >>> a = 0.00598739
+    >>> one_standard_error(np.array([[0.5, 0.4, 0.6, 0.55, 0.3], [0.5, 0.4 - a, 0.6, 0.55, 0.3]]))
+    0
     """
     losses = np.asarray(fold_losses, dtype=float)
     best = smallest_mean(losses)
     diff = losses - losses[best]
     n_folds = losses.shape[1]
     error = diff.std(axis=1, ddof=1) / np.sqrt(n_folds) if n_folds > 1 else 0.0
-    return int(np.flatnonzero(diff.mean(axis=1) <= error)[0])
+    atol = tolerance(losses.mean(axis=1))  # equal in exact arithmetic: qualifies everywhere
+    return int(np.flatnonzero(diff.mean(axis=1) <= error + atol)[0])
 
 
 #: the rules that pick the winner from the fold losses of the candidates (simplest first)
@@ -252,7 +268,7 @@ def select_by_cv(estimator, X, y, candidates: list[dict], random_state=None,
                                                   X_rows(test), y[test])
         tried += group
         current = losses[group].mean(axis=1).min()
-        if grow is not None and not current < previous:
+        if grow is not None and not current < previous - tolerance([current, previous]):
             break
         previous = current
     for _ in bar:  # an early stop: close the bar

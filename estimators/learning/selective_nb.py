@@ -34,6 +34,7 @@ import numpy as np
 from scipy.special import logsumexp
 from sklearn.model_selection import StratifiedKFold
 
+from estimators.base.ties import first_best
 from estimators.columns import EncodedColumns
 from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.fitting import fit_cg_factor
@@ -119,7 +120,7 @@ def selective_nb(enc: EncodedColumns, y: np.ndarray, columns, *, min_features: i
     while rest:
         candidate = current[None] + terms[rest]  # (r, n, m)
         losses = np.array([_log_loss(c, y, rows) for c in candidate])
-        i = int(np.argmin(losses))  # the first minimum: ties to the earlier column
+        i = first_best(losses, minimise=True)  # ties (TIE_RTOL): the earlier column
         if not (losses[i] < best_loss - tol or len(chosen) < min_features):
             break
         best_loss, current = losses[i], candidate[i]

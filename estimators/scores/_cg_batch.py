@@ -24,7 +24,8 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
 * **First runs in numpy.** The gather, the continuous v with at most two continuous
   parents and the Bayes-rule factor with one or two run in numpy forms of the kernels that
   do the same operations in the same order (:mod:`~estimators.scores._cg_continuous_numpy`,
-  :mod:`~estimators.scores._cg_bayes_numpy`: the same numbers bit for bit) while the kernel
+  :mod:`~estimators.scores._cg_bayes_numpy`: the same numbers bit for bit on every CPU, both
+  forms computing ``log`` and ``exp`` by the same written-out fdlibm code) while the kernel
   is neither compiled in this process nor in numba's disk cache, until the process has spent
   a time budget in that numpy form (:class:`~estimators.base.kernel_choice.KernelChoice`):
   a small table's first run (TAN on helpmiss) compiles no kernel (~20 s CPU of compilation

@@ -31,6 +31,7 @@ import numpy as np
 
 from estimators.base.numba_cache import jit
 from estimators.scores._cell_merge import merge_cells
+from estimators.scores._cg_kernel import log
 from estimators.scores._small_linalg import lu_inverse, lu_inverse_2
 
 __all__ = ["bayes_parameters"]
@@ -47,7 +48,7 @@ def _gaussian(nn, M, scale, floor, cov, prec, piv, work):
     if c == 1:
         v = M[0, 0] / n1 + floor * scale[0]
         prec[0, 0] = 1.0 / v
-        return math.log(v)
+        return log(v)
     for a in range(c):
         for b in range(c):
             cov[a, b] = M[a, b] / n1
@@ -65,7 +66,7 @@ def _collinear(src, corr, inv, piv, work, tiny):
             sa = math.sqrt(max(src[a, a], 1e-300))
             sb = math.sqrt(max(src[b, b], 1e-300))
             corr[a, b] = src[a, b] / (sa * sb)
-    return lu_inverse(corr, inv, piv, work) < math.log(tiny)
+    return lu_inverse(corr, inv, piv, work) < log(tiny)
 
 
 @jit(error_model="numpy")
@@ -149,7 +150,7 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
                         if c == 1:  # in scalars: no array views or calls per cell
                             if nn >= th:
                                 v1 = M[h, a, k, b, y, 0, 0] / nn + floor * scale[0]
-                                m0, i00, ld = mean[h, a, k, b, y, 0], 1.0 / v1, math.log(v1)
+                                m0, i00, ld = mean[h, a, k, b, y, 0], 1.0 / v1, log(v1)
                             elif cy_n[k, y] >= th:
                                 m0, i00, ld = cy_mean[k, y, 0], cy_prec[k, y, 0, 0], cy_ld[k, y]
                             elif cc_n[k] >= th:
@@ -189,7 +190,7 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
                                 sb = math.sqrt(max(s11, 1e-300))
                                 cld = lu_inverse_2(s00 / (sa * sa), s01 / (sa * sb),
                                                    s10 / (sb * sa), s11 / (sb * sb))[0]
-                                flag[h] = cld < math.log(tiny)
+                                flag[h] = cld < log(tiny)
                             continue
                         out = p_prec[h, k, a, b, y]
                         if nn >= th:
@@ -217,7 +218,7 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
 @jit(inline="always", error_model="numpy")
 def _log_prior(nn, nuy):
     """``ln p(k | u, y) = ln(N_kuy / N_uy)``; -inf for an empty cell."""
-    return math.log(nn / (nuy if nuy > 0.0 else 1.0)) if nn > 0.0 else -np.inf
+    return log(nn / (nuy if nuy > 0.0 else 1.0)) if nn > 0.0 else -np.inf
 
 
 @jit(inline="always", error_model="numpy")
@@ -232,5 +233,5 @@ def _class_table_ll(N):
             ny += N[k, y]
         for k in range(K):
             if N[k, y] > 0.0:
-                out += N[k, y] * math.log(N[k, y] / ny)
+                out += N[k, y] * log(N[k, y] / ny)
     return out

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from estimators.scores import _cg_kernel as K_  # fdlibm's constants (no compilation)
-from estimators.scores._cg_continuous_numpy import _max, _merge
+from estimators.scores._cg_continuous_numpy import _log, _max, _merge, log
 
 __all__ = ["bayes_parameters", "bayes_row_sums"]
 
@@ -34,29 +34,6 @@ def _exp(x):
     y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
     scale = ((k.astype(np.int64) + 1023) << 52).view(np.float64)
     return np.where(x > -708.0, y * scale, 0.0)
-
-
-def _log(x):
-    """The kernel's ``_log`` (fdlibm, positive normal x) elementwise."""
-    bits = np.asarray(x, dtype=np.float64).view(np.int64)
-    hx = bits >> 32
-    k = (hx >> 20) - 1023
-    hx = hx & 0x000FFFFF
-    i = (hx + 0x95F64) & 0x100000
-    m = (((hx | (i ^ 0x3FF00000)) << 32) | (bits & 0xFFFFFFFF)).view(np.float64)
-    k = k + (i >> 20)
-    f = m - 1.0
-    s = f / (2.0 + f)
-    dk = k.astype(np.float64)
-    z = s * s
-    w = z * z
-    t1 = w * (K_._LG2 + w * (K_._LG4 + w * K_._LG6))
-    t2 = z * (K_._LG1 + w * (K_._LG3 + w * (K_._LG5 + w * K_._LG7)))
-    R = t2 + t1
-    hfsq = 0.5 * f * f
-    wide = dk * K_._LN2_HI - ((hfsq - (s * (hfsq + R) + dk * K_._LN2_LO)) - f)
-    narrow = dk * K_._LN2_HI - ((s * (f - R) - dk * K_._LN2_LO) - f)
-    return np.where(((hx - 0x6147A) | (0x6B851 - hx)) > 0, wide, narrow)
 
 
 def _log1p(u):
@@ -107,13 +84,13 @@ def _counts(n, cy_n):
             ny = ny + cy_n[:, k, y]
         for k in range(K):
             N = cy_n[:, k, y]
-            class_ll = np.where(N > 0.0, class_ll + N * np.log(N / ny), class_ll)
+            class_ll = np.where(N > 0.0, class_ll + N * log(N / ny), class_ll)
     nuy = np.zeros((H, A, B, m))
     for k in range(K):
         nuy = nuy + n[:, :, k]
     nn = n.transpose(0, 2, 1, 3, 4)
     nuy = nuy[:, None]
-    return class_ll, np.where(nn > 0.0, np.log(nn / np.where(nuy > 0.0, nuy, 1.0)), -np.inf), nn
+    return class_ll, np.where(nn > 0.0, log(nn / np.where(nuy > 0.0, nuy, 1.0)), -np.inf), nn
 
 
 def _picker(own, by_class, by_state):
@@ -131,7 +108,7 @@ def _picker(own, by_class, by_state):
 def _gaussian(nn, M, scale, floor):
     """The kernel's ``_gaussian`` for c = 1: (precision, log-determinant)."""
     v = M[..., 0, 0] / _max(nn, 1.0) + floor * scale
-    return 1.0 / v, np.log(v)
+    return 1.0 / v, log(v)
 
 
 def _parameters(n, mean, M, mcr, vs, ridge, tiny):
@@ -150,7 +127,7 @@ def _parameters(n, mean, M, mcr, vs, ridge, tiny):
     p_mean = pick(mean[..., 0].transpose(0, 2, 1, 3, 4), cy[1][..., 0], cc[1][..., 0],
                   g_mean[:, 0])
     p_prec = pick(1.0 / v1, cy_prec, cc_prec, g_prec)
-    ld = pick(np.log(v1), cy_ld, cc_ld, g_ld)
+    ld = pick(log(v1), cy_ld, cc_ld, g_ld)
     p_const = prior - 0.5 * (1 * _LOG_2PI + ld)
     return p_mean[..., None], p_prec[..., None, None], p_const, class_ll, g_n, flag
 
@@ -164,7 +141,7 @@ def _inverse_2(a00, a01, a10, a11):
     f = a10 / a00
     u11 = a11 - f * a01
     bad = (a00 == 0.0) | (u11 == 0.0)
-    logdet = np.log(np.abs(a00)) + np.log(np.abs(u11))
+    logdet = log(np.abs(a00)) + log(np.abs(u11))
     x0, x1 = np.where(swap, 0.0, 1.0), np.where(swap, 1.0, 0.0)
     x1 = (x1 - f * x0) / u11
     i00, i10 = (x0 - a01 * x1) / a00, x1
@@ -220,7 +197,7 @@ def _parameters2(n, mean, M, mcr, vs, ridge, tiny):
     s00, s01, s10, s11 = src
     sa, sb = np.sqrt(_max(s00, 1e-300)), np.sqrt(_max(s11, 1e-300))
     cld = _inverse_2(s00 / (sa * sa), s01 / (sa * sb), s10 / (sb * sa), s11 / (sb * sb))[0]
-    flag |= ((nn > 0.0) & (cld < math.log(tiny))).any(axis=(1, 2, 3, 4))
+    flag |= ((nn > 0.0) & (cld < log(tiny))).any(axis=(1, 2, 3, 4))
     return p_mean, p_prec, p_const, class_ll, g_n, flag
 
 

@@ -1,6 +1,8 @@
 """The compiled :func:`~estimators.scores._cg_continuous_kernel.continuous_gains` in numpy,
-the same operations in the same order (the same numbers bit for bit; the C library's
-``log`` and numpy's agree here, which the tests check), over all hyperedges at once: a
+the same operations in the same order and the same ``log`` (fdlibm's, :func:`log`, written
+in numpy's integer and float operations: numpy's own ``log`` differs from the C library's
+by 1 ulp on some inputs on CPUs with AVX-512), so the same numbers bit for bit on every
+CPU, over all hyperedges at once: a
 small table's score (helpmiss's TAN, ~0.3 ms a call) then needs no compilation of that
 kernel (~3 s CPU of a first run). The regressions on several continuous parents (kDB's
 ``k = 2``) solve their systems by the kernel's LU with partial pivoting elementwise.
@@ -17,9 +19,47 @@ import math
 
 import numpy as np
 
+from estimators.scores import _cg_kernel as K_  # fdlibm's constants (no compilation)
+
 __all__ = ["continuous_gains"]
 
 _LOG_2PI = math.log(2.0 * math.pi)
+
+
+def _log(x):
+    """The kernel's ``_log`` (fdlibm, positive normal x) elementwise."""
+    bits = np.asarray(x, dtype=np.float64).view(np.int64)
+    hx = bits >> 32
+    k = (hx >> 20) - 1023
+    hx = hx & 0x000FFFFF
+    i = (hx + 0x95F64) & 0x100000
+    m = (((hx | (i ^ 0x3FF00000)) << 32) | (bits & 0xFFFFFFFF)).view(np.float64)
+    k = k + (i >> 20)
+    f = m - 1.0
+    s = f / (2.0 + f)
+    dk = k.astype(np.float64)
+    z = s * s
+    w = z * z
+    t1 = w * (K_._LG2 + w * (K_._LG4 + w * K_._LG6))
+    t2 = z * (K_._LG1 + w * (K_._LG3 + w * (K_._LG5 + w * K_._LG7)))
+    R = t2 + t1
+    hfsq = 0.5 * f * f
+    wide = dk * K_._LN2_HI - ((hfsq - (s * (hfsq + R) + dk * K_._LN2_LO)) - f)
+    narrow = dk * K_._LN2_HI - ((s * (f - R) - dk * K_._LN2_LO) - f)
+    return np.where(((hx - 0x6147A) | (0x6B851 - hx)) > 0, wide, narrow)
+
+
+def log(x):
+    """The kernels' total ``log`` (:func:`estimators.scores._cg_kernel.log`) elementwise:
+    :func:`_log` on positive normal numbers, subnormals scaled by 2**54, numpy's value
+    (exact) at 0, infinities, negatives and NaN."""
+    x = np.asarray(x, dtype=np.float64)
+    normal = (x >= K_._TINY_NORMAL) & (x <= 1.7976931348623157e308)
+    sub = (x > 0.0) & (x < K_._TINY_NORMAL)
+    with np.errstate(all="ignore"):
+        safe = np.where(normal, x, np.where(sub, x * K_._TWO54, 1.0))
+        return np.where(normal, _log(safe), np.where(sub, _log(safe) - K_._LN_TWO54,
+                                                     np.log(np.where(normal | sub, 1.0, x))))
 
 
 def _max(a, b):
@@ -203,7 +243,7 @@ def _gains(n, mean, M, mcr, vs, ridge, tiny):
         d = d - bb[..., i] * mean[..., i]
     flag |= ((nn > 0.0) & (rss < tiny * (pvv + dd))).any(axis=(1, 2))
     R = _residual(M, bb, c) + nn * d * d
-    term = nn * (_LOG_2PI + np.log(s2)) + R / s2
+    term = nn * (_LOG_2PI + log(s2)) + R / s2
     full = np.zeros(H)
     for u in range(U):
         for y in range(m):
@@ -214,7 +254,7 @@ def _gains(n, mean, M, mcr, vs, ridge, tiny):
     qM = np.where(small, g_M[:, None, c, c], cl_M[:, :, c, c])
     s20 = _max(_max(qM / _max(qn, 1.0), 0.0), floor[:, None])
     R0 = cl_M[:, :, c, c] + cl_n * (cl_mean[:, :, c] - qmean) ** 2
-    bterm = cl_n * (_LOG_2PI + np.log(s20)) + R0 / s20
+    bterm = cl_n * (_LOG_2PI + log(s20)) + R0 / s20
     base = np.zeros(H)
     for y in range(m):
         base = np.where(cl_n[:, y] > 0.0, base + bterm[:, y], base)

@@ -4,11 +4,10 @@ LAPACK's ``getrf`` / ``getri`` compute them up to rounding (not its blocked orde
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from estimators.base.numba_cache import jit
+from estimators.scores._cg_kernel import log
 
 __all__ = ["lu_inverse", "lu_inverse_2", "lu_solve"]
 
@@ -90,7 +89,7 @@ def _factor(A, piv, work):
                 work[col, j], work[at, j] = work[at, j], work[col, j]
             piv[col], piv[at] = piv[at], piv[col]
         p = work[col, col]
-        logdet += math.log(abs(p))
+        logdet += log(abs(p))
         for r in range(col + 1, c):
             f = work[r, col] / p
             work[r, col] = f
@@ -137,7 +136,7 @@ def lu_inverse_2(a00, a01, a10, a11):
     u11 = a11 - f * a01
     if u11 == 0.0:
         return -np.inf, nan, nan, nan, nan
-    logdet = math.log(abs(a00)) + math.log(abs(u11))
+    logdet = log(abs(a00)) + log(abs(u11))
     # column e of the inverse: x = P e, forward (unit L), then back substitution
     x0, x1 = (0.0, 1.0) if swap else (1.0, 0.0)
     x1 = (x1 - f * x0) / u11

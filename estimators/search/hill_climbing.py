@@ -16,7 +16,9 @@ Legality is read from the transitive closure: adding ``u -> v`` closes a cycle i
 reaches ``u``; reversing it does iff another child of ``u`` reaches ``v``.
 
 Each step takes the best legal move (ties: additions before removals before reversals, then
-variable order) that does not return to one of the last ``tabu_length`` DAGs visited (the
+variable order; gains within :func:`estimators.base.ties.tolerance` of the family scores'
+magnitude tie, so that a score-equivalent reversal, whose gain is 0 in exact arithmetic,
+is ranked the same on every CPU) that does not return to one of the last ``tabu_length`` DAGs visited (the
 tabu list; such a DAG scores no more than the best so far). When no move improves, up to
 ``patience`` non-improving moves are taken in a row to leave the local optimum; the best DAG
 seen is returned, so the result never scores below the start and is a local optimum (no
@@ -38,6 +40,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from estimators.base.progress import progress
+from estimators.base.ties import tied_ranking
 from estimators.search._common import Score, resolve_variables, score_values
 
 __all__ = ["BruteForceDAGResult", "HillClimbingResult", "brute_force_dag", "hill_climb_dag"]
@@ -222,7 +225,10 @@ def _best_move(state: _Climber, tabu: deque) -> tuple[float, int, int, int] | No
     list; a DAG seen before scores no more than the best so far, so no aspiration)."""
     G = state.gains().ravel()
     finite = np.flatnonzero(np.isfinite(G))
-    for flat in finite[np.argsort(-G[finite], kind="stable")]:
+    # a gain is a difference of family scores: the tolerance is relative to their size
+    scale = np.abs(np.concatenate([state.fam, G[finite]])).max(where=np.isfinite(
+        np.concatenate([state.fam, G[finite]])), initial=0.0)
+    for flat in finite[tied_ranking(G[finite], scale=scale)]:
         kind, u, v = (int(i) for i in np.unravel_index(flat, (3, state.d, state.d)))
         A = state.A.copy()
         A[u, v] = kind == ADD

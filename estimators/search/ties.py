@@ -16,6 +16,9 @@ and kDB searches) is searched
    (a structure's score, a DP value) is exact in floating point whatever the order of the
    additions: scores equal within the grid tie exactly, and the name order decides.
 
+Choices between a few scored candidates (model selection, hill-climbing moves, feature
+rankings) compare with the same tolerance instead of a grid (:mod:`estimators.base.ties`).
+
 The chosen structure is optimal for the snapped scores, so its true score is within
 ``n_vertices * step`` (at most ``n_vertices * 2e-9 * max|f|``) of the searcher's optimum on
 the true scores; exact searchers stay exact to that tolerance. A grid is deterministic (a
@@ -41,10 +44,10 @@ from numbers import Real
 
 import numpy as np
 
+from estimators.base.ties import TIE_RTOL  # the one tolerance of every tie (MATH.md §12)
+
 __all__ = ["TIE_RTOL", "canonical_order", "name_key", "snap", "tie_step"]
 
-#: relative tolerance under which two scores tie (see the module docstring)
-TIE_RTOL = 1e-9
 
 
 def name_key(v: Hashable) -> tuple:

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import logsumexp
 
+from estimators.base.ties import first_best
 from estimators.columns import EncodedColumns
 from estimators.densities.kde import KDE1D, KDE2D, class_kde, scott_factor
 
@@ -384,4 +385,4 @@ def _cv_scale(enc, y, n_classes, v, parents, bw_floor, tail, min_cell_rows, rows
             test = enc.take(idx[fold == k])
             total += float(f.log_prob_at(test, y[idx[fold == k]]).sum())
         totals.append(total)
-    return float(CV_SCALES[int(np.argmax(totals))])
+    return float(CV_SCALES[first_best(totals)])  # ties (TIE_RTOL): the first scale

@@ -27,6 +27,7 @@ evaluate).
    :mod:`.calibration` (w = 1 with ``calibrate=False``). Coordinate ascent from "every
    vertex keeps the class": each vertex in turn switches state, the others fixed, when
    the switch raises the CLL by more than one standard error, ``sum_i g_i > sqrt(n) sd(g)``
+   (and by more than the tie tolerance, MATH.md §12)
    with ``g_i`` the switch's change of row i's ``ln p_w(y_i | x_i)`` (the one-standard-error
    rule of model selection, Breiman et al. 1984, here against selection noise), until a
    sweep changes nothing or after :data:`MAX_SWEEPS` sweeps. Each switch raises the CLL, so
@@ -67,6 +68,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from estimators.base.log_sum_exp import log_sum_exp
+from estimators.base.ties import first_best, tolerance
 from estimators.columns import EncodedColumns
 from estimators.semiparametric.calibration import evidence_weight
 from estimators.semiparametric.copula_factor import WrapsCGFactor
@@ -147,7 +149,8 @@ def choose_kinds(tables: list, y: np.ndarray, log_prior: np.ndarray, *,
     for t in tables:
         options = {k: L for k, L in t.items() if k != CLASS_FREE}
         options = {k: L for k, L in options.items() if np.isfinite(L).all()} or options
-        densities.append(max(options, key=lambda k, o=options: o[k][rows, y].sum()))
+        kinds = list(options)  # ties (TIE_RTOL): the first kind
+        densities.append(kinds[first_best([options[k][rows, y].sum() for k in kinds])])
 
     def per_row(free) -> np.ndarray:
         """``ln p_w(y_i | x_i)`` of every row, w maximising their sum."""
@@ -167,7 +170,10 @@ def choose_kinds(tables: list, y: np.ndarray, log_prior: np.ndarray, *,
             trial = [*free[:j], not free[j], *free[j + 1:]]
             new = per_row(trial)
             gain = new - current
-            if gain.sum() > np.sqrt(y.size) * gain.std(ddof=1):
+            # by more than the tie tolerance too: a switch that changes nothing in exact
+            # arithmetic leaves gains of rounding noise
+            if gain.sum() > np.sqrt(y.size) * gain.std(ddof=1) + tolerance(
+                    [current.sum(), new.sum()]):
                 free, current, changed = trial, new, True
         if not changed:
             break

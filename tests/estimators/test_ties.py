@@ -17,6 +17,7 @@ import pytest
 
 from estimators import GNBClassifier, KTANClassifier, TANClassifier
 from estimators.bnc import BANClassifier, KDBClassifier
+from estimators.datasets import load_dataset
 from estimators.scores import DiscreteCMI
 from estimators.search import (
     TIE_RTOL,
@@ -41,9 +42,8 @@ pytestmark = pytest.mark.skipif(not OJ.exists(), reason="not a source checkout: 
 
 def tied_table():
     """300 rows of oj's dependent columns, and StoreID copied as StoreCopy."""
-    df = pd.read_csv(OJ).iloc[:300]
-    y = df.pop("Purchase")
-    X = df[COLUMNS].copy()
+    X, y = load_dataset("oj")
+    X, y = X.iloc[:300][COLUMNS].copy(), y.iloc[:300]
     X["StoreCopy"] = X["StoreID"]
     return X, y
 
