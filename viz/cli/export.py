@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from estimators.network.export.exact_export import ENGINES
+from estimators.network.export.engines import ENGINES
 from viz.cli.commands import CommandError, read_structure_or_fail, saved_target
 
 MODEL_FORMATS = ("bif", "xmlbif", "uai", "xdsl", "net", "pgmpy")
