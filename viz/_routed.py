@@ -77,6 +77,7 @@ class Drawing:
     key: list[tuple[str, str]] = field(default_factory=list)
     key_in_figure: bool = True
     legend: list[str] = field(default_factory=list)
+    legend_items: list = field(default_factory=list)  # the LegendItems: swatches, colours
     crossings: int = 0  # edge crossings between consecutive layers
     panels: int = 1  # side-by-side panels (a deep structure)
 
@@ -191,6 +192,7 @@ def draw_layered(spec: GraphSpec, style: Style, ax: Axes | None, title: str | No
     rects = occupied
     fig = sheet.finish(rects, legend, key if key_inside else [])
     drawing.legend = [it.label for it in legend]
+    drawing.legend_items = list(legend)
     fig.kgraph_key = list(key)
     fig.kgraph_key_in_figure = drawing.key_in_figure
     fig.kgraph_drawing = drawing

@@ -83,7 +83,48 @@ def test_latex_table_is_booktabs_with_one_cell_per_model(compared):
     assert len(rows) == 1 + 3 + 2  # head, tables, mean rank and Wilcoxon
     assert all(row.count("&") == 3 for row in rows)  # three models
     assert all(r"\mathbf" in row for row in rows[1:4])  # a best in every table's row
-    assert r"tan \-\-parameters" not in tex and "--parameters discriminative" in tex
+    # two hyphens, not LaTeX's en dash
+    assert "--parameters" not in tex and "tan -{}-parameters discriminative" in tex
+    # three data sets: the Wilcoxon row cannot reach 0.05, and the caption says so
+    assert "its smallest possible $p$ is 0.25, so it cannot show a difference" in tex
+    assert "corrected resampled $t$-test" in tex
+
+
+def _toy_folds(repeats: int, k: int = 5, gap: float = 0.02) -> pd.DataFrame:
+    """Fold scores of three models on one table: "b" better than "a" by about ``gap`` on
+    every fold of every repeat, "c" equal to "a" on average."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for r in range(repeats):
+        for f in range(k):
+            base = 0.8 + rng.normal(0, 0.01)
+            for model, shift in (("a", 0.0), ("b", gap + rng.normal(0, 0.003)),
+                                 ("c", rng.normal(0, 0.01))):
+                rows.append({"table": "toy", "model": model, "repeat": r, "fold": f,
+                             "accuracy": base + shift})
+    return pd.DataFrame(rows)
+
+
+def test_the_per_table_test_rejects_when_one_model_is_better_on_every_repeat():
+    """Nadeau and Bengio's corrected resampled t-test over 10 x 5 folds marks "b" better
+    than the reference "a" and leaves "c" unmarked; Wilcoxon over the 5 folds of one split
+    could not (smallest two-sided p 0.0625); the statistic by hand equals the test's."""
+    from scipy.stats import t as student
+
+    from viz.compare.report import latex_table
+    from viz.compare.stats import corrected_t_p, smallest_wilcoxon_p
+
+    folds = _toy_folds(10)
+    tex = latex_table(folds, "accuracy", "a")
+    row = next(line for line in tex.splitlines() if line.startswith("toy &"))
+    cells = row.removesuffix(r" \\").split(" & ")
+    assert cells[2].endswith("^{+}$") and "^{" not in cells[3]
+    a = folds[folds.model == "a"].accuracy.to_numpy()
+    b = folds[folds.model == "b"].accuracy.to_numpy()
+    d = b - a
+    stat = d.mean() / np.sqrt((1 / 50 + 1 / 4) * d.var(ddof=1))
+    assert corrected_t_p(b, a, 1 / 4) == pytest.approx(2 * student.sf(stat, 49), rel=1e-12)
+    assert smallest_wilcoxon_p(5) == 0.0625
 
 
 def test_accuracy_equals_kgraph_learns_with_the_same_seed(compared, csv_tables, tmp_path):

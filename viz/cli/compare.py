@@ -40,8 +40,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--best", action="store_true",
                    help="add 'best of models (nested CV)': on each outer training part, the "
                         "given model with the lowest inner-CV log-loss")
-    p.add_argument("--reference", help="the model each other is tested against (Wilcoxon "
-                        "signed-rank, Holm-adjusted) in table.tex (default: the first)")
+    p.add_argument("--reference", help="the model each other is tested against in table.tex, "
+                        "Holm-adjusted: per table Nadeau and Bengio's corrected resampled "
+                        "t-test over the folds (use --repeats 10 for power), over the tables "
+                        "Wilcoxon's signed-rank test (it needs 6 or more tables to reach 0.05) "
+                        "(default: the first)")
     p.add_argument("--store", type=Path,
                    help="the run store of the cells (default: OUT/runs.db)")
     p.add_argument("--n-jobs", type=int, default=1, help="cells in parallel (joblib; -1: all "

@@ -7,11 +7,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from estimators.network.export.engines import ENGINES
 from viz.cli.commands import CommandError, read_structure_or_fail, saved_target
 
 MODEL_FORMATS = ("bif", "xmlbif", "uai", "xdsl", "net", "pgmpy")
 SUFFIX = {"pgmpy": ".pgmpy.joblib", "json": ".json", "graphml": ".graphml", "bif": ".bif",
-          "xmlbif": ".xml", "uai": ".uai", "xdsl": ".xdsl", "net": ".net"}
+          "xmlbif": ".bifxml", "uai": ".uai", "xdsl": ".xdsl", "net": ".net"}
 #: formats that hold a fitted model's CPDs only (a structure file has none)
 NETWORK_FILES = ("bif", "xmlbif", "uai", "xdsl", "net")
 
@@ -33,14 +34,22 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "a2de is refused when a complete row could get its naive Bayes fallback); "
                     "latent-cnb with one component as naive Bayes, with more as the class's "
                     "CPT over every combination of categories (refused past 1,000,000 "
-                    "probabilities). Models with continuous "
+                    "probabilities). The class node takes the class column's name (--target, "
+                    "default: the one in structure.json beside the model) unless a feature "
+                    "has it (then 'class', said on stdout). Readers, measured: "
+                    + "; ".join(f"{f}: {ENGINES[f]}" for f in NETWORK_FILES) + ". "
+                    "Models with continuous "
                     "features are refused with exit status 2 and one line naming them; their "
                     "structure and parameters export with --to json|graphml. "
                     "Warning: a .joblib model is a pickle, which runs code when loaded: load "
                     "one only from a trusted source.")
     p.add_argument("file", type=Path,
                    help="a .graphml/.json structure or a model.joblib (trusted source only)")
-    p.add_argument("--to", required=True, choices=sorted(SUFFIX), help="the output format")
+    p.add_argument("--to", required=True, choices=sorted(SUFFIX),
+                   help="the output format (which engines read each: see above)")
+    p.add_argument("--target", help="the class node's name in a network file (default: the "
+                                    "target in the run's structure.json beside the model, "
+                                    "else 'class')")
     p.add_argument("--out", type=Path, help="output path (default: FILE with a new suffix); "
                                             "never the input file")
     p.set_defaults(run=run_export)
@@ -57,16 +66,40 @@ def _load_model(path: Path):
         raise CommandError(f"cannot load a model from {path}: {exc}") from exc
 
 
-def _export_model(path: Path, to: str, out: Path) -> list[str]:
-    """Write the model; the notes :func:`estimators.network.export.exact_export.export_notes` gives."""
-    from estimators.network.export.exact_export import exact_network, export_notes, write_exact
+def _run_target(path: Path):
+    """The class column's name a run recorded beside its model (``structure.json``'s or
+    ``structure.graphml``'s ``target``), or None."""
+    for name in ("structure.json", "structure.graphml"):
+        if (path.parent / name).is_file():
+            try:
+                return saved_target(path.parent / name)
+            except Exception:  # an unreadable file beside the model: no name from it
+                return None
+    return None
+
+
+def _export_model(path: Path, to: str, out: Path, target=None) -> list[str]:
+    """Write the model; the notes :func:`estimators.network.export.exact_export.export_notes`
+    gives, the class node's name when it is not ``target``, and a UAI file's key."""
+    from estimators.network.export.exact_export import (
+        class_node,
+        exact_network,
+        export_notes,
+        with_class_name,
+        write_exact,
+    )
 
     model = _load_model(path)
     try:
         if to in MODEL_FORMATS:
             network = exact_network(model)
+            target = target if target is not None else _run_target(path)
+            renamed = None
+            if target is not None:
+                network, renamed = with_class_name(network, class_node(model), target)
             write_exact(network, to, out)
-            return export_notes(network)
+            return [*export_notes(network), *([renamed] if renamed else []),
+                    *_reader_notes(network, to, out)]
         else:
             from estimators.network.export.structure_graph import structure_graph
 
@@ -75,6 +108,22 @@ def _export_model(path: Path, to: str, out: Path) -> list[str]:
             return []
     except (ValueError, TypeError) as exc:
         raise CommandError(str(exc).splitlines()[0]) from exc
+
+
+def _reader_notes(network, to: str, out: Path) -> list[str]:
+    """What a reader of ``out`` needs: a UAI file's key (written beside it), pyAgrum's
+    suffix for XMLBIF."""
+    from estimators.network.export.uai import uai_key, uai_key_path
+
+    if to == "xmlbif" and out.suffix.lower() != ".bifxml":
+        return [f"pyAgrum reads XMLBIF only from a .bifxml file; {out.name} is read by pgmpy"]
+    if to != "uai":
+        return []
+    states: dict[tuple[int, str], list[str]] = {}
+    for i, name, code, state in uai_key(network):
+        states.setdefault((i, name), []).append(f"{code}={state}")
+    return [f"UAI key (variable names and state codes): {uai_key_path(out)}",
+            *(f"UAI variable {i} = {name}: {', '.join(s)}" for (i, name), s in states.items())]
 
 
 def _export_structure(path: Path, to: str, out: Path) -> None:
@@ -106,7 +155,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise CommandError(f"--out {out} is the input file; choose another path")
     notes = []
     if path.suffix.lower() == ".joblib":
-        notes = _export_model(path, args.to, out)
+        notes = _export_model(path, args.to, out, args.target)
     else:
         _export_structure(path, args.to, out)
     print(out)

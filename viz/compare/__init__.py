@@ -80,7 +80,7 @@ def run_comparison(data: Sequence[str] | Mapping[str, tuple[Any, Any]],
     best : bool, default=False
         Add the nested-CV choice among ``models`` (lowest inner-CV log-loss).
     reference : str, optional
-        The model of the Wilcoxon tests (default: the first).
+        The model of the tests in ``table.tex`` (default: the first).
     store : path, optional
         The run store (default: ``out/runs.db``); cells found there are not run again.
     n_jobs : int or None, default=1

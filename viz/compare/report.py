@@ -110,7 +110,7 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
               "| model | fit | predict |", "|---|---:|---:|"]
     times = folds.groupby("model", sort=False)[list(TIMES)].mean()
     lines += [f"| {m} | {r.fit_time:.3f} | {r.predict_time:.3f} |" for m, r in times.iterrows()]
-    lines += ["", f"Reference of the Wilcoxon tests in `table.tex`: {reference}.", ""]
+    lines += ["", f"Reference of the tests in `table.tex`: {reference}.", ""]
     if "error" in folds:
         failed = folds.dropna(subset=["error"]).groupby(["table", "model"], sort=False)
         lines += ["## Failures", "", "| table | model | folds | error |", "|---|---|---:|---|"]
@@ -127,33 +127,38 @@ _LATEX = str.maketrans({c: "\\" + c for c in "&%$#_{}"} | {"~": r"\textasciitild
 
 
 def latex_escape(text: str) -> str:
-    r"""``text`` with LaTeX's special characters escaped.
+    r"""``text`` with LaTeX's special characters escaped, and ``--`` kept two hyphens (not
+    an en dash).
 
     Examples
     --------
     >>> latex_escape("tan --k 1,2 & 50%_x")
-    'tan --k 1,2 \\& 50\\%\\_x'
+    'tan -{}-k 1,2 \\& 50\\%\\_x'
     """
-    return str(text).translate(_LATEX)
+    import re
+
+    return re.sub(r"-(?=-)", "-{}", str(text).translate(_LATEX))
 
 
 def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float = 0.05) -> str:
     """One booktabs table of ``metric``: per-table mean ± sd, the best of each row in bold,
-    a model that differs from ``reference`` on a table marked (Wilcoxon signed-rank test
-    over the folds, Holm-adjusted over the models, at ``alpha``), the mean rank and the
-    Wilcoxon test over the tables' means."""
-    from viz.compare.stats import wilcoxon_against
+    a model that differs from ``reference`` on a table marked (Nadeau and Bengio's corrected
+    resampled t-test over the repeats' folds, Holm-adjusted over the models, at ``alpha``),
+    the mean rank and the Wilcoxon test over the tables' means (the caption says when there
+    are too few tables for it to reach ``alpha``)."""
+    from viz.compare.stats import corrected_t_against, smallest_wilcoxon_p, wilcoxon_against
 
     title, higher = METRICS[metric]
     means, sds = per_table(folds, metric), per_table(folds, metric, "std")
     models = list(means.columns)
     head = ["Data set", *(latex_escape(m) for m in models)]
     rows = []
+    k = int(folds["fold"].nunique())
     for name, row in means.iterrows():
         part = folds[folds["table"] == name]
-        paired = {m: part[part["model"] == m].sort_values("fold")[metric].to_numpy()
+        paired = {m: part[part["model"] == m].sort_values(["repeat", "fold"])[metric].to_numpy()
                   for m in models}
-        p = wilcoxon_against(paired, reference)
+        p = corrected_t_against(paired, reference, 1.0 / max(k - 1, 1))
         best = _best(row, higher)
         cells = []
         for m, v in row.items():
@@ -177,12 +182,21 @@ def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float =
                           for m in models)])
             + r" \\"]
     n_folds = int(folds.groupby(["table", "model"]).size().max())
+    repeats = int(folds["repeat"].nunique())
+    smallest = smallest_wilcoxon_p(len(means.dropna()))
+    over_tables = (f"Last row: Wilcoxon's signed-rank test over the {len(means)} data sets' "
+                   f"means, Holm-adjusted")
+    if smallest * (len(models) - 1) >= alpha:
+        over_tables += (f"; with {len(means)} data sets its smallest possible $p$ is "
+                        f"{smallest:.3g}, so it cannot show a difference at $\\alpha = {alpha}$")
     caption = (f"{title.capitalize()} ({'higher' if higher else 'lower'} is better): mean "
-               f"$\\pm$ sd over {n_folds} folds; bold: best per data set. "
+               f"$\\pm$ sd over {n_folds} folds"
+               + (f" ({repeats} repeats of {k}-fold cross-validation)" if repeats > 1 else "")
+               + f"; bold: best per data set. "
                f"$^{{+}}$/$^{{-}}$: better/worse than {latex_escape(reference)} on that data "
-               f"set (Wilcoxon signed-rank test over the folds, Holm-adjusted over the "
-               f"{len(models) - 1} models, $\\alpha = {alpha}$). Last row: the same test over "
-               f"the data sets' means.")
+               f"set (Nadeau and Bengio's corrected resampled $t$-test over the folds, "
+               f"Holm-adjusted over the {len(models) - 1} models, $\\alpha = {alpha}$). "
+               f"{over_tables}.")
     return "\n".join([
         r"\begin{table}[t]", r"\centering", r"\small",
         f"\\caption{{{caption}}}", f"\\label{{tab:compare-{metric.replace('_', '-')}}}",

@@ -33,20 +33,26 @@ value a training category), or raises one ``ValueError`` whose first line says w
 The files hold every probability exactly (the shortest decimal text of the float): pgmpy's
 ``BIFWriter`` and ``XMLBIFWriter`` already do (``repr``); its ``NETWriter`` rounds to 8
 decimals and its ``XDSLWriter`` to 16 fixed decimals, so the writers here replace their
-number format; UAI has its own writer here (:class:`_UAIWriter`: pgmpy's is wrong for two
-or more parents)
-(``tests/estimators/test_exact_export.py``: every format read back by pgmpy gives
-``predict_proba`` to 1e-9). UAI keeps no names: its variables are
-numbered in the order of :func:`uai_names`, states by their codes. Two readers disagree
-with these files where two or more parents meet (measured on car): pyAgrum 3.3.1 reads a
-UAI table and an XDSL ``probabilities`` list with the *first* parent varying fastest (and
-writes them so), against the UAI competition's specification (the last scope variable
-least significant) and pgmpy's XDSL reader and writer (the last parent fastest), which
-these files follow; GeNIe itself was not available to check XDSL. pyAgrum (3.3.1, and aGrUM's
-current grammars, whose BIF/NET/UAI parsers store numbers as C++ ``float``) reads BIF, NET
-and UAI numbers as float32 (6e-8 relative): its posterior on these files is the float32-
-rounded network's (to 1e-16; 1.2e-8 from ``predict_proba`` on car's discriminative TAN),
-whatever the inference; its XMLBIF reader keeps the doubles (5.6e-16).
+number format; UAI has its own writer (:mod:`estimators.network.export.uai`: pgmpy's is
+wrong for two or more parents), and a key file beside it naming its numbered variables and
+coded states (UAI keeps no names). Which independent engines read each format right is
+:data:`ENGINES` (measured, ``tests/estimators/test_exact_export.py``): pgmpy gives
+``predict_proba`` to 1e-9 on BIF, XMLBIF, XDSL and NET; pyAgrum on XMLBIF (suffix
+``.bifxml``) to 1e-9 and on BIF and NET to 1e-6 (pyAgrum 3.3.1, and aGrUM's current
+grammars, whose BIF/NET/UAI parsers store numbers as C++ ``float``, read their numbers as
+float32, 6e-8 relative: the posterior of the float32-rounded network, 1.2e-8 from
+``predict_proba`` on car's discriminative TAN). Two readers disagree with these files where
+two or more parents meet (measured on car): pyAgrum 3.3.1 reads a UAI table and an XDSL
+``probabilities`` list with the *first* parent varying fastest (and writes them so),
+against the UAI competition's specification (the last scope variable least significant)
+and pgmpy's XDSL reader and writer (the last parent fastest), which these files follow
+(GeNIe itself was not available to check XDSL); pgmpy 1.1.2's ``UAIReader`` takes the
+child as the slowest variable and the parents in an arbitrary order. No independent engine
+at hand reads a UAI file with two-parent tables right; kgraph's :func:`read_uai` reads it by
+the specification.
+The class node is named ``class`` (``class_``... when a feature has that name); where the
+user's name for the class column is known, :func:`with_class_name` names it so, or says why
+not (a feature's name, or text a format cannot hold as a name).
 State names are ``str`` of the user's own values (the category ``1`` is written ``1``,
 ``1.0`` is ``1.0``), so pgmpy's readers give ``predict_proba`` back with evidence
 ``str(value)``. The XMLBIF writer here keeps the text as it is (pgmpy's own replaces every
@@ -64,6 +70,15 @@ from pathlib import Path
 import numpy as np
 
 from estimators.base.model_size import MAX_CELLS
+from estimators.network.export.engines import ENGINES  # noqa: F401 (re-exported)
+from estimators.network.export.numbers import numbers
+from estimators.network.export.uai import (
+    read_uai,
+    uai_key_path,
+    uai_names,
+    write_uai,
+    write_uai_key,
+)
 
 FORMATS = ("bif", "xmlbif", "uai", "xdsl", "net", "pgmpy")
 #: text BIF can hold as a state name: no comma, brace, quote or spacing but single inner spaces
@@ -140,6 +155,59 @@ def class_node(model) -> str:
     names = [str(c) for c in getattr(model.encoder_, "feature_names_in_", [])]
     return getattr(model, "class_node_", None) or next(
         t for t in ("class", "y", "__class__") if t not in names)
+
+
+#: text every format holds as a variable's name (XDSL and NET take no spacing, BIF and NET
+#: no punctuation of their grammars)
+_NAME = re.compile(r"[^\s,;:=(){}\[\]<>&\"'|]+")
+
+
+def with_class_name(network, old: str, name) -> tuple[object, str | None]:
+    """``network`` with its class node ``old`` renamed ``name`` (the user's class column),
+    and ``None``; or ``network`` unchanged and a note saying why not: ``name`` is another
+    node's (a feature's, or a latent node's), or text a format cannot hold as a name.
+
+    Examples
+    --------
+    >>> from estimators.datasets import load_dataset
+    >>> from estimators.ktan import TANClassifier
+    >>> X, y = load_dataset("car")
+    >>> bn = exact_network(TANClassifier().fit(X, y))
+    >>> renamed, note = with_class_name(bn, "class", "acceptability")
+    >>> sorted(renamed.get_parents("safety")), note
+    (['acceptability', 'buying'], None)
+    >>> print(with_class_name(bn, "class", "safety")[1])
+    the class node is named 'class': the class column's name 'safety' is a feature's
+    """
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    text = str(name)
+    if text == old:
+        return network, None
+    if text in map(str, network.nodes()):
+        latent = text in network.graph.get("latent", [])
+        return network, (f"the class node is named {old!r}: the class column's name "
+                         f"{text!r} is a {'latent node' if latent else 'feature'}'s")
+    if not _NAME.fullmatch(text):
+        return network, (f"the class node is named {old!r}: the class column's name {text!r} "
+                         "holds spacing or punctuation that XDSL, NET or BIF cannot hold in "
+                         "a name")
+    rename = {old: text}
+    bn = DiscreteBayesianNetwork()
+    bn.add_nodes_from(rename.get(v, v) for v in network.nodes())
+    bn.add_edges_from((rename.get(u, u), rename.get(v, v)) for u, v in network.edges())
+    cpds = []
+    for cpd in network.get_cpds():
+        names = [rename.get(v, v) for v in cpd.variables]
+        cpds.append(TabularCPD(names[0], int(cpd.cardinality[0]), cpd.get_values(),
+                               evidence=names[1:] or None,
+                               evidence_card=[int(c) for c in cpd.cardinality[1:]] or None,
+                               state_names={rename.get(v, v): list(cpd.state_names[v])
+                                            for v in cpd.variables}))
+    bn.add_cpds(*cpds)
+    bn.graph.update(network.graph)
+    return bn, None
 
 
 #: (applies to the fitted model, its exact network), tried in order: network classifiers
@@ -245,9 +313,11 @@ def export_notes(network) -> list[str]:
     return notes
 
 
-def write_network(model, fmt: str, path: str | PathLike) -> Path:
+def write_network(model, fmt: str, path: str | PathLike, target=None) -> Path:
     """Write the fitted model as ``fmt`` (:data:`FORMATS`; "pgmpy": a joblib pickle of
-    :func:`exact_network`).
+    :func:`exact_network`), the class node named ``target`` (the class column's name) when
+    given and possible (:func:`with_class_name`, else its default name). A UAI file comes
+    with its key file (:func:`~estimators.network.export.uai.uai_key_path`).
 
     Examples
     --------
@@ -264,7 +334,10 @@ def write_network(model, fmt: str, path: str | PathLike) -> Path:
     """
     if fmt not in FORMATS:
         raise ValueError(f"Unknown network format {fmt!r}; accepted: {', '.join(FORMATS)}.")
-    return write_exact(exact_network(model), fmt, path)
+    network = exact_network(model)
+    if target is not None:
+        network, _ = with_class_name(network, class_node(model), target)
+    return write_exact(network, fmt, path)
 
 
 def write_exact(network, fmt: str, path: str | PathLike) -> Path:
@@ -278,6 +351,10 @@ def write_exact(network, fmt: str, path: str | PathLike) -> Path:
         joblib.dump(network, path)
         return path
     _check_states(network, bif=fmt in ("bif", "net"))
+    if fmt == "uai":  # and its key: the variables' names and state codes
+        write_uai(network, path)
+        write_uai_key(network, uai_key_path(path))
+        return path
     _WRITERS[fmt]()(network).write(str(path))
     return path
 
@@ -285,12 +362,14 @@ def write_exact(network, fmt: str, path: str | PathLike) -> Path:
 def read_network(path: str | PathLike, fmt: str, like=None):
     """A file written by :func:`write_network` read back into pgmpy: pgmpy's readers, a
     joblib load for "pgmpy", :func:`read_uai` for "uai" (names and states from ``like``,
-    the network of :func:`exact_network` that was written)."""
+    the network of :func:`exact_network` that was written, else from the key file)."""
     if fmt == "pgmpy":
         import joblib
 
         return joblib.load(path)
     if fmt == "uai":
+        if like is None:
+            return read_uai(path)
         states = {cpd.variable: [str(s) for s in cpd.state_names[cpd.variable]]
                   for cpd in like.get_cpds()}
         return read_uai(path, uai_names(like), states)
@@ -299,46 +378,6 @@ def read_network(path: str | PathLike, fmt: str, like=None):
     reader = {"bif": readwrite.BIFReader, "xmlbif": readwrite.XMLBIFReader,
               "xdsl": readwrite.XDSLReader, "net": readwrite.NETReader}[fmt]
     return reader(str(path)).get_model()
-
-
-def read_uai(path: str | PathLike, names: list, states: dict):
-    """A Bayesian network from a UAI file, read by the competition's specification: each
-    function's scope lists the parents then the child, its table enumerates the scope's
-    values with the first variable most significant and the last least. ``names[i]`` and
-    ``states[name]`` name variable ``i`` and its codes (UAI has no names)."""
-    from pgmpy.factors.discrete import TabularCPD
-    from pgmpy.models import DiscreteBayesianNetwork
-
-    tokens = iter(Path(path).read_text().split())
-    if next(tokens) != "BAYES":
-        raise ValueError(f"{path} is no UAI Bayesian network (no BAYES preamble)")
-    n = int(next(tokens))
-    cards = [int(next(tokens)) for _ in range(n)]
-    scopes = [[int(next(tokens)) for _ in range(int(next(tokens)))]
-              for _ in range(int(next(tokens)))]
-    bn = DiscreteBayesianNetwork()
-    bn.add_nodes_from(names)
-    cpds = []
-    for scope in scopes:
-        values = np.array([float(next(tokens)) for _ in range(int(next(tokens)))])
-        *pa, child = scope
-        bn.add_edges_from([(names[p], names[child]) for p in pa])
-        table = values.reshape([cards[i] for i in scope])
-        cpds.append(TabularCPD(names[child], cards[child],
-                               np.moveaxis(table, -1, 0).reshape(cards[child], -1),
-                               evidence=[names[p] for p in pa] or None,
-                               evidence_card=[cards[p] for p in pa] or None,
-                               state_names={names[i]: states[names[i]] for i in scope}))
-    bn.add_cpds(*cpds)
-    return bn
-
-
-def uai_names(network) -> list:
-    """The variables of ``network`` in the order of its UAI file (variable ``i`` is the
-    i-th): the class, then the features in topological order."""
-    import networkx as nx
-
-    return list(nx.lexicographical_topological_sort(network, key=str))
 
 
 def _check_states(network, *, bif: bool) -> None:
@@ -360,49 +399,10 @@ def _check_states(network, *, bif: bool) -> None:
                     "or double space); rename the category or export to XMLBIF.")
 
 
-def _number(x) -> str:
-    """A probability as the shortest decimal text that reads back to the same float, with
-    no exponent (pgmpy's UAI reader takes none): ``1.2e-05`` is ``0.000012``."""
-    return np.format_float_positional(float(x), unique=True, trim="0")
-
-
-def _numbers(values) -> str:
-    """Probabilities as text that reads back to the same floats (:func:`_number`)."""
-    return " ".join(_number(x) for x in values)
-
-
 def _bif():
     from pgmpy.readwrite import BIFWriter
 
     return BIFWriter
-
-
-class _UAIWriter:
-    """A Bayesian network in the UAI format (the inference competitions'): a ``BAYES``
-    preamble, the variables' cardinalities, one function per variable with its parents
-    then itself as scope, and each table in row-major order over that scope (the variable
-    itself fastest). Written here because pgmpy 1.1.2's ``UAIWriter`` lists a table in
-    its own CPD order under a reversed scope (wrong with two or more parents) and writes
-    exponents its reader cannot parse; its ``UAIReader`` takes the parents in an arbitrary
-    order. Variables are named by their position (:func:`uai_names`), states by code."""
-
-    def __init__(self, network):
-        self.network = network
-
-    def write(self, path: str) -> None:
-        names = uai_names(self.network)
-        index = {v: i for i, v in enumerate(names)}
-        cpds = {cpd.variable: cpd for cpd in self.network.get_cpds()}
-        lines = ["BAYES", str(len(names)),
-                 " ".join(str(cpds[v].variable_card) for v in names), str(len(names))]
-        tables = []
-        for v in names:
-            cpd = cpds[v]
-            scope = [*cpd.variables[1:], v]
-            lines.append(" ".join(map(str, [len(scope), *(index[u] for u in scope)])))
-            values = np.moveaxis(np.asarray(cpd.values, float), 0, -1)  # parents..., v
-            tables += ["", str(values.size), _numbers(values.ravel())]
-        Path(path).write_text("\n".join(lines + tables) + "\n")
 
 
 def _xmlbif():
@@ -425,7 +425,7 @@ def _xdsl():
             out = super().get_cpds()
             for var, cpd in out.items():
                 values = cpd.get_values()  # (K, configurations): each column one row of it
-                self.variables[var].find("probabilities").text = _numbers(values.T.ravel())
+                self.variables[var].find("probabilities").text = numbers(values.T.ravel())
             return out
 
     return ExactXDSLWriter
@@ -446,8 +446,8 @@ def _net():
 def _nested(array) -> str:
     """A NumPy array as NET's nested parentheses, each number by ``repr``."""
     if array.ndim == 1:
-        return "(" + _numbers(array) + ")"
+        return "(" + numbers(array) + ")"
     return "(" + " ".join(_nested(a) for a in array) + ")"
 
 
-_WRITERS = {"bif": _bif, "xmlbif": _xmlbif, "uai": lambda: _UAIWriter, "xdsl": _xdsl, "net": _net}
+_WRITERS = {"bif": _bif, "xmlbif": _xmlbif, "xdsl": _xdsl, "net": _net}
