@@ -92,6 +92,16 @@ def test_plot_refuses_an_out_that_is_a_folder(tmp_path, capsys):
              ["figure.pdf: it is a folder, not a file"])
 
 
+def test_export_refuses_an_out_that_is_a_folder(tmp_path, capsys):
+    assert main(["learn", "iris", "--model", "tan", "--out", str(tmp_path / "run"),
+                 "--quiet"]) == 0
+    capsys.readouterr()
+    folder = tmp_path / "model.graphml"
+    folder.mkdir()
+    _refused(capsys, ["export", str(tmp_path / "run" / "model.joblib"), "--to", "graphml",
+                      "--out", str(folder)], ["model.graphml: it is a folder, not a file"])
+
+
 def test_the_report_gives_cpu_seconds_and_the_load(tmp_path, capsys):
     assert main(["learn", "iris", "--model", "tan", "--out", str(tmp_path / "run"),
                  "--quiet"]) == 0

@@ -153,6 +153,9 @@ def run_export(args: argparse.Namespace) -> int:
     out = args.out or path.with_suffix(SUFFIX[args.to])
     if out.resolve() == path.resolve():
         raise CommandError(f"--out {out} is the input file; choose another path")
+    from viz.cli.paths import check_output_file
+
+    check_output_file(out)  # before loading and converting the model
     notes = []
     if path.suffix.lower() == ".joblib":
         notes = _export_model(path, args.to, out, args.target)
