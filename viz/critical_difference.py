@@ -22,13 +22,14 @@ divided by sqrt(2) (Demšar's table 5: 1.960, 2.343, 2.569, ... at alpha = 0.05)
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from viz._draw import new_axes
-from viz.style import Style, style_context
+from viz.style import Style, paper_width, style_context
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -258,15 +259,22 @@ def plot_critical_difference(scores: pd.DataFrame | RankTest, *, alpha: float = 
     ranks = test.mean_ranks
     k = len(ranks)
     left = (k + 1) // 2
-    labels = [f"{name} ({rank:.2f})" for name, rank in ranks.items()]
     with style_context(style) as s:
-        # lay out in inches: the labels' width decides where the rank axis can go
-        label_width = 0.55 * s.font_size / 72 * max(len(t) for t in labels) + 0.25
-        width = max(6.0, 2 * label_width + 0.6 * k)
+        # lay out in inches: the labels' width decides where the rank axis can go; within the
+        # page width (7 in), long labels wrap onto more lines instead of widening the figure
+        char = 0.55 * s.font_size / 72
+        page = paper_width("page")
+        texts = [f"{name} ({rank:.2f})" for name, rank in ranks.items()]
+        longest_word = max(len(word) for t in texts for word in t.split())
+        chars = max(longest_word, int(((page - 0.35 * k) / 2 - 0.55) / char))
+        labels = [textwrap.fill(t, chars, break_long_words=False, break_on_hyphens=False)
+                  for t in texts]
+        label_width = char * max(len(line) for t in labels for line in t.split("\n")) + 0.25
+        width = min(page, max(6.0, 2 * label_width + 0.6 * k))
         a, b = label_width + 0.3, width - label_width - 0.3
         def x(rank):  # noqa: E306 - the rank axis in inches
             return a + (rank - 1) / (k - 1) * (b - a)
-        step = 0.22
+        step = 0.22 * max(t.count("\n") + 1 for t in labels)
         depth = 0.35 + 0.12 * len(test.cliques) + step * max(left, k - left)
         fig, ax = new_axes(ax, s, size=(width, depth + 1.1))
         ax.set_xlim(0, width)

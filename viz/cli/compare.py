@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from viz.cli.commands import CommandError
+from viz.cli.methods import figure_width
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,6 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="dask: address of a running scheduler (default: a 2-worker "
                         "LocalCluster)")
+    p.add_argument("--width", type=figure_width, default="page",
+                   help="the text width table.tex fits: 'page' (7 in, the default), 'column' "
+                        "(3.5 in) or inches")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run_compare)
 
@@ -74,7 +78,8 @@ def run_compare(args: argparse.Namespace) -> int:
                                 baselines=args.baselines, best=args.best,
                                 reference=args.reference, store=args.store,
                                 n_jobs=args.n_jobs, engine=args.engine,
-                                scheduler=args.scheduler, verbose=not args.quiet)
+                                scheduler=args.scheduler, verbose=not args.quiet,
+                                width=args.width)
     except ValueError as exc:
         raise CommandError(str(exc).splitlines()[0]) from exc
     except KeyboardInterrupt:

@@ -57,7 +57,7 @@ def run_comparison(data: Sequence[str] | Mapping[str, tuple[Any, Any]],
                    baselines: bool = True, best: bool = False, reference: str | None = None,
                    store: str | PathLike | None = None, n_jobs: int | None = 1,
                    engine: str = "memory", scheduler: str | None = None,
-                   verbose: bool = True) -> Comparison:
+                   verbose: bool = True, width: str | float = "page") -> Comparison:
     """Cross-validate every model on every table on the same folds; write the reports.
 
     Parameters
@@ -89,6 +89,8 @@ def run_comparison(data: Sequence[str] | Mapping[str, tuple[Any, Any]],
         ``dask``: cells run on the Dask cluster at ``scheduler`` (default: a local one).
     verbose : bool, default=True
         A progress bar of the cells on stderr.
+    width : {"page", "column"} or float, default="page"
+        The text width ``table.tex`` must fit: a page (7 in), a column (3.5 in) or inches.
 
     Returns
     -------
@@ -140,5 +142,5 @@ def run_comparison(data: Sequence[str] | Mapping[str, tuple[Any, Any]],
                              "each outer training part (nested CV)" if best else "")
                     + ". Cells: rows of the run store `" + str(store) + "`.")
         files = write_outputs(folds, out, protocol=protocol, models=chosen, tables=tables,
-                              reference=reference, log=log)
+                              reference=reference, log=log, width=width)
     return Comparison(folds, chosen, tables, files)

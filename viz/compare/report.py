@@ -140,19 +140,63 @@ def latex_escape(text: str) -> str:
     return re.sub(r"-(?=-)", "-{}", str(text).translate(_LATEX))
 
 
-def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float = 0.05) -> str:
+#: TeX points per inch
+_PT = 72.27
+#: the average width of a character of \footnotesize (8 pt Computer Modern: digits 4 pt,
+#: lower-case letters about 4.2 pt) and the space between two columns (2 x \tabcolsep)
+_CHAR_PT, _COLUMN_SEP_PT = 4.3, 8.0
+
+
+def _stacked(lines: list[str]) -> str:
+    r"""Cell lines one above the other (``\shortstack``, no package needed)."""
+    return lines[0] if len(lines) == 1 else r"\shortstack{" + r" \\ ".join(lines) + "}"
+
+
+def _header_lines(label: str, chars: int) -> list[str]:
+    """A model label wrapped at spaces into lines of at most ``chars`` characters (a longer
+    word keeps its own line)."""
+    import textwrap
+
+    return textwrap.wrap(label, chars, break_long_words=False, break_on_hyphens=False) or [label]
+
+
+def _layout_width(columns: list[list[str]]) -> float:
+    """The estimated natural width in points of a tabular whose columns hold these lines of
+    visible text."""
+    return sum(_CHAR_PT * max(len(line) for line in col) + _COLUMN_SEP_PT for col in columns)
+
+
+def _visible(tex: str) -> str:
+    """The characters a cell prints (LaTeX commands, braces and math shifts dropped)."""
+    import re
+
+    text = re.sub(r"\\(mathbf|shortstack)", "", tex)
+    text = re.sub(r"\\pm", "+", text)
+    return re.sub(r"[{}$^\\]", "", text)
+
+
+def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float = 0.05,
+                width: str | float = "page") -> str:
     """One booktabs table of ``metric``: per-table mean ± sd, the best of each row in bold,
     a model that differs from ``reference`` on a table marked (Nadeau and Bengio's corrected
     resampled t-test over the repeats' folds, Holm-adjusted over the models, at ``alpha``),
     the mean rank and the Wilcoxon test over the tables' means (the caption says when there
-    are too few tables for it to reach ``alpha``)."""
+    are too few tables for it to reach ``alpha``).
+
+    The table fits ``width`` (``"page"``, 7 in; ``"column"``, 3.5 in; or inches): in
+    ``\footnotesize``, each cell on one line where that fits, else the sd under the mean and
+    the model names wrapped into lines; where even that is wider (many models in a column),
+    the tabular is scaled to the line width (``\resizebox``, package graphicx) and a comment
+    says so."""
     from viz.compare.stats import corrected_t_against, smallest_wilcoxon_p, wilcoxon_against
 
     title, higher = METRICS[metric]
     means, sds = per_table(folds, metric), per_table(folds, metric, "std")
     models = list(means.columns)
-    head = ["Data set", *(latex_escape(m) for m in models)]
-    rows = []
+    from viz.style import paper_width
+
+    target = paper_width(width) * _PT
+    grid = []  # per data set: the cells as lists of lines (one line: mean, sd and mark)
     k = int(folds["fold"].nunique())
     for name, row in means.iterrows():
         part = folds[folds["table"] == name]
@@ -163,16 +207,15 @@ def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float =
         cells = []
         for m, v in row.items():
             if pd.isna(v):
-                cells.append("failed")
+                cells.append(("failed", ""))
                 continue
-            text = f"{v:.3f} \\pm {sds.loc[name, m]:.3f}"
-            text = f"\\mathbf{{{text}}}" if best[m] else text
+            mean = f"\\mathbf{{{v:.3f}}}" if best[m] else f"{v:.3f}"
             mark = ""
             if m != reference and p[m] < alpha:
                 worse = v < row[reference] if higher else v > row[reference]
                 mark = "^{-}" if worse else "^{+}"
-            cells.append(f"${text}{mark}$")
-        rows.append(" & ".join([latex_escape(name), *cells]) + r" \\")
+            cells.append((f"${mean}{mark}$", f"$\\pm {sds.loc[name, m]:.3f}$"))
+        grid.append((latex_escape(name), cells))
     ranks = _ranks(means, higher)
     over = wilcoxon_against({m: means[m].to_numpy() for m in models}, reference)
     foot = [" & ".join(["Mean rank", *(_number(ranks.get(m), ".2f") for m in models)])
@@ -197,12 +240,51 @@ def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float =
                f"set (Nadeau and Bengio's corrected resampled $t$-test over the folds, "
                f"Holm-adjusted over the {len(models) - 1} models, $\\alpha = {alpha}$). "
                f"{over_tables}.")
+    stacked, head, rows, scaled = _fit(grid, models, foot, target)
+    tabular = [r"\begin{tabular}{l" + "c" * len(models) + "}", r"\toprule",
+               " & ".join(head) + r" \\", r"\midrule", *rows, r"\midrule", *foot,
+               r"\bottomrule", r"\end{tabular}"]
+    if scaled:
+        tabular = [f"% scaled to the line width: {len(models)} models are wider than "
+                   f"{target / _PT:.2f} in even with the sd under the mean",
+                   r"\resizebox{\linewidth}{!}{%", *tabular, "}"]
     return "\n".join([
-        r"\begin{table}[t]", r"\centering", r"\small",
+        r"\begin{table}[t]", r"\centering", r"\footnotesize",
+        r"\setlength{\tabcolsep}{4pt}",
         f"\\caption{{{caption}}}", f"\\label{{tab:compare-{metric.replace('_', '-')}}}",
-        r"\begin{tabular}{l" + "c" * len(models) + "}", r"\toprule",
-        " & ".join(head) + r" \\", r"\midrule", *rows, r"\midrule", *foot, r"\bottomrule",
-        r"\end{tabular}", r"\end{table}", ""])
+        *tabular, r"\end{table}", ""])
+
+
+def _fit(grid: list, models: list[str], foot: list[str], target: float
+         ) -> tuple[bool, list[str], list[str], bool]:
+    """``(stacked, head, rows, scaled)``: the table's head and rows on one line per cell
+    when that fits ``target`` points, else with the sd under the mean and the model names
+    wrapped; ``scaled`` when even that is wider."""
+    names = [name for name, _ in grid] + ["Data set", "Wilcoxon p (Holm)"]
+    first = [_visible(n) for n in names]
+
+    def columns(stack: bool, chars: int) -> list[list[str]]:
+        cols = [first]
+        for j, m in enumerate(models):
+            lines = _header_lines(latex_escape(m), chars) if stack else [latex_escape(m)]
+            for _, cells in grid:
+                mean, sd = cells[j]
+                lines += [_visible(mean), _visible(sd)] if stack else [_visible(mean + sd)]
+            cols.append([_visible(x) for x in lines])
+        return cols
+
+    plans = [(False, 0)] + [(True, chars) for chars in (14, 10, 7)]
+    stack, chars = next(((s, c) for s, c in plans
+                         if _layout_width(columns(s, c)) <= target), plans[-1])
+    scaled = _layout_width(columns(stack, chars)) > target
+    head = ["Data set", *(_stacked(_header_lines(latex_escape(m), chars)) if stack
+                          else latex_escape(m) for m in models)]
+    rows = []
+    for name, cells in grid:
+        shown = [(_stacked([mean, sd]) if stack and sd else
+                  (mean[:-1] + " " + sd[1:] if sd else mean)) for mean, sd in cells]
+        rows.append(" & ".join([name, *shown]) + r" \\")
+    return stack, head, rows, scaled
 
 
 def cd_figures(folds: pd.DataFrame, out: Path) -> list[Path]:
@@ -230,7 +312,8 @@ def cd_figures(folds: pd.DataFrame, out: Path) -> list[Path]:
 
 
 def write_outputs(folds: pd.DataFrame, out: Path, *, protocol: str, models: Sequence,
-                  tables: Sequence, reference: str, log=None) -> list[Path]:
+                  tables: Sequence, reference: str, log=None,
+                  width: str | float = "page") -> list[Path]:
     """Write every output file into ``out``; return their paths."""
     import warnings
 
@@ -246,7 +329,7 @@ def write_outputs(folds: pd.DataFrame, out: Path, *, protocol: str, models: Sequ
         (out / "leaderboard.md").write_text(
             "\n".join(leaderboard(folds, protocol, models, tables, reference, log)))
         (out / "table.tex").write_text("% requires \\usepackage{booktabs}\n" + "\n".join(
-            latex_table(folds, metric, reference) for metric in MAIN))
+            latex_table(folds, metric, reference, width=width) for metric in MAIN))
         figures = cd_figures(folds, out)
     if not figures:
         print("note: no critical-difference diagram: it needs at least 2 data sets and 2 "
