@@ -1,5 +1,5 @@
 """Every model of the command line's registry (``viz.cli.learn.MODELS``, at its defaults,
-seeded) fitted on every built-in table (``list_datasets``) at the quick size of the
+seeded, and with discriminative parameters where it has them) fitted on every built-in table (``list_datasets``) at the quick size of the
 benchmarks, and what it learned: its structure (the edges of
 :func:`~estimators.network.export.structure_graph.structure_graph`, by name) and its
 ``predict_proba`` on the table's rows.
@@ -58,30 +58,43 @@ def parts(y, which: list[str]) -> list[tuple[str, np.ndarray]]:
     return [(p if p == "all" else f"fold {p}", rows[p]) for p in which]
 
 
-def model(name: str):
-    """The registry's model ``name`` at its defaults (seeded, silent)."""
+def models() -> dict:
+    """Every model of the registry at its defaults (seeded, silent), and with
+    ``parameters="discriminative"`` where it has that parameter (its penalty is chosen by
+    inner cross-validation): name -> factory."""
     from viz.cli.learn import MODELS
 
-    cls = MODELS[name].estimator_class()
-    params = {"random_state": 0} if "random_state" in inspect.signature(cls).parameters else {}
-    return cls(**MODELS[name].fixed, **params, verbose=False)
+    out = {}
+    for name, spec in MODELS.items():
+        cls = spec.estimator_class()
+        signature = inspect.signature(cls).parameters
+        params = {**spec.fixed, "verbose": False}
+        if "random_state" in signature:
+            params["random_state"] = 0
+        out[name] = lambda cls=cls, params=params: cls(**params)
+        if "parameters" in signature:
+            out[f"{name} (discriminative)"] = (
+                lambda cls=cls, params=params: cls(**params, parameters="discriminative"))
+    return out
 
 
 def learned(table_name: str, which: list[str]) -> dict:
     """``{"MODEL on TABLE, PART": {"edges": [[u, v, kind], ...], "proba": [[...], ...]}}``
     for every model of the registry and every part of the table."""
     from estimators.network.export.structure_graph import structure_graph
-    from viz.cli.learn import MODELS
 
     X, y = table(table_name)
     found = {}
-    for name in MODELS:
+    for name, make in models().items():
         for part, rows in parts(y, which):
-            clf = model(name).fit(X.iloc[rows], y.iloc[rows])
+            clf = make().fit(X.iloc[rows], y.iloc[rows])
             edges = sorted([str(u), str(v), str(a.get("kind"))]
                            for u, v, a in structure_graph(clf).edges(data=True))
+            fitted = getattr(clf, "discriminative_", None)  # the penalty chosen
+            choice = None if fitted is None else repr(
+                (fitted.spec.l2, fitted.spec.centre, fitted.spec.scale))
             found[f"{name} on {table_name}, {part}"] = {
-                "edges": edges, "proba": clf.predict_proba(X).tolist()}
+                "edges": edges, "choice": choice, "proba": clf.predict_proba(X).tolist()}
     return found
 
 
