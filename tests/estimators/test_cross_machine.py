@@ -1,15 +1,17 @@
 """The same structures and predictions whatever the CPU's arithmetic: every model of the
 command line's registry on the built-in tables (``tests/cross_machine.py``: the benchmarks'
-quick size, the whole sample and each training fold) is fitted in two processes, one
+quick size) is fitted in two processes, one
 with this machine's own arithmetic and one with numpy's AVX-512 code disabled
 (``NPY_DISABLE_CPU_FEATURES``; numpy's SIMD ``log`` there differs from the C library's by
 1 ulp on some inputs) and OpenBLAS on another core type (``OPENBLAS_CORETYPE``: other
-kernels, other rounding). The structures must be identical and ``predict_proba`` equal
-within 1e-9: choices between scores equal in exact arithmetic go through
+kernels, other rounding). The structures (and the penalties of discriminative parameters)
+must be identical and ``predict_proba`` equal within 1e-9 (discriminative parameters: within
+the optimiser's tolerance, :data:`DISCRIMINATIVE_ATOL`): choices between scores equal in exact arithmetic go through
 :mod:`estimators.base.ties`, not through the last bits. Two tables in the default run
-(votes: categorical, missing cells, where k-TAN's choice of k used to follow the CPU;
-penguins: mixed, where the discriminative GNB's penalty did), every table in the ``slow``
-step. On a CPU without AVX-512 only the OpenBLAS core type differs."""
+(votes: categorical, missing cells, where k-TAN's choice of k on fold 3 used to follow
+the CPU; penguins: mixed, where the discriminative GNB's penalty on fold 2 did), on those
+two folds' training rows; every table, on all its rows and on those two folds, in the
+``slow`` step. On a CPU without AVX-512 only the OpenBLAS core type differs."""
 
 import json
 import os
@@ -47,7 +49,7 @@ def other_arithmetic() -> dict[str, str]:
     return env
 
 
-def fitted(tmp_path: Path, tables: list[str]) -> list[dict]:
+def fitted(tmp_path: Path, parts: str, tables: list[str]) -> list[dict]:
     """The worker's output with the machine's arithmetic and with the other one, run at
     once (one core each)."""
     runs = [{}, other_arithmetic()]
@@ -56,7 +58,7 @@ def fitted(tmp_path: Path, tables: list[str]) -> list[dict]:
         out = tmp_path / f"run{i}.json"
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
                "OPENBLAS_NUM_THREADS": "1", **extra}
-        procs.append(subprocess.Popen([sys.executable, str(WORKER), str(out), *tables],
+        procs.append(subprocess.Popen([sys.executable, str(WORKER), str(out), parts, *tables],
                                       cwd=ROOT, env=env, text=True, stderr=subprocess.PIPE))
         outs.append(out)
     for proc in procs:
@@ -65,12 +67,21 @@ def fitted(tmp_path: Path, tables: list[str]) -> list[dict]:
     return [json.loads(out.read_text()) for out in outs]
 
 
+#: how far predictions of discriminative parameters may be apart: their weights are an
+#: L-BFGS optimum to its stopping tolerance, reached by other iterates in other arithmetic
+#: (measured here: up to 1.8e-3, kdb on a votes fold); their structure and chosen penalty
+#: must still be identical
+DISCRIMINATIVE_ATOL = 1e-2
+
+
 def check_same(own: dict, other: dict) -> None:
     assert own.keys() == other.keys()
     for case in own:
         assert own[case]["edges"] == other[case]["edges"], case
+        assert own[case]["choice"] == other[case]["choice"], case
+        atol = DISCRIMINATIVE_ATOL if "(discriminative)" in case else 1e-9
         np.testing.assert_allclose(own[case]["proba"], other[case]["proba"], rtol=0,
-                                   atol=1e-9, err_msg=case)
+                                   atol=atol, err_msg=case)
 
 
 def test_the_other_arithmetic_is_another():
@@ -91,11 +102,16 @@ def test_the_other_arithmetic_is_another():
         assert done.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("tables", [
-    pytest.param(["votes", "penguins"], id="votes-penguins"),
-    pytest.param([], marks=pytest.mark.slow, id="every-table"),
+@pytest.mark.parametrize(("parts", "tables"), [
+    pytest.param("2,3", ["votes", "penguins"], id="votes-penguins"),
+    pytest.param("all,2,3", [], marks=pytest.mark.slow, id="every-table"),
 ])
-def test_every_model_learns_the_same_on_another_arithmetic(tmp_path, tables):
-    own, other = fitted(tmp_path, tables)
-    assert len(own) >= 9 * (len(tables) or 20) * 6  # every model, table and part
+def test_every_model_learns_the_same_on_another_arithmetic(tmp_path, parts, tables):
+    from cross_machine import models
+
+    from estimators.datasets import list_datasets
+
+    own, other = fitted(tmp_path, parts, tables)
+    n_parts = len(parts.split(","))
+    assert len(own) == len(models()) * len(tables or list_datasets()) * n_parts
     check_same(own, other)
