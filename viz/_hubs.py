@@ -94,11 +94,19 @@ def drawn_along(fig: Figure) -> list[tuple[Hashable, Hashable]]:
 def draw_with_hubs(spec: GraphSpec, draw: Callable[[GraphSpec], Figure],
                    hubs: str | Collection[Hashable] | None = "auto") -> Figure:
     """Draw ``spec`` with ``draw``, the hubs drawn as the class is: ``"auto"`` (chosen
-    as the module docstring says), a collection of nodes, or None (none)."""
-    if hubs is None or (hubs != "auto" and not hubs):
-        return draw(spec)
-    if hubs != "auto":
-        return draw(with_hubs(spec, list(hubs)))
+    as the module docstring says), a collection of nodes, or None (none). The figure
+    keeps its hubs as ``kgraph_hubs`` (a list)."""
+    if hubs == "auto":
+        fig, chosen = _auto(spec, draw)
+    else:
+        chosen = list(hubs or ())
+        fig = draw(with_hubs(spec, chosen))
+    fig.kgraph_hubs = chosen
+    return fig
+
+
+def _auto(spec: GraphSpec, draw: Callable[[GraphSpec], Figure]) -> tuple[Figure, list]:
+    """The drawing and hubs the ``"auto"`` rule keeps (the module docstring)."""
     kids = children(spec)
     fig = draw(spec)
     pairs = drawn_along(fig)
@@ -112,6 +120,7 @@ def draw_with_hubs(spec: GraphSpec, draw: Callable[[GraphSpec], Figure],
         fig = draw(with_hubs(spec, chosen))
         pairs = drawn_along(fig)
         best = min(best, (len(pairs), len(chosen), fig), key=lambda b: b[:2])
-    if best[2] is not fig:  # drawn again: the axes given hold the last one
-        best = (0, 0, draw(with_hubs(spec, chosen[:best[1]])))
-    return best[2]
+    chosen = chosen[:best[1]]
+    if best[2] is not fig:  # drawn again: the axes given hold the last drawing
+        fig = draw(with_hubs(spec, chosen))
+    return fig, chosen

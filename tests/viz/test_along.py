@@ -118,7 +118,21 @@ def test_default_kdb_figure_passes_and_says_what_it_leaves_out(width):
 def test_hubs_can_be_named_or_refused():
     fig = draw("page", hubs=["JobRole"])
     assert not any(e.u == "JobRole" for e in fig.kgraph_drawing.edges)
+    assert fig.kgraph_hubs == ["JobRole"]
     assert len(draw("page", hubs=None).kgraph_drawing.edges) == 57
+
+
+def test_the_hubs_chosen_redraw_the_same_figure_and_into_given_axes_once():
+    from matplotlib.figure import Figure
+
+    auto = draw("column")
+    again = draw("column", hubs=auto.kgraph_hubs)
+    assert [e.vertices for e in auto.kgraph_drawing.edges] == \
+        [e.vertices for e in again.kgraph_drawing.edges]
+    ax = Figure(figsize=(3.5, 4.5)).add_axes((0, 0, 1, 1))
+    fig = draw(None, ax=ax)
+    nodes = [p for p in ax.patches if (p.get_gid() or "").startswith("node:")]
+    assert fig.kgraph_hubs and len(nodes) == len(fig.kgraph_drawing.nodes) == 31
 
 
 def test_a_sparse_figure_is_drawn_as_before():
