@@ -10,8 +10,11 @@ edges through a non-incident box (each drawn path sampled at 40 points per curve
 against every box: not the checker's code) | check_figure "passes through" | check_figure
 overlaps | all check_figure problems | width (in) | height (in) | panels | font (pt) |
 features labelled (name or key) | directed edges with an arrowhead / directed edges |
-key (in the figure / out) | crossings: igraph's order alone | igraph + transpositions |
-our barycentre sweeps + transpositions
+key (in the figure / out) | hubs drawn as the class is (``viz._hubs``: their edges left
+out) | pairs of edges that run along each other (``check_figure(along=True)``: within
+1 mm over 10 mm) | the same with every edge drawn (``hubs=None``) | crossings: igraph's
+order alone | igraph + transpositions |
+our barycentre sweeps + transpositions (these three with the same hubs)
 
 With ``--grandalf`` (and grandalf importable) three more columns at page width: grandalf's
 Sugiyama (its own layering and routing, straight polylines through its dummies) crossings,
@@ -203,6 +206,14 @@ def arrowheads(fig):
                for p in arrows), len(arrows)
 
 
+def every_edge_along(st, target, width) -> int:
+    """Pairs of edges that run along each other when no hub is drawn as the class is."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fig = plot_ktree(st, target=target, width=width, hubs=None)
+    return sum("runs along" in p for p in check_figure(fig, along=True))
+
+
 def main():
     rows = []
     for (table, model), (st, target, _) in fitted_structures().items():
@@ -213,7 +224,9 @@ def main():
                 warnings.simplefilter("ignore")
                 fig = plot_ktree(st, target=tgt, width=width)
             d = fig.kgraph_drawing
-            probs = check_figure(fig)
+            found = check_figure(fig, along=True)
+            along = sum("runs along" in p for p in found)
+            probs = [p for p in found if "runs along" not in p]
             polys = [flatten(e.vertices, e.codes) for e in d.edges]
             ends = [(e.u, e.v) for e in d.edges]
             fonts = [t.get_fontsize() for t in fig.axes[0].texts]
@@ -224,11 +237,12 @@ def main():
                      d.panels,
                      min(fonts), f"{labelled(fig, st)}/{len(st.order)}",
                      "/".join(map(str, arrowheads(fig))),
-                     "in" if d.key_in_figure else ("out" if d.key else "-")]
+                     "in" if d.key_in_figure else ("out" if d.key else "-"),
+                     len(fig.kgraph_hubs), along, every_edge_along(st, tgt, width)]
             assert min(fonts) >= MIN_FONT_SIZE
             for orders, passes in ((("igraph",), 0), (("igraph",), 4), (("barycentre",), 4)):
                 L.ORDERINGS, L.TRANSPOSE_PASSES = orders, passes
-                fig0 = plot_ktree(st, target=tgt, width=width)
+                fig0 = plot_ktree(st, target=tgt, width=width, hubs=fig.kgraph_hubs)
                 line += [fig0.kgraph_drawing.crossings]
             L.ORDERINGS, L.TRANSPOSE_PASSES = ("barycentre", "igraph"), 4
             if width == "page" and "--grandalf" in sys.argv:
@@ -244,7 +258,8 @@ def main():
     head = ["table", "model", "width", "features", "layer crossings", "path crossings",
             "edges through a box (sampled)", "checker: passes through",
             "checker: overlaps", "checker: problems", "width in", "height in", "panels",
-            "smallest font pt", "labelled", "arrowheads", "key",
+            "smallest font pt", "labelled", "arrowheads", "key", "hubs",
+            "edge pairs along", "pairs along, every edge drawn",
             "crossings igraph", "igraph+transpose", "barycentre+transpose"]
     text = ["Not a timing.", "",
             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]

@@ -82,6 +82,7 @@ class GraphSpec:
     optional_labels: str | None = None  # edge labels the line widths repeat: may be left out
     badge_members: dict[Hashable, tuple[str, Hashable]] = field(default_factory=dict)
     layered: bool = False  # a directed graph: layered layout, edges routed around boxes
+    hubs: object = None  # "auto", nodes or None: drawn as the class is (viz._hubs)
 
 
 def _shown(spec: GraphSpec, style: Style, limit: float
@@ -116,18 +117,37 @@ def label_limits(width: float) -> list[float]:
 
 
 def draw_graph(spec: GraphSpec, style: Style, ax: Axes | None, title: str | None) -> Figure:
-    """Lay out and draw a graph figure (see the module docstring)."""
+    """Lay out and draw a graph figure (see the module docstring), with the hubs of
+    ``spec.hubs`` drawn as the class is (:mod:`viz._hubs`)."""
+    import warnings
+
+    from viz._hubs import draw_with_hubs
     from viz._routed import draw_layered
 
     s = style
     feature_count = len(spec.labels) - (spec.class_node is not None)
     draw_class_edges = spec.class_node is not None and feature_count <= CLASS_EDGES_UP_TO
-    legend = list(spec.legend)
-    if spec.class_node is not None and not draw_class_edges and spec.class_edges:
-        but = " but the dashed ones" if any(e.dashed for e in spec.class_edges) else ""
-        legend.append(LegendItem(f"{spec.labels[spec.class_node]} is a parent of every "
-                                 f"feature{but} (edges not drawn)", kind="text"))
-    return draw_layered(spec, s, ax, title, draw_class_edges, legend)
+    drawn = []
+
+    def draw(sp: GraphSpec) -> Figure:
+        if drawn and ax is not None:  # drawn again into the given axes
+            ax.cla()
+        drawn.append(sp)
+        legend = list(sp.legend)
+        if sp.class_node is not None and not draw_class_edges and sp.class_edges:
+            but = " but the dashed ones" if any(e.dashed for e in sp.class_edges) else ""
+            legend.append(LegendItem(f"{sp.labels[sp.class_node]} is a parent of every "
+                                     f"feature{but} (edges not drawn)", kind="text"))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fig = draw_layered(sp, s, ax, title, draw_class_edges, legend)
+        fig._kgraph_warnings = caught
+        return fig
+
+    fig = draw_with_hubs(spec, draw, spec.hubs)
+    for w in fig.__dict__.pop("_kgraph_warnings"):  # the drawn figure's only, once
+        warnings.warn(w.message, w.category, stacklevel=3)
+    return fig
 
 
 def node_kinds_legend(style: Style, *, feature_types: Mapping[Hashable, str] | None,

@@ -83,8 +83,16 @@ class Drawing:
 
 
 def _numbered(shown: dict, badges: dict) -> dict:
-    """Badges that repeat the label (numbered nodes show their number once)."""
-    return {v: b for v, b in badges.items() if shown.get(v) != b}
+    """Badges but those that repeat the label (numbered nodes show their number once; a
+    hub's mark before it stays: :mod:`viz._hubs`)."""
+    out = {}
+    for v, b in badges.items():
+        label = shown.get(v)
+        if label and b.endswith(f" {label}"):
+            b = b[:-len(label) - 1]
+        if b != label:
+            out[v] = b
+    return out
 
 
 HEIGHT_LIMIT = 8.75
@@ -327,7 +335,8 @@ def _attempt(spec, s, limit, room, edge_gap, order, down, room_min=0.0, count=1)
     shown, key, short = _shown(spec, s, limit)
     badges = _numbered(shown, spec.badges)
     badges |= {v: prefix + short.get(m, str(m)) for v, (prefix, m) in spec.badge_members.items()}
-    sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node) for v in spec.labels}
+    sizes = {v: _size(shown[v], badges.get(v), s, v == spec.class_node or (
+        v in spec.looks and spec.looks[v].bold)) for v in spec.labels}
     if count > 1:
         lay = panel_layout(order, down, sizes, room, count, GAP_X, edge_gap)
         return None if lay is None else (lay, shown, key, short, badges, sizes)

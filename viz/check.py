@@ -13,7 +13,10 @@ things are checked at the figure's physical size (its size in inches, as printed
   patch or line whose gid starts with ``"edge:"``) passes through the box of a node other
   than its two ends: the edge's drawn path, flattened to segments in display coordinates,
   is tested against every node box it does not start or end on (a reader would take such
-  an edge for an edge of that node).
+  an edge for an edge of that node);
+* with ``along``, no two edges run along each other: their paths stay within 1 mm of
+  each other over more than 10 mm (:mod:`viz.along` gives the definition and the reasons
+  for the numbers), so every edge can be traced.
 
 Researchers call it on their own figures; the tests run it on every structure figure.
 """
@@ -24,6 +27,7 @@ import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from viz.along import DISTANCE, LENGTH
 from viz.style import MIN_FONT_SIZE
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -90,6 +94,7 @@ def _clip_box(artist):
 
 
 def check_figure(fig: Figure, *, min_font_size: float = MIN_FONT_SIZE, tolerance: float = 0.5,
+                 along: bool | tuple[float, float] | None = None,
                  strict: bool = False) -> list[str]:
     """The legibility problems of a figure at its physical size (empty list: none).
 
@@ -100,6 +105,11 @@ def check_figure(fig: Figure, *, min_font_size: float = MIN_FONT_SIZE, tolerance
         Smallest font size allowed, in points at the figure's size.
     tolerance : float, default=0.5
         Overlaps and excursions smaller than this many points are ignored (anti-aliasing).
+    along : bool or (float, float), optional
+        Also list the edges that run along each other: whose paths stay within
+        ``along[0]`` millimetres of each other over more than ``along[1]`` millimetres at
+        the printed size (``True``: 1 mm over 10 mm; see :mod:`viz.along`). Not checked
+        by default: most layered figures of 20 or more features have such edges today.
     strict : bool, default=False
         Raise :class:`FigureProblems` (a ``ValueError`` listing every problem) instead of
         returning the list.
@@ -108,7 +118,7 @@ def check_figure(fig: Figure, *, min_font_size: float = MIN_FONT_SIZE, tolerance
     -------
     list of str
         One line per problem: overlapping labels or node boxes, edges through a node box
-        other than their ends, artists outside the figure or cut by the axes frame, fonts
+        other than their ends, edges that run along each other, artists outside the figure or cut by the axes frame, fonts
         below ``min_font_size``.
 
     Examples
@@ -130,6 +140,8 @@ def check_figure(fig: Figure, *, min_font_size: float = MIN_FONT_SIZE, tolerance
         problems = _overlaps(texts, renderer, tolerance)
         problems += _outside(fig, texts, renderer, tolerance)
         problems += _crossed_nodes(fig, renderer, tolerance)
+        if along:
+            problems += _along(fig, renderer, *((DISTANCE, LENGTH) if along is True else along))
     finally:
         fig.set_canvas(old_canvas)
     problems += [f"{_describe(t.artist)} is {t.size:.1f} pt, below the minimum of "
@@ -277,3 +289,18 @@ def _crossed_nodes(fig: Figure, renderer, tolerance: float) -> list[str]:
             problems.append(f"{_describe(artist)} passes through {_describe(nodes[j][0])}, "
                             "a node that is not one of its ends")
     return problems
+
+
+def _along(fig: Figure, renderer, distance: float, length: float) -> list[str]:
+    """Pairs of edges whose paths run along each other (:func:`viz.along.runs_along`)."""
+    import numpy as np
+
+    from viz.along import runs_along
+
+    mm = 25.4 / renderer.dpi  # millimetres per pixel
+    edges = _edge_polylines(fig)
+    boxes = np.array([box for _, box in _node_boxes(fig, renderer)]).reshape(-1, 4) * mm
+    found = runs_along([[p * mm for p in polys] for _, polys in edges], boxes,
+                       distance=distance, length=length)
+    return [f"{_describe(edges[a.i][0])} runs along {_describe(edges[a.j][0])} for "
+            f"{a.length:.0f} mm (within {distance:g} mm)" for a in found]

@@ -50,7 +50,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
                title: str | None = None, width: Width = None, weights: dict | None = None,
                feature_types: dict | None = None,
                class_free: Collection[Hashable] | None = None,
-               weight_unit: str | None = "nats") -> Figure:
+               weight_unit: str | None = "nats", hubs: Any = "auto") -> Figure:
     """Paper 2 fig. 2a (2c with ``target``): an acyclic k-tree with its creation order;
     also a :class:`kgraph.ParentSetDAG` (kDB, BAN) with its topological order, its class
     vertex drawn unless another ``target`` is given.
@@ -86,6 +86,12 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
         entry (a fitted model's ``factor_kinds_`` when None).
     weight_unit : str or None, default="nats"
         The unit the weight legend names (kgraph's edge scores are nats); None for none.
+    hubs : "auto", collection of vertices or None, default="auto"
+        Vertices drawn as the class is: their edges left out, the vertex and each of its
+        children marked (●, ■, ▲, ◆ before the number) and the legend saying so.
+        ``"auto"``: only when edges would otherwise run along each other (a vertex with at
+        least five children, while that lets more edges be traced; see
+        :func:`viz.along.runs_along`); None: every edge drawn.
 
     Returns
     -------
@@ -140,7 +146,7 @@ def plot_ktree(ktree: AcyclicKTree | Any, *, target: Hashable | None = None,
             badges={v: str(i + 1) for i, v in enumerate(order)},
             badge_gids={v: f"creation:{v}" for v in order},
             edges=[EdgeSpec(p, v, f"parent:{p}->{v}", directed=True, width=widths.get((p, v)))
-                   for p, v in kt.edges],
+                   for p, v in kt.edges], hubs=hubs,
             class_edges=[EdgeSpec(target, v, f"class:{target}->{v}", color=s.light_color,
                                   width=0.6 * s.line_width, dashed=v in class_free)
                          for v in order]

@@ -24,10 +24,10 @@ from viz.style import PAPER_WIDTHS, Style
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def draw(kind, n, width, seed=1):
+def draw(kind, n, width, seed=1, **kw):
     st = generated_structure(kind, n, seed=seed)
     target = "Attrition" if kind in ("tan", "ktan") else None
-    return st, plot_ktree(st, target=target, width=width)
+    return st, plot_ktree(st, target=target, width=width, **kw)
 
 
 def boxes_and_paths(fig):
@@ -72,7 +72,7 @@ def test_every_directed_structure_passes_the_checker_and_the_sampling_test(kind,
     read = {(key.get(a, a), key.get(b, b)) for a, b in reader_edges(fig)}
     assert read == {(str(p), str(v)) for p, v in st.edges}  # every parent read right
     parent_edges = [p for p, _ in edges if p.get_gid().startswith("edge:parent:")]
-    assert len(parent_edges) == len(st.edges)
+    assert len(parent_edges) + sum(hidden for _, _, hidden in hubs_read(fig)) == len(st.edges)
     assert all(p.get_arrowstyle().__class__.__name__ == "CurveFilledB" for p in parent_edges)
     shrink = 1.0  # pixels: a point on the outline is not inside
     for patch, pts in edges:
@@ -91,9 +91,20 @@ def test_every_directed_structure_passes_the_checker_and_the_sampling_test(kind,
     assert h <= HEIGHT_LIMIT + 1e-6
 
 
+def hubs_read(fig):
+    """(mark, hub name, edges not drawn) of each legend line "● X (bold): parent of every
+    ● (n edges not drawn)" (a hub drawn as the class is)."""
+    import re
+
+    found = [re.fullmatch(r"(\S) (.+) \(bold\): parent of every \1 \((\d+) edges not drawn\)",
+                          line) for line in fig.kgraph_drawing.legend]
+    return [(m[1], m[2], int(m[3])) for m in found if m]
+
+
 def reader_edges(fig):
     """The (parent, child) names a reader takes from the figure: each arrow from the box it
-    starts on to the box it ends on, a dotted copy read as the node it repeats."""
+    starts on to the box it ends on, a dotted copy read as the node it repeats; and a hub's
+    edge to every other node carrying its mark."""
     names = {}
     for n in fig.kgraph_drawing.nodes.values():
         names[n.gid] = n.label
@@ -102,6 +113,10 @@ def reader_edges(fig):
         if (p.get_gid() or "").startswith("edge:parent:"):
             a, b = p.kgraph_ends
             out.add((names[a], names[b]))
+    key = dict(figure_key(fig))
+    for mark, hub, _ in hubs_read(fig):
+        out |= {(hub, n.label) for n in fig.kgraph_drawing.nodes.values()
+                if mark in (n.badge or "") and key.get(n.label, n.label) != hub}
     return out
 
 
@@ -194,7 +209,7 @@ def test_the_cli_draws_the_same_positions_as_plot_ktree(tmp_path, what, width):
 
 
 def test_tikz_and_dot_hold_every_label_edge_and_position():
-    st, fig = draw("ktan", 10, "page")
+    st, fig = draw("ktan", 10, "page", hubs=None)  # every edge drawn
     drawing = fig.kgraph_drawing
     tikz, dot = to_tikz(fig), to_dot(fig)
     nodes = [line for line in tikz.splitlines() if line.startswith("\\node[")]
