@@ -18,7 +18,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["to_dot", "to_tikz"]
 
 _TEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
-        "#": r"\#", "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\textasciitilde{}"}
+        "#": r"\#", "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\textasciitilde{}",
+        # the marks of the hubs (viz._hubs), which pdflatex's fonts do not hold as text
+        "\u25cf": r"$\bullet$", "\u25a0": r"$\blacksquare$", "\u25b2": r"$\blacktriangle$",
+        "\u25c6": r"$\blacklozenge$"}
 
 
 def tex_escape(text: str) -> str:
@@ -120,6 +123,7 @@ def to_tikz(fig: Figure) -> str:
              f"\\path[use as bounding box] ({_f(left)},{_f(top + MARGIN)}) rectangle "
              f"({_f(right)},0 |- kgbottom);"]
     lines = [r"\documentclass[tikz,border=0pt]{standalone}",
+             r"\usepackage{amssymb}",  # the hubs' marks
              r"\usetikzlibrary{arrows.meta}",
              *colours.definitions(),
              r"\begin{document}",

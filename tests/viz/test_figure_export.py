@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from matplotlib.colors import to_hex
 
-from viz.export import ARROW_POINTS, to_dot, to_tikz
+from viz.export import ARROW_POINTS, tex_escape, to_dot, to_tikz
 from viz.gallery import generated_structure
 from viz.ktree import plot_ktree
 
@@ -56,7 +57,7 @@ def test_tikz_is_the_figure_width_with_its_colours_legend_and_key(kind, n, width
         assert colours[fill] == face
     assert len(set(colours.values())) >= 3  # class, feature, root/clique and edge colours
     for item in d.legend_items:  # the legend, notes included, each entry unbroken
-        assert f"{item.label.replace('_', chr(92) + '_')}}}" in tikz
+        assert f"{tex_escape(item.label)}}}" in tikz
     if any("parent of every feature" in it.label for it in d.legend_items):
         assert "Attrition is a parent of every feature" in tikz
     if d.key and d.key_in_figure:
@@ -66,12 +67,9 @@ def test_tikz_is_the_figure_width_with_its_colours_legend_and_key(kind, n, width
         assert tikz.count("% key (for the caption):") == len(d.key)
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex (TeX Live)")
-@pytest.mark.parametrize("kind,n,width", CASES)
-def test_tikz_typesets_within_the_figure_width(tmp_path, kind, n, width):
-    """pdflatex measures the picture (in an article: the standalone class may be absent)."""
-    fig = _figure(kind, n, width)
-    tex = to_tikz(fig)
+def _typeset(tex: str, tmp_path) -> str:
+    """pdflatex's output on the TikZ document (in an article: the standalone class may be
+    absent), with the picture's width typed out as KGWIDTH."""
     head, body = tex.split("\\begin{document}")
     head = head.replace("\\documentclass[tikz,border=0pt]{standalone}",
                         "\\documentclass{article}\\usepackage{tikz}")
@@ -82,9 +80,35 @@ def test_tikz_typesets_within_the_figure_width(tmp_path, kind, n, width):
     run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "f.tex"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert "\n! " not in run.stdout, run.stdout[-2000:]
-    assert "Overfull" not in run.stdout
-    width = float(re.search(r"KGWIDTH=([\d.]+)pt", run.stdout).group(1)) / 72.27
-    assert width == pytest.approx(fig.get_size_inches()[0], abs=2e-3)
+    return run.stdout
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex (TeX Live)")
+@pytest.mark.parametrize("kind,n,width", CASES)
+def test_tikz_typesets_within_the_figure_width(tmp_path, kind, n, width):
+    """pdflatex measures the picture."""
+    fig = _figure(kind, n, width)
+    out = _typeset(to_tikz(fig), tmp_path)
+    assert "Overfull" not in out
+    inches = float(re.search(r"KGWIDTH=([\d.]+)pt", out).group(1)) / 72.27
+    assert inches == pytest.approx(fig.get_size_inches()[0], abs=2e-3)
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="needs pdflatex (TeX Live)")
+def test_tikz_of_a_figure_with_hubs_typesets_their_marks(tmp_path):
+    """The marks of the hubs (● ■ ▲ ◆) are math symbols in TikZ: pdflatex's text fonts have
+    no such glyphs."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "kdb30_figures", Path(__file__).with_name("test_along.py"))
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
+    fig = figures.draw("page")
+    assert fig.kgraph_hubs
+    tex = to_tikz(fig)
+    assert "\u25cf" not in tex and r"$\bullet$" in tex
+    _typeset(tex, tmp_path)
 
 
 def _arrowheads_in_pos(dot: str) -> tuple[int, int]:
