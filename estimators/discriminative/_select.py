@@ -33,7 +33,7 @@ is in every inner training part and in no held-out part (the other rows are spli
 above); only when no class has two rows are the documented defaults used, with a warning.
 The setting with the smallest mean held-out log-loss wins (ties: the larger λ, the generative
 centre, the larger scale); the final fit uses it on all training rows. Losses within
-:func:`estimators.base.ties.tolerance` of each other (``TIE_RTOL = 1e-9`` relative) tie, in
+:func:`estimators.base.tie_tolerance.tolerance` of each other (``TIE_RTOL = 1e-9`` relative) tie, in
 the choice and in the walks (a step improves only by more than it), so that losses equal in
 exact arithmetic choose the same on every CPU. The outer test rows
 are never seen.
@@ -65,7 +65,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from estimators.base.log_sum_exp import log_sum_exp
 from estimators.base.progress import progress, show_progress
-from estimators.base.ties import first_best, tolerance
+from estimators.base.tie_tolerance import first_best, tolerance
 from estimators.base.user_warnings import warn_user
 from estimators.columns import EncodedColumns
 from estimators.discriminative._cll import CLLProblem, compact, linear, maximise_cll

@@ -22,7 +22,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
 from estimators.base.progress import progress
-from estimators.base.ties import first_best
+from estimators.base.tie_tolerance import first_best
 
 #: fit_split(train_rows) -> prefix_jll(test_rows), an iterator of ln p(y, x) (n_test, m) of
 #: the forests of the first 1, 2, ... clusters

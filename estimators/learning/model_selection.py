@@ -14,7 +14,7 @@ log-loss (the same rows for every candidate), so a rare class never stops the ch
 Which candidate wins is the selection ``rule`` (:data:`SELECTION_RULES`); the grids list
 simpler models first (smaller k, then the score order of the registry, then all features
 before a selection; fewer latent components), and both rules break ties toward the earlier
-candidate, a tie being a difference within :func:`estimators.base.ties.tolerance` of the
+candidate, a tie being a difference within :func:`estimators.base.tie_tolerance.tolerance` of the
 losses (``TIE_RTOL = 1e-9`` relative): candidates equal in exact arithmetic (the same
 losses on every fold but one make ``mean(d)`` and ``sd(d) / sqrt(F)`` below equal) choose
 the same on every CPU:
@@ -53,7 +53,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 
 from estimators.base.progress import progress
-from estimators.base.ties import first_best, tolerance
+from estimators.base.tie_tolerance import first_best, tolerance
 
 #: k tried by ``k="auto"`` (capped at n_features - 1)
 AUTO_K = (1, 2, 3)
@@ -63,7 +63,7 @@ AUTO_FOLDS = 5
 
 def smallest_mean(fold_losses: np.ndarray) -> int:
     """Index of the candidate (row) with the smallest mean loss; the first on ties (means
-    within :func:`~estimators.base.ties.tolerance` of the smallest).
+    within :func:`~estimators.base.tie_tolerance.tolerance` of the smallest).
 
     Examples
     --------

@@ -34,7 +34,7 @@ import numpy as np
 from scipy.special import logsumexp
 from sklearn.model_selection import StratifiedKFold
 
-from estimators.base.ties import first_best
+from estimators.base.tie_tolerance import first_best
 from estimators.columns import EncodedColumns
 from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.fitting import fit_cg_factor

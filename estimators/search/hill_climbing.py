@@ -16,7 +16,7 @@ Legality is read from the transitive closure: adding ``u -> v`` closes a cycle i
 reaches ``u``; reversing it does iff another child of ``u`` reaches ``v``.
 
 Each step takes the best legal move (ties: additions before removals before reversals, then
-variable order; gains within :func:`estimators.base.ties.tolerance` of the family scores'
+variable order; gains within :func:`estimators.base.tie_tolerance.tolerance` of the family scores'
 magnitude tie, so that a score-equivalent reversal, whose gain is 0 in exact arithmetic,
 is ranked the same on every CPU) that does not return to one of the last ``tabu_length`` DAGs visited (the
 tabu list; such a DAG scores no more than the best so far). When no move improves, up to
@@ -40,7 +40,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from estimators.base.progress import progress
-from estimators.base.ties import tied_ranking
+from estimators.base.tie_tolerance import tied_ranking
 from estimators.search._common import Score, resolve_variables, score_values
 
 __all__ = ["BruteForceDAGResult", "HillClimbingResult", "brute_force_dag", "hill_climb_dag"]

@@ -17,7 +17,7 @@ and kDB searches) is searched
    additions: scores equal within the grid tie exactly, and the name order decides.
 
 Choices between a few scored candidates (model selection, hill-climbing moves, feature
-rankings) compare with the same tolerance instead of a grid (:mod:`estimators.base.ties`).
+rankings) compare with the same tolerance instead of a grid (:mod:`estimators.base.tie_tolerance`).
 
 The chosen structure is optimal for the snapped scores, so its true score is within
 ``n_vertices * step`` (at most ``n_vertices * 2e-9 * max|f|``) of the searcher's optimum on
@@ -44,7 +44,7 @@ from numbers import Real
 
 import numpy as np
 
-from estimators.base.ties import TIE_RTOL  # the one tolerance of every tie (MATH.md §12)
+from estimators.base.tie_tolerance import TIE_RTOL  # the one tolerance of every tie (MATH.md §12)
 
 __all__ = ["TIE_RTOL", "canonical_order", "name_key", "snap", "tie_step"]
 

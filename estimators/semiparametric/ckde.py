@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.special import logsumexp
 
-from estimators.base.ties import first_best
+from estimators.base.tie_tolerance import first_best
 from estimators.columns import EncodedColumns
 from estimators.densities.kde import KDE1D, KDE2D, class_kde, scott_factor
 

@@ -68,7 +68,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from estimators.base.log_sum_exp import log_sum_exp
-from estimators.base.ties import first_best, tolerance
+from estimators.base.tie_tolerance import first_best, tolerance
 from estimators.columns import EncodedColumns
 from estimators.semiparametric.calibration import evidence_weight
 from estimators.semiparametric.copula_factor import WrapsCGFactor

@@ -63,7 +63,7 @@ def results(tmp_path_factory):
 @pytest.mark.parametrize("step", STEPS, ids=[s.name for s in STEPS])
 def test_quick_mode_writes_the_files_it_claims(step, results):
     """The check of ``python -m benchmarks stale`` (:mod:`benchmarks._currency`), with the
-    machine's own arithmetic: choices tie within estimators.base.ties' tolerance, so the
+    machine's own arithmetic: choices tie within estimators.base.tie_tolerance's tolerance, so the
     committed numbers hold on CPUs with and without AVX-512 (no pin of numpy's SIMD dispatch
     or OpenBLAS's core type; tests/estimators/test_cross_machine.py checks every model)."""
     done = run_quick(step, results)
