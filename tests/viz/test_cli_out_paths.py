@@ -82,24 +82,20 @@ def test_compare_refuses_a_bad_out_before_any_cell(tmp_path, capsys, monkeypatch
              ["it is a file, not a folder"])
 
 
-def test_plot_refuses_an_out_that_is_a_folder(tmp_path, capsys):
+@pytest.mark.parametrize(("command", "source", "name"), [
+    (["plot"], "structure.json", "figure.pdf"),
+    (["export"], "model.joblib", "model.graphml"),
+])
+def test_plot_and_export_refuse_an_out_that_is_a_folder(tmp_path, capsys, command, source,
+                                                         name):
     assert main(["learn", "iris", "--model", "tan", "--out", str(tmp_path / "run"),
                  "--quiet"]) == 0
     capsys.readouterr()
-    folder = tmp_path / "figure.pdf"
+    folder = tmp_path / name
     folder.mkdir()
-    _refused(capsys, ["plot", str(tmp_path / "run" / "structure.json"), "--out", str(folder)],
-             ["figure.pdf: it is a folder, not a file"])
-
-
-def test_export_refuses_an_out_that_is_a_folder(tmp_path, capsys):
-    assert main(["learn", "iris", "--model", "tan", "--out", str(tmp_path / "run"),
-                 "--quiet"]) == 0
-    capsys.readouterr()
-    folder = tmp_path / "model.graphml"
-    folder.mkdir()
-    _refused(capsys, ["export", str(tmp_path / "run" / "model.joblib"), "--to", "graphml",
-                      "--out", str(folder)], ["model.graphml: it is a folder, not a file"])
+    extra = ["--to", "graphml"] if command == ["export"] else []
+    _refused(capsys, [*command, str(tmp_path / "run" / source), *extra, "--out", str(folder)],
+             [f"{name}: it is a folder, not a file"])
 
 
 def test_the_report_gives_cpu_seconds_and_the_load(tmp_path, capsys):
