@@ -142,9 +142,15 @@ def paired(values: dict, label: str, reference: str) -> str:
 
 
 def report(results: dict, args) -> Path:
+    tables = list(results)
+    if set(tables) <= set(CHOOSING) | set(CHECKING):
+        roles = (f"Tables for choosing: {', '.join(CHOOSING)}; for checking: "
+                 f"{', '.join(CHECKING)}.")
+    else:  # a check on other tables (e.g. the continuous ones): none of them chose anything
+        roles = (f"Tables of this run: {', '.join(tables)}, all for checking (the defaults "
+                 f"were chosen on {', '.join(CHOOSING)}).")
     lines = [__doc__.split("\n\n")[1].replace("\n", " "), "",
-             f"Tables for choosing: {', '.join(CHOOSING)}; for checking: "
-             f"{', '.join(CHECKING)}. Rows: at most {args.max_rows} (stratified sample, "
+             f"{roles} Rows: at most {args.max_rows} (stratified sample, "
              f"seed 0); {args.folds}-fold CV, seeds {', '.join(map(str, args.seeds))}. "
              "Differences: mean ± standard error of the paired fold differences "
              "(model - reference).", ""]
