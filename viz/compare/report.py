@@ -9,7 +9,9 @@ mean rank) and average over the tables (Demšar 2006; :func:`viz.friedman_nemeny
 
 from __future__ import annotations
 
+import re
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -135,8 +137,6 @@ def latex_escape(text: str) -> str:
     >>> latex_escape("tan --k 1,2 & 50%_x")
     'tan -{}-k 1,2 \\& 50\\%\\_x'
     """
-    import re
-
     return re.sub(r"-(?=-)", "-{}", str(text).translate(_LATEX))
 
 
@@ -155,8 +155,6 @@ def _stacked(lines: list[str]) -> str:
 def _header_lines(label: str, chars: int) -> list[str]:
     """A model label wrapped at spaces into lines of at most ``chars`` characters (a longer
     word keeps its own line)."""
-    import textwrap
-
     return textwrap.wrap(label, chars, break_long_words=False, break_on_hyphens=False) or [label]
 
 
@@ -168,8 +166,6 @@ def _layout_width(columns: list[list[str]]) -> float:
 
 def _visible(tex: str) -> str:
     """The characters a cell prints (LaTeX commands, braces and math shifts dropped)."""
-    import re
-
     text = re.sub(r"\\(mathbf|shortstack)", "", tex)
     text = re.sub(r"\\pm", "+", text)
     return re.sub(r"[{}$^\\]", "", text)
@@ -240,7 +236,7 @@ def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float =
                f"set (Nadeau and Bengio's corrected resampled $t$-test over the folds, "
                f"Holm-adjusted over the {len(models) - 1} models, $\\alpha = {alpha}$). "
                f"{over_tables}.")
-    stacked, head, rows, scaled = _fit(grid, models, foot, target)
+    head, rows, scaled = _fit(grid, models, target)
     tabular = [r"\begin{tabular}{l" + "c" * len(models) + "}", r"\toprule",
                " & ".join(head) + r" \\", r"\midrule", *rows, r"\midrule", *foot,
                r"\bottomrule", r"\end{tabular}"]
@@ -255,36 +251,35 @@ def latex_table(folds: pd.DataFrame, metric: str, reference: str, alpha: float =
         *tabular, r"\end{table}", ""])
 
 
-def _fit(grid: list, models: list[str], foot: list[str], target: float
-         ) -> tuple[bool, list[str], list[str], bool]:
-    """``(stacked, head, rows, scaled)``: the table's head and rows on one line per cell
-    when that fits ``target`` points, else with the sd under the mean and the model names
-    wrapped; ``scaled`` when even that is wider."""
-    names = [name for name, _ in grid] + ["Data set", "Wilcoxon p (Holm)"]
-    first = [_visible(n) for n in names]
+def _fit(grid: list, models: list[str], target: float) -> tuple[list[str], list[str], bool]:
+    """``(head, rows, scaled)``: the table's head and rows on one line per cell when that
+    fits ``target`` points, else with the sd under the mean and the model names wrapped
+    (at the widest wrap that fits); ``scaled`` when even the narrowest is wider."""
+    first = [_visible(name) for name, _ in grid] + ["Data set", "Wilcoxon p (Holm)"]
+    shown = [[(_visible(mean), _visible(sd)) for mean, sd in cells] for _, cells in grid]
 
-    def columns(stack: bool, chars: int) -> list[list[str]]:
+    def width(stack: bool, chars: int) -> float:
         cols = [first]
         for j, m in enumerate(models):
             lines = _header_lines(latex_escape(m), chars) if stack else [latex_escape(m)]
-            for _, cells in grid:
-                mean, sd = cells[j]
-                lines += [_visible(mean), _visible(sd)] if stack else [_visible(mean + sd)]
-            cols.append([_visible(x) for x in lines])
-        return cols
+            head = [_visible(line) for line in lines]
+            cells = [line for row in shown
+                     for line in (row[j] if stack else ["".join(row[j])])]
+            cols.append(head + cells)
+        return _layout_width(cols)
 
-    plans = [(False, 0)] + [(True, chars) for chars in (14, 10, 7)]
-    stack, chars = next(((s, c) for s, c in plans
-                         if _layout_width(columns(s, c)) <= target), plans[-1])
-    scaled = _layout_width(columns(stack, chars)) > target
+    plans = [(False, 0), (True, 14), (True, 10), (True, 7)]
+    widths = [width(*plan) for plan in plans]
+    chosen = next((i for i, w in enumerate(widths) if w <= target), len(plans) - 1)
+    (stack, chars), scaled = plans[chosen], widths[chosen] > target
     head = ["Data set", *(_stacked(_header_lines(latex_escape(m), chars)) if stack
                           else latex_escape(m) for m in models)]
     rows = []
     for name, cells in grid:
-        shown = [(_stacked([mean, sd]) if stack and sd else
+        texts = [(_stacked([mean, sd]) if stack and sd else
                   (mean[:-1] + " " + sd[1:] if sd else mean)) for mean, sd in cells]
-        rows.append(" & ".join([name, *shown]) + r" \\")
-    return stack, head, rows, scaled
+        rows.append(" & ".join([name, *texts]) + r" \\")
+    return head, rows, scaled
 
 
 def cd_figures(folds: pd.DataFrame, out: Path) -> list[Path]:
