@@ -15,9 +15,10 @@ The largest table must stay within ``max_cells`` (10^6 by default: the rule that
 exporting a posterior table of more cells, ``estimators.network.export``), the scored cells
 within ``100 * max_cells``. Over either, :func:`check_size` raises one ``ValueError`` naming
 the option, the size and the largest value of the option that fits, so a typo such as
-``k=50`` is refused in a moment instead of running for hours. A value larger than the
-table allows (``k`` of at least the number of features) is refused the same way, never
-lowered silently.
+``k=50`` is refused in a moment instead of running for hours. A width larger than the
+table allows (``k`` of at least the number of features) is lowered with one warning when the
+widest structure keeps to the limits, and refused, saying it exceeds the features, when it
+does not; it is never lowered silently.
 
 Examples
 --------
@@ -43,9 +44,9 @@ from sklearn.utils._param_validation import Interval
 
 from estimators.base.parameters import Flag, Parameter
 
-__all__ = ["CANDIDATE_ADVICE", "MAX_CELLS", "MAX_CELLS_PARAMETER", "SEARCH_FACTOR", "Size", "check_size",
-           "column_sizes", "family_cells", "ktree_size", "largest_table", "level_counts", "limit_text",
-           "spode_size", "within"]
+__all__ = ["CANDIDATE_ADVICE", "MAX_CELLS", "MAX_CELLS_PARAMETER", "SEARCH_FACTOR", "Size",
+           "check_size", "column_sizes", "family_cells", "ktree_search_size", "ktree_size",
+           "largest_table", "level_counts", "limit_text", "spode_size", "within"]
 
 #: the default limit of one table's cells (the exports refuse larger posterior tables)
 MAX_CELLS = 10**6
@@ -164,6 +165,15 @@ def ktree_size(sizes: Sequence[float], classes: int, *,
     """
     return lambda k: Size(largest_table(sizes, k + 1, classes),
                           0.0 if scored is None else family_cells(scored, k, classes))
+
+
+def ktree_search_size(enc, classes: int, candidates: int | None
+                      ) -> tuple[Callable[[int], Size], int]:
+    """``(size_at(k), d)`` of a k-tree search over the encoded table ``enc``'s ``d``
+    modelled columns: without candidate lists the searches (the backbone DP, greedy's first
+    clique) score every family of at most k parents; with them, only the tables count."""
+    sizes, work = column_sizes(enc)
+    return ktree_size(sizes, classes, scored=work if candidates is None else None), len(sizes)
 
 
 def spode_size(sizes: Sequence[float], classes: int,

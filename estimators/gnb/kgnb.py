@@ -12,8 +12,7 @@ from estimators.base.model_size import (
     CANDIDATE_ADVICE,
     MAX_CELLS_PARAMETER,
     check_size,
-    column_sizes,
-    ktree_size,
+    ktree_search_size,
 )
 from estimators.base.parameters import (
     RANDOM_STATE,
@@ -247,14 +246,11 @@ class KGNBClassifier(BaseGNB):
         per order by their inner fits."""
         if not isinstance(self.order, Integral):
             return
-        sizes, work = column_sizes(enc)
-        width = ktree_size(sizes, self.classes_.size,
-                           scored=work if self.candidates is None else None)
+        width, d = ktree_search_size(enc, self.classes_.size, self.candidates)
         check_size("KGNBClassifier", "order", int(self.order), lambda o: width(o - 2),
-                   highest=len(sizes) + 1, lowest=3, limit=self.max_cells, lowered=True,
+                   highest=d + 1, lowest=3, limit=self.max_cells, lowered=True,
                    fewer=None if self.candidates else CANDIDATE_ADVICE,
-                   bound=f"the {len(sizes) + 1} that {len(sizes)} features allow "
-                         "(order <= d + 1)")
+                   bound=f"the {d + 1} that {d} features allow (order <= d + 1)")
 
     def _choose_order(self, X, y) -> tuple[int, dict]:
         """The order with the best inner CV log-loss among ``order`` ("auto": 3, 4, 5)."""

@@ -14,8 +14,7 @@ from estimators.base.model_size import (
     CANDIDATE_ADVICE,
     MAX_CELLS_PARAMETER,
     check_size,
-    column_sizes,
-    ktree_size,
+    ktree_search_size,
     within,
 )
 from estimators.base.parameters import ALPHA, ESS, RANDOM_STATE, VAR_SMOOTHING, VERBOSE, declare
@@ -409,7 +408,7 @@ class KTANClassifier(BaseKTAN):
             grid = candidate_grid(self.k, self.structure_score, names, self.n_features_in_,
                                   selections)
             if isinstance(self.k, str):  # "auto" tries the k that keep to max_cells
-                size_at = self._size_at(enc)
+                size_at, _ = ktree_search_size(enc, self.classes_.size, self.candidates)
                 grid = [c for c in grid if within(size_at(c["k"]), self.max_cells)] or grid[:1]
             for k in sorted({c["k"] for c in grid}):
                 self._check_width(k, enc)
@@ -428,18 +427,10 @@ class KTANClassifier(BaseKTAN):
         (:mod:`estimators.base.model_size`); one of at least the number of features is
         lowered with one warning (:func:`~estimators.search.fit_width`) when the widest
         k-tree fits, and refused, saying it exceeds them, when it does not."""
-        sizes, _ = column_sizes(enc)
-        check_size(type(self).__name__, "k", k, self._size_at(enc), highest=len(sizes) - 1,
-                   bound=f"the {len(sizes) - 1} other features", limit=self.max_cells,
+        size_at, d = ktree_search_size(enc, self.classes_.size, self.candidates)
+        check_size(type(self).__name__, "k", k, size_at, highest=d - 1,
+                   bound=f"the {d - 1} other features", limit=self.max_cells,
                    lowered=True, fewer=None if self.candidates else CANDIDATE_ADVICE)
-
-    def _size_at(self, enc):
-        """``size_at(k)`` of this fit on the table ``enc``: without candidate lists the
-        searches (the backbone DP, greedy's initial clique) score every family of at most k
-        parents."""
-        sizes, work = column_sizes(enc)
-        return ktree_size(sizes, self.classes_.size,
-                          scored=work if self.candidates is None else None)
 
     def _check_model_size(self, enc) -> None:
         if isinstance(self.k, Integral):  # "auto" and lists: checked with their grid
