@@ -237,6 +237,8 @@ STEPS = [
 
 #: scripts of benchmarks/ that are not steps, and why
 NOT_STEPS = {
+    "engine_same_numbers": "compares every family's structures and probabilities at two code "
+                           "versions (dump with each, then compare; see its docstring)",
     "ktan_same_numbers": "compares the structures of two code versions (dump with each, then "
                          "compare; see its docstring): not a regeneration of one version",
     "paper1_checks": "module of paper1_report",
