@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["TableNotes", "decimal_option", "detect_format", "prepare", "read_csv",
            "sep_option"]
 
-#: separators tried by the detection, in order of preference on a tie
+#: the separators the detection chooses from
 SEPARATORS = (",", ";", "\t", "|")
 _COMMA_NUMBER = re.compile(r"^\s*[+-]?\d+,\d+\s*$")
 _POINT_NUMBER = re.compile(r"^\s*[+-]?\d*\.\d+\s*$")
@@ -121,9 +121,10 @@ def decimal_option(text: str) -> str:
 def detect_format(sample: str) -> tuple[str, str]:
     """``(separator, decimal mark)`` of the CSV text ``sample`` (its first lines).
 
-    The separator splits the header and the next lines into the same number (more than
-    one) of fields most often; ``,`` when none does. With another separator a decimal
-    comma is read when some cells look like ``3,25`` and none like ``3.25``.
+    The separator is the one of :data:`SEPARATORS` that :class:`csv.Sniffer` finds (a
+    character as frequent on every line, quoted cells aside); ``,`` when it finds none.
+    With another separator a decimal comma is read when some cells look like ``3,25`` and
+    none like ``3.25``.
 
     Examples
     --------
@@ -133,15 +134,11 @@ def detect_format(sample: str) -> tuple[str, str]:
     (',', '.')
     """
     lines = [line for line in sample.splitlines() if line.strip()][:50]
-    best, best_score = ",", 0
-    for sep in SEPARATORS:
-        rows = list(csv.reader(lines, delimiter=sep))
-        if not rows or len(rows[0]) < 2:
-            continue
-        score = sum(len(row) == len(rows[0]) for row in rows)
-        if score > best_score:
-            best, best_score = sep, score
-    return best, _decimal_for(sample, best)
+    try:
+        sep = csv.Sniffer().sniff("\n".join(lines), delimiters="".join(SEPARATORS)).delimiter
+    except csv.Error:  # no separator found: one column, or no text
+        sep = ","
+    return sep, _decimal_for(sample, sep)
 
 
 def read_csv(path: Path, sep: str | None = None, decimal: str | None = None,
