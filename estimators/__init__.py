@@ -49,7 +49,7 @@ _EXPORTS = {
     "AnDEClassifier": "estimators.bnc",
     "BANClassifier": "estimators.bnc",
     "ConditionalGaussianScore": "estimators.scores",
-    "DegenerateFeatureWarning": "estimators.scores",
+    "DegenerateFeatureWarning": "estimators.base.validation",
     "DiscreteCMI": "estimators.scores",
     "GNBClassifier": "estimators.gnb",
     "GaussianCMI": "estimators.scores",

@@ -18,7 +18,6 @@ from estimators.discriminative._discriminative_model import (
 )
 from estimators.discriminative._partitioned import fit_parameters_partitioned
 from estimators.discriminative._select import L2, L2_GRID, SCALE_GRID
-from estimators.network.discriminative_tables import log_tables
 
 __all__ = [
     "FORMS",
@@ -34,7 +33,6 @@ __all__ = [
     "fit_parameters",
     "fit_parameters_partitioned",
     "generative_weights",
-    "log_tables",
     "maximise_cll",
     "resolve_parameters",
 ]

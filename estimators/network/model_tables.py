@@ -17,7 +17,7 @@ every feature (MATH.md §10.2):
   normalisers).
 
 A discriminative GNB is the log-linear model of its forest families
-(:func:`estimators.discriminative.log_tables`), turned into CPTs by the same
+(:func:`estimators.network.discriminative_tables.log_tables`), turned into CPTs by the same
 :func:`~estimators.network.equivalent.equivalent_network` (MATH.md §10.1).
 """
 

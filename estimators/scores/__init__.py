@@ -68,8 +68,6 @@ Examples
 (True, 0.0)
 """
 
-from estimators.base.validation import DegenerateFeatureWarning
-
 from ._cg_bic import ConditionalGaussianBIC
 from ._conditional_gaussian import ConditionalGaussianScore
 from ._discrete import DiscreteCMI
@@ -103,7 +101,6 @@ __all__ = [
     "BaseCMI",
     "ConditionalGaussianBIC",
     "ConditionalGaussianScore",
-    "DegenerateFeatureWarning",
     "DiscreteBDeu",
     "DiscreteCMI",
     "GaussianCMI",

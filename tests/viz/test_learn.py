@@ -110,9 +110,9 @@ def _learn_parser():
 
 
 def test_every_choices_list_is_its_registry():
+    from estimators.columns.feature_families import FEATURE_FAMILIES
     from estimators.discriminative import PARAMETERS
     from estimators.gnb import DEPENDENCES
-    from estimators.ktan import FEATURE_FAMILIES
     from estimators.latent import FAMILIES, PRIORS
     from estimators.scores import score_names
     from estimators.search import searcher_names

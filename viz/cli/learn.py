@@ -157,9 +157,9 @@ def _flag(option: str) -> str:
 
 def registries() -> dict[str, list[str]]:
     """The registry behind each option with a fixed set of values (its ``choices``)."""
+    from estimators.columns.feature_families import FEATURE_FAMILIES
     from estimators.discriminative import PARAMETERS
     from estimators.gnb import DEPENDENCES
-    from estimators.ktan import FEATURE_FAMILIES
     from estimators.latent import FAMILIES, PRIORS
     from estimators.scores import score_names
     from estimators.search import BACKBONE_METHODS, searcher_names

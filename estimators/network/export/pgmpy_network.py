@@ -62,7 +62,7 @@ def log_linear(clf) -> NetworkTables:
     ``s_y(x) = a_y + Σ_v θ_v(x_v, x_pa(v), y)`` (MATH.md §10.1), as unnormalised
     :class:`NetworkTables`: the generative log-CPTs and ``ln p(y)``, or for
     ``parameters="discriminative"`` the log-linear tables of
-    :func:`estimators.discriminative.log_tables`. A parent configuration unseen in
+    :func:`estimators.network.discriminative_tables.log_tables`. A parent configuration unseen in
     training takes the factor's unseen slot, as in the classifier."""
     names = clf.feature_names()
     factors = dict(_factors(clf))

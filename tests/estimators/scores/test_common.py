@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from sklearn.exceptions import NotFittedError
 
-from estimators.scores import DegenerateFeatureWarning
+from estimators.base.validation import DegenerateFeatureWarning
 
 from .conftest import data_for, make
 

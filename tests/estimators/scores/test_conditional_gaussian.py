@@ -159,7 +159,7 @@ def test_fit_encoded_equals_fit():
     np.testing.assert_array_equal(a, b)
 
 
-@pytest.mark.filterwarnings("ignore::estimators.scores.DegenerateFeatureWarning")
+@pytest.mark.filterwarnings("ignore::estimators.base.validation.DegenerateFeatureWarning")
 def test_within_class_constant_columns_match_gaussian_cmi():
     X, y = _continuous(7, n=200, d=3, shift=0.0)
     X.loc[y == 1, "x1"] = 2.5  # constant in class 1 only
