@@ -43,12 +43,9 @@ HELD_OUT = 100
 
 
 def _estimator(name: str, parameters: str):
-    import importlib
-
     spec = MODELS[name]
-    cls = getattr(importlib.import_module(spec.module), spec.cls)
     kwargs = {"parameters": parameters} if "parameters" in spec.options else {}
-    return cls(**spec.fixed, **kwargs)
+    return spec.estimator_class()(**kwargs)
 
 
 def _posterior(model, target, rows: pd.DataFrame, text: bool = True) -> np.ndarray:
