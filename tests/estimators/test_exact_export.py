@@ -28,12 +28,12 @@ from estimators.discriminative import Discriminative
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.network.equivalent import NetworkTables, equivalent_network
 from estimators.network.export.exact_export import (
-    FORMATS,
     exact_network,
     posterior_table_network,
     read_network,
     write_network,
 )
+from estimators.network.export.network_formats import FORMATS
 from viz.cli import main
 from viz.cli.learn import MODELS
 
