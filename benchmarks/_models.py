@@ -1,11 +1,11 @@
 """The kgraph classifiers the table benchmarks and the leaderboard run, from a registry,
 and the nested-CV "best kgraph model" meta-estimator.
 
-:func:`kgraph_classifiers` takes every model of the command line's registry
-(``viz.cli.learn.MODELS``: what ``kgraph learn --model NAME`` fits) at its defaults, seeded
-where the model has a ``random_state``, then the benchmark variants of :data:`VARIANTS`. A
-classifier added to either registry joins real_tables.md and the leaderboard on their next
-run; nothing else needs editing.
+:func:`kgraph_classifiers` takes every family of the registry
+(:mod:`estimators.template.family_registry`; those of ``kgraph learn --model NAME`` first,
+under that name) at its defaults, seeded where the model has a ``random_state``, then the
+benchmark variants of :data:`VARIANTS`. A family registered, or a variant added, joins
+real_tables.md and the leaderboard on their next run; nothing else needs editing.
 """
 
 from __future__ import annotations
@@ -72,29 +72,19 @@ for _label, _module, _name in (
     register_variant(_label, _discriminative(_module, _name))
 
 
-#: exported classifiers left out of the board, and why (a duplicate of another row)
+#: families of the registry left out of the board, and why (a duplicate of another row)
 SAME_AS = {"AnDEClassifier": "its default n=1 is AODEClassifier (the 'aode' row)"}
 
 
 def default_classifiers() -> dict[str, BaseEstimator]:
-    """Every classifier :mod:`estimators` exports, at its defaults (``random_state=0`` where
-    the model has one): first those of the command line (by its names, in its order), then
-    the others (by class name)."""
-    from sklearn.base import ClassifierMixin
+    """Every family of the registry (:mod:`estimators.template.family_registry`) at its
+    defaults (``random_state=0`` where the model has one): first those of the command line
+    (by its names, in its order), then the others (by class name)."""
+    from estimators.template.family_registry import families
 
-    import estimators
-    from viz.cli.learn import MODELS
-
-    classes = [getattr(estimators, name) for name in estimators.__all__]
-    classes = [c for c in classes if isinstance(c, type) and issubclass(c, ClassifierMixin)]
-    named = {(spec.module, spec.cls): name for name, spec in MODELS.items()}
-    cli = {getattr(importlib.import_module(m), c): name for (m, c), name in named.items()}
-    classes = [c for c in classes if c.__name__ not in SAME_AS]
-    ordered = [c for c in cli if c in classes] + [c for c in classes if c not in cli]
-    out = {}
-    for cls in ordered:
-        out[cli.get(cls, cls.__name__)] = _seeded(cls)
-    return out
+    ordered = [*families(command_line=True), *families(command_line=False)]
+    return {f.name if f.command_line else f.cls.__name__: _seeded(f.cls)
+            for f in ordered if f.cls.__name__ not in SAME_AS}
 
 
 def kgraph_classifiers() -> dict[str, BaseEstimator]:

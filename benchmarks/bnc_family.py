@@ -160,7 +160,7 @@ def _kdb():
         from estimators.bnc import KDBClassifier
     except ImportError:
         return None
-    return lambda: KDBClassifier(k=2)
+    return lambda: KDBClassifier(max_parents=2)
 
 
 def run_folds(make, X, y, folds, best_of: int = 3) -> dict:

@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks._common import write  # noqa: E402
-from estimators.network.export.exact_export import FORMATS, class_node, exact_network, read_network  # noqa: E402
+from estimators.network.export.exact_export import class_node, exact_network, read_network  # noqa: E402
+from estimators.network.export.network_formats import FORMATS  # noqa: E402
 from viz.cli import main  # noqa: E402
 from viz.cli.learn import MODELS  # noqa: E402
 
@@ -43,12 +44,9 @@ HELD_OUT = 100
 
 
 def _estimator(name: str, parameters: str):
-    import importlib
-
     spec = MODELS[name]
-    cls = getattr(importlib.import_module(spec.module), spec.cls)
     kwargs = {"parameters": parameters} if "parameters" in spec.options else {}
-    return cls(**spec.fixed, **kwargs)
+    return spec.estimator_class()(**kwargs)
 
 
 def _posterior(model, target, rows: pd.DataFrame, text: bool = True) -> np.ndarray:

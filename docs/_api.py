@@ -218,3 +218,26 @@ def write_cli_page(path: Path) -> None:
     text = "\n".join(lines) + "\n"
     if not path.exists() or path.read_text() != text:
         path.write_text(text)
+
+
+def family_table() -> str:
+    """The family table of the user guide, from the family registry
+    (:mod:`estimators.template.family_registry`): each family's class, its ``kgraph learn
+    --model`` name (none for a family the command line does not fit), what it is, and its
+    model options (the flags of its declared parameters)."""
+    from estimators.template.family_registry import families
+
+    lines = ["| model | `kgraph learn --model` | what it is | model options |",
+             "|---|---|---|---|"]
+    for f in families():
+        flags = ", ".join(f"`--{name.replace('_', '-')}`" for name in f.options)
+        lines.append(f"| `{f.cls.__name__}` | {f'`{f.name}`' if f.command_line else ''} | "
+                     f"{f.title} | {flags if f.command_line else ''} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_family_table(path: Path) -> None:
+    """Write :func:`family_table` to ``path`` (the page includes it), when it changed."""
+    text = family_table()
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)

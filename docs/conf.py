@@ -2,8 +2,9 @@
 
 Everything the site shows is generated from the repository at build time: the API reference
 from each package's ``__all__`` (``_api.py``), the command-line reference from the argparse
-parsers (sphinx-argparse), the gallery by running ``tutorials/`` (sphinx-gallery, through
-``_gallery.py``), and the mathematics and benchmark pages from the files they include.
+parsers (sphinx-argparse), the family table from the family registry (``_api.py``), the
+gallery by running ``tutorials/`` (sphinx-gallery, through ``_gallery.py``), and the
+mathematics and benchmark pages from the files they include.
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ if "numpy" not in intersphinx_mapping:  # numpydoc's glossary links into numpy's
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "_examples", "_inventories", "gallery/*.ipynb", "gallery/*.py", "gallery/*.md5",
-                    "gallery/*.zip", "gallery/*.json"]
+                    "gallery/*.zip", "gallery/*.json", "user_guide/_families.md"]
 myst_enable_extensions = ["dollarmath", "amsmath", "deflist"]
 myst_heading_anchors = 3
 
@@ -231,4 +232,5 @@ _landing_example()
 # the API pages are written from the packages' __all__ before Sphinx reads the sources
 _api.write_api_pages(DOCS / "api")
 _api.write_cli_page(DOCS / "cli.rst")
+_api.write_family_table(DOCS / "user_guide" / "_families.md")
 _api.write_benchmark_pages(ROOT / "benchmarks" / "results", DOCS / "benchmarks")

@@ -68,7 +68,7 @@ def models() -> dict:
     for name, spec in MODELS.items():
         cls = spec.estimator_class()
         signature = inspect.signature(cls).parameters
-        params = {**spec.fixed, "verbose": False}
+        params = {"verbose": False}
         if "random_state" in signature:
             params["random_state"] = 0
         out[name] = lambda cls=cls, params=params: cls(**params)

@@ -70,7 +70,7 @@ save_figure(plot_ktree(ktan), out / "car_2tan.pdf")
 # Neither structure needs to be a k-tree, so both are drawn as DAGs.
 
 # %%
-kdb = KDBClassifier(k=2).fit(X, y)
+kdb = KDBClassifier(max_parents=2).fit(X, y)
 save_figure(plot_structure(kdb.structure_), out / "car_kdb.pdf")
 ban = BANClassifier().fit(X, y)
 save_figure(plot_structure(ban.structure_), out / "car_ban.pdf")

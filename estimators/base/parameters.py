@@ -64,8 +64,8 @@ from typing import Any
 
 from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 
-__all__ = ["ALPHA", "ESS", "N_JOBS", "RANDOM_STATE", "REQUIRED", "VAR_SMOOTHING", "VERBOSE", "Flag", "Parameter",
-           "declare", "declared_parameters", "int_or_auto",
+__all__ = ["ALPHA", "ESS", "MAX_PARENTS", "N_JOBS", "RANDOM_STATE", "REQUIRED", "VAR_SMOOTHING", "VERBOSE", "Flag", "Parameter",
+           "an_int", "declare", "declared_parameters", "int_or_auto",
            "ints_or_auto", "parameters_section", "signature_mismatches"]
 
 #: the width of a docstring line (the project's line length)
@@ -251,6 +251,24 @@ def _same(a: Any, b: Any) -> bool:
 
 
 # -- command-line text of the declared types ---------------------------------------------------
+def an_int(text: str) -> int:
+    """An int.
+
+    Examples
+    --------
+    >>> an_int("3")
+    3
+    >>> an_int("auto")
+    Traceback (most recent call last):
+    ...
+    ValueError: expected an int, got 'auto'
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"expected an int, got {text!r}") from None
+
+
 def int_or_auto(text: str) -> int | str:
     """An int, or ``"auto"``.
 
@@ -294,6 +312,12 @@ ESS = Parameter(
     "When given, the CPTs use the BDeu-style Dirichlet prior with this equivalent sample "
     "size instead of ``alpha`` (see :func:`estimators.network.model.fit_network`).",
     Flag("equivalent sample size of a BDeu CPT prior (replaces --alpha)", type=float))
+MAX_PARENTS = Parameter(
+    "max_parents", 2, [Interval(Integral, 0, None, closed="left")], "int",
+    "The largest number of feature parents of a feature (the class is a parent of every "
+    "feature besides); 0 is naive Bayes.",
+    Flag("the largest number of feature parents of a feature (an int >= 0; default 2)",
+         type=an_int))
 VAR_SMOOTHING = Parameter(
     "var_smoothing", 1e-9, [Interval(Real, 0, None, closed="left")], "float",
     "Fraction of the largest continuous-feature variance added to residual variances.")

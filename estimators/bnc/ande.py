@@ -102,6 +102,7 @@ from estimators.network.class_node import unique_class_node
 from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import CGNetwork, var_floor
 from estimators.stats.partitions import Partitions
+from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
     FEATURE_TYPES,
@@ -135,6 +136,8 @@ ANDE_PARAMETERS = (
 )
 
 
+@register_family(
+    "ande", "AnDE classifier (averaged n-dependence estimators, MATH.md §9)", command_line=False)
 @declare(
     Parameter(
         "n", 1, [Interval(Integral, 1, None, closed="left")], "int",
@@ -427,6 +430,7 @@ def _frequency(enc: EncodedColumns, S, counts: np.ndarray) -> np.ndarray:
     return out
 
 
+@register_family("aode", "AODE classifier (averaged one-dependence estimators, MATH.md §9)")
 @declare(*ANDE_PARAMETERS)
 class AODEClassifier(AnDEClassifier):
     """Averaged one-dependence estimators (AODE, Webb, Boughton and Wang 2005):
@@ -461,6 +465,7 @@ class AODEClassifier(AnDEClassifier):
         return 1
 
 
+@register_family("a2de", "A2DE classifier (averaged two-dependence estimators, MATH.md §9)")
 @declare(*ANDE_PARAMETERS)
 class A2DEClassifier(AODEClassifier):
     """Averaged two-dependence estimators (A2DE, Webb et al. 2012): :class:`AnDEClassifier`

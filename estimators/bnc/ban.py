@@ -28,10 +28,10 @@ from estimators.base.model_size import MAX_CELLS_PARAMETER
 from estimators.base.parameters import (
     ALPHA,
     ESS,
+    MAX_PARENTS,
     RANDOM_STATE,
     VAR_SMOOTHING,
     VERBOSE,
-    Flag,
     Parameter,
     declare,
 )
@@ -40,6 +40,7 @@ from estimators.bnc._dag_classifier import DAGNetworkClassifier
 from estimators.learning.structure_learning import Constraints, learn_structure
 from estimators.learning.structure_parameters import STRUCTURE_SCORE
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
+from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
     FEATURE_SELECTION,
@@ -53,12 +54,9 @@ __all__ = ["BANClassifier"]
 
 
 
+@register_family("ban", "BAN classifier (a hill-climbed DAG among the features, MATH.md §9)")
 @declare(
-    Parameter(
-        "max_parents", 2, [Interval(Integral, 0, None, closed="left")], "int",
-        "The largest number of feature parents of a feature (the class is a parent of "
-        "every feature besides); 0 is naive Bayes.",
-        Flag("the largest number of feature parents of a feature (2)", type=int)),
+    MAX_PARENTS,
     STRUCTURE_SCORE.but(default="bic", doc=(
         'A score of the registry (``"bic"``: discrete, Gaussian or conditional Gaussian BIC '
         'by the table; ``"bdeu"``: discrete tables; plug-ins by name) or an object '

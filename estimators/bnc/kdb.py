@@ -1,17 +1,18 @@
 """kDB: the k-dependence Bayesian classifier (Sahami 1996; MATH.md §9).
 
 The class is a parent of every feature. The features are ordered by their information about
-the class, I(X_i; C) largest first (``class_information_``, :mod:`estimators.stats.class_information`;
-ties by name); feature i then takes as parents the ``min(i - 1, k)`` earlier features
-with the largest class-conditional information I(X_i; X_j | C) (ties by name). Values equal
-within the relative tolerance of :mod:`estimators.search.ties` (1e-9) tie. The
+the class, I(X_i; C) largest first (``class_information_``,
+:mod:`estimators.stats.class_information`; ties by name); feature i then takes as parents the
+``min(i - 1, max_parents)`` earlier features (Sahami's k) with the largest class-conditional
+information I(X_i; X_j | C) (ties by name). Values equal within the relative tolerance of
+:mod:`estimators.search.ties` (1e-9) tie. The
 pair information is the registry's ``"cmi"`` score (:mod:`estimators.scores`): the plug-in
 CMI on a discrete table, the Gaussian CMI on a continuous one, and on a mixed table or one
 with empty cells the conditional Gaussian gain f(X_i, {X_j}) of MATH.md §7 (the training
 log-likelihood gain of giving X_i the parent X_j, which is the CMI on single-type data and is
 not symmetric on a mixed pair: kDB asks for X_i's parents, so it uses f(X_i, {X_j})), on the
 available cases of the pair. A pair with too few complete rows to score is not a candidate,
-so such a feature can take fewer than k parents. Nothing is random.
+so such a feature can take fewer than ``max_parents`` parents. Nothing is random.
 
 The result is a DAG, in general not a k-tree: :class:`kgraph.ParentSetDAG` (``structure_``).
 The factors are the conditional Gaussian factors of MATH.md §7 on it, fitted on available
@@ -22,25 +23,21 @@ structure rule.
 
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from estimators.base.model_size import MAX_CELLS_PARAMETER
 from estimators.base.parameters import (
     ALPHA,
     ESS,
+    MAX_PARENTS,
     VAR_SMOOTHING,
     VERBOSE,
-    Flag,
-    Parameter,
     declare,
-    ints_or_auto,
 )
 from estimators.bnc._dag_classifier import DAGNetworkClassifier
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.search import name_key, snap, tie_step
+from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
     FEATURE_SELECTION,
@@ -99,12 +96,13 @@ def kdb_parents(class_information, pair_information, k: int, names=None
 
 
 
+@register_family(
+    "kdb", "kDB classifier (k-dependence Bayesian classifier, Sahami 1996, MATH.md §9)")
 @declare(
-    Parameter(
-        "k", 2, [Interval(Integral, 0, None, closed="left")], "int",
-        "The largest number of feature parents of a feature (>= 0; 0 is naive Bayes, 1 a "
-        "TAN-like forest chosen greedily).",
-        Flag("the largest number of feature parents (an int)", type=ints_or_auto)),
+    MAX_PARENTS.but(doc=(
+        "The largest number of feature parents of a feature, its earlier features of "
+        "largest I(X_i; X_j | C) (the k of kDB; 0 is naive Bayes, 1 a TAN-like forest chosen "
+        "greedily).")),
     FEATURES, ALPHA, ESS, FEATURE_TYPES, VAR_SMOOTHING, FEATURE_SELECTION,
     FIT_PARAMETERS, VERBOSE.but(doc="Progress bars inside ``fit``."),
     CONTINUOUS.but(doc=(
@@ -114,7 +112,7 @@ def kdb_parents(class_information, pair_information, k: int, names=None
 )
 class KDBClassifier(DAGNetworkClassifier):
     """The k-dependence Bayesian classifier (Sahami 1996): each feature has the class and at
-    most ``k`` earlier features (by information about the class) as parents.
+    most ``max_parents`` earlier features (by information about the class) as parents.
 
     Attributes
     ----------
@@ -148,20 +146,20 @@ class KDBClassifier(DAGNetworkClassifier):
     >>> y = rng.integers(0, 2, 400)
     >>> a = rng.normal(y, 1.0)
     >>> X = np.column_stack([a, a + rng.normal(0, 0.3, 400), rng.normal(size=400)])
-    >>> clf = KDBClassifier(k=1).fit(X, y)
+    >>> clf = KDBClassifier(max_parents=1).fit(X, y)
     >>> clf.order_, clf.structure_.edges
     (['x0', 'x1', 'x2'], [('x0', 'x1'), ('x0', 'x2')])
     >>> clf.predict_proba(X[:2]).sum(axis=1).round(12).tolist()
     [1.0, 1.0]
     """
 
-    def __init__(self, *, k: int = 2, features: str = "auto", alpha: float = 1.0,
+    def __init__(self, *, max_parents: int = 2, features: str = "auto", alpha: float = 1.0,
                  ess: float | None = None, feature_types="auto", var_smoothing: float = 1e-9,
                  feature_selection: str | None = None, parameters="generative",
                  verbose: bool = False, continuous="gaussian", max_cells: int = 1_000_000):
         self.max_cells = max_cells
         self.continuous = continuous
-        self.k = k
+        self.max_parents = max_parents
         self.features = features
         self.alpha = alpha
         self.ess = ess
@@ -171,26 +169,26 @@ class KDBClassifier(DAGNetworkClassifier):
         self.parameters = parameters
         self.verbose = verbose
 
-    _parent_bound = "k"
+    _parent_bound = "max_parents"
 
     def _fit_dag(self, enc, y_codes, kept, spec, margins, model) -> None:
-        """Order the features by I(X; C), give each its k best earlier parents."""
+        """Order the features by I(X; C), give each its ``max_parents`` best earlier parents."""
         name = type(self).__name__
         names = self.feature_names()
-        if len(kept) > 1 and self.k > 0:
+        if len(kept) > 1 and self.max_parents > 0:
             score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                               ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score="cmi", owner=name)
             W = np.array(score.edge_matrix(), dtype=float)
         else:
             W = np.zeros((len(kept), len(kept)))
         np.fill_diagonal(W, -np.inf)
-        order, parents = kdb_parents(self.class_information_[kept], W, self.k,
+        order, parents = kdb_parents(self.class_information_[kept], W, self.max_parents,
                                      [names[j] for j in kept])
         self.edge_scores_ = np.where(np.isfinite(W), W, 0.0)
         self.order_ = [names[kept[i]] for i in order]
         self.structure_ = ParentSetDAG(
             {names[kept[i]]: [names[kept[p]] for p in parents[i]] for i in order},
-            target=self.class_node_, max_in_degree=self.k)
+            target=self.class_node_, max_in_degree=self.max_parents)
         self.hyperedge_scores_ = {names[kept[i]]: float(sum(W[p, i] for p in parents[i]))
                                   for i in order}
         self._fit_network(enc, y_codes, [kept[i] for i in order],

@@ -36,6 +36,7 @@ from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_
 from estimators.stats.cell_statistics import ClassMoments
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
+from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     FEATURE_TYPES,
     FIT_PARAMETERS,
@@ -43,6 +44,7 @@ from estimators.template.joint_likelihood import (
 from kgraph import GNBJunctionTree
 
 
+@register_family("gnb", "GNB classifier (generalized Naive Bayes)")
 @declare(
     Parameter("dependence", "gaussian", [StrOptions(set(DEPENDENCES))], '{"gaussian", "gaussian-copula", "kde"}',
               'Class-conditional pair model: bivariate normal; Gaussian copula with '

@@ -37,6 +37,7 @@ from estimators.learning.model_selection import select_by_cv
 from estimators.learning.structure_learning import PERFECT, Constraints, Relabelled, learn_structure
 from estimators.learning.structure_parameters import BACKBONE, CANDIDATES, SEARCH, STRUCTURE_SCORE
 from estimators.search import fit_width
+from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import FEATURE_TYPES, constant_by_class
 from kgraph import AcyclicKTree
 
@@ -44,6 +45,7 @@ from kgraph import AcyclicKTree
 AUTO_ORDERS = (3, 4, 5)
 
 
+@register_family("kgnb", "k-GNB classifier (generalized Naive Bayes of cluster order k)")
 @declare(
     Parameter("order", 4, [Interval(Integral, 3, None, closed="left"), StrOptions({"auto"}), "array-like"], 'int, "auto" or sequence of int',
               'Cluster size including the class (>= 3). Lowered (with one warning) to d +'

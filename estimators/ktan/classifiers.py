@@ -35,6 +35,7 @@ from estimators.learning.structure_scores import score_family, shared_scores
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
+from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
     FEATURE_SELECTION,
@@ -51,6 +52,7 @@ KTAN_VERBOSE = VERBOSE.but(doc=(
     "setting (:func:`estimators.base.progress.show_progress`, off by default)."))
 
 
+@register_family("tan", "TAN classifier (tree-augmented Naive Bayes)")
 @declare(
     FEATURES, TAN_ALPHA, ESS, FEATURE_TYPES, VAR_SMOOTHING, KTAN_VERBOSE, FIT_PARAMETERS,
     CONTINUOUS,
@@ -172,6 +174,7 @@ class TANClassifier(BaseKTAN):
 
 
 
+@register_family("ktan", "k-TAN classifier (k-tree augmented Naive Bayes)")
 @declare(
     K, SEARCH, BACKBONE, FEATURES, TAN_ALPHA, CANDIDATES,
     STRUCTURE_SCORE.but(

@@ -17,6 +17,7 @@ from estimators.columns import EncodedColumns
 from estimators.ktan._tan_base import MIN_CELL_ROWS
 from estimators.network.model import NetworkLikelihood, fit_network, refit_network
 from estimators.stats.partitions import Partitions
+from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
     FEATURE_TYPES,
@@ -25,6 +26,8 @@ from estimators.template.joint_likelihood import (
 )
 
 
+@register_family(
+    "nb", "naive Bayes classifier (the class the one parent of every feature)", command_line=False)
 @declare(
     ALPHA.but(doc=(
         'Pseudo-count of the class-conditional tables (> 0).')),

@@ -16,6 +16,7 @@ from estimators.base.user_warnings import user_fit
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
 from estimators.learning.model_selection import select_by_cv
+from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import JointLogLikelihoodClassifier
 from kgraph.plate import LatentCNBPlate
 
@@ -29,6 +30,7 @@ __all__ = ["LatentCNBClassifier"]
 AUTO_COMPONENTS = (1, 2, 3)
 
 
+@register_family("latent-cnb", "latent conditional Naive Bayes classifier (a mixture per class)")
 @declare(
     LATENT_PARAMETERS[0].but(
         default="auto", type='int, "auto" or sequence of int',

@@ -28,12 +28,12 @@ from estimators.discriminative import Discriminative
 from estimators.ktan import KTANClassifier, TANClassifier
 from estimators.network.equivalent import NetworkTables, equivalent_network
 from estimators.network.export.exact_export import (
-    FORMATS,
     exact_network,
     posterior_table_network,
     read_network,
     write_network,
 )
+from estimators.network.export.network_formats import FORMATS
 from viz.cli import main
 from viz.cli.learn import MODELS
 
@@ -48,7 +48,7 @@ SPECS = [
     Discriminative(l2=1.0, scale=1.0, centre="generative"),
 ]
 MODELS_BY_NAME = {"tan": (TANClassifier, {}), "ktan": (KTANClassifier, {"k": 2}),
-                  "kdb": (KDBClassifier, {"k": 2}), "ban": (BANClassifier, {})}
+                  "kdb": (KDBClassifier, {"max_parents": 2}), "ban": (BANClassifier, {})}
 
 
 def _table(seed: int, n: int = 150, cards=(3, 2, 3, 2)) -> tuple[pd.DataFrame, np.ndarray]:
@@ -91,7 +91,7 @@ def test_kdb_gets_closing_edges_and_stays_exact():
     from estimators.datasets import load_dataset
 
     X, y = load_dataset("car")
-    clf = KDBClassifier(k=2, parameters=Discriminative(l2=0.5, scale=None)).fit(X, y)
+    clf = KDBClassifier(max_parents=2, parameters=Discriminative(l2=0.5, scale=None)).fit(X, y)
     bn = exact_network(clf)
     assert bn.graph["closing_edges"], "this table's kDB has an unclosed parent set"
     order = list(clf.network_.to_graph(clf.feature_names(), clf.class_node_).order)
@@ -217,11 +217,8 @@ def _mixed(n=120, seed=0):
 
 def _estimator(name: str, **options):
     spec = MODELS[name]
-    import importlib
-
-    cls = getattr(importlib.import_module(spec.module), spec.cls)
     kwargs = {k: v for k, v in options.items() if k in spec.options}
-    return cls(**spec.fixed, **kwargs)
+    return spec.estimator_class()(**kwargs)
 
 
 #: k-TAN (inner CV per fit, ~12 s) exports through TAN's and kDB's network code: under ``slow``
@@ -269,7 +266,7 @@ def test_the_registry_exports_exactly_or_refuses_in_one_line(name):
 def test_cli_export_writes_every_format_and_refuses_continuous(tmp_path, capsys):
     X, y = _table(2)
     model = tmp_path / "kdb.joblib"
-    clf = KDBClassifier(k=2, parameters=Discriminative(l2=1.0, scale=None)).fit(X, y)
+    clf = KDBClassifier(max_parents=2, parameters=Discriminative(l2=1.0, scale=None)).fit(X, y)
     joblib.dump(clf, model)
     n_edges = len(exact_network(clf).graph["closing_edges"])
     for fmt in FORMATS:

@@ -1,5 +1,6 @@
 """Which independent engines read each network file kgraph writes, measured against
-``predict_proba`` (the claims of :data:`estimators.network.export.exact_export.ENGINES` and of
+``predict_proba`` (the claims of each format's ``readers`` in
+:data:`estimators.network.export.network_formats.FORMATS` and of
 ``kgraph export --help``): the UAI key file, pyAgrum's parent order in UAI and XDSL, pgmpy's
 UAI reader, and the class node named after the class column."""
 
@@ -15,14 +16,13 @@ from estimators.datasets import load_dataset
 from estimators.discriminative import Discriminative
 from estimators.ktan import TANClassifier
 from estimators.network.export.exact_export import (
-    ENGINES,
-    FORMATS,
     exact_network,
     read_network,
     with_class_name,
     write_exact,
     write_network,
 )
+from estimators.network.export.network_formats import FORMATS
 from estimators.network.export.uai import read_uai_key, uai_key_path, uai_names
 from viz.cli import main
 
@@ -91,8 +91,8 @@ def test_pyagrum_misreads_uai_and_xdsl_with_two_parents_as_the_help_says(tmp_pat
                                                                         tmp_path / "m.xdsl")
     assert np.abs(_agrum(uai, "class", rows, uai_names(bn), states) - want).max() > 0.1
     assert np.abs(_agrum(xdsl, "class", rows) - want).max() > 0.1
-    assert "by pyAgrum 3.3.1 where a node has two or more parents" in ENGINES["uai"]
-    assert "misread by pyAgrum 3.3.1 where a node has two or more parents" in ENGINES["xdsl"]
+    assert "by pyAgrum 3.3.1 where a node has two or more parents" in FORMATS["uai"].readers
+    assert "misread by pyAgrum 3.3.1 where a node has two or more parents" in FORMATS["xdsl"].readers
     one = exact_network(clf)
     for cpd in one.get_cpds():  # one parent each: drop the feature parent of every CPT
         if len(cpd.variables) > 2:
@@ -116,7 +116,7 @@ def test_pgmpy_uai_reader_refuses_the_specification_order(tmp_path, car):
     path = write_network(clf, "uai", tmp_path / "m.uai")
     with pytest.raises(ValueError, match="not equal to 1"):
         UAIReader(str(path)).get_model().check_model()
-    assert "misread by pgmpy 1.1.2" in ENGINES["uai"]
+    assert "misread by pgmpy 1.1.2" in FORMATS["uai"].readers
 
 
 def test_every_format_has_a_reader_line_in_the_help(capsys):
@@ -124,7 +124,7 @@ def test_every_format_has_a_reader_line_in_the_help(capsys):
         main(["export", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     for fmt in FORMATS:
-        assert " ".join(ENGINES[fmt].split()) in help_text or fmt == "pgmpy"
+        assert " ".join(FORMATS[fmt].readers.split()) in help_text or fmt == "pgmpy"
 
 
 def test_class_node_takes_the_class_column_name_unless_a_feature_has_it(tmp_path, car):

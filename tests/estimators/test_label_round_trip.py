@@ -136,7 +136,7 @@ def check_networks(model, X: pd.DataFrame, tmp_path, formats=("xmlbif",)) -> Non
 MODELS = {
     "tan": lambda: TANClassifier(),
     "ktan": lambda: KTANClassifier(k=2),
-    "kdb": lambda: KDBClassifier(k=2),
+    "kdb": lambda: KDBClassifier(max_parents=2),
     "gnb": lambda: GNBClassifier(),
     "latent-categorical": lambda: LatentCNBClassifier(n_components=2, family="categorical",
                                                       random_state=0),

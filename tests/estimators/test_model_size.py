@@ -107,8 +107,9 @@ def binary22():
                           "--candidates m); k <= 5 keeps"),
     (KGNBClassifier(order=50), "KGNBClassifier: order = 50 exceeds the 23 that 22 features "
                                "allow (order <= d + 1); order <= 7 keeps"),
-    (KDBClassifier(k=50), "KDBClassifier: k = 50 builds a table of 8.39e+06 cells, over 10^6; "
-                          "k <= 17 keeps every table under 10^6 cells here"),
+    (KDBClassifier(max_parents=50), "KDBClassifier: max_parents = 50 builds a table of "
+                                    "8.39e+06 cells, over 10^6; max_parents <= 17 keeps every "
+                                    "table under 10^6 cells here"),
     (BANClassifier(max_parents=30), "BANClassifier: max_parents = 30 builds a table of "
                                     "8.39e+06 cells, over 10^6; max_parents <= 17 keeps"),
     (AnDEClassifier(n=7), "AnDEClassifier: n = 7 scores tables of 1.31e+09 cells in all, over "
@@ -145,9 +146,9 @@ def test_a2de_names_the_model_that_fits():
 
 
 def test_max_cells_raises_the_limit(binary22):
-    with pytest.raises(ValueError, match="k = 18 builds a table of 1.05e"):
-        KDBClassifier(k=18).fit(*binary22)
-    clf = KDBClassifier(k=18, max_cells=2**21).fit(*binary22)
+    with pytest.raises(ValueError, match="max_parents = 18 builds a table of 1.05e"):
+        KDBClassifier(max_parents=18).fit(*binary22)
+    clf = KDBClassifier(max_parents=18, max_cells=2**21).fit(*binary22)
     assert max(len(clf.structure_.parents(v)) for v in clf.order_) == 18
 
 

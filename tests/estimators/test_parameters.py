@@ -8,7 +8,6 @@ import argparse
 import importlib
 import inspect
 import pkgutil
-import sys
 from numbers import Integral
 
 import numpy as np
@@ -169,11 +168,26 @@ def test_a_new_hyperparameter_gets_its_constraint_docstring_and_signature_check(
     assert clone(RoundsTAN(smoothing_rounds=2)).get_params()["smoothing_rounds"] == 2
 
 
-def test_a_new_hyperparameter_gets_its_cli_flag(monkeypatch, tmp_path):
+@pytest.fixture
+def registered(request):
+    """Register classes as families for one test: ``registered(name, cls)``."""
+    from estimators.template.family_registry import register_family, unregister_family
+
+    names = []
+
+    def add(name: str, cls: type) -> None:
+        register_family(name, f"toy {cls.__name__}")(cls)
+        names.append(name)
+
+    yield add
+    for name in names:
+        unregister_family(name)
+
+
+def test_a_new_hyperparameter_gets_its_cli_flag(registered, tmp_path):
     from viz.cli import learn
 
-    monkeypatch.setitem(learn.MODELS, "rounds-tan",
-                        learn.ModelSpec(RoundsTAN.__module__, "RoundsTAN", "toy TAN"))
+    registered("rounds-tan", RoundsTAN)
     parser = argparse.ArgumentParser()
     learn.register(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["learn", "data.csv", "--model", "rounds-tan", "--out",
@@ -183,17 +197,20 @@ def test_a_new_hyperparameter_gets_its_cli_flag(monkeypatch, tmp_path):
     assert (model.smoothing_rounds, model.alpha) == (2, 0.5)
     text = parser._subparsers._group_actions[0].choices["learn"].format_help()
     assert "rounds-tan: rounds of extra CPT smoothing" in " ".join(text.split())
-    # a model without the parameter refuses the flag, naming it
-    args = parser.parse_args(["learn", "data.csv", "--model", "tan", "--out", str(tmp_path),
-                              "--smoothing-rounds", "1"])
-    with pytest.raises(learn.CommandError, match="--smoothing-rounds does not apply to "
-                                                 "--model tan"):
-        learn.MODELS["tan"].build(args)
+    # a model without the parameter: the parser refuses the flag, naming who takes it
+    with pytest.raises(SystemExit):
+        parser.parse_args(["learn", "data.csv", "--model", "tan", "--out", str(tmp_path),
+                           "--smoothing-rounds", "1"])
+    assert learn.refused_options(argparse.Namespace(model="tan", smoothing_rounds=1)) == (
+        "--smoothing-rounds does not apply to --model tan (its model options: --features, "
+        "--alpha, --ess, --parameters, --continuous, --structure-score); the models that take "
+        "--smoothing-rounds: rounds-tan")
 
 
 def test_the_cli_options_are_those_the_hand_written_table_had():
     """The per-model options of ``kgraph learn`` before the declarations (viz/cli/learn.py's
-    MODELS table, written by hand), now derived from the estimators."""
+    MODELS table, written by hand), now derived from the estimators (kDB's ``k`` is
+    ``max_parents`` since, the name BAN's same bound has)."""
     from viz.cli.learn import MODELS
 
     before = {
@@ -202,7 +219,7 @@ def test_the_cli_options_are_those_the_hand_written_table_had():
         "tan": ("features", "alpha", "ess", "parameters", "continuous", "structure_score"),
         "ktan": ("k", "search", "backbone", "features", "alpha", "candidates",
                  "structure_score", "ess", "parameters", "continuous"),
-        "kdb": ("k", "features", "alpha", "ess", "parameters", "continuous"),
+        "kdb": ("max_parents", "features", "alpha", "ess", "parameters", "continuous"),
         "aode": ("alpha",), "a2de": ("alpha",),
         "latent-cnb": ("n_components", "prior", "family"),
         "ban": ("max_parents", "structure_score", "features", "alpha", "ess", "parameters",
@@ -213,7 +230,7 @@ def test_the_cli_options_are_those_the_hand_written_table_had():
         m: set(o) | ({"max_cells"} if m in sized else set()) for m, o in before.items()}
 
 
-def test_one_flag_with_two_types_is_refused(monkeypatch):
+def test_one_flag_with_two_types_is_refused(registered):
     from viz.cli import learn
 
     @declare(ALPHA.but(flag=Flag("as text", type=str)))
@@ -223,9 +240,7 @@ def test_one_flag_with_two_types_is_refused(monkeypatch):
         def __init__(self, alpha=1.0):
             self.alpha = alpha
 
-    monkeypatch.setattr(sys.modules[__name__], "TextAlpha", TextAlpha, raising=False)
-    monkeypatch.setitem(learn.MODELS, "text-alpha",
-                        learn.ModelSpec(__name__, "TextAlpha", "demo"))
+    registered("text-alpha", TextAlpha)
     with pytest.raises(ValueError, match="the declarations of 'alpha' give --alpha different "
                                          "types or choices"):
         learn.add_model_options(argparse.ArgumentParser())

@@ -1,18 +1,24 @@
-"""One conformance test over every classifier of the package: scikit-learn's estimator
-checks at default parameters with no expected failure, and the same bad input rejected with
-the same error by every family (the template :class:`estimators.template.joint_likelihood.JointLogLikelihoodClassifier`)."""
+"""One conformance test over every family of the registry
+(:mod:`estimators.template.family_registry`): scikit-learn's estimator checks at default
+parameters with no expected failure, and the same bad input rejected with the same error by
+every family (the template :class:`estimators.template.joint_likelihood.JointLogLikelihoodClassifier`).
+A family registered is checked here with no other edit (``family_checks`` serves a test's own
+toy family the same way)."""
 
 import numpy as np
-import pandas as pd
 import pytest
+from family_checks import (
+    BAD_INPUTS,
+    at_defaults,
+    bad_input_error,
+    registered_classes,
+    two_class_table,
+)
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from estimators import (
-    A2DEClassifier,
-    AODEClassifier,
-    BANClassifier,
     GNBClassifier,
     KGNBClassifier,
     KTANClassifier,
@@ -25,8 +31,7 @@ from estimators.scores import ConditionalGaussianScore, make_score
 
 #: a discriminative fit without the inner cross-validation (keeps the checks fast)
 FIXED_PENALTY = Discriminative(l2=1.0, centre="generative", scale=1.0)
-CLASSIFIERS = [GNBClassifier, KGNBClassifier, TANClassifier, KTANClassifier, LatentCNBClassifier,
-               NaiveBayesClassifier, AODEClassifier, A2DEClassifier, BANClassifier]
+CLASSIFIERS = registered_classes()
 
 
 class EveryFamily(BaseEstimator):
@@ -60,12 +65,16 @@ AT_DEFAULTS = [LatentCNBClassifier(), KTANClassifier(structure_score=EveryFamily
                KTANClassifier(structure_score="bic")]
 
 
-@parametrize_with_checks([cls() for cls in CLASSIFIERS if cls is not LatentCNBClassifier]
-                         + [LatentCNBClassifier(n_components=2, max_iter=20),
-                            NaiveBayesClassifier(parameters=FIXED_PENALTY),
-                            TANClassifier(parameters=FIXED_PENALTY),
-                            KTANClassifier(k=2, structure_score=EveryFamily()),
-                            KTANClassifier(k=2, structure_score="bic")])
+def conformance_cases(classes) -> list:
+    """Each family at its defaults (:func:`family_checks.at_defaults`), then the other code
+    paths worth the checks."""
+    return [at_defaults(cls) for cls in classes] + [
+        NaiveBayesClassifier(parameters=FIXED_PENALTY), TANClassifier(parameters=FIXED_PENALTY),
+        KTANClassifier(k=2, structure_score=EveryFamily()),
+        KTANClassifier(k=2, structure_score="bic")]
+
+
+@parametrize_with_checks(conformance_cases(CLASSIFIERS))
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -78,46 +87,14 @@ def test_sklearn_compatible_at_defaults(estimator, check):
 
 @pytest.fixture(scope="module")
 def data():
-    rng = np.random.default_rng(0)
-    y = np.repeat(["a", "b"], 30)
-    X = pd.DataFrame(rng.normal(size=(60, 4)) + (y == "b")[:, None], columns=list("pqrs"))
-    return X, y
+    return two_class_table()
 
 
-@pytest.mark.parametrize("case, expected", [
-    ("one-class", "<clf> needs samples of at least 2 classes in y; got one class only ('a')."),
-    ("infinity", "Input X contains infinity in column 'r' (1 rows); <clf> needs finite values"),
-    ("length", "Found input variables with inconsistent numbers of samples: [60, 59]"),
-    ("one-row", "Found array with 1 sample(s) (shape=(1, 4)) while a minimum of 2 is required"),
-    ("predict-features", "X has 3 features, but <clf> is expecting 4 features as input."),
-    ("predict-names", "Feature names seen at fit time, yet now missing:\n- s"),
-])
-def test_same_bad_input_same_error_in_every_family(data, case, expected):
+@pytest.mark.parametrize("case", list(BAD_INPUTS))
+def test_same_bad_input_same_error_in_every_family(data, case):
     X, y = data
-
-    def bad(cls):
-        clf = cls()
-        if case == "one-class":
-            return lambda: clf.fit(X, np.full(len(y), "a"))
-        if case == "infinity":
-            Xb = X.copy()
-            Xb.iloc[5, 2] = np.inf
-            return lambda: clf.fit(Xb, y)
-        if case == "length":
-            return lambda: clf.fit(X, y[:-1])
-        if case == "one-row":
-            return lambda: clf.fit(X.iloc[:1], y[:1])
-        fitted = cls().fit(X, y)
-        if case == "predict-names":
-            return lambda: fitted.predict(X.iloc[:, :3])
-        return lambda: fitted.predict(X.iloc[:, :3].to_numpy())
-
-    messages = {}
-    for cls in CLASSIFIERS:
-        with pytest.raises(ValueError) as info:
-            bad(cls)()
-        messages[cls.__name__] = str(info.value).replace(cls.__name__, "<clf>")
-    assert all(expected in m for m in messages.values()), messages
+    messages = {cls.__name__: bad_input_error(cls, case, X, y) for cls in CLASSIFIERS}
+    assert all(BAD_INPUTS[case] in m for m in messages.values()), messages
 
 
 def test_nan_is_refused_by_the_complete_data_families_and_named(data):

@@ -34,7 +34,7 @@ OJ = ROOT / "benchmarks" / "data" / "oj.csv"
 COLUMNS = ["StoreID", "STORE", "PriceCH", "PriceMM", "ListPriceDiff", "LoyalCH", "DiscMM",
            "SalePriceMM"]
 MODELS = {"tan": lambda: TANClassifier(), "ktan2": lambda: KTANClassifier(k=2),
-          "kdb": lambda: KDBClassifier(k=2), "ban": lambda: BANClassifier(),
+          "kdb": lambda: KDBClassifier(max_parents=2), "ban": lambda: BANClassifier(),
           "gnb": lambda: GNBClassifier()}
 
 pytestmark = pytest.mark.skipif(not OJ.exists(), reason="not a source checkout: no benchmarks/data")

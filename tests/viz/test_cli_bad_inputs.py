@@ -80,8 +80,10 @@ CASES = {
     "unknown model": (_small(), ["--model", "tree"], ["invalid choice: 'tree'"]),
     "negative k for k-TAN": (_small(), ["--model", "ktan", "--k", "-1"],
                              ["'k' parameter of KTANClassifier", "Got -1"]),
-    "negative k for kDB": (_small(), ["--model", "kdb", "--k", "-1"],
-                           ["'k' parameter of KDBClassifier", "Got -1"]),
+    "negative max_parents for kDB": (_small(), ["--model", "kdb", "--max-parents", "-1"],
+                                     ["'max_parents' parameter of KDBClassifier", "Got -1"]),
+    "k for kDB": (_small(), ["--model", "kdb", "--k", "2"],
+                  ["--k does not apply to --model kdb", "--max-parents", "the models that take --k: ktan"]),
     "k-TAN k over the features": (
         _binary_table(), ["--model", "ktan", "--k", "50"],
         ["KTANClassifier: k = 50 exceeds the 21 other features; k <= 5 keeps every table "
@@ -98,10 +100,10 @@ CASES = {
         _binary_table(), ["--model", "kgnb", "--order", "50"],
         ["KGNBClassifier: order = 50 exceeds the 23 that 22 features allow (order <= d + 1); "
          "order <= 7 keeps"]),
-    "kDB k over the table limit": (
-        _binary_table(), ["--model", "kdb", "--k", "50"],
-        ["KDBClassifier: k = 50 builds a table of 8.39e+06 cells, over 10^6; k <= 17 keeps "
-         "every table under 10^6 cells here"]),
+    "kDB max_parents over the table limit": (
+        _binary_table(), ["--model", "kdb", "--max-parents", "50"],
+        ["KDBClassifier: max_parents = 50 builds a table of 8.39e+06 cells, over 10^6; "
+         "max_parents <= 17 keeps every table under 10^6 cells here"]),
     "A2DE over the search limit": (
         _many_valued_table(), ["--model", "a2de"],
         ["A2DEClassifier: n = 2 scores tables of 2.", "cells in all, over 10^8; "

@@ -73,7 +73,11 @@ def test_learn_from_csv_with_target(tmp_path):
         (["unknown_set", "--model", "tan"], "neither a CSV file nor a built-in data set"),
         (["car", "--model", "ktan", "--k", "two"], "expected an int or 'auto', got 'two'"),
         (["car", "--model", "kdb", "--k", "auto"],
-         "The 'k' parameter of KDBClassifier must be an int"),
+         "--k does not apply to --model kdb (its model options: --max-parents, --features, "
+         "--alpha, --ess, --parameters, --continuous, --max-cells); the models that take --k: "
+         "ktan"),
+        (["car", "--model", "kdb", "--max-parents", "auto"],
+         "argument --max-parents: expected an int, got 'auto'"),
         (["car", "--model", "latent-cnb", "--n-components", "x"],
          "expected an int or 'auto', got 'x'"),
         (["DATA.csv", "--model", "tan", "--feature-types", "b=categorical"],
@@ -217,11 +221,13 @@ def test_builtin_mixed_table_accepts_its_own_target(tmp_path):
 def test_a_model_option_the_model_does_not_take_is_refused(tmp_path, capsys):
     """--parameters with --model aode (which has no discriminative mode) was silently
     ignored: the run fitted the generative AODE. Now it exits 2 and names what the model
-    takes."""
-    code = main(["learn", "iris", "--model", "aode", "--parameters", "discriminative",
-                 "--k", "2", "--out", str(tmp_path / "run")])
-    assert code == 2
+    takes, and the parser says so (before the table is read)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["learn", "iris", "--model", "aode", "--parameters", "discriminative",
+              "--k", "2", "--out", str(tmp_path / "run")])
+    assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "--parameters, --k do not apply to --model aode" in err
-    assert "its model options: --alpha" in err
+    assert "its model options: --alpha, --max-cells); the models that take --parameters: " \
+           "gnb, tan, ktan, kdb, ban; --k: ktan" in err
     assert not (tmp_path / "run").exists()

@@ -2,7 +2,6 @@
 ``kgraph learn``'s registry, fitted, is drawn by the functions that draw its kind, and
 every other function refuses it with one line naming what it takes and the model given."""
 
-import importlib
 import warnings
 
 import matplotlib
@@ -40,9 +39,8 @@ def fitted():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, spec in MODELS.items():
-            estimator = getattr(importlib.import_module(spec.module), spec.cls)
             options = {"k": 2} if name == "ktan" else {}  # the backbone DP's certificate
-            out[name] = estimator(**spec.fixed, **options, verbose=False).fit(X, y)
+            out[name] = spec.estimator_class()(**options, verbose=False).fit(X, y)
     return out
 
 

@@ -7,14 +7,21 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from estimators.network.export.engines import ENGINES
+from estimators.network.export.network_formats import FORMATS
 from viz.cli.commands import CommandError, read_structure_or_fail, saved_target
 
-MODEL_FORMATS = ("bif", "xmlbif", "uai", "xdsl", "net", "pgmpy")
-SUFFIX = {"pgmpy": ".pgmpy.joblib", "json": ".json", "graphml": ".graphml", "bif": ".bif",
-          "xmlbif": ".bifxml", "uai": ".uai", "xdsl": ".xdsl", "net": ".net"}
-#: formats that hold a fitted model's CPDs only (a structure file has none)
-NETWORK_FILES = ("bif", "xmlbif", "uai", "xdsl", "net")
+#: the structure graph's formats (any saved structure or fitted model); the network formats
+#: are those of :data:`~estimators.network.export.network_formats.FORMATS`
+GRAPH_SUFFIX = {"json": ".json", "graphml": ".graphml"}
+
+
+def _suffix(to: str) -> str:
+    return GRAPH_SUFFIX[to] if to in GRAPH_SUFFIX else FORMATS[to].suffix
+
+
+def _network_files() -> list[str]:
+    """The formats that hold a fitted model's CPDs (a structure file has none)."""
+    return [name for name, form in FORMATS.items() if form.network_file]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "export", help="convert a saved structure or a fitted model to another format",
         description="Convert a structure saved by kgraph (.graphml or .json) to JSON, GraphML "
                     "or a pgmpy structure (joblib), or a run's fitted model (RUN/model.joblib) "
-                    "to a discrete Bayesian network (--to pgmpy|bif|xmlbif|uai|xdsl|net) or to "
+                    f"to a discrete Bayesian network (--to {'|'.join(FORMATS)}) or to "
                     "its whole structure graph (--to json|graphml). A network file's class "
                     "posterior is exactly the model's predict_proba on complete rows: tan, "
                     "ktan, kdb and ban on categorical features, generative or discriminative "
@@ -37,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "probabilities). The class node takes the class column's name (--target, "
                     "default: the one in structure.json beside the model) unless a feature "
                     "has it (then 'class', said on stdout). Readers, measured: "
-                    + "; ".join(f"{f}: {ENGINES[f]}" for f in NETWORK_FILES) + ". "
+                    + "; ".join(f"{f}: {FORMATS[f].readers}" for f in _network_files()) + ". "
                     "Models with continuous "
                     "features are refused with exit status 2 and one line naming them; their "
                     "structure and parameters export with --to json|graphml. "
@@ -45,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "one only from a trusted source.")
     p.add_argument("file", type=Path,
                    help="a .graphml/.json structure or a model.joblib (trusted source only)")
-    p.add_argument("--to", required=True, choices=sorted(SUFFIX),
+    p.add_argument("--to", required=True, choices=sorted([*GRAPH_SUFFIX, *FORMATS]),
                    help="the output format (which engines read each: see above)")
     p.add_argument("--target", help="the class node's name in a network file (default: the "
                                     "target in the run's structure.json beside the model, "
@@ -91,15 +98,16 @@ def _export_model(path: Path, to: str, out: Path, target=None) -> list[str]:
 
     model = _load_model(path)
     try:
-        if to in MODEL_FORMATS:
+        if to in FORMATS:
             network = exact_network(model)
             target = target if target is not None else _run_target(path)
             renamed = None
             if target is not None:
                 network, renamed = with_class_name(network, class_node(model), target)
             write_exact(network, to, out)
+            notes = FORMATS[to].notes
             return [*export_notes(network), *([renamed] if renamed else []),
-                    *_reader_notes(network, to, out)]
+                    *(notes(network, out) if notes else [])]
         else:
             from estimators.network.export.structure_graph import structure_graph
 
@@ -110,24 +118,8 @@ def _export_model(path: Path, to: str, out: Path, target=None) -> list[str]:
         raise CommandError(str(exc).splitlines()[0]) from exc
 
 
-def _reader_notes(network, to: str, out: Path) -> list[str]:
-    """What a reader of ``out`` needs: a UAI file's key (written beside it), pyAgrum's
-    suffix for XMLBIF."""
-    from estimators.network.export.uai import uai_key, uai_key_path
-
-    if to == "xmlbif" and out.suffix.lower() != ".bifxml":
-        return [f"pyAgrum reads XMLBIF only from a .bifxml file; {out.name} is read by pgmpy"]
-    if to != "uai":
-        return []
-    states: dict[tuple[int, str], list[str]] = {}
-    for i, name, code, state in uai_key(network):
-        states.setdefault((i, name), []).append(f"{code}={state}")
-    return [f"UAI key (variable names and state codes): {uai_key_path(out)}",
-            *(f"UAI variable {i} = {name}: {', '.join(s)}" for (i, name), s in states.items())]
-
-
 def _export_structure(path: Path, to: str, out: Path) -> None:
-    if to in NETWORK_FILES:
+    if to in _network_files():
         raise CommandError(f"--to {to} needs a fitted model (RUN/model.joblib): a structure "
                            "file has no CPDs")
     structure = read_structure_or_fail(path)
@@ -150,7 +142,7 @@ def _export_structure(path: Path, to: str, out: Path) -> None:
 
 def run_export(args: argparse.Namespace) -> int:
     path: Path = args.file
-    out = args.out or path.with_suffix(SUFFIX[args.to])
+    out = args.out or path.with_suffix(_suffix(args.to))
     if out.resolve() == path.resolve():
         raise CommandError(f"--out {out} is the input file; choose another path")
     from viz.cli.paths import check_output_file

@@ -13,12 +13,11 @@ the report says so, one ``warning:`` line goes to stderr and the exit status is 
 from __future__ import annotations
 
 import argparse
-import importlib
 import inspect
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,38 +29,33 @@ from viz.cli.commands import CommandError
 if TYPE_CHECKING:
     import pandas as pd
 
+    from estimators.template.family_registry import Family
     from viz.cli.table import TableNotes
 
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """How ``--model NAME`` maps to an estimator; its model options are the estimator's
+    """How ``--model NAME`` maps to an estimator: a family of the registry
+    (:mod:`estimators.template.family_registry`); its model options are the estimator's
     declared parameters that have a command-line flag (:mod:`estimators.base.parameters`)."""
 
-    module: str
-    cls: str
-    title: str
-    fixed: dict[str, Any] = field(default_factory=dict)
+    family: Family
+
+    @property
+    def title(self) -> str:
+        return self.family.title
 
     def estimator_class(self) -> type:
-        return getattr(importlib.import_module(self.module), self.cls)
+        return self.family.cls
 
     @property
     def options(self) -> tuple[str, ...]:
         """The model options it takes (its parameters with a flag), in ``__init__`` order."""
-        from estimators.base.parameters import declared_parameters
-
-        return tuple(p.name for p in declared_parameters(self.estimator_class()) if p.flag)
+        return self.family.options
 
     def build(self, args: argparse.Namespace):
-        other = [name for name in model_options()
-                 if name not in self.options and getattr(args, name, None) is not None]
-        if other:  # never fit a model that silently ignores what was asked
-            flags = ", ".join(_flag(name) for name in other)
-            takes = ", ".join(_flag(name) for name in self.options) or "none"
-            verb = "does" if len(other) == 1 else "do"
-            raise CommandError(f"{flags} {verb} not apply to --model {args.model} "
-                               f"(its model options: {takes}).")
+        """The estimator the parsed ``args`` ask for (the parser refused the model options
+        it does not take)."""
         estimator = self.estimator_class()
         kwargs = {name: getattr(args, name) for name in (*self.options, "feature_types")
                   if getattr(args, name, None) is not None}
@@ -70,29 +64,30 @@ class ModelSpec:
         kwargs["verbose"] = not getattr(args, "quiet", False)  # --quiet: no bars in fit
         if "random_state" in inspect.signature(estimator).parameters:  # EM, inner CV, ...
             kwargs["random_state"] = getattr(args, "random_state", 0)
-        return estimator(**self.fixed, **kwargs)
+        return estimator(**kwargs)
 
 
-MODELS = {
-    "gnb": ModelSpec("estimators.gnb", "GNBClassifier",
-                     "GNB classifier (generalized Naive Bayes)"),
-    "kgnb": ModelSpec("estimators.gnb", "KGNBClassifier",
-                      "k-GNB classifier (generalized Naive Bayes of cluster order k)"),
-    "tan": ModelSpec("estimators.ktan", "TANClassifier",
-                     "TAN classifier (tree-augmented Naive Bayes)"),
-    "ktan": ModelSpec("estimators.ktan", "KTANClassifier",
-                      "k-TAN classifier (k-tree augmented Naive Bayes)"),
-    "kdb": ModelSpec("estimators.bnc", "KDBClassifier",
-                     "kDB classifier (k-dependence Bayesian classifier, Sahami 1996, MATH.md §9)"),
-    "aode": ModelSpec("estimators.bnc", "AODEClassifier",
-                      "AODE classifier (averaged one-dependence estimators, MATH.md §9)"),
-    "a2de": ModelSpec("estimators.bnc", "A2DEClassifier",
-                      "A2DE classifier (averaged two-dependence estimators, MATH.md §9)"),
-    "latent-cnb": ModelSpec("estimators.latent", "LatentCNBClassifier",
-                            "latent conditional Naive Bayes classifier (a mixture per class)"),
-    "ban": ModelSpec("estimators.bnc", "BANClassifier",
-                     "BAN classifier (a hill-climbed DAG among the features, MATH.md §9)"),
-}
+class _Models(Mapping):
+    """``kgraph learn``'s models: name -> :class:`ModelSpec` of every family of the registry
+    that the command line fits, read when used (so a family registered later is one too)."""
+
+    def _specs(self) -> dict[str, ModelSpec]:
+        from estimators.template.family_registry import families
+
+        return {f.name: ModelSpec(f) for f in families(command_line=True)}
+
+    def __getitem__(self, name: str) -> ModelSpec:
+        return self._specs()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._specs())
+
+    def __len__(self) -> int:
+        return len(self._specs())
+
+
+#: ``--model NAME`` -> its :class:`ModelSpec`, from the family registry
+MODELS: Mapping[str, ModelSpec] = _Models()
 
 
 def model_flags() -> dict[str, list[tuple[str, Any]]]:
@@ -111,6 +106,30 @@ def model_flags() -> dict[str, list[tuple[str, Any]]]:
 def model_options() -> tuple[str, ...]:
     """Every model option of some model (each model takes only its own)."""
     return tuple(model_flags())
+
+
+def refused_options(args: argparse.Namespace) -> str | None:
+    """Why the model options given in ``args`` do not fit ``--model``, naming the models
+    that take each, or None when they fit: the parser's check, so a model never silently
+    ignores what was asked.
+
+    Examples
+    --------
+    >>> print(refused_options(argparse.Namespace(model="aode", k=2)))
+    --k does not apply to --model aode (its model options: --alpha, --max-cells); the models that take --k: ktan
+    """
+    model = getattr(args, "model", None)
+    if model not in MODELS:
+        return None
+    takes = MODELS[model].options
+    other = {name: [m for m, _ in takers] for name, takers in model_flags().items()
+             if name not in takes and getattr(args, name, None) is not None}
+    if not other:
+        return None
+    verb = "does" if len(other) == 1 else "do"
+    return (f"{', '.join(map(_flag, other))} {verb} not apply to --model {model} (its model "
+            f"options: {', '.join(map(_flag, takes)) or 'none'}); the models that take "
+            + "; ".join(f"{_flag(name)}: {', '.join(models)}" for name, models in other.items()))
 
 
 def add_model_options(parser: argparse.ArgumentParser) -> None:
@@ -260,7 +279,11 @@ def _with_model_options(base: type) -> type:
 
         def parse_known_args(self, *args, **kwargs):
             self._model_options()
-            return super().parse_known_args(*args, **kwargs)
+            namespace, rest = super().parse_known_args(*args, **kwargs)
+            refused = refused_options(namespace)
+            if refused:
+                self.error(refused)
+            return namespace, rest
 
         def format_help(self) -> str:
             self._model_options()

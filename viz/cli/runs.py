@@ -108,11 +108,8 @@ def changed_options(model: str | None, params: dict[str, Any]) -> str:
     spec = MODELS.get(model or "")
     defaults: dict[str, Any] = {}
     if spec is not None:
-        import importlib
-
-        estimator = getattr(importlib.import_module(spec.module), spec.cls)
+        estimator = spec.estimator_class()
         defaults = {name: p.default for name, p in inspect.signature(estimator).parameters.items()}
-        defaults.update(spec.fixed)
     changed = [f"{k}={v}" for k, v in params.items() if k not in _NOT_OPTIONS
                and not (k in defaults and (v == defaults[k] or v == repr(defaults[k])))]
     return ", ".join(changed) or "-"

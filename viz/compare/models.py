@@ -5,7 +5,8 @@ A model is given as
 * a **command-line spec**: a ``kgraph learn`` model name with its model options, e.g.
   ``"tan --parameters discriminative"`` or ``"ktan --structure-score js-cmi"`` (plug-in
   scores included): parsed by the very parser of ``kgraph learn`` and built by its model
-  registry (:data:`viz.cli.learn.MODELS`), so every option and check is the same;
+  registry (:data:`viz.cli.learn.MODELS`, the families of
+  :mod:`estimators.template.family_registry`), so every option and check is the same;
 * an **importable classifier** ``package.module:Class``, optionally followed by
   ``name=value`` parameters (values read as Python literals, else strings);
 * an **estimator object** under a label (the Python API, e.g. the benchmark scripts).
@@ -147,13 +148,16 @@ def _learn_parser() -> argparse.ArgumentParser:
 
 
 def _from_spec(spec: str, tokens: list[str], random_state: int):
-    """The estimator of a ``kgraph learn`` model spec."""
+    """The estimator of a ``kgraph learn`` model spec (the parser refuses a model option
+    the model does not take)."""
     from viz.cli import learn
-    from viz.cli.commands import CommandError
 
     parser = _learn_parser()
     base = ["learn", "DATA", "--model", tokens[0], "--out", "-"]
-    args = parser.parse_args([*base, *tokens[1:]])
+    try:
+        args = parser.parse_args([*base, *tokens[1:]])
+    except ValueError as exc:
+        raise ValueError(f"model {spec!r}: {exc}") from exc
     default = parser.parse_args(base)
     allowed = {*learn.model_options(), "feature_types"}
     other = [k for k, v in vars(args).items() if k not in allowed and v != getattr(default, k)]
@@ -161,10 +165,7 @@ def _from_spec(spec: str, tokens: list[str], random_state: int):
         raise ValueError(f"model {spec!r}: {', '.join('--' + k.replace('_', '-') for k in other)}"
                          " is not a model option (give it to kgraph compare itself)")
     args.random_state, args.quiet = random_state, True
-    try:
-        return learn.MODELS[tokens[0]].build(args)
-    except CommandError as exc:
-        raise ValueError(f"model {spec!r}: {exc}") from exc
+    return learn.MODELS[tokens[0]].build(args)
 
 
 def _literal(text: str) -> Any:

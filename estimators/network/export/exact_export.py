@@ -30,13 +30,13 @@ value a training category), or raises one ``ValueError`` whose first line says w
   the class a child of every feature with ``predict_proba`` of every combination as its
   CPT, refused (naming the size) past :data:`POSTERIOR_TABLE_LIMIT` probabilities.
 
-The files hold every probability exactly (the shortest decimal text of the float): pgmpy's
-``BIFWriter`` and ``XMLBIFWriter`` already do (``repr``); its ``NETWriter`` rounds to 8
-decimals and its ``XDSLWriter`` to 16 fixed decimals, so the writers here replace their
-number format; UAI has its own writer (:mod:`estimators.network.export.uai`: pgmpy's is
-wrong for two or more parents), and a key file beside it naming its numbered variables and
-coded states (UAI keeps no names). Which independent engines read each format right is
-:data:`ENGINES` (measured, ``tests/estimators/test_exact_export.py``): pgmpy gives
+The formats are registered by name in :mod:`estimators.network.export.network_formats`
+(:data:`~estimators.network.export.network_formats.FORMATS`), each with its writer and reader;
+the files hold every probability exactly (the shortest decimal text of the float); UAI has its
+own writer (:mod:`estimators.network.export.uai`: pgmpy's is wrong for two or more parents),
+and a key file beside it naming its numbered variables and coded states (UAI keeps no names).
+Which independent engines read each format right is each format's ``readers`` (measured,
+``tests/estimators/test_exact_export.py``): pgmpy gives
 ``predict_proba`` to 1e-9 on BIF, XMLBIF, XDSL and NET; pyAgrum on XMLBIF (suffix
 ``.bifxml``) to 1e-9 and on BIF and NET to 1e-6 (pyAgrum 3.3.1, and aGrUM's current
 grammars, whose BIF/NET/UAI parsers store numbers as C++ ``float``, read their numbers as
@@ -55,7 +55,7 @@ user's name for the class column is known, :func:`with_class_name` names it so, 
 not (a feature's name, or text a format cannot hold as a name).
 State names are ``str`` of the user's own values (the category ``1`` is written ``1``,
 ``1.0`` is ``1.0``), so pgmpy's readers give ``predict_proba`` back with evidence
-``str(value)``. The XMLBIF writer here keeps the text as it is (pgmpy's own replaces every
+``str(value)``. The XMLBIF writer registered keeps the text as it is (pgmpy's own replaces every
 character but letters, digits and ``_`` by ``_``). BIF has no quoting: a state whose text
 holds a comma, brace, double quote, or whitespace other than inner single spaces cannot be
 written, and is refused with a ``ValueError`` naming it (XMLBIF holds any text).
@@ -70,17 +70,8 @@ from pathlib import Path
 import numpy as np
 
 from estimators.base.model_size import MAX_CELLS
-from estimators.network.export.engines import ENGINES  # noqa: F401 (re-exported)
-from estimators.network.export.numbers import numbers
-from estimators.network.export.uai import (
-    read_uai,
-    uai_key_path,
-    uai_names,
-    write_uai,
-    write_uai_key,
-)
+from estimators.network.export.network_formats import get_format
 
-FORMATS = ("bif", "xmlbif", "uai", "xdsl", "net", "pgmpy")
 #: text BIF can hold as a state name: no comma, brace, quote or spacing but single inner spaces
 _BIF_STATE = re.compile(r"[^,{}\"\s]+( [^,{}\"\s]+)*")
 
@@ -314,7 +305,8 @@ def export_notes(network) -> list[str]:
 
 
 def write_network(model, fmt: str, path: str | PathLike, target=None) -> Path:
-    """Write the fitted model as ``fmt`` (:data:`FORMATS`; "pgmpy": a joblib pickle of
+    """Write the fitted model as ``fmt`` (a name of
+    :data:`~estimators.network.export.network_formats.FORMATS`; "pgmpy": a joblib pickle of
     :func:`exact_network`), the class node named ``target`` (the class column's name) when
     given and possible (:func:`with_class_name`, else its default name). A UAI file comes
     with its key file (:func:`~estimators.network.export.uai.uai_key_path`).
@@ -332,8 +324,7 @@ def write_network(model, fmt: str, path: str | PathLike, target=None) -> Path:
     ...     sorted(BIFReader(path).get_model().get_parents("safety"))
     ['buying', 'class']
     """
-    if fmt not in FORMATS:
-        raise ValueError(f"Unknown network format {fmt!r}; accepted: {', '.join(FORMATS)}.")
+    get_format(fmt)  # an unknown format is refused before the work
     network = exact_network(model)
     if target is not None:
         network, _ = with_class_name(network, class_node(model), target)
@@ -342,42 +333,18 @@ def write_network(model, fmt: str, path: str | PathLike, target=None) -> Path:
 
 def write_exact(network, fmt: str, path: str | PathLike) -> Path:
     """Write a network of :func:`exact_network` as ``fmt`` (:func:`write_network`)."""
-    if fmt not in FORMATS:
-        raise ValueError(f"Unknown network format {fmt!r}; accepted: {', '.join(FORMATS)}.")
-    path = Path(path)
-    if fmt == "pgmpy":
-        import joblib
-
-        joblib.dump(network, path)
-        return path
-    _check_states(network, bif=fmt in ("bif", "net"))
-    if fmt == "uai":  # and its key: the variables' names and state codes
-        write_uai(network, path)
-        write_uai_key(network, uai_key_path(path))
-        return path
-    _WRITERS[fmt]()(network).write(str(path))
+    form, path = get_format(fmt), Path(path)
+    if form.network_file:
+        _check_states(network, bif=form.bif_states)
+    form.write(network, path)
     return path
 
 
 def read_network(path: str | PathLike, fmt: str, like=None):
-    """A file written by :func:`write_network` read back into pgmpy: pgmpy's readers, a
-    joblib load for "pgmpy", :func:`read_uai` for "uai" (names and states from ``like``,
-    the network of :func:`exact_network` that was written, else from the key file)."""
-    if fmt == "pgmpy":
-        import joblib
-
-        return joblib.load(path)
-    if fmt == "uai":
-        if like is None:
-            return read_uai(path)
-        states = {cpd.variable: [str(s) for s in cpd.state_names[cpd.variable]]
-                  for cpd in like.get_cpds()}
-        return read_uai(path, uai_names(like), states)
-    from pgmpy import readwrite
-
-    reader = {"bif": readwrite.BIFReader, "xmlbif": readwrite.XMLBIFReader,
-              "xdsl": readwrite.XDSLReader, "net": readwrite.NETReader}[fmt]
-    return reader(str(path)).get_model()
+    """A file written by :func:`write_network` read back into pgmpy by its format's reader
+    (``like``: the network of :func:`exact_network` that was written, which names a UAI
+    file's variables and states; else the key file does)."""
+    return get_format(fmt).read(Path(path), like)
 
 
 def _check_states(network, *, bif: bool) -> None:
@@ -397,57 +364,3 @@ def _check_states(network, *, bif: bool) -> None:
                     f"Variable {cpd.variable!r} has the state {state!r}, which BIF cannot "
                     "hold (no comma, brace, double quote, tab, newline or leading, trailing "
                     "or double space); rename the category or export to XMLBIF.")
-
-
-def _bif():
-    from pgmpy.readwrite import BIFWriter
-
-    return BIFWriter
-
-
-def _xmlbif():
-    """pgmpy's ``XMLBIFWriter`` writing each state as ``str(value)``, unchanged."""
-    from pgmpy.readwrite import XMLBIFWriter
-
-    class ExactXMLBIFWriter(XMLBIFWriter):
-        def _make_valid_state_name(self, state_name) -> str:
-            return str(state_name)
-
-    return ExactXMLBIFWriter
-
-
-def _xdsl():
-    """pgmpy's ``XDSLWriter`` with every probability written by ``repr``."""
-    from pgmpy.readwrite import XDSLWriter
-
-    class ExactXDSLWriter(XDSLWriter):
-        def get_cpds(self):
-            out = super().get_cpds()
-            for var, cpd in out.items():
-                values = cpd.get_values()  # (K, configurations): each column one row of it
-                self.variables[var].find("probabilities").text = numbers(values.T.ravel())
-            return out
-
-    return ExactXDSLWriter
-
-
-def _net():
-    """pgmpy's ``NETWriter`` with every probability written by ``repr``."""
-    from pgmpy.readwrite import NETWriter
-
-    class ExactNETWriter(NETWriter):
-        def net_cpd(self, var_name) -> str:
-            cpt = np.moveaxis(np.asarray(self.tables[var_name], float), 0, -1)
-            return _nested(cpt)
-
-    return ExactNETWriter
-
-
-def _nested(array) -> str:
-    """A NumPy array as NET's nested parentheses, each number by ``repr``."""
-    if array.ndim == 1:
-        return "(" + numbers(array) + ")"
-    return "(" + " ".join(_nested(a) for a in array) + ")"
-
-
-_WRITERS = {"bif": _bif, "xmlbif": _xmlbif, "xdsl": _xdsl, "net": _net}

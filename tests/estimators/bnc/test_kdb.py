@@ -17,8 +17,8 @@ from estimators.network.export.structure_graph import structure_graph
 from kgraph import ParentSetDAG, read_structure
 
 
-@parametrize_with_checks([KDBClassifier(), KDBClassifier(k=1, features="gaussian"),
-                          KDBClassifier(k=0)])
+@parametrize_with_checks([KDBClassifier(), KDBClassifier(max_parents=1, features="gaussian"),
+                          KDBClassifier(max_parents=0)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
@@ -64,7 +64,7 @@ def test_discrete_parents_follow_the_rule_on_plug_in_informations(seed, k):
         src = X[:, rng.integers(0, j)]
         X[:, j] = np.where(rng.random(n) < 0.5 + 0.1 * j, src, rng.integers(0, 3, n))
     frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(d)]).astype(str)
-    clf = KDBClassifier(k=k).fit(frame, y)
+    clf = KDBClassifier(max_parents=k).fit(frame, y)
     info = [plug_in_mi(X[:, i], y) for i in range(d)]
     pair = [[plug_in_cmi(X[:, i], X[:, j], y) for j in range(d)] for i in range(d)]
     order, parents = by_hand(info, pair, k)
@@ -95,7 +95,7 @@ def test_gaussian_parents_follow_the_rule_on_closed_form_informations(seed):
     X[:, 0] = rng.normal(1.5 * y, 1.0)
     for j in range(1, d):
         X[:, j] = rng.uniform(0.2, 1.0) * X[:, rng.integers(0, j)] + rng.normal(0.3 * j * y, 1.0)
-    clf = KDBClassifier(k=2, features="gaussian").fit(X, y)
+    clf = KDBClassifier(max_parents=2, features="gaussian").fit(X, y)
     info = [gaussian_mi_class(X[:, i], y) for i in range(d)]
     pair = [[gaussian_cmi(X[:, i], X[:, j], y) if i != j else 0.0 for j in range(d)]
             for i in range(d)]
@@ -171,7 +171,7 @@ def brute_force_proba(clf, enc):
 def test_predict_proba_equals_brute_force_with_empty_cells(seed, k):
     frame, y = mixed_table(seed)
     types = {"z": "categorical", "x": "continuous", "w": "categorical", "u": "continuous"}
-    clf = KDBClassifier(k=k, feature_types=types).fit(frame, y)
+    clf = KDBClassifier(max_parents=k, feature_types=types).fit(frame, y)
     assert clf.family_ == "mixed"
     test, _ = mixed_table(seed + 100, n=40)
     enc = clf.encoder_.transform(test)
@@ -184,7 +184,7 @@ def test_structure_graph_files_and_bif(tmp_path):
     from estimators.datasets import load_dataset
 
     X, y = load_dataset("car")
-    clf = KDBClassifier(k=2).fit(X, y)
+    clf = KDBClassifier(max_parents=2).fit(X, y)
     g = structure_graph(clf)
     g.write_graphml(tmp_path / "s.graphml")
     g.write_json(tmp_path / "s.json")
@@ -212,11 +212,11 @@ def test_structure_graph_files_and_bif(tmp_path):
     np.testing.assert_allclose(got, want, atol=1e-12)
 
 
-def test_mixed_model_has_no_pgmpy_form_and_k_is_checked():
+def test_mixed_model_has_no_pgmpy_form_and_max_parents_is_checked():
     frame, y = mixed_table(0)
     clf = KDBClassifier(feature_types={"z": "categorical", "x": "continuous",
                                        "w": "categorical", "u": "continuous"}).fit(frame, y)
     with pytest.raises(ValueError, match=r"2 continuous feature\(s\) \(x, u\)"):
         clf.to_pgmpy()
-    with pytest.raises(ValueError, match="'k' parameter of KDBClassifier must be an int"):
-        KDBClassifier(k=-1).fit(frame, y)
+    with pytest.raises(ValueError, match="'max_parents' parameter of KDBClassifier must be an int"):
+        KDBClassifier(max_parents=-1).fit(frame, y)
