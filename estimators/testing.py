@@ -158,7 +158,7 @@ def check_score(score, *, families=None, seeds=(0, 1)) -> list[str]:
     passed: list[str] = []
     for family in _score_families(score, families):
         def fresh(family=family):
-            return unfitted_score(score, family, owner="check_score")
+            return unfitted_score(score, family)
 
         proto = fresh()
         largest = max_parents(proto)
@@ -301,10 +301,10 @@ def check_searcher(searcher, *, seeds=(0, 1)) -> list[str]:
     run = get_searcher(searcher) if name else searcher
     _require(callable(run), "protocol", "a searcher must be callable")
     try:
-        inspect.signature(run).bind(None, [], 1, backbone=None, W=None, owner=None)
+        inspect.signature(run).bind(None, [], 1, backbone=None, W=None)
     except TypeError as exc:
         raise ConformanceError(f"protocol: the signature must be (f, variables, k, *, "
-                               f"backbone=None, W=None, owner=None): {exc}") from None
+                               f"backbone=None, W=None): {exc}") from None
     passed = ["protocol"]
     names = [f"x{j}" for j in range(N_FEATURES)]
     served = []
@@ -313,7 +313,7 @@ def check_searcher(searcher, *, seeds=(0, 1)) -> list[str]:
         for seed in seeds:
             f = _random_score(names, seed)
             try:
-                found = run(f, names, k, backbone=None, W=None, owner="check_searcher")
+                found = run(f, names, k, backbone=None, W=None)
             except ValueError:
                 break
             check = f"k={k}: result"
@@ -346,7 +346,7 @@ def check_searcher(searcher, *, seeds=(0, 1)) -> list[str]:
         served.append(k)
         passed.append(f"k={k}: result")
         f = _random_score(names, seeds[0])
-        again = run(f, names, k, backbone=None, W=None, owner="check_searcher")
+        again = run(f, names, k, backbone=None, W=None)
         _require(again.structure == results[0].structure and _same(again.score,
                  results[0].score), f"k={k}: determinism", "two runs give different results")
         passed.append(f"k={k}: determinism")

@@ -22,3 +22,11 @@ def small_mixed_table(path) -> pd.DataFrame:
     })
     frame.to_csv(path, index=False)
     return frame
+
+
+def markdown_rows(text: str) -> list[list[str]]:
+    """The rows of every markdown table in ``text`` (header rows too, rules left out), each
+    a list of its cells without the padding."""
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in text.splitlines()
+            if line.startswith("|") and set(line) - set("|-: ")]

@@ -11,7 +11,7 @@ from estimators.template.family_registry import families
 #: each bad input and the error every family gives (``<clf>``: the class's name)
 BAD_INPUTS = {
     "one-class": "<clf> needs samples of at least 2 classes in y; got one class only ('a').",
-    "infinity": "Input X contains infinity in column 'r' (1 rows); <clf> needs finite values",
+    "infinity": "<clf>: Input X contains infinity in column 'r' (1 rows); it needs finite values",
     "length": "Found input variables with inconsistent numbers of samples: [60, 59]",
     "one-row": "Found array with 1 sample(s) (shape=(1, 4)) while a minimum of 2 is required",
     "predict-features": "X has 3 features, but <clf> is expecting 4 features as input.",

@@ -24,11 +24,11 @@ Examples
 --------
 >>> sizes = [2] * 22                           # 22 binary features, two classes
 >>> size = ktree_size(sizes, 2, scored=sizes)
->>> check_size("KTANClassifier", "k", 50, size, highest=21,
+>>> check_size("k", 50, size, highest=21,
 ...            bound="the 21 other features")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-ValueError: KTANClassifier: k = 50 exceeds the 21 other features; k <= 5 keeps every table
+ValueError: k = 50 exceeds the 21 other features; k <= 5 keeps every table
 under 10^6 cells and the search under 10^8 here (raise the limit with max_cells, --max-cells)
 """
 
@@ -221,7 +221,7 @@ def limit_text(cells: float) -> str:
     return f"10^{round(power)}" if power == round(power) else f"{cells:,.0f}"
 
 
-def check_size(owner: str, option: str, value: int, size_at: Callable[[int], Size], *,
+def check_size(option: str, value: int, size_at: Callable[[int], Size], *,
                highest: int, bound: str, lowest: int = 1, limit: int = MAX_CELLS,
                offer: Callable[[int], str] | None = None, lowered: bool = False,
                fewer: str | None = None) -> None:
@@ -230,8 +230,6 @@ def check_size(owner: str, option: str, value: int, size_at: Callable[[int], Siz
 
     Parameters
     ----------
-    owner : str
-        The estimator's name, first in the message.
     option : str
         The option the user set (``"k"``, ``"order"``, ``"n"``, ...).
     value : int
@@ -292,4 +290,4 @@ def check_size(owner: str, option: str, value: int, size_at: Callable[[int], Siz
     else:
         advice = (f"{offer(best) if offer else f'{option} <= {best}'} keeps {where} (raise "
                   "the limit with max_cells, --max-cells)")
-    raise ValueError(f"{owner}: {problem}; {advice}")
+    raise ValueError(f"{problem}; {advice}")  # the estimator names itself (named_errors)

@@ -4,15 +4,18 @@
 decorates a classifier's ``fit``: progress bars when its ``verbose`` is set, and the
 warnings raised inside (by scores, searchers, nested fits) re-raised once each at the end,
 at the user's call. Inside such a fit the scores leave per-class notes to the classifier,
-which names the class by its label (:func:`inside_classifier_fit`).
+which names the class by its label (:func:`inside_classifier_fit`). An error raised inside
+names the estimator first (:func:`named_errors`): the checks below take no name.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
@@ -68,6 +71,29 @@ def inside_classifier_fit() -> bool:
     return _IN_FIT.get()
 
 
+@contextmanager
+def named_errors(owner: str) -> Iterator[None]:
+    """A ``ValueError`` or ``TypeError`` raised inside, whose message does not name
+    ``owner`` (as a word: ``TANClassifier`` is not named by ``KTANClassifier``), leaves with ``"owner: "`` in front of its message (same exception, same
+    traceback): the estimator's method is the one place that knows its name.
+
+    Examples
+    --------
+    >>> with named_errors("Demo"):
+    ...     raise ValueError("y has 2 labels but X has 3 rows")
+    Traceback (most recent call last):
+    ...
+    ValueError: Demo: y has 2 labels but X has 3 rows
+    """
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        if exc.args and isinstance(exc.args[0], str) and not re.search(
+                rf"\b{re.escape(owner)}\b", exc.args[0]):
+            exc.args = (f"{owner}: {exc.args[0]}", *exc.args[1:])
+        raise
+
+
 def _reemit(caught: list[warnings.WarningMessage]) -> None:
     """Each distinct (category, message) of ``caught`` once, at the user's call."""
     seen: set[tuple[type, str]] = set()
@@ -84,7 +110,8 @@ def user_fit(fit: F) -> F:
     ``stacklevel`` of the user's call. When ``fit`` raises, its exception goes through
     unchanged: the warnings are shown first under the caller's filters with ``"error"``
     read as ``"always"``, so that ``python -W error`` or ``warnings.simplefilter("error")``
-    reports the real error, not a warning that came before it.
+    reports the real error, not a warning that came before it; its message names the
+    classifier first (:func:`named_errors`).
 
     Examples
     --------
@@ -110,11 +137,12 @@ def user_fit(fit: F) -> F:
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                if getattr(self, "verbose", False):
-                    with show_progress(True):
+                with named_errors(type(self).__name__):
+                    if getattr(self, "verbose", False):
+                        with show_progress(True):
+                            result = fit(self, *args, **kwargs)
+                    else:
                         result = fit(self, *args, **kwargs)
-                else:
-                    result = fit(self, *args, **kwargs)
         except BaseException:
             _IN_FIT.reset(token)
             with warnings.catch_warnings():  # the fit's own error is the one to see

@@ -140,21 +140,19 @@ def variable_names(X) -> list:
     return list(range(np.shape(X)[1]))
 
 
-def _as_2d(X, owner: str) -> np.ndarray:
+def _as_2d(X) -> np.ndarray:
     arr = X.to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X)
     if arr.ndim != 2:
-        raise ValueError(
-            f"{owner} expects X as a 2-D array of shape (n_samples, n_features); "
-            f"got an array with {arr.ndim} dimension(s)."
-        )
+        raise ValueError("X must be a 2-D array of shape (n_samples, n_features); got an "
+                         f"array with {arr.ndim} dimension(s).")
     if arr.shape[0] < 2:
-        raise ValueError(f"{owner} needs at least 2 rows in X; got {arr.shape[0]}.")
+        raise ValueError(f"needs at least 2 rows in X; got {arr.shape[0]}.")
     if arr.shape[1] < 1:
-        raise ValueError(f"{owner} needs at least 1 feature column in X; got 0.")
+        raise ValueError("needs at least 1 feature column in X; got 0.")
     return arr
 
 
-def check_finite_columns(X: np.ndarray, names: Sequence[Hashable], owner: str, *,
+def check_finite_columns(X: np.ndarray, names: Sequence[Hashable], *,
                          numeric: bool = True, allow_nan: bool = False) -> None:
     """Raise a ``ValueError`` naming the first column of X that holds NaN (any dtype: None
     and NaN in object columns too; skipped when ``allow_nan``, NaN then marking an
@@ -164,10 +162,10 @@ def check_finite_columns(X: np.ndarray, names: Sequence[Hashable], owner: str, *
     Examples
     --------
     >>> import numpy as np
-    >>> check_finite_columns(np.array([[1.0, np.inf]]), ["a", "b"], "GNBClassifier")
+    >>> check_finite_columns(np.array([[1.0, np.inf]]), ["a", "b"])
     Traceback (most recent call last):
     ...
-    ValueError: Input X contains infinity in column 'b' (1 rows); GNBClassifier needs finite values: impute or drop them first.
+    ValueError: Input X contains infinity in column 'b' (1 rows); it needs finite values: impute or drop them first.
     """
     if X.dtype.kind == "f" and np.isfinite(X).all():
         return  # a float array without NaN or infinity: nothing to name
@@ -188,11 +186,11 @@ def check_finite_columns(X: np.ndarray, names: Sequence[Hashable], owner: str, *
                     else "finite values: impute or drop them first")
             raise ValueError(
                 f"Input X contains {what} in column {name!r} ({int(bad.sum())} rows); "
-                f"{owner} needs {need}."
+                f"it needs {need}."
             )
 
 
-def check_cells(X, names: Sequence[Hashable], owner: str, *, allow_nan: bool) -> None:
+def check_cells(X, names: Sequence[Hashable], *, allow_nan: bool) -> None:
     """Refuse, naming the column, a cell that is no scalar (a ``TypeError``), an infinite
     number, and a missing cell (NaN, None, pandas NA, an empty string) unless
     ``allow_nan``.
@@ -203,19 +201,17 @@ def check_cells(X, names: Sequence[Hashable], owner: str, *, allow_nan: bool) ->
         The input in its own dtypes.
     names : sequence
         Column names used in messages.
-    owner : str
-        The estimator's name, used in messages.
     allow_nan : bool
         Whether missing cells are accepted (an unobserved value).
 
     Examples
     --------
     >>> import numpy as np
-    >>> check_cells(np.array([[1.0, np.nan]]), ["a", "b"], "TANClassifier", allow_nan=True)
-    >>> check_cells(np.array([[1.0, -np.inf]]), ["a", "b"], "TANClassifier", allow_nan=True)
+    >>> check_cells(np.array([[1.0, np.nan]]), ["a", "b"], allow_nan=True)
+    >>> check_cells(np.array([[1.0, -np.inf]]), ["a", "b"], allow_nan=True)
     Traceback (most recent call last):
     ...
-    ValueError: Input X contains infinity in column 'b' (1 rows); TANClassifier needs finite values or NaN (an unobserved value).
+    ValueError: Input X contains infinity in column 'b' (1 rows); it needs finite values or NaN (an unobserved value).
     """
     if isinstance(X, np.ndarray) and X.dtype.kind in "biu":
         return  # integers and booleans: no missing cell, no infinity
@@ -232,8 +228,8 @@ def check_cells(X, names: Sequence[Hashable], owner: str, *, allow_nan: bool) ->
                 or t in (type(pd.NA), type(pd.NaT)))]
             if odd:
                 raise TypeError(f"Column {name!r} holds a value of type {odd[0].__name__}; "
-                                f"for {owner} a cell's argument must be a string or a "
-                                "number (or missing).")
+                                "a cell's argument must be a string or a number (or "
+                                "missing).")
         missing = missing_mask(col)
         # numbers only: a column of strings is categorical, or numeric text whose "inf" the
         # encoder refuses naming the column (MixedEncoder.transform)
@@ -247,10 +243,10 @@ def check_cells(X, names: Sequence[Hashable], owner: str, *, allow_nan: bool) ->
             need = ("finite values or NaN (an unobserved value)" if allow_nan
                     else "finite values: impute or drop them first")
             raise ValueError(f"Input X contains {what} in column {name!r} ({int(bad.sum())} "
-                             f"rows); {owner} needs {need}.")
+                             f"rows); it needs {need}.")
 
 
-def non_constant_columns(types: Sequence[str], minimum: int, owner: str,
+def non_constant_columns(types: Sequence[str], minimum: int,
                          constant: Sequence[Hashable]) -> list[int]:
     """The indices of the columns whose type is not ``"constant"``, in column order.
 
@@ -260,8 +256,6 @@ def non_constant_columns(types: Sequence[str], minimum: int, owner: str,
         The column types (``EncodedColumns.types``).
     minimum : int
         How many non-constant columns the caller needs.
-    owner : str
-        The estimator named in the error.
     constant : sequence
         The constant columns' names (``constant_features_``), named in the error.
 
@@ -272,32 +266,32 @@ def non_constant_columns(types: Sequence[str], minimum: int, owner: str,
 
     Examples
     --------
-    >>> non_constant_columns(["categorical", "constant", "continuous"], 2, "Demo", ["b"])
+    >>> non_constant_columns(["categorical", "constant", "continuous"], 2, ["b"])
     [0, 2]
-    >>> non_constant_columns(["constant"], 1, "Demo", ["a"])
+    >>> non_constant_columns(["constant"], 1, ["a"])
     Traceback (most recent call last):
     ...
-    ValueError: Demo needs at least 1 non-constant feature column; X has 0 (constant: ['a']).
+    ValueError: needs at least 1 non-constant feature column; X has 0 (constant: ['a']).
     """
     kept = [j for j, t in enumerate(types) if t != "constant"]
     if len(kept) < minimum:
-        raise ValueError(f"{owner} needs at least {minimum} non-constant feature column"
+        raise ValueError(f"needs at least {minimum} non-constant feature column"
                          f"{'s' if minimum > 1 else ''}; X has {len(kept)} "
                          f"(constant: {constant}).")
     return kept
 
 
-def _check_not_constant(X: np.ndarray, names: Sequence[Hashable], owner: str) -> None:
+def _check_not_constant(X: np.ndarray, names: Sequence[Hashable]) -> None:
     const = (X == X[0]).all(axis=0)
     if const.any():
         cols = [names[i] for i in np.flatnonzero(const)]
         raise ValueError(
-            f"{owner}: column(s) {cols} of X are constant; every feature needs at least "
+            f"column(s) {cols} of X are constant; every feature needs at least "
             "two distinct values."
         )
 
 
-def encode_classes(y, n_samples: int, owner: str) -> tuple[np.ndarray, np.ndarray]:
+def encode_classes(y, n_samples: int) -> tuple[np.ndarray, np.ndarray]:
     """Code class labels as ``0 .. m - 1`` and check there are at least two classes.
 
     Parameters
@@ -306,8 +300,6 @@ def encode_classes(y, n_samples: int, owner: str) -> tuple[np.ndarray, np.ndarra
         Class labels of any sortable dtype.
     n_samples : int
         The number of rows of ``X``; ``len(y)`` must equal it.
-    owner : str
-        The estimator's name, used in messages.
 
     Returns
     -------
@@ -316,29 +308,29 @@ def encode_classes(y, n_samples: int, owner: str) -> tuple[np.ndarray, np.ndarra
 
     Examples
     --------
-    >>> encode_classes(["b", "a", "b"], 3, "Demo")
+    >>> encode_classes(["b", "a", "b"], 3)
     (array(['a', 'b'], dtype='<U1'), array([1, 0, 1]))
     """
     y = np.asarray(y.to_numpy() if isinstance(y, pd.Series | pd.DataFrame) else y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
     if y.ndim != 1:
-        raise ValueError(f"{owner} expects y as a 1-D array; got shape {y.shape}.")
+        raise ValueError(f"y must be a 1-D array; got shape {y.shape}.")
     if y.shape[0] != n_samples:
         raise ValueError(
-            f"{owner}: y has {y.shape[0]} labels but X has {n_samples} rows; they must match."
+            f"y has {y.shape[0]} labels but X has {n_samples} rows; they must match."
         )
     if pd.isna(y).any():
-        raise ValueError(f"{owner}: y contains missing labels (NaN/None); all rows need a class.")
+        raise ValueError("y contains missing labels (NaN/None); all rows need a class.")
     classes, codes = np.unique(y, return_inverse=True)
     if classes.size < 2:
         raise ValueError(
-            f"{owner} needs at least 2 classes in y; got only one class {classes.tolist()}."
+            f"needs at least 2 classes in y; got only one class {classes.tolist()}."
         )
     return classes, codes.astype(np.int64)
 
 
-def _factorize_columns(arr: np.ndarray, names, owner: str) -> tuple[np.ndarray, list]:
+def _factorize_columns(arr: np.ndarray) -> tuple[np.ndarray, list]:
     codes = np.empty(arr.shape, dtype=np.int64)
     levels = []
     for i in range(arr.shape[1]):
@@ -348,15 +340,14 @@ def _factorize_columns(arr: np.ndarray, names, owner: str) -> tuple[np.ndarray, 
     return codes, levels
 
 
-def check_features_target(X, y, *, owner: str, kind: str = "numeric") -> ValidatedData:
-    """Validate ``X`` and ``y`` for a fit.
+def check_features_target(X, y, *, kind: str = "numeric") -> ValidatedData:
+    """Validate ``X`` and ``y`` for a fit (its caller names itself in the errors:
+    :func:`~estimators.base.user_warnings.named_errors`).
 
     Parameters
     ----------
     X : array-like or DataFrame of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
-    owner : str
-        The estimator's name, used in messages.
     kind : {"numeric", "discrete"}
         ``"numeric"`` converts ``X`` to float and requires finite values; ``"discrete"``
         codes every column's categories (any dtype, strings included) as ``0 .. K_i - 1``.
@@ -373,32 +364,32 @@ def check_features_target(X, y, *, owner: str, kind: str = "numeric") -> Validat
     Examples
     --------
     >>> import numpy as np
-    >>> data = check_features_target(np.array([[0.0, 1], [1, 0], [2, 2]]), [0, 1, 0], owner="Demo")
+    >>> data = check_features_target(np.array([[0.0, 1], [1, 0], [2, 2]]), [0, 1, 0])
     >>> data.names, data.y.tolist()
     ([0, 1], [0, 1, 0])
-    >>> check_features_target(np.array([[0.0, np.nan], [1, 0]]), [0, 1], owner="Demo")
+    >>> check_features_target(np.array([[0.0, np.nan], [1, 0]]), [0, 1])
     Traceback (most recent call last):
     ...
-    ValueError: Input X contains NaN in column 1 (1 rows); Demo needs finite values: impute or drop them first.
+    ValueError: Input X contains NaN in column 1 (1 rows); it needs finite values: impute or drop them first.
     """
     if kind not in ("numeric", "discrete"):
         raise ValueError(f"kind must be 'numeric' or 'discrete'; got {kind!r}.")
-    arr = _as_2d(X, owner)
+    arr = _as_2d(X)
     names = variable_names(X)
-    classes, codes = encode_classes(y, arr.shape[0], owner)
+    classes, codes = encode_classes(y, arr.shape[0])
     if kind == "numeric":
         try:
             Xf = arr.astype(np.float64, copy=False)  # the scores read it, never write it
         except (TypeError, ValueError) as exc:
             raise ValueError(
-                f"{owner} needs numeric X; could not convert it to float ({exc})."
+                f"needs numeric X; could not convert it to float ({exc})."
             ) from None
-        check_finite_columns(Xf, names, owner)
-        _check_not_constant(Xf, names, owner)
+        check_finite_columns(Xf, names)
+        _check_not_constant(Xf, names)
         return ValidatedData(Xf, codes, classes, names)
-    check_finite_columns(arr, names, owner, numeric=False)
-    Xc, levels = _factorize_columns(arr, names, owner)
-    _check_not_constant(Xc, names, owner)
+    check_finite_columns(arr, names, numeric=False)
+    Xc, levels = _factorize_columns(arr)
+    _check_not_constant(Xc, names)
     return ValidatedData(Xc, codes, classes, names, levels)
 
 

@@ -39,7 +39,7 @@ def fit_ande_partitions(clf, data: Partitions):
                          "memory.")
     continuous, enc, table, _ = fit_statistics_table(clf, data)
     clf.class_information_ = table.class_information()
-    kept = non_constant_columns(enc.types, 1, owner, clf.constant_features_)
+    kept = non_constant_columns(enc.types, 1, clf.constant_features_)
     largest = table.largest_variance(kept)
     floor = clf.var_smoothing * (largest if largest > 0 else 1.0)
 

@@ -80,12 +80,11 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
         codes, the modelled column indices, the factor-kind specification and margins of
         ``continuous=`` and the modelled columns (normal scores where a kind needs them).
         """
-        name = type(self).__name__
         enc, y_codes = self._validate_training(X, y)
         names = self.feature_names()
         kept = self._modelled_features(enc, y_codes)
         spec, margins, scored = normal_score_table(
-            enc, y_codes, self.classes_.size, kept, self.continuous, owner=name,
+            enc, y_codes, self.classes_.size, kept, self.continuous,
             parameters=self.parameters)
         model = modelled_columns(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
@@ -113,7 +112,7 @@ class DAGNetworkClassifier(JointLogLikelihoodClassifier):
         sizes, _ = column_sizes(enc)
         value = getattr(self, self._parent_bound)
         width = ktree_size(sizes, self.classes_.size)
-        check_size(type(self).__name__, self._parent_bound, value,
+        check_size(self._parent_bound, value,
                    lambda v: width(min(v, len(sizes) - 1)), highest=value, bound="",
                    lowest=0, limit=self.max_cells)
 

@@ -212,7 +212,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         model is naive Bayes, as documented, so ``n`` has no upper bound of its own."""
         n, (sizes, work) = self._n(), column_sizes(enc)
         named = "n" in self.get_params()
-        check_size(type(self).__name__, "n", n, spode_size(sizes, self.classes_.size, work),
+        check_size("n", n, spode_size(sizes, self.classes_.size, work),
                    highest=n, bound="", limit=self.max_cells,
                    offer=None if named else (lambda v: f"AnDEClassifier(n={v})"))
 

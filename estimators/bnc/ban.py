@@ -163,14 +163,13 @@ class BANClassifier(DAGNetworkClassifier):
         names = self.feature_names()
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
-                          score=self.structure_score, owner=name)
+                          score=self.structure_score)
         self.structure_score_ = self.structure_score
         self.search_ = "hill-climbing"
         options = dict(tabu_length=self.tabu_length, patience=self.patience,
                        restarts=self.restarts, random_state=self.random_state)
         fit = learn_structure(  # ties: by name (estimators.search.ties)
-            score, self.search_, Constraints(k=self.max_parents, owner=name,
-                                             search_options=options),
+            score, self.search_, Constraints(k=self.max_parents, search_options=options),
             variables=model.names)
         self.search_result_ = fit.certificate
         self.parents_ = dict(self.search_result_.parents)

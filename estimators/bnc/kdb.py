@@ -173,11 +173,10 @@ class KDBClassifier(DAGNetworkClassifier):
 
     def _fit_dag(self, enc, y_codes, kept, spec, margins, model) -> None:
         """Order the features by I(X; C), give each its ``max_parents`` best earlier parents."""
-        name = type(self).__name__
         names = self.feature_names()
         if len(kept) > 1 and self.max_parents > 0:
             score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
-                              ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score="cmi", owner=name)
+                              ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score="cmi")
             W = np.array(score.edge_matrix(), dtype=float)
         else:
             W = np.zeros((len(kept), len(kept)))

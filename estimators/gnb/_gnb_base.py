@@ -41,8 +41,8 @@ class BaseGNB(JointLogLikelihoodClassifier):
     def _structure_columns(self, enc: EncodedColumns) -> np.ndarray:
         """Column indices that enter the structure (not constant); warns once about classes
         with fewer than two training rows."""
-        used = np.array(non_constant_columns(enc.types, 2, self._model_label(),
-                                             self.constant_features_), dtype=np.intp)
+        used = np.array(non_constant_columns(enc.types, 2, self.constant_features_),
+                        dtype=np.intp)
         small = [self.classes_[c] for c in np.flatnonzero(self.class_count_ < 2)]
         if small:
             warnings.warn(f"{self._model_label()}: class(es) {small} have fewer than 2 training"

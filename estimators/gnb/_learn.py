@@ -54,8 +54,7 @@ def make_score(dependence: str, bandwidth: str | float = "scott", n_jobs: int | 
                                if k in own})
 
 
-def fit_structure_score(score, X: np.ndarray, names: list, codes: np.ndarray, k: int, *,
-                        owner: str):
+def fit_structure_score(score, X: np.ndarray, names: list, codes: np.ndarray, k: int):
     """A researcher's structure score (a name of :data:`estimators.scores.SCORES` or a
     protocol object, see :mod:`estimators.scores`) fitted on the complete continuous columns
     ``X`` (the ``"gaussian"`` family) named ``names``, as the searchers use it.
@@ -68,10 +67,10 @@ def fit_structure_score(score, X: np.ndarray, names: list, codes: np.ndarray, k:
     """
     import pandas as pd
 
-    unfitted = unfitted_score(score, "gaussian", owner=owner)
+    unfitted = unfitted_score(score, "gaussian")
     largest = max_parents(unfitted)
     if largest is not None and k > largest:
-        raise ValueError(f"{owner}: the structure score {score!r} answers at most {largest} "
+        raise ValueError(f"the structure score {score!r} answers at most {largest} "
                          f"parent(s) (its max_parents); got k={k}.")
     fitted = unfitted.fit(pd.DataFrame(X, columns=names), codes)
     return as_fitted_score(unfitted if fitted is None else fitted, names)
@@ -98,7 +97,7 @@ def search_tree(score, used: np.ndarray, *, directed: bool, names=None
     labels = list(range(q)) if names is None else list(names)
     fit = learn_structure(score if names is None else Relabelled(score, labels),
                           "arborescence" if directed else "spanning-tree",
-                          Constraints(k=1, owner="GNBClassifier"), variables=labels)
+                          Constraints(k=1), variables=labels)
     W, tree = fit.searched_edge_matrix, fit.structure
     at = {v: i for i, v in enumerate(labels)}
     arcs = [(at[next(iter(tree.parents(v)))], at[v]) for v in tree.order[1:]]

@@ -195,8 +195,7 @@ class KGNBClassifier(BaseGNB):
                     "(the 'gaussian' family); this one has categorical columns or missing "
                     "cells. Use structure_score=None (the dependence model's own score).")
             with self._one_warning():
-                score = fit_structure_score(self.structure_score, Xc, unames, codes, k,
-                                            owner="KGNBClassifier")
+                score = fit_structure_score(self.structure_score, Xc, unames, codes, k)
         elif (self.dependence == "gaussian-copula" and not self.rooted_
                 and not np.isnan(X).any()):  # the fitted copula's own CMI (as GNBClassifier)
             density = make_density(self.dependence, "scott", self.var_smoothing, X)
@@ -219,7 +218,7 @@ class KGNBClassifier(BaseGNB):
             if search == "spanning-tree" and (self.rooted_ or not np.allclose(W, W.T)):
                 search = "arborescence"  # a directed score: its exact k = 1 tree
             fit = learn_structure(score, search, Constraints(
-                k, self.backbone, self.candidates, "KGNBClassifier"), variables=unames)
+                k, self.backbone, self.candidates), variables=unames)
         self.candidates_ = fit.candidates
         tree = fit.structure
         index = {names[u]: int(u) for u in used}
@@ -249,7 +248,7 @@ class KGNBClassifier(BaseGNB):
         if not isinstance(self.order, Integral):
             return
         width, d = ktree_search_size(enc, self.classes_.size, self.candidates)
-        check_size("KGNBClassifier", "order", int(self.order), lambda o: width(o - 2),
+        check_size("order", int(self.order), lambda o: width(o - 2),
                    highest=d + 1, lowest=3, limit=self.max_cells, lowered=True,
                    fewer=None if self.candidates else CANDIDATE_ADVICE,
                    bound=f"the {d + 1} that {d} features allow (order <= d + 1)")

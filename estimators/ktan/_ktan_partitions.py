@@ -80,7 +80,7 @@ def network_from_stats(enc, table: StatsTable, columns, parents, *, alpha, ess, 
 
 
 def _kept(clf, enc) -> list:
-    return non_constant_columns(enc.types, 2, type(clf).__name__, clf.constant_features_)
+    return non_constant_columns(enc.types, 2, clf.constant_features_)
 
 
 def finish_tan(clf, enc, table: StatsTable, score, kept=None):
@@ -104,7 +104,7 @@ def finish_tan(clf, enc, table: StatsTable, score, kept=None):
                          "hold pairs: use k=1 (TANClassifier) or compute a sample into memory.")
     if backbone is not None and not isinstance(backbone, str):
         backbone = _without_constant(backbone, names, set(clf.constant_features_))
-    fit = learn_structure(score, search, Constraints(k, backbone, spec.candidates, owner),
+    fit = learn_structure(score, search, Constraints(k, backbone, spec.candidates),
                           variables=kept_names)
     clf.candidates_, clf.structure_, clf.backbone_ = fit.candidates, fit.structure, fit.backbone
     clf.certificate_, clf.score_, clf.search_ = fit.certificate, fit.score, fit.search
@@ -182,7 +182,7 @@ def fit_nb_partitions(clf, data: Partitions):
     owner = type(clf).__name__
     data = data.with_owner(owner)
     _, enc, table, _ = fit_statistics_table(clf, data)
-    kept = non_constant_columns(enc.types, 1, owner, clf.constant_features_)
+    kept = non_constant_columns(enc.types, 1, clf.constant_features_)
     clf.class_information_ = table.class_information()
     largest = table.largest_variance(kept)
     clf.network_ = network_from_stats(

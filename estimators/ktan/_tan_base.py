@@ -111,7 +111,7 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         kept = self._modelled_features(enc, y_codes, 2)
         spec = self._fit_spec = self._spec()
         continuous, margins, scored = normal_score_table(
-            enc, y_codes, self.classes_.size, kept, spec.continuous, owner=name,
+            enc, y_codes, self.classes_.size, kept, spec.continuous,
             parameters=spec.parameters)
         model = _modelled(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
@@ -121,11 +121,11 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
         score = self.structure_score_ = spec.score
         if not isinstance(score, str):
-            check_score_width(score, k, owner=name)
+            check_score_width(score, k)
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
-                          ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score=score, owner=name)
-        fit = learn_structure(score, search, Constraints(
-            k, backbone, spec.candidates, name), variables=model.names)
+                          ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score=score)
+        fit = learn_structure(score, search, Constraints(k, backbone, spec.candidates),
+                              variables=model.names)
         self.candidates_ = fit.candidates
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone

@@ -431,7 +431,7 @@ class KTANClassifier(BaseKTAN):
         lowered with one warning (:func:`~estimators.search.fit_width`) when the widest
         k-tree fits, and refused, saying it exceeds them, when it does not."""
         size_at, d = ktree_search_size(enc, self.classes_.size, self.candidates)
-        check_size(type(self).__name__, "k", k, size_at, highest=d - 1,
+        check_size("k", k, size_at, highest=d - 1,
                    bound=f"the {d - 1} other features", limit=self.max_cells,
                    lowered=True, fewer=None if self.candidates else CANDIDATE_ADVICE)
 

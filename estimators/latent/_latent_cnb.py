@@ -17,7 +17,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators.base.parameters import declare
-from estimators.base.user_warnings import user_fit
+from estimators.base.user_warnings import named_errors, user_fit
 from estimators.base.validation import DegenerateFeatureWarning, check_cells
 from estimators.columns import EncodedColumns, MixedEncoder
 from kgraph.plate import LatentCNBPlate
@@ -101,7 +101,8 @@ class LatentCNB(LatentSettings, ClassNamePrefixFeaturesOutMixin, TransformerMixi
         raw = X if isinstance(X, pd.DataFrame) else checked
         names = list(raw.columns) if isinstance(raw, pd.DataFrame) else list(
             range(raw.shape[1]))
-        check_cells(raw, names, type(self).__name__, allow_nan=True)
+        with named_errors(type(self).__name__):  # predict too
+            check_cells(raw, names, allow_nan=True)
         if reset:
             types = encoder_feature_types(names, self.family, self.feature_types)
             self.encoder_ = MixedEncoder(types).fit(raw)

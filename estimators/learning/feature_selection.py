@@ -214,14 +214,14 @@ def markov_blanket(X: np.ndarray, y: np.ndarray, *, alpha: float = 0.05, test: s
 CI_TESTS = {"sp-g": sp_g_test, "g": g_test}
 
 def _markov_blanket_columns(enc, y, columns, min_features: int, random_state: int,
-                            owner: str = "markov_blanket", names=None) -> list[int]:
+                            names=None) -> list[int]:
     """:func:`markov_blanket` on the categorical ``columns`` of an encoded table (complete
     categorical columns only: a ``ValueError`` naming the others)."""
     names = names if names is not None else [str(j) for j in range(len(enc.types))]
     bad = [names[j] for j in columns if enc.types[j] != "categorical" or (enc.codes[:, j] < 0).any()]
     if bad:
         raise ValueError(
-            f"{owner}(feature_selection='markov-blanket') needs complete categorical "
+            "feature_selection='markov-blanket' needs complete categorical "
             f"columns; column(s) {bad} are continuous or have missing cells. Use "
             "feature_selection='selective-nb' or None (all features) on this table.")
     chosen = markov_blanket(enc.codes[:, columns], y, min_features=min_features,
@@ -230,15 +230,15 @@ def _markov_blanket_columns(enc, y, columns, min_features: int, random_state: in
 
 
 def _selective_nb_columns(enc, y, columns, min_features: int, random_state: int,
-                          owner: str = "", names=None) -> list[int]:
+                          names=None) -> list[int]:
     from estimators.learning.selective_nb import selective_nb
 
     return selective_nb(enc, y, columns, min_features=min_features, random_state=random_state)
 
 
 #: feature selectors by name: ``(enc, class codes, columns, min_features, random_state,
-#: owner, names) -> the chosen columns`` (``enc`` an :class:`~estimators.columns.EncodedColumns`,
-#: ``columns`` the candidate indices into it, ``owner`` and ``names`` for messages)
+#: names) -> the chosen columns`` (``enc`` an :class:`~estimators.columns.EncodedColumns`,
+#: ``columns`` the candidate indices into it, ``names`` for messages)
 FEATURE_SELECTORS = {
     "markov-blanket": _markov_blanket_columns,
     "selective-nb": _selective_nb_columns,
@@ -246,7 +246,7 @@ FEATURE_SELECTORS = {
 
 
 def select_features(method: str | None, enc, y, columns, *, min_features: int = 1,
-                    random_state: int = 0, owner: str = "", names=None) -> list[int]:
+                    random_state: int = 0, names=None) -> list[int]:
     """The columns of ``columns`` that ``method`` (a name of :data:`FEATURE_SELECTORS`)
     keeps; all of them for None.
 
@@ -272,4 +272,4 @@ def select_features(method: str | None, enc, y, columns, *, min_features: int = 
     if method is None:
         return columns
     return FEATURE_SELECTORS[method](enc, np.asarray(y), columns, min_features, random_state,
-                                     owner=owner, names=names)
+                                     names=names)

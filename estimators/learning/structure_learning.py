@@ -196,8 +196,6 @@ class Constraints:
     candidates : int or None
         Restrict each variable's parents to its top-``candidates`` partners by pair score
         (:func:`estimators.search.candidates.restrict_search`).
-    owner : str
-        The classifier's name, for messages.
     search_options : mapping
         Keyword arguments of the searcher beyond the width and backbone (BAN's tabu
         length, patience, restarts and seed for ``"hill-climbing"``).
@@ -206,7 +204,6 @@ class Constraints:
     k: int = 1
     backbone: Any = None
     candidates: int | None = None
-    owner: str = "The classifier"
     search_options: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -285,7 +282,7 @@ def learn_structure(score, searcher: str, constraints: Constraints, *,
     """
     searched = SearchedScore(score, variables)
     names = searched.variables_
-    k, backbone, owner = constraints.k, constraints.backbone, constraints.owner
+    k, backbone = constraints.k, constraints.backbone
     W = searched.edge_matrix()
     raw = searched.raw_edge_matrix  # the grid of ties follows the finite pair scores
     searched.step = (tie_step(W, bounds=(INELIGIBLE, PERFECT)) if raw is None
@@ -297,7 +294,7 @@ def learn_structure(score, searcher: str, constraints: Constraints, *,
     given = isinstance(backbone, str) and backbone == "given" and searcher == "backbone-dp"
     if backbone is not None and (given or not isinstance(backbone, str)):
         # a backbone in the table's terms (column indices, "given": column order) as names
-        backbone = check_backbone(names if given else backbone, names, owner=owner)
+        backbone = check_backbone(names if given else backbone, names)
     canonical = canonical_order(names)  # the order ties follow
     at = {v: i for i, v in enumerate(names)}
     perm = np.array([at[v] for v in canonical], dtype=np.int64)
@@ -305,9 +302,9 @@ def learn_structure(score, searcher: str, constraints: Constraints, *,
     pairs = pairs[np.ix_(perm, perm)]
     restricted, backbone, chosen = restrict_search(
         searched, pairs, constraints.candidates, canonical, k=k, search=searcher,
-        backbone=backbone, owner=owner)
+        backbone=backbone)
     found = search_structure(searcher, restricted, canonical, k, backbone=backbone, W=pairs,
-                             owner=owner, **constraints.search_options)
+                             **constraints.search_options)
     tree = found.structure
     raw = {v: searched._raw(v, tree.parents(v)) for v in tree.order}
     matrix = W if searched.raw_edge_matrix is None else searched.raw_edge_matrix

@@ -104,14 +104,13 @@ def _fingerprint(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray) 
 
 
 def fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
-              var_smoothing: float, ridge: float, min_cell_rows: int, score="cmi",
-              owner: str = "The classifier"):
+              var_smoothing: float, ridge: float, min_cell_rows: int, score="cmi"):
     """The fitted hyperedge score of ``enc``, shared inside :func:`shared_scores` when
     ``score`` is a registered name (a score object is fitted afresh); see
     :func:`_fit_score`."""
     shared = _SHARED.get()
     settings = dict(var_smoothing=var_smoothing, ridge=ridge, min_cell_rows=min_cell_rows,
-                    score=score, owner=owner)
+                    score=score)
     if shared is None or not isinstance(score, str):
         return _fit_score(enc, y_codes, classes, **settings)
     key = (score, var_smoothing, ridge, min_cell_rows, _fingerprint(enc, y_codes, classes))
@@ -121,8 +120,7 @@ def fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
 
 
 def _fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
-               var_smoothing: float, ridge: float, min_cell_rows: int, score="cmi",
-               owner: str = "The classifier"):
+               var_smoothing: float, ridge: float, min_cell_rows: int, score="cmi"):
     """The fitted hyperedge score of ``enc`` (variables ``enc.names``), as in the module
     docstring; ``score`` names a score of :data:`estimators.scores.SCORES` ("cmi", "bic",
     "bdeu", or one registered later) or is an object following the score protocol of
@@ -135,7 +133,7 @@ def _fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
             f"The structure score {score!r} needs a complete table of one column type "
             "(all categorical or all continuous); this table is mixed or has missing cells, "
             f"where the conditional Gaussian scores {mixed_scores()} are available.")
-    unfitted = unfitted_score(score, family, owner=owner)
+    unfitted = unfitted_score(score, family)
     if family != "mixed":
         data = enc.codes if family == "discrete" else enc.values
         if "min_class_rows" in getattr(unfitted, "get_params", dict)():
@@ -145,7 +143,7 @@ def _fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
         fitted = unfitted.fit(pd.DataFrame(data, columns=list(enc.names)), y_codes)
     elif not callable(getattr(unfitted, "fit_encoded", None)):
         raise ValueError(
-            f"{owner}: the structure score {type(unfitted).__name__} has no fit_encoded, so it "
+            f"the structure score {type(unfitted).__name__} has no fit_encoded, so it "
             "cannot score a table that is mixed or has missing cells; the conditional Gaussian "
             f"scores {mixed_scores()} can.")
     else:
@@ -157,11 +155,11 @@ def _fit_score(enc: EncodedColumns, y_codes: np.ndarray, classes: np.ndarray, *,
     return as_fitted_score(unfitted if fitted is None else fitted, list(enc.names))
 
 
-def check_score_width(score, k: int, *, owner: str) -> None:
+def check_score_width(score, k: int) -> None:
     """Refuse a width ``k`` above the score's ``max_parents`` (before any fitting)."""
     largest = max_parents(score)
     if largest is not None and k > largest:
-        raise ValueError(f"{owner}: the structure score {score!r} answers at most {largest} "
+        raise ValueError(f"the structure score {score!r} answers at most {largest} "
                          f"parent(s) (its max_parents); got k={k}.")
 
 

@@ -33,6 +33,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 from estimators.base.parameters import VAR_SMOOTHING, Parameter, declare
+from estimators.base.user_warnings import named_errors
 from estimators.base.validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.network.cg_pairs import cg_pair_statistics
@@ -188,7 +189,8 @@ class ConditionalGaussianScore(PositionsCMI):
         self._validate_params()
         self.encoder_ = MixedEncoder(self.feature_types).fit(X)
         enc = self.encoder_.transform(X)
-        self.classes_, codes = encode_classes(y, enc.codes.shape[0], type(self).__name__)
+        with named_errors(type(self).__name__):
+            self.classes_, codes = encode_classes(y, enc.codes.shape[0])
         return self._fit_encoded(enc, codes)
 
     def _fit_partitions(self, data: Partitions) -> ConditionalGaussianScore:

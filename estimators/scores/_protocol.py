@@ -54,7 +54,7 @@ def max_parents(score) -> int | None:
     return None if found is None else int(found)
 
 
-def unfitted_score(score, family: str, *, owner: str = "The classifier"):
+def unfitted_score(score, family: str):
     """A fresh unfitted score for ``family``: made from the registry for a name, a clone
     (parameters kept, fitted state dropped) for an object.
 
@@ -73,13 +73,13 @@ def unfitted_score(score, family: str, *, owner: str = "The classifier"):
     >>> unfitted_score(GaussianCMI(), "discrete")
     Traceback (most recent call last):
     ...
-    ValueError: The classifier: the structure score GaussianCMI serves gaussian features ...
+    ValueError: the structure score GaussianCMI serves gaussian features ...
     """
     if isinstance(score, str):
         return make_score(score, family)
     families = declared_families(score)
     if families is not None and family not in families:
-        raise ValueError(f"{owner}: the structure score {type(score).__name__} serves "
+        raise ValueError(f"the structure score {type(score).__name__} serves "
                          f"{', '.join(families)} features (its 'families'); this table has "
                          f"{family} features.")
     return clone(score, safe=False)

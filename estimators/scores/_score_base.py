@@ -18,6 +18,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from estimators.base.parameters import N_JOBS
+from estimators.base.user_warnings import named_errors
 from estimators.base.validation import (
     UndefinedScoreError,
     ValidatedData,
@@ -111,7 +112,8 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         """
         self._validate_params()
         name = type(self).__name__
-        data = check_features_target(X, y, owner=name, kind=self._kind)
+        with named_errors(name):
+            data = check_features_target(X, y, kind=self._kind)
         constant = within_class_constant(data.X, data.y, data.classes, data.names, owner=name)
         counts = np.bincount(data.y, minlength=data.classes.size)
         self._set_fitted(data.names, data.classes, counts, constant)

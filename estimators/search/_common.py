@@ -93,24 +93,23 @@ def fit_width(k: int, n: int, owner: str, *, param: str = "k", offset: int = 0) 
 
 
 def check_backbone(backbone: Iterable[Hashable],
-                   variables: Sequence[Hashable] | None = None, *,
-                   owner: str | None = None) -> tuple:
+                   variables: Sequence[Hashable] | None = None) -> tuple:
     """The backbone as a tuple of variables, checked to be a permutation of ``variables``
     (when known): the one backbone validator of the package.
 
     An entry is a variable, or else an int column index into ``variables``. Raises
-    ``ValueError`` naming the repeated, unknown or missing variables (and ``owner``).
+    ``ValueError`` naming the repeated, unknown or missing variables.
 
     Examples
     --------
     >>> check_backbone(["b", 0, "c"], ["a", "b", "c"])
     ('b', 'a', 'c')
-    >>> check_backbone(["a", "a", "c"], ["a", "b", "c"], owner="KTANClassifier")
+    >>> check_backbone(["a", "a", "c"], ["a", "b", "c"])
     Traceback (most recent call last):
     ...
-    ValueError: The backbone of KTANClassifier repeats variable(s) ['a']; it must be a permutation of the variables ['a', 'b', 'c'].
+    ValueError: The backbone repeats variable(s) ['a']; it must be a permutation of the variables ['a', 'b', 'c'].
     """
-    where = "The backbone" if owner is None else f"The backbone of {owner}"
+    where = "The backbone"
     entries = tuple(backbone)
     if variables is None:
         out = entries

@@ -105,7 +105,7 @@ class CandidateScore:
 
 
 def restrict_search(f: Score, W: np.ndarray, m: int | None, variables: Sequence[Hashable], *,
-                    k: int, search: str, backbone, owner: str | None = None):
+                    k: int, search: str, backbone):
     """What a classifier hands to :func:`~estimators.search.search_structure` with ``m``
     candidate parents: ``(score, backbone, candidates)``.
 
@@ -136,7 +136,7 @@ def restrict_search(f: Score, W: np.ndarray, m: int | None, variables: Sequence[
     required: Iterable = ()
     if search == "backbone-dp":
         backbone = resolve_backbone("mst-dfs" if backbone is None else backbone, variables,
-                                    W=W, f=f, k=k, owner=owner)
+                                    W=W, f=f, k=k)
         required = [(a, b) for i, a in enumerate(backbone) for b in backbone[i + 1:i + 1 + k]]
     restricted = CandidateScore(f, top_candidates(W, m, variables, required))
     return restricted, backbone, restricted.candidates_

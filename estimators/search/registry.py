@@ -6,14 +6,16 @@ or a backbone heuristic registered here once is accepted everywhere (the ``searc
 
 A **searcher** is a function with one signature::
 
-    searcher(f, variables, k, *, backbone=None, W=None, owner=None) -> SearchResult
+    searcher(f, variables, k, *, backbone=None, W=None) -> SearchResult
 
 ``f`` is a hyperedge score ``f(v, parents: frozenset) -> float`` over ``variables``, ``k``
 the width (already checked by :func:`check_k`), ``backbone`` the user's backbone
 specification (None, a name of :data:`BACKBONE_METHODS` or a sequence; a searcher that takes
 none rejects anything but None through :func:`reject_backbone`), ``W`` the pair-score matrix
-when the caller has it (else the searcher computes what it needs from ``f``), ``owner`` the
-estimator's name for messages. Register a new one with :func:`register_searcher`.
+when the caller has it (else the searcher computes what it needs from ``f``). Its errors
+need not name the estimator: the estimator's ``fit`` puts its name in front
+(:func:`~estimators.base.user_warnings.named_errors`). Register a new one with
+:func:`register_searcher`.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def register_searcher(name: str, searcher: Searcher, *, replace: bool = False) -
     Examples
     --------
     >>> from estimators.search.registry import SEARCHERS, register_searcher, SearchResult
-    >>> def first_order(f, variables, k, *, backbone=None, W=None, owner=None):
+    >>> def first_order(f, variables, k, *, backbone=None, W=None):
     ...     from kgraph.dag import ParentSetDAG, ParentSets
     ...     v = list(variables)
     ...     tree = AcyclicKTree(1, v, {b: [a] for a, b in zip(v, v[1:])})
@@ -154,8 +156,7 @@ def get_searcher(name: str) -> Searcher:
 
 
 def resolve_backbone(backbone: str | Sequence[Hashable] | None, variables: Sequence[Hashable],
-                     *, W=None, f: Score | None = None, k: int | None = None,
-                     owner: str | None = None) -> tuple | None:
+                     *, W=None, f: Score | None = None, k: int | None = None) -> tuple | None:
     """A backbone specification as a tuple of variables (None stays None).
 
     Parameters
@@ -170,8 +171,6 @@ def resolve_backbone(backbone: str | Sequence[Hashable] | None, variables: Seque
         Pair scores for a named method (default: computed from ``f``).
     f, k :
         The score and width, for ``"local-search"``.
-    owner : str, optional
-        The estimator's name for messages.
 
     Examples
     --------
@@ -200,25 +199,24 @@ def resolve_backbone(backbone: str | Sequence[Hashable] | None, variables: Seque
             W = weight_matrix(f, variables)[0]
         return tuple(backbone_order(np.asarray(W, dtype=float), backbone, f=f, k=k,
                                     variables=variables))
-    return check_backbone(backbone, variables, owner=owner)
+    return check_backbone(backbone, variables)
 
 
-def reject_backbone(searcher: str, backbone: object, owner: str | None) -> None:
+def reject_backbone(searcher: str, backbone: object) -> None:
     """Raise the one error of a searcher that keeps no backbone but got one.
 
     Examples
     --------
     >>> from estimators.search import reject_backbone
-    >>> reject_backbone("greedy", None, "KTANClassifier")  # no backbone: nothing to say
-    >>> reject_backbone("greedy", "mst-dfs", "KTANClassifier")
+    >>> reject_backbone("greedy", None)  # no backbone: nothing to say
+    >>> reject_backbone("greedy", "mst-dfs")
     Traceback (most recent call last):
     ...
-    ValueError: KTANClassifier(search='greedy') learns without a backbone; got ...
+    ValueError: search='greedy' learns without a backbone; got ...
     """
     if backbone is not None:
-        who = owner or "The searcher"
         raise ValueError(
-            f"{who}(search={searcher!r}) learns without a backbone; got backbone="
+            f"search={searcher!r} learns without a backbone; got backbone="
             f"{backbone!r}. Use search='backbone-dp' to keep a backbone."
         )
 
@@ -227,56 +225,56 @@ def _pair_matrix(f: Score, variables: Sequence[Hashable], W) -> np.ndarray:
     return weight_matrix(f if W is None else W, list(variables))[0]
 
 
-def _spanning_tree(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None,
-                   owner: str | None = None) -> SearchResult:
+def _spanning_tree(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None
+                   ) -> SearchResult:
     """The maximum spanning tree of the pair scores (Kruskal): the exact optimum for k = 1."""
-    reject_backbone("spanning-tree", backbone, owner)
+    reject_backbone("spanning-tree", backbone)
     if k != 1:
-        raise ValueError(f"{owner or 'The searcher'}(search='spanning-tree') learns a tree "
+        raise ValueError("search='spanning-tree' learns a tree "
                          f"(k = 1); got k={k}. Use 'backbone-dp' or 'greedy' for k >= 2.")
     tree = maximum_spanning_tree(_pair_matrix(f, variables, W), variables=list(variables)).ktree
     return SearchResult(tree, float(tree.score(f)))
 
 
-def _backbone_dp(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None,
-                 owner: str | None = None) -> SearchResult:
+def _backbone_dp(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None
+                 ) -> SearchResult:
     """The exact optimum containing the backbone path (``None``: the exact spanning tree
     for k = 1, the ``"mst-dfs"`` backbone for k >= 2)."""
     if backbone is None and k == 1:
-        return _spanning_tree(f, variables, k, W=W, owner=owner)
+        return _spanning_tree(f, variables, k, W=W)
     order = resolve_backbone("mst-dfs" if backbone is None else backbone, variables,
-                             W=W, f=f, k=k, owner=owner)
+                             W=W, f=f, k=k)
     result = backbone_dp(f, order, k, variables=list(variables))
     return SearchResult(result.structure, float(result.score), order, result.pbkt)
 
 
-def _greedy(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None,
-            owner: str | None = None) -> SearchResult:
+def _greedy(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None
+            ) -> SearchResult:
     """The backbone-free greedy k-tree (heuristic)."""
-    reject_backbone("greedy", backbone, owner)
+    reject_backbone("greedy", backbone)
     result = greedy_ktree(f, k, variables=list(variables))
     return SearchResult(result.structure, float(result.score))
 
 
-def _arborescence(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None,
-                  owner: str | None = None) -> SearchResult:
+def _arborescence(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None
+                  ) -> SearchResult:
     """The maximum spanning arborescence of the directed pair scores ``f(child, {parent})``
     (Chu–Liu/Edmonds): the exact optimum for k = 1 and any score, symmetric or not."""
-    reject_backbone("arborescence", backbone, owner)
+    reject_backbone("arborescence", backbone)
     if k != 1:
-        raise ValueError(f"{owner or 'The searcher'}(search='arborescence') learns a tree "
+        raise ValueError("search='arborescence' learns a tree "
                          f"(k = 1); got k={k}. Use 'backbone-dp' or 'greedy' for k >= 2.")
     result = maximum_spanning_arborescence(f, list(variables))
     return SearchResult(result.structure, float(result.score))
 
 
 def _hill_climbing(f: Score, variables: Sequence[Hashable], k: int, *, backbone=None, W=None,
-                   owner: str | None = None, **options) -> SearchResult:
+                   **options) -> SearchResult:
     """Tabu hill-climbing over DAGs of in-degree <= k (:func:`hill_climb_dag`; ``options``
     are its keyword arguments, e.g. ``tabu_length``, ``restarts``, ``random_state``;
     heuristic): a :class:`kgraph.ParentSetDAG`, not a k-tree; the climb is the
     certificate."""
-    reject_backbone("hill-climbing", backbone, owner)
+    reject_backbone("hill-climbing", backbone)
     found = hill_climb_dag(f, k, variables=list(variables), **options)
     return SearchResult(ParentSetDAG(found.parents, target=_free_target(variables),
                                      max_in_degree=k), found.score, certificate=found)
@@ -291,8 +289,7 @@ def _free_target(variables: Sequence[Hashable]) -> str:
 
 
 def search_structure(search: str, f: Score, variables: Sequence[Hashable], k: int, *,
-                     backbone=None, W=None, owner: str | None = None,
-                     **options) -> SearchResult:
+                     backbone=None, W=None, **options) -> SearchResult:
     """Run the searcher registered as ``search``: the one door to structure learning.
     ``options`` go to the searcher as keyword arguments (those it takes besides the
     width and backbone, e.g. hill-climbing's ``tabu_length``).
@@ -304,8 +301,7 @@ def search_structure(search: str, f: Score, variables: Sequence[Hashable], k: in
     >>> res.score, res.backbone
     (3.0, (0, 1, 2, 3))
     """
-    return get_searcher(search)(f, variables, k, backbone=backbone, W=W, owner=owner,
-                                **options)
+    return get_searcher(search)(f, variables, k, backbone=backbone, W=W, **options)
 
 
 register_searcher("backbone-dp", _backbone_dp)

@@ -428,7 +428,7 @@ def _out_of_fold(fitter: _Fitter, columns, parents, kinds) -> np.ndarray:
 
 
 def normal_score_table(enc: EncodedColumns, y: np.ndarray, n_classes: int, columns,
-                       continuous, *, owner: str, parameters="generative"):
+                       continuous, *, parameters="generative"):
     """``(spec, margins, table)`` for a classifier's ``continuous=``: with ``"gaussian"``
     ``(spec, None, enc)``; otherwise the class margins of the continuous ``columns`` and the
     training table in normal scores, on which the structure score is the copula's CMI
@@ -444,9 +444,9 @@ def normal_score_table(enc: EncodedColumns, y: np.ndarray, n_classes: int, colum
     >>> from estimators.columns import MixedEncoder
     >>> X, y = load_dataset("wine")
     >>> enc, codes = MixedEncoder().fit_transform(X.iloc[:, :2]), y.to_numpy() - 1
-    >>> normal_score_table(enc, codes, 3, [0, 1], "gaussian", owner="demo")[2] is enc
+    >>> normal_score_table(enc, codes, 3, [0, 1], "gaussian")[2] is enc
     True
-    >>> spec, margins, table = normal_score_table(enc, codes, 3, [0, 1], "copula", owner="demo")
+    >>> spec, margins, table = normal_score_table(enc, codes, 3, [0, 1], "copula")
     >>> spec.kind, type(margins).__name__, table.values.shape
     ('copula', 'ClassMargins', (178, 2))
     """
@@ -454,7 +454,7 @@ def normal_score_table(enc: EncodedColumns, y: np.ndarray, n_classes: int, colum
     if spec.kind == "gaussian":
         return spec, None, enc
     if parameters != "generative":
-        raise ValueError(f"{owner}(continuous={spec.kind!r}) is generative only: "
+        raise ValueError(f"continuous={spec.kind!r} is generative only: "
                          "parameters='discriminative' refits conditional Gaussian cells "
                          "(MATH.md §10); use continuous='gaussian' with it.")
     margins = ClassMargins(enc, y, n_classes, [j for j in columns if enc.continuous[j]],
@@ -487,7 +487,7 @@ def fit_continuous_network(enc: EncodedColumns, y: np.ndarray, n_classes: int, c
     >>> options = dict(alpha=1.0, var_smoothing=1e-9, min_cell_rows=5)
     >>> type(fit_continuous_network(enc, y, 2, [0, 1], [[], [0]], "gaussian", **options)).__name__
     'CGNetwork'
-    >>> _, margins, _ = normal_score_table(enc, y, 2, [0, 1], "copula", owner="demo")
+    >>> _, margins, _ = normal_score_table(enc, y, 2, [0, 1], "copula")
     >>> network = fit_continuous_network(enc, y, 2, [0, 1], [[], [0]], "copula", margins=margins,
     ...                                  **options)
     >>> type(network).__name__, network.kinds

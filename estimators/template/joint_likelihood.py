@@ -48,7 +48,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from estimators.base.parameters import Flag, Parameter
-from estimators.base.user_warnings import user_fit, warn_user
+from estimators.base.user_warnings import named_errors, user_fit, warn_user
 from estimators.base.validation import (
     DegenerateFeatureWarning,
     as_written,
@@ -177,8 +177,9 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         if not (isinstance(raw, pd.DataFrame)
                 and (reset or list(raw.columns) == list(self.encoder_.feature_names_in_))):
             raw = X
-        check_cells(raw, self.feature_names(), type(self).__name__,
-                    allow_nan=self.__sklearn_tags__().input_tags.allow_nan)
+        with named_errors(type(self).__name__):  # predict too
+            check_cells(raw, self.feature_names(),
+                        allow_nan=self.__sklearn_tags__().input_tags.allow_nan)
         return raw, X, y
 
     def _feature_types_by_column(self, raw) -> str | dict:
@@ -203,7 +204,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         class codes ``0 .. m - 1``.
         """
         raw, _, y = self._validate_X(X, y, reset=True)
-        _check_one_label_type(y, type(self).__name__)
+        _check_one_label_type(y)
         check_classification_targets(y)
         self.classes_, codes, counts = np.unique(y, return_inverse=True, return_counts=True)
         if self.classes_.size < 2:
@@ -375,8 +376,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         """The non-constant columns of ``enc`` (at least ``minimum``, else ValueError:
         :func:`~estimators.base.validation.non_constant_columns`) the feature selection of
         :meth:`_select_features` keeps."""
-        kept = non_constant_columns(enc.types, minimum, type(self).__name__,
-                                    self.constant_features_)
+        kept = non_constant_columns(enc.types, minimum, self.constant_features_)
         return self._select_features(enc, codes, kept)
 
     def _select_features(self, enc: EncodedColumns, codes: np.ndarray, kept: list[int]
@@ -389,7 +389,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         self.feature_selection_ = method
         return select_features(method, enc, codes, kept, min_features=self._min_features,
                                random_state=fixed_seed(getattr(self, "random_state", None)),
-                               owner=type(self).__name__, names=self.feature_names())
+                               names=self.feature_names())
 
     # -- what a family writes ---------------------------------------------------------------
     @abstractmethod
@@ -521,7 +521,7 @@ def _checkable(X):
     return out
 
 
-def _check_one_label_type(y: np.ndarray, owner: str) -> None:
+def _check_one_label_type(y: np.ndarray) -> None:
     """Refuse class labels of types that do not order among themselves (``1`` and ``"a"``),
     which scikit-learn's target checks and metrics refuse too, with a message saying so
     (numbers with numbers, and bools, are one kind)."""
@@ -531,7 +531,7 @@ def _check_one_label_type(y: np.ndarray, owner: str) -> None:
     numbers = {k for k in kinds if issubclass(k, int | float | np.number | np.bool_)}
     if len(kinds - numbers) + bool(numbers) > 1:
         names = sorted(k.__name__ for k in kinds)
-        raise TypeError(f"{owner}: the class labels in y mix the types {names}; "
+        raise TypeError(f"the class labels in y mix the types {names}; "
                         "scikit-learn needs labels of one kind: convert them, e.g. "
                         "y.astype(str).")
 

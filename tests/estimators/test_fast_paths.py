@@ -59,9 +59,9 @@ def test_float_array_check_names_the_first_bad_column():
     X[2, 3] = np.inf
     X[1, 1] = np.nan
     with pytest.raises(ValueError, match=r"NaN in column 'b'"):
-        check_cells(X, list("abcd"), "Demo", allow_nan=False)
+        check_cells(X, list("abcd"), allow_nan=False)
     with pytest.raises(ValueError, match=r"infinity in column 'd'"):
-        check_cells(X, list("abcd"), "Demo", allow_nan=True)
+        check_cells(X, list("abcd"), allow_nan=True)
 
 
 def test_numeric_array_types_and_encoding_match_the_column_rule():

@@ -55,7 +55,7 @@ def test_backbone_dp_keeps_the_backbone(wine):
 
 def test_bad_backbone_is_rejected(wine):
     X, y = wine
-    with pytest.raises(ValueError, match=r"backbone of KGNBClassifier misses variable\(s\) \['x3', 'x4', 'x5', 'x6'\]"):
+    with pytest.raises(ValueError, match=r"^KGNBClassifier: The backbone misses variable\(s\) \['x3', 'x4', 'x5', 'x6'\]"):
         KGNBClassifier(search="backbone-dp", backbone=[0, 1, 2]).fit(X, y)
 
 

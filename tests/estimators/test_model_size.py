@@ -76,13 +76,13 @@ def test_the_largest_value_offered_is_the_largest_that_fits(sizes, classes, limi
     fitting = [k for k in range(1, d) if within(size_at(k), limit)]
     for k in range(1, d + 2):
         if k <= d - 1 and within(size_at(k), limit):
-            check_size("M", "k", k, size_at, highest=d - 1, bound="b", limit=limit)
+            check_size("k", k, size_at, highest=d - 1, bound="b", limit=limit)
             continue
         with pytest.raises(ValueError) as caught:
-            check_size("M", "k", k, size_at, highest=d - 1, bound="b", limit=limit)
+            check_size("k", k, size_at, highest=d - 1, bound="b", limit=limit)
         best = [v for v in fitting if v < k]
         message = str(caught.value)
-        assert message.startswith(f"M: k = {k} ")
+        assert message.startswith(f"k = {k} ")
         assert (f"k <= {max(best)} keeps" in message) if best else ("no k keeps" in message)
 
 

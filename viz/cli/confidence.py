@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from viz._markdown import markdown_table
 from viz.cli.commands import CommandError
 
 
@@ -88,5 +89,5 @@ def report_lines(conf) -> list[str]:
         return []
     rows = sorted(conf.edge_frequencies_.items(), key=lambda item: -item[1])
     return ["", f"## Edge confidence ({len(conf.structures_)} bootstrap resamples)", "",
-            "| edge | confidence |", "|---|---:|",
-            *(f"| {' - '.join(sorted(map(str, e)))} | {c:.3f} |" for e, c in rows), ""]
+            *markdown_table(["edge", "confidence"], [
+                (" - ".join(sorted(map(str, e))), f"{c:.3f}") for e, c in rows], "lr"), ""]

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from viz._markdown import markdown_table
 from viz.cli.clock import Clock
 from viz.cli.commands import CommandError
 
@@ -192,8 +193,8 @@ def write_dask_results(args, model, n_rows, n_features, counts, summary, timing,
         f"{timing.line('fit and held-out evaluation')} (the CPU of the cluster's workers "
         "not counted)", "",
         f"## Held-out metrics ({summary['n_test']} rows, {args.holdout:.0%} of the data)", "",
-        "| metric | value |", "|---|---:|",
-        *(f"| {m} | {v:.4f} |" for m, v in metrics.items()), "",
+        *markdown_table(["metric", "value"], [(m, f"{v:.4f}") for m, v in metrics.items()],
+                        "lr"), "",
         "## Structure", "", "![structure](structure.png)", "",
         "Edges (in the order the searcher chose them):", "",
         *(f"- {' - '.join(map(str, e))}" for e in structure.edges), "",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from viz._markdown import markdown_table
 from viz.cli import confidence, engine, methods, outputs, paths, provenance, report, runs, table
 from viz.cli import folds as folds_check
 from viz.cli.clock import Clock
@@ -491,9 +492,8 @@ def _report(name, X, y, spec, model, structure, summary, folds, took, prov) -> s
         f"Mean and std over the {folds} test folds (std: the {STD_NOTE}, here and in every "
         "table of this report).",
         "",
-        "| metric | mean | std |",
-        "|---|---:|---:|",
-        *(f"| {m} | {_number(v['mean'])} | {_number(v['std'])} |" for m, v in summary.items()),
+        *markdown_table(["metric", "mean", "std"], [
+            (m, _number(v["mean"]), _number(v["std"])) for m, v in summary.items()], "lrr"),
         *_undefined_lines(summary, folds),
         "",
         "{baseline}",

@@ -19,6 +19,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from kgraph import GraphDB
+from viz._markdown import markdown_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -140,15 +141,15 @@ def selection_lines(model) -> list[str]:
              f"Chosen by the mean log-loss ({rule}) of a stratified "
              f"{folds}-fold cross-validation inside the training data: "
              + ", ".join(f"{k} = {_cell(v)}" for k, v in chosen.items()) + " (std: the sample "
-             "standard deviation over the inner folds, ddof = 1).", "",
-             "| " + " | ".join([*keys, "chosen"]) + " |",
-             "|" + "---|" * len(params) + "---:|" * (len(keys) - len(params)) + "---|"]
+             "standard deviation over the inner folds, ddof = 1).", ""]
+    rows = []
     for i in range(n):
         row = [table[k][i] for k in keys]
         values = [_cell(float(v) if isinstance(v, np.floating) else v) for v in row]
         mark = "✓" if all(_same(table[k][i], chosen[k]) for k in params) else ""
-        lines.append("| " + " | ".join([*values, mark]) + " |")
-    return lines
+        rows.append([*values, mark])
+    align = "l" * len(params) + "r" * (len(keys) - len(params)) + "l"
+    return lines + markdown_table([*keys, "chosen"], rows, align)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -232,26 +233,25 @@ def parents_lines(model, graph: GraphDB) -> list[str]:
             "weight_note", "not written")
         note = ("f(v, pa(v)), the score of the family" if any(r[2] for r in rows) else
                 f"not stored by {type(model).__name__} (its total weight: {total})")
-        lines = ["", f"## Parents (besides the class `{target}`)", "",
-                 f"Family score: {note}.", "", "| feature | parents | family score |",
-                 "|---|---|---:|"]
+        lines = ["", f"## Parents (besides the class `{target}`)", "", f"Family score: {note}.",
+                 ""]
         kinds = getattr(model, "factor_kinds_", None) or {}
         if set(kinds.values()) <= {"gaussian", "categorical"}:
-            return lines + [f"| {v} | {p} | {s} |" for v, p, s in rows]
+            return lines + markdown_table(["feature", "parents", "family score"], rows, "llr")
         lines[3] += (" Factor: its kind under `continuous=` (class-free: p(feature | parents) "
                      "the same in every class, so the class is not its parent in the fitted "
                      "model).")
-        lines[5:7] = ["| feature | parents | family score | factor |", "|---|---|---:|---|"]
-        return lines + [f"| {v} | {p} | {s} | {kinds.get(v, '')} |" for v, p, s in rows]
+        return lines + markdown_table(["feature", "parents", "family score", "factor"],
+                                      [(*row, kinds.get(row[0], "")) for row in rows], "llrl")
     if kind == "GNBJunctionTree":
         lines = ["", f"## Parents (besides the class `{target}`)", "",
                  "Each feature's mother in the GNB tree; the score is the edge's I(X_i; X_j | "
-                 "class) in nats.", "", "| feature | mother | score | cluster in use |",
-                 "|---|---|---:|---|"]
-        for u, v, a in graph.edges(kind="tree", data=True):
-            score = f"{float(a['weight']):.4f}" if "weight" in a else a.get("weight_note", "")
-            lines.append(f"| {v} | {u} | {score} | {'yes' if a.get('in_use', True) else 'no'} |")
-        return lines
+                 "class) in nats.", ""]
+        rows = [(v, u, f"{float(a['weight']):.4f}" if "weight" in a else a.get("weight_note", ""),
+                 "yes" if a.get("in_use", True) else "no")
+                for u, v, a in graph.edges(kind="tree", data=True)]
+        return lines + markdown_table(["feature", "mother", "score", "cluster in use"], rows,
+                                      "llrl")
     return []
 
 

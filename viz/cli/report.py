@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from viz._markdown import markdown_table
 from viz.cli.commands import CommandError
 
 if TYPE_CHECKING:
@@ -72,11 +73,11 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
     >>> X = pd.DataFrame({"sex": ["f", "m", None, "f", "m"],
     ...                   "mass": [3.5, np.nan, 4.0, 3.75, 4.25], "site": 1})
     >>> print("\\n".join(data_lines(X, LatentCNB(1).fit(X))[5:10]))
-    | column | type | missing cells |
-    |---|---|---:|
-    | sex | categorical (2 categories) | 1 |
-    | mass | continuous | 1 |
-    | site | constant: left out | 0 |
+    | column   | type                       |   missing cells |
+    |:---------|:---------------------------|----------------:|
+    | sex      | categorical (2 categories) |               1 |
+    | mass     | continuous                 |               1 |
+    | site     | constant: left out         |               0 |
     """
     import pandas as pd
 
@@ -94,16 +95,16 @@ def data_lines(X: pd.DataFrame, model) -> list[str]:
         "categorical; `--feature-types` overrides): "
         + ", ".join(f"{n} {t}" for t, n in counts.items()) + ".",
         "",
-        "| column | type | missing cells |",
-        "|---|---|---:|",
     ]
+    rows = []
     for column in X.columns:
         kind = types.get(column, "?")
         if kind == "categorical" and column in levels:
             kind += f" ({len(levels[column])} categories)"
         elif kind == "constant":
             kind = "constant: left out"
-        lines.append(f"| {column} | {kind} | {int(missing[column])} |")
+        rows.append((column, kind, int(missing[column])))
+    lines += markdown_table(["column", "type", "missing cells"], rows, "llr")
     lines += [
         "",
         f"- constant columns left out of the model: {', '.join(map(str, constant)) or 'none'}",

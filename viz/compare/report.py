@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from viz._markdown import markdown_table
 from viz.critical_difference import FEW_DATASETS
 
 __all__ = ["METRICS", "per_table", "write_outputs"]
@@ -76,13 +77,12 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
     lines = ["# Model comparison", "", protocol, ""]
     if n < FEW_DATASETS:
         lines += [_few(n), ""]
-    lines += ["## Models", "", "| model | kind | estimator |", "|---|---|---|"]
-    lines += [f"| {m.label} | {m.kind} | `{m.description}` |"
-              for m in models]
-    lines += ["", "## Tables", "", "| table | rows | features | classes | data hash |",
-              "|---|---:|---:|---:|---|"]
-    lines += [f"| {t.name} | {len(t.y)} | {t.X.shape[1]} | {pd.Series(t.y).nunique()} | "
-              f"`{t.data_hash}` |" for t in tables]
+    lines += ["## Models", "", *markdown_table(
+        ["model", "kind", "estimator"], [(m.label, m.kind, f"`{m.description}`") for m in models])]
+    lines += ["", "## Tables", "", *markdown_table(
+        ["table", "rows", "features", "classes", "data hash"],
+        [(t.name, len(t.y), t.X.shape[1], pd.Series(t.y).nunique(), f"`{t.data_hash}`")
+         for t in tables], "lrrrl")]
     for metric, (title, higher) in METRICS.items():
         means, sds = per_table(folds, metric), per_table(folds, metric, "std")
         ranks = _ranks(means, higher)
@@ -92,8 +92,8 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
             lines += [f"Ranks and means over the {len(complete)} tables where every model ran "
                       "(left out, a model failed: "
                       + ", ".join(means.index[means.isna().any(axis=1)]) + ").", ""]
-        lines += ["| model | mean rank | mean over tables |", "|---|---:|---:|"]
-        lines += [f"| {m} | {r:.2f} | {complete[m].mean():.4f} |" for m, r in ranks.items()]
+        lines += markdown_table(["model", "mean rank", "mean over tables"], [
+            (m, f"{r:.2f}", f"{complete[m].mean():.4f}") for m, r in ranks.items()], "lrr")
         if len(complete) >= 2 and metric in MAIN:
             test = friedman_nemenyi(means, higher_is_better=higher)
             lines += ["", f"Friedman chi-square {test.friedman_chi2:.2f} (p = "
@@ -101,22 +101,21 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
                       f"(p = {test.iman_davenport_p:.2g}); Nemenyi critical difference "
                       f"{test.critical_difference:.2f} at alpha = {test.alpha} "
                       f"(N = {test.n_datasets}). Diagram: `cd_{metric}.pdf`."]
-        lines += ["", "Per table, mean ± sd over the folds; **bold**: the best of the row.", "",
-                  "| table | " + " | ".join(means.columns) + " |",
-                  "|---|" + "---:|" * means.shape[1]]
-        for name, row in means.iterrows():
-            best = _best(row, higher)
-            cells = [_cell(v, sds.loc[name, m], best[m]) for m, v in row.items()]
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines += ["", "## Time (seconds per fold, mean over the folds and tables)", "",
-              "| model | fit | predict |", "|---|---:|---:|"]
+        lines += ["", "Per table, mean ± sd over the folds; **bold**: the best of the row.", ""]
+        lines += markdown_table(["table", *means.columns], [
+            (name, *(_cell(v, sds.loc[name, m], best[m]) for m, v in row.items()))
+            for name, row in means.iterrows() for best in [_best(row, higher)]],
+            "l" + "r" * means.shape[1])
     times = folds.groupby("model", sort=False)[list(TIMES)].mean()
-    lines += [f"| {m} | {r.fit_time:.3f} | {r.predict_time:.3f} |" for m, r in times.iterrows()]
+    lines += ["", "## Time (seconds per fold, mean over the folds and tables)", "",
+              *markdown_table(["model", "fit", "predict"], [
+                  (m, f"{r.fit_time:.3f}", f"{r.predict_time:.3f}") for m, r in times.iterrows()],
+                  "lrr")]
     lines += ["", f"Reference of the tests in `table.tex`: {reference}.", ""]
     if "error" in folds:
         failed = folds.dropna(subset=["error"]).groupby(["table", "model"], sort=False)
-        lines += ["## Failures", "", "| table | model | folds | error |", "|---|---|---:|---|"]
-        lines += [f"| {t} | {m} | {len(g)} | {g['error'].iloc[0]} |" for (t, m), g in failed]
+        lines += ["## Failures", "", *markdown_table(["table", "model", "folds", "error"], [
+            (t, m, len(g), g["error"].iloc[0]) for (t, m), g in failed], "llrl")]
         lines += [""]
     if log is not None:
         lines += log.report_lines("by table and model, over its folds", capitalize=False)

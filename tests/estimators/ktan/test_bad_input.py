@@ -48,8 +48,8 @@ def test_one_feature(small):
 @pytest.mark.parametrize(
     ("backbone", "match"),
     [
-        (["a", "b", "c"], r"backbone of KTANClassifier misses variable\(s\) \['d'\]"),
-        (["a", "b", "c", "c", "d"], r"backbone of KTANClassifier repeats variable\(s\) \['c'\]"),
+        (["a", "b", "c"], r"^KTANClassifier: The backbone misses variable\(s\) \['d'\]"),
+        (["a", "b", "c", "c", "d"], r"^KTANClassifier: The backbone repeats variable\(s\) \['c'\]"),
         (["a", "b", "c", "zeta"], r"has 'zeta', which is neither a variable nor a column index in \[0, 3\]"),
         (["a", "b", "c", 9], r"has 9, which is neither a variable nor a column index in \[0, 3\]"),
     ],
