@@ -139,22 +139,23 @@ def get_family(name: str) -> Family:
 
 
 def parameter_meanings() -> list[str]:
-    """One line per parameter name that two families declare with different numeric ranges
-    or command-line types (empty: each name means one thing across the registry)."""
-    seen: dict[str, tuple[str, tuple]] = {}
+    """One line per parameter name that two families declare with different numeric ranges,
+    or with flags that parse the command line differently (empty: each name means one
+    thing across the registry)."""
+    ranges: dict[str, tuple[str, tuple]] = {}
+    parsers: dict[str, tuple[str, object]] = {}
     lines = []
     for family in families():
         for p in declared_parameters(family.cls):
-            meaning = (tuple(str(c) for c in p.constraints if isinstance(c, Interval)),
-                       getattr(p.flag, "type", None))
-            first = seen.setdefault(p.name, (family.name, meaning))
-            if first[1] != meaning:
-                lines.append(f"{p.name!r}: {first[0]} takes {_shown(first[1])}, "
-                             f"{family.name} {_shown(meaning)}")
+            span = tuple(str(c) for c in p.constraints if isinstance(c, Interval))
+            first = ranges.setdefault(p.name, (family.name, span))
+            if first[1] != span:
+                lines.append(f"{p.name!r}: {first[0]} takes "
+                             f"{' or '.join(first[1]) or 'no number'}, {family.name} "
+                             f"{' or '.join(span) or 'no number'}")
+            if p.flag is not None:
+                first = parsers.setdefault(p.name, (family.name, p.flag.type))
+                if first[1] is not p.flag.type:
+                    lines.append(f"{p.name!r}: the flags of {first[0]} and {family.name} "
+                                 "parse different values")
     return lines
-
-
-def _shown(meaning: tuple) -> str:
-    ranges, parse = meaning
-    return " or ".join(ranges or ["no number"]) + (
-        f" (flag {parse.__name__})" if parse is not None else "")

@@ -64,3 +64,30 @@ def test_the_readme_table_lists_every_family():
     names = {name for row in rows for name in re.findall(r"`([\w-]+)`", row[1])}
     assert classes == {f.cls.__name__ for f in families()}
     assert names == set(family_names(command_line=True))
+
+
+def test_the_old_clash_of_k_is_found():
+    """kDB's parent bound was ``k`` (an int >= 0) beside k-TAN's width ``k`` (>= 1)."""
+    from numbers import Integral
+
+    from sklearn.utils._param_validation import Interval
+
+    from estimators.base.parameters import Flag, Parameter, declare
+    from estimators.template.family_registry import unregister_family
+
+    @declare(Parameter("k", 2, [Interval(Integral, 0, None, closed="left")], "int", "Bound.",
+                       Flag("a bound", type=int)))
+    class OldKDB:
+        """Demo."""
+
+        def __init__(self, k=2):
+            self.k = k
+
+    register_family("old-kdb", "kDB as it was")(OldKDB)
+    try:
+        assert parameter_meanings() == [
+            "'k': ktan takes an int in the range [1, inf), old-kdb an int in the range [0, inf)",
+            "'k': the flags of ktan and old-kdb parse different values"]
+    finally:
+        unregister_family("old-kdb")
+    assert parameter_meanings() == []  # unregistered, the clash is gone
