@@ -84,6 +84,7 @@ def test_semicolon_and_decimal_comma_detected_or_given(tmp_path, passengers):
     ("a\tb\tclass\n1,5\t2\tx\n", ("\t", ",")),
     ('a,b,class\n"1,5",2,x\n', (",", ".")),  # a quoted comma is no separator
     ("a|b|class\n1|2|x\n", ("|", ".")),
+    ("a;b;class\n1,5;2;x\n2,25;3;y\n1,5;2", (";", ",")),  # the sample cut inside a line
 ])
 def test_detect_format(text, expected):
     assert detect_format(text) == expected

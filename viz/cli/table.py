@@ -133,7 +133,10 @@ def detect_format(sample: str) -> tuple[str, str]:
     >>> detect_format("a,b,class\\n1.5,2,x\\n")
     (',', '.')
     """
-    lines = [line for line in sample.splitlines() if line.strip()][:50]
+    lines = sample.splitlines()
+    if len(lines) > 1 and not sample.endswith(("\n", "\r")):
+        lines.pop()  # the sample ends inside a line (a wide table): its fields are cut short
+    lines = [line for line in lines if line.strip()][:50]
     try:
         sep = csv.Sniffer().sniff("\n".join(lines), delimiters="".join(SEPARATORS)).delimiter
     except csv.Error:  # no separator found: one column, or no text

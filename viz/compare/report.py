@@ -102,10 +102,11 @@ def leaderboard(folds: pd.DataFrame, protocol: str, models: Sequence, tables: Se
                       f"{test.critical_difference:.2f} at alpha = {test.alpha} "
                       f"(N = {test.n_datasets}). Diagram: `cd_{metric}.pdf`."]
         lines += ["", "Per table, mean ± sd over the folds; **bold**: the best of the row.", ""]
-        lines += markdown_table(["table", *means.columns], [
-            (name, *(_cell(v, sds.loc[name, m], best[m]) for m, v in row.items()))
-            for name, row in means.iterrows() for best in [_best(row, higher)]],
-            "l" + "r" * means.shape[1])
+        rows = []
+        for name, row in means.iterrows():
+            best = _best(row, higher)
+            rows.append([name, *(_cell(v, sds.loc[name, m], best[m]) for m, v in row.items())])
+        lines += markdown_table(["table", *means.columns], rows, "l" + "r" * means.shape[1])
     times = folds.groupby("model", sort=False)[list(TIMES)].mean()
     lines += ["", "## Time (seconds per fold, mean over the folds and tables)", "",
               *markdown_table(["model", "fit", "predict"], [
