@@ -32,6 +32,8 @@ from estimators.network.model import (
     refit_network,
     var_floor,
 )
+from estimators.network.stats_factors import StatsTable, network_from_stats
+from estimators.scores.statistics_scores import statistics_score
 from estimators.search import fit_width
 from estimators.semiparametric import (
     as_spec,
@@ -115,29 +117,13 @@ class BaseKTAN(JointLogLikelihoodClassifier):
             parameters=spec.parameters)
         model = _modelled(scored, kept, [names[j] for j in kept])
         self.family_ = family_of(model.types)
-        search, backbone = spec.search, spec.backbone
         self.k_ = k = fit_width(spec.k, len(kept), name)
-        if backbone is not None and not isinstance(backbone, str):
-            backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
         score = self.structure_score_ = spec.score
         if not isinstance(score, str):
             check_score_width(score, k, owner=name)
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score=score, owner=name)
-        fit = learn_structure(score, search, Constraints(
-            k, backbone, spec.candidates, name), variables=model.names)
-        self.candidates_ = fit.candidates
-        self.structure_ = fit.structure
-        self.backbone_ = fit.backbone
-        self.certificate_ = fit.certificate
-        self.score_ = fit.score
-        self.search_ = fit.search
-        self.edge_scores_ = fit.edge_matrix
-        self.hyperedge_scores_ = {v: float(fit.score_fn(v, self.structure_.parents(v)))
-                                  for v in self.structure_.order}
-        index = {names[j]: j for j in kept}
-        order = [index[v] for v in self.structure_.order]
-        parents = [[index[p] for p in self.structure_.parents(v)] for v in self.structure_.order]
+        order, parents = self._search(score, kept, spec)
         self.network_ = fit_continuous_network(
             enc, y_codes, self.classes_.size, order, parents, continuous, alpha=self.alpha,
             ess=spec.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
@@ -154,17 +140,66 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         self._fit_parameters(enc, y_codes, spec.parameters, spec.random_state)
         return self
 
-    def _fit_partitions(self, data: Partitions):
-        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
-        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
-        from estimators.ktan._ktan_partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
+    def _search(self, score, kept: list[int], spec: KTANSpec) -> tuple[list, list]:
+        """Learn the k-tree of width ``k_`` over the columns ``kept`` on the fitted
+        ``score`` and set the structure's attributes; returns the columns in the tree's
+        order and their parents (column indices)."""
+        name, names = type(self).__name__, self.feature_names()
+        backbone = spec.backbone
+        if backbone is not None and not isinstance(backbone, str):
+            backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
+        fit = learn_structure(score, spec.search, Constraints(
+            self.k_, backbone, spec.candidates, name), variables=[names[j] for j in kept])
+        self.candidates_ = fit.candidates
+        self.structure_ = fit.structure
+        self.backbone_ = fit.backbone
+        self.certificate_ = fit.certificate
+        self.score_ = fit.score
+        self.search_ = fit.search
+        self.edge_scores_ = fit.edge_matrix
+        self.hyperedge_scores_ = {v: float(fit.score_fn(v, self.structure_.parents(v)))
+                                  for v in self.structure_.order}
+        index = {names[j]: j for j in kept}
+        order = [index[v] for v in self.structure_.order]
+        parents = [[index[p] for p in self.structure_.parents(v)] for v in self.structure_.order]
+        return order, parents
 
-        if as_spec(self._spec().continuous).kind != "gaussian":
-            raise ValueError(f"{type(self).__name__}(continuous=...) other than 'gaussian' "
-                             "needs the rows in memory (kernel margins and CKDE factors "
-                             "keep the training rows); compute a sample.")
+    def _needs_rows(self) -> str | None:
+        if as_spec(self.continuous).kind != "gaussian":  # kernel margins keep the rows
+            return f"continuous={self.continuous!r}"
+        if self.structure_score != "cmi":  # BIC/BDeu read the parent configurations' rows
+            return f"structure_score={self.structure_score!r}"
+        return super()._needs_rows()
 
-        return fit_tan_partitions(self, data)
+    def _fit_from_statistics(self, enc: EncodedColumns, table: StatsTable, data: Partitions):
+        """The k-tree on the CMI score of the statistics
+        (:func:`~estimators.scores.partition_scores.statistics_score`) and the network's
+        factors from them (:func:`~estimators.network.stats_factors.network_from_stats`);
+        k >= 2 on continuous features only (the Gaussian CMI of any parent set comes from
+        the class moments, the other statistics hold pairs)."""
+        name, names = type(self).__name__, self.feature_names()
+        kept = self._modelled_statistics(enc, 2)
+        spec = self._fit_spec = self._spec()
+        self.family_ = family_of([enc.types[j] for j in kept])
+        self.structure_score_ = spec.score
+        self.k_ = k = fit_width(spec.k, len(kept), name)
+        if k > 1 and self.family_ != "gaussian":
+            raise ValueError(f"{name}(k={k}) fits from a Dask collection on continuous features "
+                             f"only (the Gaussian CMI of any parent set comes from the class "
+                             f"moments); this table is {self.family_}, whose partition "
+                             "statistics hold pairs: use k=1 (TANClassifier) or compute a "
+                             "sample into memory.")
+        score = statistics_score(data, table, kept, [names[j] for j in kept],
+                                 var_smoothing=float(self.var_smoothing), ridge=RIDGE,
+                                 min_cell_rows=MIN_CELL_ROWS)
+        order, parents = self._search(score, kept, spec)
+        self.network_ = network_from_stats(enc, table, order, parents, alpha=self.alpha,
+                                           ess=spec.ess, var_smoothing=self.var_smoothing,
+                                           min_cell_rows=MIN_CELL_ROWS)
+        self.factor_kinds_ = factor_kinds(self.network_, names, enc.continuous)
+        self._warn_degenerate(enc, table.var_floor(order, self.var_smoothing))
+        self._fit_parameters_from_statistics(data, spec.parameters, spec.random_state)
+        return self
 
     def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
         return list(self.network_.factors)

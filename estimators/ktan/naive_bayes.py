@@ -16,7 +16,7 @@ from estimators.base.parameters import ALPHA, RANDOM_STATE, VAR_SMOOTHING, VERBO
 from estimators.columns import EncodedColumns
 from estimators.ktan._tan_base import MIN_CELL_ROWS
 from estimators.network.model import NetworkLikelihood, fit_network, refit_network
-from estimators.stats.partitions import Partitions
+from estimators.network.stats_factors import network_from_stats
 from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
     FEATURE_TYPES,
@@ -103,12 +103,15 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
         self._fit_parameters(enc, codes, self.parameters, self.random_state)
         return self
 
-    def _fit_partitions(self, data: Partitions):
-        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
-        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
-        from estimators.ktan._ktan_partitions import fit_nb_partitions  # noqa: PLC0415 (a cycle)
-
-        return fit_nb_partitions(self, data)
+    def _fit_from_statistics(self, enc, table, data):
+        """The class-conditional factors from the statistics (as :meth:`_fit_table` fits them
+        on the rows), then the discriminative parameters from the partitions."""
+        kept = self._modelled_statistics(enc)
+        self.network_ = network_from_stats(enc, table, kept, [()] * len(kept), alpha=self.alpha,
+                                           ess=None, var_smoothing=self.var_smoothing,
+                                           min_cell_rows=MIN_CELL_ROWS)
+        self._fit_parameters_from_statistics(data, self.parameters, self.random_state)
+        return self
 
     @property
     def selected_features_(self) -> list:

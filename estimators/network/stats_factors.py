@@ -31,12 +31,14 @@ from estimators.network.factors import (
 )
 from estimators.network.fitting import cell_regression as _regression
 from estimators.network.fitting import log_cpt_table as _cpt
+from estimators.network.model import CGNetwork, pseudo_count
 from estimators.stats.cell_statistics import CellStats, ClassMoments, PairCounts
 from estimators.stats.class_information import discrete_information, gaussian_information
 from estimators.stats.mixed_statistics import LevelMoments, MixedStats
 from estimators.stats.moments import Moments, pooled
 
-__all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats", "single_type_table"]
+__all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats", "network_from_stats",
+           "single_type_table"]
 
 
 @dataclass(eq=False)
@@ -89,6 +91,12 @@ class StatsTable:
         if not cont:
             return 0.0
         return float(self.stats.moments.pooled_variance()[cont].max())
+
+    def var_floor(self, columns, var_smoothing: float) -> float:
+        """``var_smoothing`` times the largest variance of the continuous ``columns`` (1 when
+        there is none), as :func:`~estimators.network.model.var_floor` computes it from rows."""
+        largest = self.largest_variance(columns)
+        return var_smoothing * (largest if largest > 0 else 1.0)
 
     def variance(self, columns) -> np.ndarray:
         """Variance of the continuous ``columns`` over all rows, 1 where it is 0 (as
@@ -262,3 +270,18 @@ def log_likelihood_from_stats(factor, own) -> float | None:
         np.einsum("gi,gij,gj->g", b, Mcc, b)
     keep = own.n > 0
     return float(np.sum(-0.5 * (own.n * (_LOG_2PI + np.log(s2)) + rss / s2)[keep]))
+
+
+def network_from_stats(enc, t: StatsTable, columns, parents, *, alpha: float, ess: float | None,
+                       var_smoothing: float, min_cell_rows: int) -> CGNetwork:
+    """:func:`~estimators.network.model.fit_network` (one feature parent, or continuous ones
+    of a continuous vertex; complete rows) from the statistics: ``enc`` the encoded table
+    of no rows (types and levels); the variance floor is :meth:`StatsTable.var_floor`."""
+    parents = tuple(tuple(sorted(int(p) for p in pa)) for pa in parents)
+    floor = t.var_floor(columns, var_smoothing)
+    factors = tuple(
+        factor_from_stats(t, v, pa, alpha=pseudo_count(enc, v, pa, t.n_classes, alpha, ess),
+                          var_smoothing=var_smoothing, ridge=0.0, min_cell_rows=min_cell_rows,
+                          var_floor=floor)[0]
+        for v, pa in zip(columns, parents, strict=True))
+    return CGNetwork(tuple(int(v) for v in columns), parents, factors)

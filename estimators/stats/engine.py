@@ -17,13 +17,13 @@ from estimators.stats.partitions import Partitions
 __all__ = ["partition_dispatch"]
 
 
-def partition_dispatch(hook: str = "_fit_partitions") -> Callable:
+def partition_dispatch(hook: str = "_fit_statistics") -> Callable:
     """Decorate ``fit(self, X, y=None)``: :class:`Partitions` go to ``self.<hook>(X)``,
     anything else to ``fit`` itself.
 
     Parameters
     ----------
-    hook : str, default="_fit_partitions"
+    hook : str, default="_fit_statistics"
         The method fitting from partitions (it takes the partitions and returns ``self``).
 
     Examples
@@ -35,7 +35,7 @@ def partition_dispatch(hook: str = "_fit_partitions") -> Callable:
     ...     def fit(self, X, y=None):
     ...         self.engine_ = "rows"
     ...         return self
-    ...     def _fit_partitions(self, data):
+    ...     def _fit_statistics(self, data):
     ...         self.engine_ = "partitions"
     ...         return self
     >>> X, y = pd.DataFrame({"a": [1.0, 2.0]}), pd.Series([0, 1])
