@@ -273,7 +273,8 @@ def log_likelihood_from_stats(factor, own) -> float | None:
 
 
 def network_from_stats(enc, t: StatsTable, columns, parents, *, alpha: float, ess: float | None,
-                       var_smoothing: float, min_cell_rows: int) -> CGNetwork:
+                       var_smoothing: float, min_cell_rows: int, ridge: float = 0.0
+                       ) -> CGNetwork:
     """:func:`~estimators.network.model.fit_network` (one feature parent, or continuous ones
     of a continuous vertex; complete rows) from the statistics: ``enc`` the encoded table
     of no rows (types and levels); the variance floor is :meth:`StatsTable.var_floor`."""
@@ -281,7 +282,7 @@ def network_from_stats(enc, t: StatsTable, columns, parents, *, alpha: float, es
     floor = t.var_floor(columns, var_smoothing)
     factors = tuple(
         factor_from_stats(t, v, pa, alpha=pseudo_count(enc, v, pa, t.n_classes, alpha, ess),
-                          var_smoothing=var_smoothing, ridge=0.0, min_cell_rows=min_cell_rows,
+                          var_smoothing=var_smoothing, ridge=ridge, min_cell_rows=min_cell_rows,
                           var_floor=floor)[0]
         for v, pa in zip(columns, parents, strict=True))
     return CGNetwork(tuple(int(v) for v in columns), parents, factors)
