@@ -169,7 +169,7 @@ class BaseKTAN(NetworkExports, NetworkClassifier):
         self.network_ = network_from_stats(enc, table, order, parents, **self._smoothing())
         self.factor_kinds_ = factor_kinds(self.network_, names, enc.continuous)
         self._warn_degenerate(enc, table.var_floor(order, self.var_smoothing))
-        self._fit_parameters_from_statistics(data, spec.parameters, spec.random_state)
+        self._fit_parameters(data, None, spec.parameters, spec.random_state)
         return self
 
     def _warn_degenerate(self, enc: EncodedColumns, floor: float | None = None) -> None:

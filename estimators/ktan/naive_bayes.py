@@ -104,5 +104,5 @@ class NaiveBayesClassifier(NetworkClassifier):
         kept = self._modelled_statistics(enc)
         self.network_ = network_from_stats(enc, table, kept, [()] * len(kept),
                                            **self._smoothing())
-        self._fit_parameters_from_statistics(data, self.parameters, self.random_state)
+        self._fit_parameters(data, None, self.parameters, self.random_state)
         return self

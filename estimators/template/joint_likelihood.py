@@ -28,8 +28,7 @@ same input gets the same treatment in every family:
   learned structure by maximising the conditional log-likelihood
   (:mod:`estimators.discriminative`): the family calls
   :meth:`~JointLogLikelihoodClassifier._fit_parameters` at the end of ``fit`` (a fit from
-  partitions: :meth:`~JointLogLikelihoodClassifier._fit_parameters_from_statistics`, the
-  same parameters with every L-BFGS evaluation reduced over the partitions) and
+  partitions: the same method on the partitions, every L-BFGS evaluation reduced over them) and
   prediction uses the discriminative scores in place of ``ln p(y, x)``.
 """
 
@@ -474,39 +473,34 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         inner cross-validation of ``parameters="discriminative"``)."""
         raise ValueError(f"{type(self).__name__} cannot refit its factors on a subset.")
 
-    def _fit_parameters(self, enc: EncodedColumns, codes: np.ndarray, parameters,
-                        random_state=None) -> None:
+    def _fit_parameters(self, enc: EncodedColumns | Partitions, codes: np.ndarray | None,
+                        parameters, random_state=None) -> None:
         """Set ``discriminative_``: None for ``parameters="generative"``, else the
-        parameters fitted by :func:`estimators.discriminative.fit_parameters` on the
-        family's factors and its generative ``ln p(y, x_O)`` of the training rows (the
-        family passes its ``parameters`` and ``random_state``: the template reads no
-        family parameter)."""
+        parameters fitted on the family's factors and its generative ``ln p(y, x_O)`` of
+        the training rows (the family passes its ``parameters`` and ``random_state``: the
+        template reads no family parameter): by
+        :func:`estimators.discriminative.fit_parameters` on the encoded rows ``enc`` and
+        their class ``codes``, or at the end of a fit from partitions (``enc`` the
+        :class:`Partitions`, ``codes`` None) by :func:`estimators.discriminative.
+        fit_parameters_partitioned`, every L-BFGS evaluation reduced over the partitions
+        where they live."""
         spec = resolve_parameters(parameters)
         self.discriminative_ = None
         if spec is None:
             return
-        jll = self._joint_log_likelihood(enc)
-        self.discriminative_ = fit_parameters(
-            self._log_linear_factors(enc, codes), enc, codes, jll, spec,
-            refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]),
-            random_state=fixed_seed(random_state))
-        self._warn_not_converged()
-
-    def _fit_parameters_from_statistics(self, data: Partitions, parameters,
-                                        random_state=None) -> None:
-        """:meth:`_fit_parameters` at the end of a fit from partitions (the generative
-        fit's attributes set): the same parameters, with every L-BFGS evaluation reduced
-        over the partitions where they live (:func:`estimators.discriminative.
-        fit_parameters_partitioned`)."""
-        spec = resolve_parameters(parameters)
-        self.discriminative_ = None
-        if spec is None:
-            return
-        empty = empty_encoded(self.encoder_)
-        factors = self._log_linear_factors(empty, np.zeros(0, dtype=np.int64))
-        self.discriminative_ = fit_parameters_partitioned(
-            factors, data, _PartitionRows(self, data.from_array), self.class_count_, spec,
-            refit=self._refit_generative, random_state=fixed_seed(random_state))
+        seed = fixed_seed(random_state)
+        if isinstance(enc, Partitions):
+            factors = self._log_linear_factors(empty_encoded(self.encoder_),
+                                               np.zeros(0, dtype=np.int64))
+            self.discriminative_ = fit_parameters_partitioned(
+                factors, enc, _PartitionRows(self, enc.from_array), self.class_count_, spec,
+                refit=self._refit_generative, random_state=seed)
+        else:
+            jll = self._joint_log_likelihood(enc)
+            self.discriminative_ = fit_parameters(
+                self._log_linear_factors(enc, codes), enc, codes, jll, spec,
+                refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]),
+                random_state=seed)
         self._warn_not_converged()
 
     def _warn_not_converged(self) -> None:
