@@ -3,8 +3,10 @@
 through ``estimators.distributed.collect``).
 
 An estimator that can fit from partitions decorates its ``fit`` with
-:func:`partition_dispatch` and writes the partition fit in a hook method; neither its
-``fit`` nor its hook tests what kind of data it got.
+:func:`partition_dispatch`, which sends partitions to its ``_fit_statistics`` (for the
+classifiers, the template's: :mod:`estimators.template.joint_likelihood` builds the
+statistics once and hands them to the family); neither ``fit`` nor that method tests what
+kind of data it got.
 """
 
 from __future__ import annotations
