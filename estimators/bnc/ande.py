@@ -92,7 +92,6 @@ from estimators.base.parameters import (
     declare,
 )
 from estimators.base.progress import progress
-from estimators.bnc._aode_partitions import fit_ande_partitions
 from estimators.bnc._counts import categorical_factor
 from estimators.bnc._spode_gaussian import GaussianSpodes, fit_gaussian_families
 from estimators.bnc._spode_joint import spode_joint_log_likelihood
@@ -101,7 +100,7 @@ from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.class_node import unique_class_node
 from estimators.network.fitting import fit_cg_factor
 from estimators.network.model import CGNetwork, var_floor
-from estimators.stats.partitions import Partitions
+from estimators.network.stats_factors import factor_from_stats, log_likelihood_from_stats
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
@@ -235,16 +234,46 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
 
         return self.fit_spodes(kept, network, lambda S: _joint_counts(enc, S))
 
-    def _fit_partitions(self, data: Partitions):
-        """AODE from the partitions' pair statistics (the engine is chosen by
-        :func:`estimators.stats.engine.partition_dispatch`)."""
-        return fit_ande_partitions(self, data)
+    def _needs_rows(self) -> str | None:
+        if self._n() != 1:  # families with n feature parents: the statistics hold pairs
+            return f"n={self._n()}"
+        return super()._needs_rows()
+
+    def _fit_from_statistics(self, enc, table, data):
+        """AODE from the pair statistics: every factor has at most one feature parent
+        (:func:`~estimators.network.stats_factors.factor_from_stats`), the frequency
+        limit's counts are the categorical columns' level counts, and the edge scores the
+        factors' training log-likelihoods from the same statistics (NaN for a categorical
+        child of a continuous super-parent: Bayes' rule's likelihood needs the rows)."""
+        kept = self._modelled_statistics(enc)
+        fit = dict(alpha=self.alpha, var_smoothing=self.var_smoothing, ridge=0.0,
+                   min_cell_rows=MIN_CELL_ROWS,
+                   var_floor=table.var_floor(kept, self.var_smoothing))
+
+        def network(parents):
+            fitted = [factor_from_stats(table, v, pa, **fit)
+                      for v, pa in zip(kept, parents, strict=True)]
+            mean = []
+            for factor, own in fitted:
+                ll = log_likelihood_from_stats(factor, own)
+                mean.append(np.nan if ll is None else ll / max(factor.n_rows, 1))
+            return CGNetwork(tuple(kept), tuple(tuple(pa) for pa in parents),
+                             tuple(f for f, _ in fitted)), mean
+
+        def counts(S):
+            (s,) = S
+            if enc.continuous[s]:
+                return np.array(float(table.n_rows))
+            q = table.position[s]
+            return np.diagonal(table.stats.counts.table(q, q), axis1=1, axis2=2).sum(axis=0)
+
+        return self.fit_spodes(kept, network, counts)
 
     def fit_spodes(self, kept: list, network, counts):
         """Fit the naive Bayes and every SPODE over the columns ``kept`` from ``network``
         (feature parents per column -> ``(CGNetwork, mean training ln p of each factor)``)
         and ``counts`` (super-parent set -> its joint value counts): the one fitting step of
-        the in-memory and the Dask path (:func:`estimators.bnc._aode_partitions.fit_ande_partitions`).
+        the in-memory and the Dask path (:meth:`_fit_from_statistics`).
         Returns ``self``."""
         n = self._n()
         sets = list(combinations(kept, n)) if len(kept) >= n else []

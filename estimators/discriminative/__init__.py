@@ -14,9 +14,9 @@ from estimators.discriminative._discriminative_model import (
     Discriminative,
     DiscriminativeParameters,
     fit_parameters,
+    fit_parameters_partitioned,
     resolve_parameters,
 )
-from estimators.discriminative._partitioned import fit_parameters_partitioned
 from estimators.discriminative._select import L2, L2_GRID, SCALE_GRID
 
 __all__ = [

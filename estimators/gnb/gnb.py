@@ -22,7 +22,6 @@ from estimators.densities import ClassGaussian
 from estimators.densities.kde import BANDWIDTH
 from estimators.gnb._forest import fit_rooted_forest, ratio_log_density
 from estimators.gnb._gnb_base import BaseGNB
-from estimators.gnb._gnb_partitions import fit_gnb_partitions
 from estimators.gnb._learn import (
     DEPENDENCES,
     KERNELS,
@@ -33,6 +32,7 @@ from estimators.gnb._learn import (
 from estimators.gnb._log_linear import family_factors, forest_families
 from estimators.gnb._mixed_scores import learn_gnb_tree
 from estimators.gnb.reduction import best_n_clusters, increments_jll, reduction_scores
+from estimators.scores.partition_scores import gaussian_statistics
 from estimators.stats.cell_statistics import ClassMoments
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions
@@ -276,11 +276,54 @@ class GNBClassifier(BaseGNB):
                              f"dependence='gaussian' (a conditional Gaussian model); got "
                              f"dependence={self.dependence!r}.")
 
-    def _fit_partitions(self, data: Partitions) -> GNBClassifier:
-        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
-        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
-        self._check_parameters()
-        return fit_gnb_partitions(self, data)
+    # -- the fit from partition statistics (dependence="gaussian", continuous columns) -----
+    _min_class_rows = 1
+
+    def _needs_rows(self) -> str | None:
+        if self.dependence != "gaussian":  # kernel margins and densities keep the rows
+            return f"dependence={self.dependence!r}"
+        if self.n_clusters == "auto":  # chosen on random splits of the rows
+            return "n_clusters='auto'"
+        if self.parameters != "generative":
+            return f"parameters={self.parameters!r}"
+        return super()._needs_rows()
+
+    def _continuous_columns(self, data: Partitions) -> np.ndarray:
+        continuous = super()._continuous_columns(data)
+        if not continuous.all():
+            raise ValueError(f"{data.owner} fits from a Dask collection with float (continuous) "
+                             "columns only; compute a sample into memory for categorical "
+                             "columns.")
+        return continuous
+
+    def _fit_from_statistics(self, enc, table, data) -> GNBClassifier:
+        """The same statistic as the in-memory fit: the class moments give the per-class
+        correlation matrices -> the Gaussian CMI matrix -> Kruskal, and the
+        class-conditional normals (:meth:`~estimators.densities.ClassGaussian.fit_moments`)."""
+        mo = table.stats.moments
+        self.discriminative_ = None
+        used = self._structure_columns(enc)
+        if self.n_clusters is not None and self.n_clusters > used.size - 1:
+            raise ValueError(f"n_clusters={self.n_clusters} is out of range: X has {used.size} "
+                             f"non-constant features, so a GNB has {used.size - 1} clusters and "
+                             f"n_clusters must be an int in [1, {used.size - 1}] or None.")
+        self._used, self.rooted_, self.forest_model_ = used, False, None
+        names = self.feature_names()
+        sub = mo.subset(used)
+        _, R = gaussian_statistics(sub, [names[u] for u in used], data.owner)
+        local, self.edge_weights_ = fitted_copula_tree(R, sub.n / sub.n.sum(),
+                                                       np.arange(used.size),
+                                                       [names[u] for u in used])
+        edges = [(int(used[i]), int(used[j])) for i, j in local]
+        self.cluster_order_ = np.array(edges, dtype=int).reshape(-1, 2)
+        self.density_ = ClassGaussian(var_smoothing=self.var_smoothing).fit_moments(
+            _zero_constant(mo, used))
+        self.weight_ = float(self.edge_weights_.sum())
+        self.structure_ = GNBJunctionTree.from_tree(
+            [(names[i], names[j]) for i, j in edges], target=self._target_name(),
+            features=[names[u] for u in used])
+        self.n_clusters_ = used.size - 1 if self.n_clusters is None else int(self.n_clusters)
+        return self
 
     def _families(self) -> list[tuple[int, tuple]]:
         """``(v, parents)`` of the forest used to predict, rooted (module
@@ -346,3 +389,14 @@ class GNBClassifier(BaseGNB):
     def _joint_log_likelihood(self, X) -> np.ndarray:
         return self.class_log_prior_ + self._log_density(X, self.density_, self.forest_model_,
                                                          self.n_clusters_)
+
+
+def _zero_constant(mo: ClassMoments, used) -> ClassMoments:
+    """The moments of the table the in-memory GNB fits its density on: constant columns
+    (not in ``used``) read as 0."""
+    const = np.setdiff1d(np.arange(mo.mean.shape[1]), used)
+    mean, M = mo.mean.copy(), mo.M.copy()
+    mean[:, const], M[:, const, :], M[:, :, const] = 0.0, 0.0, 0.0
+    lo, hi = mo.lo.copy(), mo.hi.copy()
+    lo[:, const], hi[:, const] = 0.0, 0.0
+    return ClassMoments(mo.classes, mo.n, mean, M, lo, hi)

@@ -13,36 +13,28 @@ from __future__ import annotations
 import warnings
 from abc import abstractmethod
 from dataclasses import dataclass
-from os import PathLike
 from typing import Any
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import EncodedColumns
-from estimators.columns.feature_families import family_of, feature_types_of
+from estimators.columns.feature_families import family_of
 from estimators.learning.structure_learning import Constraints, learn_structure
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, check_score_width, fit_score
-from estimators.network.class_node import unique_class_node
-from estimators.network.export.pgmpy_network import to_pgmpy
 from estimators.network.model import (
-    NetworkLikelihood,
     floored_vertices,
-    refit_network,
     var_floor,
 )
+from estimators.network.stats_factors import StatsTable, network_from_stats
+from estimators.scores.statistics_scores import statistics_score
 from estimators.search import fit_width
 from estimators.semiparametric import (
     as_spec,
     factor_kinds,
-    fit_continuous_network,
-    normal_score_table,
 )
 from estimators.stats.partitions import Partitions
-from estimators.template.joint_likelihood import (
-    JointLogLikelihoodClassifier,
-)
+from estimators.template.network_classifier import NetworkClassifier, NetworkExports
 
 
 @dataclass(frozen=True)
@@ -83,7 +75,7 @@ class KTANSpec:
     continuous: Any = "gaussian"
 
 
-class BaseKTAN(JointLogLikelihoodClassifier):
+class BaseKTAN(NetworkExports, NetworkClassifier):
     """k-TAN classifier machinery: subclasses say which k, search and backbone to use."""
 
     #: its graph in :func:`estimators.network.export.structure_graph.structure_graph`
@@ -98,34 +90,39 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         """What this estimator learns and fits (read at ``fit``, after the subclass has
         resolved its choices)."""
 
-    def _feature_types_by_column(self, raw):
-        return feature_types_of(raw, self.features, super()._feature_types_by_column(raw),
-                                self.feature_names(), type(self).__name__)
-
     # -- fitting ----------------------------------------------------------------------------
-    def _fit_table(self, X, y):
-        """Learn the k-tree over the features and the conditional models on it."""
+    def _fit_dag(self, enc, y_codes, kept, continuous, margins, model) -> None:
+        """The k-tree rule: the width, the structure score on the modelled columns, the
+        k-tree search (:meth:`_search`), then the network on it."""
         name = type(self).__name__
-        enc, y_codes = self._validate_training(X, y)
-        names = self.feature_names()
-        kept = self._modelled_features(enc, y_codes, 2)
-        spec = self._fit_spec = self._spec()
-        continuous, margins, scored = normal_score_table(
-            enc, y_codes, self.classes_.size, kept, spec.continuous,
-            parameters=spec.parameters)
-        model = _modelled(scored, kept, [names[j] for j in kept])
-        self.family_ = family_of(model.types)
-        search, backbone = spec.search, spec.backbone
+        spec = self._spec()
         self.k_ = k = fit_width(spec.k, len(kept), name)
-        if backbone is not None and not isinstance(backbone, str):
-            backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
         score = self.structure_score_ = spec.score
         if not isinstance(score, str):
             check_score_width(score, k)
         score = fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
                           ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS, score=score)
-        fit = learn_structure(score, search, Constraints(k, backbone, spec.candidates),
-                              variables=model.names)
+        order, parents = self._search(score, kept, spec)
+        self._fit_network(enc, y_codes, order, parents, continuous, margins)
+        self._warn_degenerate(enc)
+        ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
+        if ineligible:
+            warnings.warn(
+                f"{name}: column(s) {ineligible} have fewer than {MIN_CELL_ROWS} rows observed "
+                "together with every parent set the k-tree allows them; their factors are "
+                "fitted on the rows there are (pooled) and the structure score is -inf.",
+                DegenerateFeatureWarning, stacklevel=2)
+
+    def _search(self, score, kept: list[int], spec: KTANSpec) -> tuple[list, list]:
+        """Learn the k-tree of width ``k_`` over the columns ``kept`` on the fitted
+        ``score`` and set the structure's attributes; returns the columns in the tree's
+        order and their parents (column indices)."""
+        names = self.feature_names()
+        backbone = spec.backbone
+        if backbone is not None and not isinstance(backbone, str):
+            backbone = _without_constant(backbone, names, set(names) - {names[j] for j in kept})
+        fit = learn_structure(score, spec.search, Constraints(
+            self.k_, backbone, spec.candidates), variables=[names[j] for j in kept])
         self.candidates_ = fit.candidates
         self.structure_ = fit.structure
         self.backbone_ = fit.backbone
@@ -138,44 +135,42 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         index = {names[j]: j for j in kept}
         order = [index[v] for v in self.structure_.order]
         parents = [[index[p] for p in self.structure_.parents(v)] for v in self.structure_.order]
-        self.network_ = fit_continuous_network(
-            enc, y_codes, self.classes_.size, order, parents, continuous, alpha=self.alpha,
-            ess=spec.ess, var_smoothing=self.var_smoothing, min_cell_rows=MIN_CELL_ROWS,
-            margins=margins)
+        return order, parents
+
+    def _needs_rows(self) -> str | None:
+        if as_spec(self.continuous).kind != "gaussian":  # kernel margins keep the rows
+            return f"continuous={self.continuous!r}"
+        if self.structure_score != "cmi":  # BIC/BDeu read the parent configurations' rows
+            return f"structure_score={self.structure_score!r}"
+        return super()._needs_rows()
+
+    def _fit_from_statistics(self, enc: EncodedColumns, table: StatsTable, data: Partitions):
+        """The k-tree on the CMI score of the statistics
+        (:func:`~estimators.scores.partition_scores.statistics_score`) and the network's
+        factors from them (:func:`~estimators.network.stats_factors.network_from_stats`);
+        k >= 2 on continuous features only (the Gaussian CMI of any parent set comes from
+        the class moments, the other statistics hold pairs)."""
+        name, names = type(self).__name__, self.feature_names()
+        kept = self._modelled_statistics(enc, 2)
+        spec = self._spec()
+        self.family_ = family_of([enc.types[j] for j in kept])
+        self.structure_score_ = spec.score
+        self.k_ = k = fit_width(spec.k, len(kept), name)
+        if k > 1 and self.family_ != "gaussian":
+            raise ValueError(f"{name}(k={k}) fits from a Dask collection on continuous features "
+                             f"only (the Gaussian CMI of any parent set comes from the class "
+                             f"moments); this table is {self.family_}, whose partition "
+                             "statistics hold pairs: use k=1 (TANClassifier) or compute a "
+                             "sample into memory.")
+        score = statistics_score(data, table, kept, [names[j] for j in kept],
+                                 var_smoothing=float(self.var_smoothing), ridge=RIDGE,
+                                 min_cell_rows=MIN_CELL_ROWS)
+        order, parents = self._search(score, kept, spec)
+        self.network_ = network_from_stats(enc, table, order, parents, **self._smoothing())
         self.factor_kinds_ = factor_kinds(self.network_, names, enc.continuous)
-        self._warn_degenerate(enc)
-        ineligible = [v for v, f in self.hyperedge_scores_.items() if f == -np.inf]
-        if ineligible:
-            warnings.warn(
-                f"{name}: column(s) {ineligible} have fewer than {MIN_CELL_ROWS} rows observed "
-                "together with every parent set the k-tree allows them; their factors are "
-                "fitted on the rows there are (pooled) and the structure score is -inf.",
-                DegenerateFeatureWarning, stacklevel=2)
-        self._fit_parameters(enc, y_codes, spec.parameters, spec.random_state)
+        self._warn_degenerate(enc, table.var_floor(order, self.var_smoothing))
+        self._fit_parameters(data, None, spec.parameters, spec.random_state)
         return self
-
-    def _fit_partitions(self, data: Partitions):
-        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
-        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
-        from estimators.ktan._ktan_partitions import fit_tan_partitions  # noqa: PLC0415 (a cycle)
-
-        if as_spec(self._spec().continuous).kind != "gaussian":
-            raise ValueError(f"{type(self).__name__}(continuous=...) other than 'gaussian' "
-                             "needs the rows in memory (kernel margins and CKDE factors "
-                             "keep the training rows); compute a sample.")
-
-        return fit_tan_partitions(self, data)
-
-    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
-        return list(self.network_.factors)
-
-    def _likelihood(self):
-        return NetworkLikelihood(self.network_, self.class_log_prior_)
-
-    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
-        return refit_network(self.network_, enc, codes, self.classes_.size, alpha=self.alpha,
-                             ess=self._fit_spec.ess, var_smoothing=self.var_smoothing,
-                             ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
 
     def _warn_degenerate(self, enc: EncodedColumns, floor: float | None = None) -> None:
         """One warning naming the small classes and the floored (constant or collinear
@@ -198,73 +193,6 @@ class BaseKTAN(JointLogLikelihoodClassifier):
         if parts:
             warnings.warn(f"{type(self).__name__}: " + "; ".join(parts) + ".",
                           DegenerateFeatureWarning, stacklevel=3)
-
-    @property
-    def selected_features_(self) -> list:
-        """The features the model spans, in column order: all but the constant ones, or the
-        ones feature selection kept (the others are ignored at prediction)."""
-        check_is_fitted(self)
-        names = self.feature_names()
-        return [names[j] for j in sorted(self.network_.columns)]
-
-    @property
-    def class_node_(self) -> str:
-        """Name of the class vertex in exports: ``"class"``, with ``_`` added until unique."""
-        check_is_fitted(self)
-        return unique_class_node(self.feature_names())
-
-    # -- prediction -------------------------------------------------------------------------
-    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
-        """``ln p(y, x_O)`` for every row and class, shape (n_samples, n_classes): missing
-        cells and unseen categories marginalised."""
-        return self.network_.joint_log_likelihood(X, self.class_log_prior_)
-
-    # -- export -----------------------------------------------------------------------------
-    def to_pgmpy(self):
-        """The fitted model in pgmpy (see :func:`estimators.network.export.pgmpy_network.to_pgmpy`).
-
-        Returns
-        -------
-        pgmpy.models.DiscreteBayesianNetwork or dict
-            The Bayesian network with the model's posterior on complete rows (categorical
-            features; ``parameters="discriminative"``: the equivalent network, MATH.md
-            §10.1) or ``{class label: LinearGaussianBayesianNetwork}`` (linear-Gaussian
-            features, generative).
-
-        Raises
-        ------
-        ValueError
-            For any other model with continuous features (named): pgmpy has no conditional
-            Gaussian network and no log-linear continuous weights.
-        """
-        return to_pgmpy(self)
-
-    def write_graphml(self, path: str | PathLike) -> None:
-        """Write the learned structure with its scores and parameters to GraphML.
-
-        The graph is :func:`estimators.network.export.structure_graph.structure_graph`, the one the
-        ``kgraph learn`` command writes: the class node (``kind="class"``) and the feature
-        nodes (``feature_type``, ``parents``, ``clique_score``, the factor ``parameters``),
-        class -> feature edges and parent -> child edges whose ``weight`` is the pair score
-        (nats). networkx, igraph and Gephi read the file as it is;
-        ``kgraph.read_structure`` reads it back as the k-tree.
-
-        Parameters
-        ----------
-        path : str or path-like
-            Output file.
-        """
-        from estimators.network.export.structure_graph import structure_graph
-
-        check_is_fitted(self)
-        structure_graph(self).write_graphml(path)
-
-
-def _modelled(enc: EncodedColumns, kept: list[int], names: list[str]) -> EncodedColumns:
-    """The modelled columns of ``enc``, named by the feature names."""
-    return EncodedColumns(enc.values[:, kept], enc.codes[:, kept],
-                          tuple(enc.types[j] for j in kept), enc.n_levels[kept],
-                          tuple(names), enc.n_unseen[kept])
 
 
 def _without_constant(backbone, names: list[str], constant: set) -> list:

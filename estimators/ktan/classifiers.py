@@ -19,7 +19,6 @@ from estimators.base.model_size import (
 )
 from estimators.base.parameters import ALPHA, ESS, RANDOM_STATE, VAR_SMOOTHING, VERBOSE, declare
 from estimators.base.user_warnings import user_fit
-from estimators.ktan._ktan_partitions import fit_tan_partitions
 from estimators.ktan._tan_base import BaseKTAN, KTANSpec
 from estimators.learning.feature_selection import FEATURE_SELECTORS
 from estimators.learning.model_selection import candidate_grid, select_by_cv
@@ -34,7 +33,6 @@ from estimators.learning.structure_parameters import (
 from estimators.learning.structure_scores import score_family, shared_scores
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.stats.engine import partition_dispatch
-from estimators.stats.partitions import Partitions
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
@@ -439,15 +437,13 @@ class KTANClassifier(BaseKTAN):
         if isinstance(self.k, Integral):  # "auto" and lists: checked with their grid
             self._check_width(int(self.k), enc)
 
-    def _fit_partitions(self, data: Partitions):
-        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
-        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
+    def _needs_rows(self) -> str | None:
+        if not isinstance(self.k, Integral):  # the width is chosen by cross-validation
+            return f"k={self.k!r}"
+        return super()._needs_rows()
+
+    def _fit_from_statistics(self, enc, table, data):
         self.cv_results_ = None
-        if self.feature_selection not in (None, "auto"):
-            raise ValueError(
-                f"KTANClassifier(feature_selection={self.feature_selection!r}) needs the "
-                "rows in memory (its tests or folds read the rows); use "
-                "feature_selection=None on a Dask collection, or compute a sample.")
-        self.feature_selection_ = None
-        return fit_tan_partitions(self, data)
+        self.k_, self.structure_score_ = int(self.k), self.structure_score
+        return super()._fit_from_statistics(enc, table, data)
 

@@ -10,20 +10,16 @@ logistic regression on the same cells (:mod:`estimators.discriminative`).
 
 from __future__ import annotations
 
-import numpy as np
-
 from estimators.base.parameters import ALPHA, RANDOM_STATE, VAR_SMOOTHING, VERBOSE, declare
-from estimators.columns import EncodedColumns
-from estimators.ktan._tan_base import MIN_CELL_ROWS
-from estimators.network.model import NetworkLikelihood, fit_network, refit_network
-from estimators.stats.partitions import Partitions
+from estimators.network.model import fit_network
+from estimators.network.stats_factors import network_from_stats
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FIT_PARAMETERS,
-    JointLogLikelihoodClassifier,
 )
+from estimators.template.network_classifier import NetworkClassifier
 
 
 @register_family(
@@ -52,7 +48,7 @@ from estimators.template.joint_likelihood import (
         'Seeds the folds of ``"selective-nb"`` and the permutations of the Markov-blanket'
         ' tests (None: seed 0).')),
 )
-class NaiveBayesClassifier(JointLogLikelihoodClassifier):
+class NaiveBayesClassifier(NetworkClassifier):
     """Naive Bayes for continuous and categorical columns, generative or discriminative.
 
     Attributes
@@ -101,34 +97,15 @@ class NaiveBayesClassifier(JointLogLikelihoodClassifier):
         enc, codes = self._validate_training(X, y)
         kept = self._modelled_features(enc, codes)
         self.network_ = fit_network(enc, codes, self.classes_.size, kept, [()] * len(kept),
-                                    alpha=self.alpha, var_smoothing=self.var_smoothing,
-                                    ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
+                                    **self._smoothing())
         self._fit_parameters(enc, codes, self.parameters, self.random_state)
         return self
 
-    def _fit_partitions(self, data: Partitions):
-        """The fit from :class:`~estimators.stats.partitions.Partitions` (statistics
-        merged over row partitions; see :func:`estimators.stats.engine.partition_dispatch`)."""
-        from estimators.ktan._ktan_partitions import fit_nb_partitions  # noqa: PLC0415 (a cycle)
-
-        return fit_nb_partitions(self, data)
-
-    @property
-    def selected_features_(self) -> list:
-        """The modelled features, in column order."""
-        names = self.feature_names()
-        return [names[j] for j in self.network_.columns]
-
-    def _log_linear_factors(self, enc: EncodedColumns, codes: np.ndarray) -> list:
-        return list(self.network_.factors)
-
-    def _likelihood(self):
-        return NetworkLikelihood(self.network_, self.class_log_prior_)
-
-    def _refit_generative(self, enc: EncodedColumns, codes: np.ndarray):
-        return refit_network(self.network_, enc, codes, self.classes_.size, alpha=self.alpha,
-                             var_smoothing=self.var_smoothing, ridge=0.0,
-                             min_cell_rows=MIN_CELL_ROWS)
-
-    def _joint_log_likelihood(self, X: EncodedColumns) -> np.ndarray:
-        return self.network_.joint_log_likelihood(X, self.class_log_prior_)
+    def _fit_from_statistics(self, enc, table, data):
+        """The class-conditional factors from the statistics (as :meth:`_fit_table` fits them
+        on the rows), then the discriminative parameters from the partitions."""
+        kept = self._modelled_statistics(enc)
+        self.network_ = network_from_stats(enc, table, kept, [()] * len(kept),
+                                           **self._smoothing())
+        self._fit_parameters(data, None, self.parameters, self.random_state)
+        return self

@@ -96,21 +96,6 @@ def statistics_table(data, continuous: np.ndarray) -> tuple:
     return encoder, single_type_table(empty_encoded(encoder), classes, counts=counts), classes
 
 
-def fit_statistics_table(clf, data) -> tuple:
-    """The first pass of a classifier's fit from partitions: refuse a feature selection
-    (it needs the rows), set the classes and the column encoder from the statistics of
-    :func:`statistics_table`, and return ``(continuous, enc, table, classes)``."""
-    method = clf._feature_selection_method()
-    if method is not None:
-        raise ValueError(f"{data.owner}(feature_selection={method!r}) needs the rows in memory; "
-                         "use feature_selection=None on a Dask collection, or compute a sample.")
-    clf.feature_selection_ = None
-    continuous = clf._continuous_columns(data)
-    encoder, table, classes = statistics_table(data, continuous)
-    clf._set_classes_from_statistics(classes, table.class_counts, data, 2)
-    return continuous, clf._set_encoder_from_statistics(encoder), table, classes
-
-
 def _bayes_part(x, y, classes, specs) -> np.ndarray:
     """``sum_rows ln p(x_v | x_p, y)`` of each Bayes'-rule factor (one continuous parent, no
     categorical one) on one partition: the in-memory formula (``_log_joint``) per class."""

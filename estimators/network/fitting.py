@@ -22,7 +22,7 @@ from estimators.stats.moments import (
     shrunk,
 )
 
-__all__ = ["cell_regression", "fit_cg_factor", "log_cpt_table"]
+__all__ = ["bayes_factor", "cell_regression", "fit_cg_factor", "gaussian_factor", "log_cpt_table"]
 
 
 def log_cpt_table(counts: np.ndarray, alpha: float) -> np.ndarray:
@@ -67,6 +67,45 @@ def cell_regression(mo: Moments, ridge: float, scale: np.ndarray, floor: float, 
     rss = Mvv - 2.0 * np.einsum("gc,gc->g", b, Mcv) + np.einsum("gi,gij,gj->g", b, Mcc, b)
     ml = np.maximum(rss / n, 0.0)
     return a, b, ml + floor if additive else np.maximum(ml, floor)
+
+
+def _cell_moments(levels: list, threshold: int, min_var, shrink: bool) -> Moments:
+    """Every fine cell's moments from its pooling levels (finest first): shrunk toward the
+    coarser cells, or pooled (:mod:`estimators.stats.moments`)."""
+    return shrunk(levels, threshold) if shrink else pooled(levels, threshold, min_var)
+
+
+def gaussian_factor(common: dict, levels: list, threshold: int, *, ridge: float,
+                    scale: np.ndarray, floor, additive: bool, min_var=None,
+                    shrink: bool = False) -> LinearGaussianFactor:
+    """The linear Gaussian factor ``p(x_v | x_C, u, y)`` from the moments of ``[x_C, x_v]``
+    at its pooling levels (``levels``: ``(Moments, fine cell -> group)`` pairs, finest
+    first, the fine cells ``(u, y)``), as both the rows (:func:`fit_cg_factor`) and the
+    partition statistics (:func:`~estimators.network.stats_factors.factor_from_stats`)
+    give them; ``common`` the factor's other fields. ``ridge``, ``scale``, ``floor``,
+    ``additive``: :func:`cell_regression`'s."""
+    a, b, s2 = cell_regression(_cell_moments(levels, threshold, min_var, shrink), ridge, scale,
+                               floor, additive)
+    shape = (common["configs"].size + 1, common["n_classes"])
+    return LinearGaussianFactor(**common, intercept=a.reshape(shape),
+                                coef=b.reshape(*shape, len(common["continuous_parents"])),
+                                var=s2.reshape(shape))
+
+
+def bayes_factor(common: dict, log_cpt: np.ndarray, levels: list, threshold: int, *,
+                 floor: np.ndarray, min_var=None, shrink: bool = False
+                 ) -> BayesCategoricalFactor:
+    """The Bayes'-rule factor ``p(c | x_C, u, y)`` from the CPT ``p(c | u, y)`` and the
+    moments of ``x_C`` at the pooling levels of the fine cells ``(u, y, c)`` (as
+    :func:`gaussian_factor`), ``floor`` added to every covariance's diagonal."""
+    mo = _cell_moments(levels, threshold, min_var, shrink)
+    cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + np.diag(floor)
+    _, logdet = np.linalg.slogdet(cov)
+    shape = (common["configs"].size + 1, common["n_classes"], log_cpt.shape[-1])
+    p = len(common["continuous_parents"])
+    return BayesCategoricalFactor(
+        **common, log_cpt=log_cpt, mean=mo.mean.reshape(*shape, p),
+        precision=np.linalg.inv(cov).reshape(*shape, p, p), logdet=logdet.reshape(shape))
 
 
 def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
@@ -147,11 +186,6 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
     # without categorical parents the cell (u, y) is the class: one level, not two
     first = 1 if not D else 0
 
-    def estimate(levels, min_var):
-        if shrink:
-            return shrunk(levels[first:], threshold)
-        return pooled(levels[first:], threshold, min_var)
-
     if cont[v]:
         Z = np.column_stack([sub.values[:, list(C)], sub.values[:, v]])
         scale = _column_variance(Z)
@@ -161,9 +195,8 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
         additive = var_floor is not None
         floor = var_floor if additive else var_smoothing * scale[-1]
         min_var = np.r_[np.full(len(C), -np.inf), floor] if pool_constant else None
-        a, b, s2 = cell_regression(estimate(levels, min_var), ridge, scale[:-1], floor, additive)
-        return LinearGaussianFactor(**common, intercept=a.reshape(U + 1, m),
-                                    coef=b.reshape(U + 1, m, len(C)), var=s2.reshape(U + 1, m))
+        return gaussian_factor(common, levels[first:], threshold, ridge=ridge, scale=scale[:-1],
+                               floor=floor, additive=additive, min_var=min_var, shrink=shrink)
     K = int(enc.n_levels[v])
     c = sub.codes[:, v]
     counts = np.bincount(cell * K + c, minlength=F * K).reshape(U + 1, m, K).astype(float)
@@ -178,10 +211,5 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
               (grouped_moments(Z, c, K), fine % K),
               (grouped_moments(Z, np.zeros_like(c), 1), np.zeros(F * K, np.int64))]
     floor = max(ridge, var_smoothing) * scale
-    mo = estimate(levels, floor if pool_constant else None)
-    cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + np.diag(floor)
-    sign, logdet = np.linalg.slogdet(cov)
-    p = len(C)
-    return BayesCategoricalFactor(
-        **common, log_cpt=log_cpt, mean=mo.mean.reshape(U + 1, m, K, p),
-        precision=np.linalg.inv(cov).reshape(U + 1, m, K, p, p), logdet=logdet.reshape(U + 1, m, K))
+    return bayes_factor(common, log_cpt, levels[first:], threshold, floor=floor,
+                        min_var=floor if pool_constant else None, shrink=shrink)

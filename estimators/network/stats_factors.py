@@ -27,16 +27,17 @@ from estimators.network.factors import LOG_2PI as _LOG_2PI
 from estimators.network.factors import (
     BayesCategoricalFactor,
     CategoricalFactor,
-    LinearGaussianFactor,
 )
-from estimators.network.fitting import cell_regression as _regression
+from estimators.network.fitting import bayes_factor, gaussian_factor
 from estimators.network.fitting import log_cpt_table as _cpt
+from estimators.network.model import CGNetwork, pseudo_count
 from estimators.stats.cell_statistics import CellStats, ClassMoments, PairCounts
 from estimators.stats.class_information import discrete_information, gaussian_information
 from estimators.stats.mixed_statistics import LevelMoments, MixedStats
-from estimators.stats.moments import Moments, pooled
+from estimators.stats.moments import Moments
 
-__all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats", "single_type_table"]
+__all__ = ["StatsTable", "factor_from_stats", "log_likelihood_from_stats", "network_from_stats",
+           "single_type_table"]
 
 
 @dataclass(eq=False)
@@ -89,6 +90,12 @@ class StatsTable:
         if not cont:
             return 0.0
         return float(self.stats.moments.pooled_variance()[cont].max())
+
+    def var_floor(self, columns, var_smoothing: float) -> float:
+        """``var_smoothing`` times the largest variance of the continuous ``columns`` (1 when
+        there is none), as :func:`~estimators.network.model.var_floor` computes it from rows."""
+        largest = self.largest_variance(columns)
+        return var_smoothing * (largest if largest > 0 else 1.0)
 
     def variance(self, columns) -> np.ndarray:
         """Variance of the continuous ``columns`` over all rows, 1 where it is 0 (as
@@ -160,11 +167,10 @@ def _continuous(t, v, cont, cat, ridge, var_smoothing, min_cell_rows, var_floor)
     levels = [(fine, np.arange(F)), (cls, np.arange(F) % m), (alls, np.zeros(F, np.int64))]
     scale = t.variance([*cont, v])
     additive = var_floor is not None
-    a, b, s2 = _regression(pooled(levels, max(min_cell_rows, len(cont) + 2)), ridge, scale[:-1],
-                           var_floor if additive else var_smoothing * scale[-1], additive)
-    factor = LinearGaussianFactor(**_common(t, v, cont, cat, configs, int(t.n_rows)),
-                                  intercept=a.reshape(U + 1, m), coef=b.reshape(U + 1, m, len(cont)),
-                                  var=s2.reshape(U + 1, m))
+    factor = gaussian_factor(_common(t, v, cont, cat, configs, int(t.n_rows)), levels,
+                             max(min_cell_rows, len(cont) + 2), ridge=ridge, scale=scale[:-1],
+                             floor=var_floor if additive else var_smoothing * scale[-1],
+                             additive=additive)
     return factor, fine
 
 
@@ -234,14 +240,8 @@ def factor_from_stats(t: StatsTable, v: int, parents=(), *, alpha: float, var_sm
     log_cpt = _cpt(counts, alpha)
     if not cont:
         return CategoricalFactor(**common, log_cpt=log_cpt), counts
-    m, K = t.n_classes, int(t.n_levels[v])
-    mo = pooled(_bayes_levels(t, v, cont[0]), max(min_cell_rows, 3))
-    cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + max(ridge, var_smoothing) * np.diag(
-        t.variance(cont))
-    _, logdet = np.linalg.slogdet(cov)
-    factor = BayesCategoricalFactor(
-        **common, log_cpt=log_cpt, mean=mo.mean.reshape(2, m, K, 1),
-        precision=np.linalg.inv(cov).reshape(2, m, K, 1, 1), logdet=logdet.reshape(2, m, K))
+    factor = bayes_factor(common, log_cpt, _bayes_levels(t, v, cont[0]), max(min_cell_rows, 3),
+                          floor=max(ridge, var_smoothing) * t.variance(cont))
     return factor, counts
 
 
@@ -262,3 +262,19 @@ def log_likelihood_from_stats(factor, own) -> float | None:
         np.einsum("gi,gij,gj->g", b, Mcc, b)
     keep = own.n > 0
     return float(np.sum(-0.5 * (own.n * (_LOG_2PI + np.log(s2)) + rss / s2)[keep]))
+
+
+def network_from_stats(enc, t: StatsTable, columns, parents, *, alpha: float, ess: float | None,
+                       var_smoothing: float, min_cell_rows: int, ridge: float = 0.0
+                       ) -> CGNetwork:
+    """:func:`~estimators.network.model.fit_network` (one feature parent, or continuous ones
+    of a continuous vertex; complete rows) from the statistics: ``enc`` the encoded table
+    of no rows (types and levels); the variance floor is :meth:`StatsTable.var_floor`."""
+    parents = tuple(tuple(sorted(int(p) for p in pa)) for pa in parents)
+    floor = t.var_floor(columns, var_smoothing)
+    factors = tuple(
+        factor_from_stats(t, v, pa, alpha=pseudo_count(enc, v, pa, t.n_classes, alpha, ess),
+                          var_smoothing=var_smoothing, ridge=ridge, min_cell_rows=min_cell_rows,
+                          var_floor=floor)[0]
+        for v, pa in zip(columns, parents, strict=True))
+    return CGNetwork(tuple(int(v) for v in columns), parents, factors)

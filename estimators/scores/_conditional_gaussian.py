@@ -168,7 +168,7 @@ class ConditionalGaussianScore(PositionsCMI):
         return CGData(enc, codes, self.classes_.size, float(self.var_smoothing),
                       float(self.ridge), int(self.min_cell_rows))
 
-    @partition_dispatch("_from_partitions")
+    @partition_dispatch()
     def fit(self, X, y=None):
         """Decide the column types, encode X and store what the scores need.
 
@@ -193,7 +193,7 @@ class ConditionalGaussianScore(PositionsCMI):
             self.classes_, codes = encode_classes(y, enc.codes.shape[0])
         return self._fit_encoded(enc, codes)
 
-    def _fit_partitions(self, data: Partitions) -> ConditionalGaussianScore:
+    def _fit_from_statistics(self, data: Partitions) -> ConditionalGaussianScore:
         """The pair scores (one parent at most) from the partitions' statistics
         (:func:`~estimators.network.cg_pairs.cg_pair_statistics`)."""
         encoder, enc, table, classes, W = cg_pair_statistics(

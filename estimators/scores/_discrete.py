@@ -314,7 +314,7 @@ class DiscreteCMI(BaseCMI):
         np.fill_diagonal(P, 0.0)
         return P
 
-    def _fit_partitions(self, data) -> DiscreteCMI:
+    def _fit_from_statistics(self, data) -> DiscreteCMI:
         """From the pair contingency tables merged over the partitions: the pair scores
         (a larger parent set needs the joint tables of the parents: ``ValueError``)."""
         from .partition_scores import discrete_edge_matrix, discrete_statistics  # noqa: PLC0415

@@ -39,7 +39,7 @@ from ._correlation_blocks import (
 )
 from ._marginals import normal_scores
 from ._positions import PositionsCMI
-from .partition_scores import gaussian_from_partitions
+from .partition_scores import gaussian_from_data
 
 __all__ = ["GaussianCMI", "GaussianCopulaCMI"]
 
@@ -209,9 +209,9 @@ class GaussianCMI(_CorrelationCMI):
     def _normal_data(self, data: ValidatedData) -> list[np.ndarray]:
         return [data.X[data.y == c] for c in range(data.classes.size)]
 
-    def _fit_partitions(self, data) -> GaussianCMI:
+    def _fit_from_statistics(self, data) -> GaussianCMI:
         """From the class moments merged over the partitions (every parent-set size)."""
-        mo, constant, R = gaussian_from_partitions(data)
+        mo, constant, R = gaussian_from_data(data)
         self.fit_correlations(data.names, mo.classes, mo.n, constant, R)
         self.moments_ = mo
         return self

@@ -93,7 +93,7 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
     _dense_pairs = None  # optional staticmethod(data) -> (d, d) pair scores, equal to _pair_block's
 
     # -- fitting --------------------------------------------------------------------------
-    @partition_dispatch("_from_partitions")
+    @partition_dispatch()
     def fit(self, X, y=None):
         """Validate the data and precompute what the scores need.
 
@@ -120,21 +120,21 @@ class BaseCMI(BaseEstimator, metaclass=ABCMeta):
         self.data_ = self._prepare(data)
         return self
 
-    def _from_partitions(self, data: Partitions):
+    def _fit_statistics(self, data: Partitions):
         """Fit from :class:`~estimators.stats.partitions.Partitions` (e.g. a Dask
         DataFrame through ``estimators.distributed.collect``) by the class's own
-        ``_fit_partitions``: a score whose values are functions of additive statistics
+        ``_fit_from_statistics``: a score whose values are functions of additive statistics
         defines it in its class body (a subclass with another formula does not inherit it);
         the others raise a ``TypeError`` naming those that can. The engine is chosen by
         :func:`estimators.stats.engine.partition_dispatch`."""
         self._validate_params()
-        if "_fit_partitions" not in type(self).__dict__:
+        if "_fit_from_statistics" not in type(self).__dict__:
             able = sorted({c.__name__ for c in _subclasses(BaseCMI)
-                           if "_fit_partitions" in c.__dict__})
+                           if "_fit_from_statistics" in c.__dict__})
             raise TypeError(f"{type(self).__name__} cannot be fitted from partition statistics "
                             f"(a Dask collection); the scores that can are {able}. Compute a "
                             "sample into memory for the others.")
-        return self._fit_partitions(data.with_owner(type(self).__name__))
+        return self._fit_from_statistics(data.with_owner(type(self).__name__))
 
     def _set_fitted(self, names, classes, counts, constant) -> None:
         """The fitted attributes every score shares (``data_`` is set by the caller)."""

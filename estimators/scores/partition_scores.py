@@ -9,7 +9,9 @@
   sets would need the joint tables of the parent configurations, which these statistics do
   not hold, so such a score answers pairs only (``ValueError`` otherwise).
 
-The conditional Gaussian score's statistics are in :mod:`estimators.network.cg_pairs`.
+The conditional Gaussian score's statistics are in :mod:`estimators.network.cg_pairs`; a
+classifier's structure score from any of them is
+:func:`estimators.scores.statistics_scores.statistics_score`.
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ def discrete_statistics(data: Partitions) -> tuple:
     return categories, classes, counts.class_counts(), constant, counts
 
 
-def gaussian_from_partitions(data: Partitions) -> tuple:
+def gaussian_from_data(data: Partitions) -> tuple:
     """``(class moments, constant_in_class, R)`` of a continuous table in partitions."""
     mo = moments_of(data)
     return (mo, *gaussian_statistics(mo, data.names, data.owner))
+

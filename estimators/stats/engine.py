@@ -3,8 +3,10 @@
 through ``estimators.distributed.collect``).
 
 An estimator that can fit from partitions decorates its ``fit`` with
-:func:`partition_dispatch` and writes the partition fit in a hook method; neither its
-``fit`` nor its hook tests what kind of data it got.
+:func:`partition_dispatch`, which sends partitions to its ``_fit_statistics`` (for the
+classifiers, the template's: :mod:`estimators.template.joint_likelihood` builds the
+statistics once and hands them to the family); neither ``fit`` nor that method tests what
+kind of data it got.
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ from estimators.stats.partitions import Partitions
 __all__ = ["partition_dispatch"]
 
 
-def partition_dispatch(hook: str = "_fit_partitions") -> Callable:
+def partition_dispatch(hook: str = "_fit_statistics") -> Callable:
     """Decorate ``fit(self, X, y=None)``: :class:`Partitions` go to ``self.<hook>(X)``,
     anything else to ``fit`` itself.
 
     Parameters
     ----------
-    hook : str, default="_fit_partitions"
+    hook : str, default="_fit_statistics"
         The method fitting from partitions (it takes the partitions and returns ``self``).
 
     Examples
@@ -35,7 +37,7 @@ def partition_dispatch(hook: str = "_fit_partitions") -> Callable:
     ...     def fit(self, X, y=None):
     ...         self.engine_ = "rows"
     ...         return self
-    ...     def _fit_partitions(self, data):
+    ...     def _fit_statistics(self, data):
     ...         self.engine_ = "partitions"
     ...         return self
     >>> X, y = pd.DataFrame({"a": [1.0, 2.0]}), pd.Series([0, 1])

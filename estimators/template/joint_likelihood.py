@@ -28,8 +28,7 @@ same input gets the same treatment in every family:
   learned structure by maximising the conditional log-likelihood
   (:mod:`estimators.discriminative`): the family calls
   :meth:`~JointLogLikelihoodClassifier._fit_parameters` at the end of ``fit`` (a fit from
-  partitions: :meth:`~JointLogLikelihoodClassifier._fit_parameters_from_partitions`, the
-  same parameters with every L-BFGS evaluation reduced over the partitions) and
+  partitions: the same method on the partitions, every L-BFGS evaluation reduced over them) and
   prediction uses the discriminative scores in place of ``ln p(y, x)``.
 """
 
@@ -66,6 +65,8 @@ from estimators.discriminative import (
 )
 from estimators.learning.feature_selection import FEATURE_SELECTORS, select_features
 from estimators.learning.model_selection import fixed_seed
+from estimators.network.cg_pairs import statistics_table
+from estimators.network.stats_factors import StatsTable
 from estimators.semiparametric import KINDS, Semiparametric
 from estimators.stats.class_information import class_information
 from estimators.stats.dask_collections import is_dask
@@ -128,6 +129,13 @@ CONTINUOUS = Parameter(
          "out-of-fold conditional likelihood)", choices="continuous"))
 
 
+#: the refusal of a Dask collection by a family that fits from rows only
+_NO_STATISTICS = ("{owner} cannot be fitted from a Dask collection (partition statistics); "
+                  "TANClassifier, KTANClassifier, NaiveBayesClassifier, AODEClassifier and "
+                  "GNBClassifier(dependence='gaussian') can. Compute a sample into memory for "
+                  "the others.")
+
+
 class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base of the GNB, k-GNB, TAN, k-TAN and latent-CNB classifiers: a subclass supplies
     :meth:`_joint_log_likelihood`; validation, prediction, posteriors and their logs are
@@ -158,10 +166,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         is what the encoder reads: the DataFrame itself (its dtypes decide the types) or
         the validated array."""
         if isinstance(X, Partitions):  # the families that fit from it dispatch before
-            raise TypeError(f"{type(self).__name__} cannot be fitted from a Dask collection "
-                            "(partition statistics); TANClassifier, KTANClassifier, "
-                            "NaiveBayesClassifier and GNBClassifier(dependence='gaussian') "
-                            "can. Compute a sample into memory for the others.")
+            raise TypeError(_NO_STATISTICS.format(owner=type(self).__name__))
         if is_dask(X):  # refused with the way that works (never computed by accident)
             raise TypeError(f"{type(self).__name__} got a Dask collection: fit with "
                             "clf.fit(estimators.distributed.collect(X, y)) and predict with "
@@ -247,6 +252,49 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
                       DegenerateFeatureWarning)
 
     # -- fitting from partition statistics (estimators.stats.partitions) ------------------
+    #: the fewest training rows per class a fit from partition statistics accepts
+    _min_class_rows: int = 2
+
+    def _needs_rows(self) -> str | None:
+        """The setting of this fit that needs the training rows (as written, e.g.
+        ``"feature_selection='selective-nb'"``), or None: a fit from partitions refuses it,
+        naming it, before any pass over them. A family that fits from statistics extends
+        it with its own row-only options (kernel densities, widths chosen by CV)."""
+        method = getattr(self, "feature_selection", None)
+        # "auto" with a fixed width (k-TAN) models all the features
+        return None if method in (None, "auto") else f"feature_selection={method!r}"
+
+    def _fit_statistics(self, data: Partitions):
+        """The fit from :class:`~estimators.stats.partitions.Partitions` (what :meth:`fit`
+        runs on them): the row-only settings (:meth:`_needs_rows`) refused at once, then
+        the statistics built once through one adapter
+        (:func:`~estimators.network.cg_pairs.statistics_table`: class moments, pair counts
+        and level moments as the column types need), the attributes of
+        :meth:`_validate_training` set from them, and the family's
+        :meth:`_fit_from_statistics` on them."""
+        owner = type(self).__name__
+        data = data.with_owner(owner)
+        self._validate_params()
+        if type(self)._fit_from_statistics is JointLogLikelihoodClassifier._fit_from_statistics:
+            raise TypeError(_NO_STATISTICS.format(owner=owner))
+        reason = self._needs_rows()
+        if reason is not None:
+            raise ValueError(f"{owner}({reason}) needs the rows in memory; fit it on a sample "
+                             "computed into memory, or leave that setting at its default on a "
+                             "Dask collection.")
+        encoder, table, classes = statistics_table(data, self._continuous_columns(data))
+        self._set_classes_from_statistics(classes, table.class_counts, data,
+                                          self._min_class_rows)
+        enc = self._set_encoder_from_statistics(encoder)
+        self.class_information_ = table.class_information()
+        return self._fit_from_statistics(enc, table, data)
+
+    def _fit_from_statistics(self, enc: EncodedColumns, table: StatsTable, data: Partitions):
+        """The family's fit from the statistics ``table`` of :meth:`_fit_statistics` (``enc``:
+        the encoded table of no rows, i.e. the column types and levels; ``data``: the
+        partitions, for a statistic the table does not hold or the discriminative
+        parameters). A family that fits from partitions writes it."""
+
     def _continuous_columns(self, data: Partitions) -> np.ndarray:
         """Which columns of partitioned data are continuous: from ``features``, a
         ``feature_types`` mapping or the in-memory typing rule
@@ -348,7 +396,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
     def fit(self, X, y=None):
         """Fit the family's structure and factors (and, with
         ``parameters="discriminative"``, its discriminative parameters): the family's
-        ``_fit_table`` on a table, its ``_fit_partitions`` on partitions.
+        ``_fit_table`` on a table, :meth:`_fit_statistics` on partitions.
 
         Parameters
         ----------
@@ -378,6 +426,12 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         :meth:`_select_features` keeps."""
         kept = non_constant_columns(enc.types, minimum, self.constant_features_)
         return self._select_features(enc, codes, kept)
+
+    def _modelled_statistics(self, enc: EncodedColumns, minimum: int = 1) -> list[int]:
+        """:meth:`_modelled_features` of a fit from statistics: the non-constant columns (no
+        feature selection there, :meth:`_needs_rows`)."""
+        self.feature_selection_ = None
+        return non_constant_columns(enc.types, minimum, self.constant_features_)
 
     def _select_features(self, enc: EncodedColumns, codes: np.ndarray, kept: list[int]
                          ) -> list[int]:
@@ -418,39 +472,34 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         inner cross-validation of ``parameters="discriminative"``)."""
         raise ValueError(f"{type(self).__name__} cannot refit its factors on a subset.")
 
-    def _fit_parameters(self, enc: EncodedColumns, codes: np.ndarray, parameters,
-                        random_state=None) -> None:
+    def _fit_parameters(self, enc: EncodedColumns | Partitions, codes: np.ndarray | None,
+                        parameters, random_state=None) -> None:
         """Set ``discriminative_``: None for ``parameters="generative"``, else the
-        parameters fitted by :func:`estimators.discriminative.fit_parameters` on the
-        family's factors and its generative ``ln p(y, x_O)`` of the training rows (the
-        family passes its ``parameters`` and ``random_state``: the template reads no
-        family parameter)."""
+        parameters fitted on the family's factors and its generative ``ln p(y, x_O)`` of
+        the training rows (the family passes its ``parameters`` and ``random_state``: the
+        template reads no family parameter): by
+        :func:`estimators.discriminative.fit_parameters` on the encoded rows ``enc`` and
+        their class ``codes``, or at the end of a fit from partitions (``enc`` the
+        :class:`Partitions`, ``codes`` None) by :func:`estimators.discriminative.
+        fit_parameters_partitioned`, every L-BFGS evaluation reduced over the partitions
+        where they live."""
         spec = resolve_parameters(parameters)
         self.discriminative_ = None
         if spec is None:
             return
-        jll = self._joint_log_likelihood(enc)
-        self.discriminative_ = fit_parameters(
-            self._log_linear_factors(enc, codes), enc, codes, jll, spec,
-            refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]),
-            random_state=fixed_seed(random_state))
-        self._warn_not_converged()
-
-    def _fit_parameters_from_partitions(self, data: Partitions, parameters,
-                                        random_state=None) -> None:
-        """:meth:`_fit_parameters` at the end of a fit from partitions (the generative
-        fit's attributes set): the same parameters, with every L-BFGS evaluation reduced
-        over the partitions where they live (:func:`estimators.discriminative.
-        fit_parameters_partitioned`)."""
-        spec = resolve_parameters(parameters)
-        self.discriminative_ = None
-        if spec is None:
-            return
-        empty = empty_encoded(self.encoder_)
-        factors = self._log_linear_factors(empty, np.zeros(0, dtype=np.int64))
-        self.discriminative_ = fit_parameters_partitioned(
-            factors, data, _PartitionRows(self, data.from_array), self.class_count_, spec,
-            refit=self._refit_generative, random_state=fixed_seed(random_state))
+        seed = fixed_seed(random_state)
+        if isinstance(enc, Partitions):
+            factors = self._log_linear_factors(empty_encoded(self.encoder_),
+                                               np.zeros(0, dtype=np.int64))
+            self.discriminative_ = fit_parameters_partitioned(
+                factors, enc, _PartitionRows(self, enc.from_array), self.class_count_, spec,
+                refit=self._refit_generative, random_state=seed)
+        else:
+            jll = self._joint_log_likelihood(enc)
+            self.discriminative_ = fit_parameters(
+                self._log_linear_factors(enc, codes), enc, codes, jll, spec,
+                refit=lambda rows: self._refit_generative(enc.take(rows), codes[rows]),
+                random_state=seed)
         self._warn_not_converged()
 
     def _warn_not_converged(self) -> None:

@@ -208,7 +208,7 @@ def test_a2de_and_selection_from_dask_are_refused():
     from estimators.distributed import collect
 
     data = collect(dd.from_pandas(X, npartitions=2), dd.from_pandas(pd.Series(y), npartitions=2))
-    with pytest.raises(ValueError, match=r"A2DEClassifier \(n = 2\) cannot be fitted from a Dask"):
+    with pytest.raises(ValueError, match=r"A2DEClassifier\(n=2\) needs the rows in memory"):
         A2DEClassifier().fit(data)
     with pytest.raises(ValueError, match=r"feature_selection='selective-nb'\) needs the rows"):
         AODEClassifier(feature_selection="selective-nb").fit(data)
