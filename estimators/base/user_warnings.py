@@ -108,10 +108,10 @@ def user_fit(fit: F) -> F:
     (:func:`estimators.base.progress.show_progress`; ``False`` leaves the caller's setting, off by
     default); every distinct warning raised inside is raised once, after the work, with the
     ``stacklevel`` of the user's call. When ``fit`` raises, its exception goes through
-    unchanged: the warnings are shown first under the caller's filters with ``"error"``
-    read as ``"always"``, so that ``python -W error`` or ``warnings.simplefilter("error")``
-    reports the real error, not a warning that came before it; its message names the
-    classifier first (:func:`named_errors`).
+    (its message naming the classifier first: :func:`named_errors`): the warnings are shown
+    first under the caller's filters with ``"error"`` read as ``"always"``, so that
+    ``python -W error`` or ``warnings.simplefilter("error")`` reports the real error, not a
+    warning that came before it.
 
     Examples
     --------
