@@ -58,10 +58,10 @@ from estimators.scores import _cg_bayes_numpy as bayes_numpy
 from estimators.scores._cg_continuous_numpy import continuous_gains as continuous_gains_numpy
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 from estimators.stats.cell_statistics import CellStats, merge_axes
+from estimators.stats.gaussian import cells_log_likelihood, regression
 
 __all__ = ["CGTables", "Hyperedges", "cg_gains"]
 
-_LOG_2PI = float(np.log(2.0 * np.pi))
 #: relative size below which a variance or residual is recomputed on the row path
 TINY = 1e-5
 #: gathered floats per chunk of hyperedges (bounds memory)
@@ -264,26 +264,23 @@ def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
     return CellStats(n, mean, M)
 
 
-def _diag(M):
-    return np.diagonal(M, axis1=-2, axis2=-1)
-
-
-def _dot(a, b):
-    return np.einsum("...c,...c->...", a, b)
-
-
-def _quad(b, M):
-    return np.einsum("...i,...ij,...j->...", b, M, b)
-
-
 def _scale(glob: CellStats):
     """Column variances over the hyperedge's rows (1 where 0, as the row path), and a flag
     where a variance is tiny but not 0 against the squared (shifted) mean: a column
     constant over those rows, whose rounding-level variance the two paths round
     differently."""
-    var = _diag(glob.M) / np.maximum(glob.n, 1.0)[..., None]
+    var = np.diagonal(glob.M, axis1=-2, axis2=-1) / np.maximum(glob.n, 1.0)[..., None]
     flag = ((var != 0) & (var < TINY * (var + glob.mean**2))).any(axis=-1)
     return np.where(var > 0, var, 1.0), flag
+
+
+def _pooled_fit(levels: list[CellStats], th: int, ridge: float, scale, floor) -> tuple:
+    """The pooled regression of each finest cell (:func:`_levels_pool`,
+    :func:`~estimators.stats.gaussian.regression`): its moments, ``(a, b, rss)`` and the
+    floored variance."""
+    pool = _levels_pool(levels, th)
+    a, b, rss = regression(pool, ridge, scale)
+    return pool, (a, b, rss), np.maximum(np.maximum(rss / np.maximum(pool.n, 1.0), 0.0), floor)
 
 
 def _gain_continuous(st: CellStats, m, mcr, vs, ridge):
@@ -294,38 +291,19 @@ def _gain_continuous(st: CellStats, m, mcr, vs, ridge):
                      st.M.reshape(H, -1, m, S, S))
     cls = merge_axes(cell, 1)
     glob = merge_axes(cls, 2)
-    pool = _levels_pool([cell, cls, glob], max(mcr, c + 2))
     scale, flag = _scale(glob)
     flag = flag.reshape(H)
     floor = vs * scale[..., -1]  # (H, 1, 1)
-    n1 = np.maximum(pool.n, 1.0)
-    pM = pool.M
-    Mcc, Mcv, Mvv = pM[..., :c, :c], pM[..., :c, c], pM[..., c, c]
-    if c == 0:
-        b = np.zeros(Mcv.shape)
-    elif ridge > 0:
-        A = Mcc + (ridge * n1)[..., None, None] * (scale[..., :c, None] * np.eye(c))
-        b = np.linalg.solve(A, Mcv[..., None])[..., 0]
-    else:
-        b = np.einsum("...ij,...j->...i", np.linalg.pinv(Mcc, hermitian=True), Mcv)
-    a = pool.mean[..., c] - _dot(b, pool.mean[..., :c])
-    rss = Mvv - 2.0 * _dot(b, Mcv) + _quad(b, Mcc)
-    s2 = np.maximum(np.maximum(rss / n1, 0.0), floor)
-    has = cell.n > 0
-    flag |= (has & (rss < TINY * (Mvv + _dot(b * b, _diag(Mcc))))).any(axis=(1, 2))
-    M = cell.M
-    d = cell.mean[..., c] - a - _dot(b, cell.mean[..., :c])
-    R = M[..., c, c] - 2.0 * _dot(b, M[..., :c, c]) + _quad(b, M[..., :c, :c]) + cell.n * d * d
-    full = -0.5 * np.where(has, cell.n * (_LOG_2PI + np.log(s2)) + R / s2, 0.0).sum(axis=(1, 2))
+    pool, (a, b, rss), s2 = _pooled_fit([cell, cls, glob], max(mcr, c + 2), ridge,
+                                        scale[..., :c], floor)
+    Mdiag = np.diagonal(pool.M, axis1=-2, axis2=-1)
+    near = rss < TINY * (Mdiag[..., c] + np.einsum("...c,...c->...", b * b, Mdiag[..., :c]))
+    flag |= (near & (cell.n > 0)).any(axis=(1, 2))
+    full = cells_log_likelihood(cell, a, b, s2).sum(axis=(1, 2))
     # the P = {} factor: one Gaussian per class (pooled when small), on the same rows
-    cn, cmean, cM = cls.n, cls.mean[..., c], cls.M[..., c, c]
-    small = cn < max(mcr, 2)
-    qn = np.where(small, glob.n, cn)
-    qmean = np.where(small, glob.mean[..., c], cmean)
-    qM = np.where(small, glob.M[..., c, c], cM)
-    s20 = np.maximum(np.maximum(qM / np.maximum(qn, 1.0), 0.0), floor)
-    R0 = cM + cn * (cmean - qmean) ** 2
-    base = -0.5 * np.where(cn > 0, cn * (_LOG_2PI + np.log(s20)) + R0 / s20, 0.0).sum(axis=(1, 2))
+    v_cls, v_glob = (CellStats(x.n, x.mean[..., c:], x.M[..., c:, c:]) for x in (cls, glob))
+    _, (a0, b0, _), s20 = _pooled_fit([v_cls, v_glob], max(mcr, 2), ridge, None, floor)
+    base = cells_log_likelihood(v_cls, a0, b0, s20).sum(axis=(1, 2))
     ntot = glob.n.reshape(H)
     return (full - base) / np.maximum(ntot, 1.0), ntot, flag
 

@@ -10,16 +10,13 @@ stale precision, is left to the kernel (``bayes_parameters`` returns None). ``ma
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from estimators.scores import _cg_kernel as K_  # fdlibm's constants (no compilation)
 from estimators.scores._cg_continuous_numpy import _log, _max, _merge, log
+from estimators.stats.gaussian import LOG_2PI
 
 __all__ = ["bayes_parameters", "bayes_row_sums"]
-
-_LOG_2PI = math.log(2.0 * math.pi)
 
 
 def _exp(x):
@@ -128,7 +125,7 @@ def _parameters(n, mean, M, mcr, vs, ridge, tiny):
                   g_mean[:, 0])
     p_prec = pick(1.0 / v1, cy_prec, cc_prec, g_prec)
     ld = pick(log(v1), cy_ld, cc_ld, g_ld)
-    p_const = prior - 0.5 * (1 * _LOG_2PI + ld)
+    p_const = prior - 0.5 * (1 * LOG_2PI + ld)
     return p_mean[..., None], p_prec[..., None, None], p_const, class_ll, g_n, flag
 
 
@@ -193,7 +190,7 @@ def _parameters2(n, mean, M, mcr, vs, ridge, tiny):
                        for i in range(2)], axis=-1)
     src = [pick(own_M[..., i, j], cy[2][..., i, j], cc[2][..., i, j], g_M[:, i, j])
            for i, j in ((0, 0), (0, 1), (1, 0), (1, 1))]
-    p_const = prior - 0.5 * (2 * _LOG_2PI + ld)
+    p_const = prior - 0.5 * (2 * LOG_2PI + ld)
     s00, s01, s10, s11 = src
     sa, sb = np.sqrt(_max(s00, 1e-300)), np.sqrt(_max(s11, 1e-300))
     cld = _inverse_2(s00 / (sa * sa), s01 / (sa * sb), s10 / (sb * sa), s11 / (sb * sb))[0]

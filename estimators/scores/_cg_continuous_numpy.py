@@ -15,15 +15,12 @@ starts a sum at 0.0.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from estimators.scores import _cg_kernel as K_  # fdlibm's constants (no compilation)
+from estimators.stats.gaussian import LOG_2PI
 
 __all__ = ["continuous_gains"]
-
-_LOG_2PI = math.log(2.0 * math.pi)
 
 
 def _log(x):
@@ -243,7 +240,7 @@ def _gains(n, mean, M, mcr, vs, ridge, tiny):
         d = d - bb[..., i] * mean[..., i]
     flag |= ((nn > 0.0) & (rss < tiny * (pvv + dd))).any(axis=(1, 2))
     R = _residual(M, bb, c) + nn * d * d
-    term = nn * (_LOG_2PI + log(s2)) + R / s2
+    term = nn * (LOG_2PI + log(s2)) + R / s2
     full = np.zeros(H)
     for u in range(U):
         for y in range(m):
@@ -254,7 +251,7 @@ def _gains(n, mean, M, mcr, vs, ridge, tiny):
     qM = np.where(small, g_M[:, None, c, c], cl_M[:, :, c, c])
     s20 = _max(_max(qM / _max(qn, 1.0), 0.0), floor[:, None])
     R0 = cl_M[:, :, c, c] + cl_n * (cl_mean[:, :, c] - qmean) ** 2
-    bterm = cl_n * (_LOG_2PI + log(s20)) + R0 / s20
+    bterm = cl_n * (LOG_2PI + log(s20)) + R0 / s20
     base = np.zeros(H)
     for y in range(m):
         base = np.where(cl_n[:, y] > 0.0, base + bterm[:, y], base)

@@ -1,0 +1,144 @@
+"""The Gaussian cells of the conditional Gaussian model (MATH.md §7), from their moments.
+
+A cell (a configuration of the categorical parents and a class, possibly a state of the
+vertex) is given by the moments of its rows -- count ``n``, means and centred cross
+products ``M`` (:class:`~estimators.stats.cell_statistics.CellStats`, pooled or shrunk by
+:mod:`estimators.stats.moments`) -- and everything the CG factors, scores and SPODE stacks
+compute from them is here, batched over cells (any number of leading axes):
+
+* :func:`regression` / :func:`cell_regression`: the (ridge) regression of the last
+  coordinate on the others -- intercepts, slopes, residual sums and floored variances;
+* :func:`cell_gaussians`: the precision and log-determinant of each cell's covariance plus
+  a diagonal floor (the Gaussians of the Bayes-rule factor);
+* :func:`cells_log_likelihood`: ``sum ln N(x_v; a + b.x_C, s2)`` over a cell's rows from
+  its own moments, without the rows;
+* :func:`normal_log_density` and :data:`LOG_2PI`: the one Gaussian log density of the
+  package (``ln(2 pi)`` is defined here only).
+
+The compiled score kernels (:mod:`estimators.scores`) run these formulas inside their
+per-hyperedge loops, operation for operation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from estimators.stats.cell_statistics import CellStats
+
+__all__ = ["LOG_2PI", "cell_gaussians", "cell_regression", "cells_log_likelihood",
+           "normal_log_density", "regression"]
+
+#: ``ln(2 pi)``
+LOG_2PI = float(np.log(2.0 * np.pi))
+
+
+def normal_log_density(residual, var):
+    """``ln N(r; 0, var) = -(ln 2 pi + ln var + r^2 / var) / 2``, elementwise.
+
+    Examples
+    --------
+    >>> bool(np.isclose(normal_log_density(1.0, 4.0), np.log(0.5 / np.sqrt(2 * np.pi)) - 0.125))
+    True
+    """
+    return -0.5 * (LOG_2PI + np.log(var) + residual * residual / var)
+
+
+def _dot(a, b):
+    return np.einsum("...c,...c->...", a, b)
+
+
+def _quad(b, M):
+    return np.einsum("...i,...ij,...j->...", b, M, b)
+
+
+def regression(mo: CellStats, ridge: float, scale) -> tuple:
+    """Intercept ``a``, slopes ``b`` and residual sum of squares of the regression of the
+    last coordinate on the others in each cell of ``mo`` (leading axes: the cells).
+
+    ``b = (M_CC + ridge n diag(scale))^-1 M_Cv``, ``scale`` the parents' variances (one row
+    per cell or broadcast); with ``ridge = 0`` the minimum-norm least-squares slopes
+    (pseudo-inverse), as ``numpy.linalg.lstsq`` gives for collinear parents.
+
+    Returns
+    -------
+    a, b, rss : ndarray
+        Shapes ``cells``, ``cells + (|C|,)``, ``cells``.
+
+    Examples
+    --------
+    >>> x = np.array([0.0, 1.0, 2.0, 3.0])
+    >>> Z = np.column_stack([x, 1.0 + 2.0 * x])
+    >>> mo = CellStats.from_arrays(Z, np.zeros(4, np.int64), 1)
+    >>> a, b, rss = regression(mo, 0.0, None)
+    >>> np.round([a[0], b[0, 0], rss[0]], 12).tolist()
+    [1.0, 2.0, 0.0]
+    """
+    p = mo.mean.shape[-1] - 1
+    n = np.maximum(mo.n, 1.0)
+    Mcc, Mcv, Mvv = mo.M[..., :p, :p], mo.M[..., :p, p], mo.M[..., p, p]
+    if not p:
+        b = np.zeros(Mcv.shape)
+    elif ridge > 0:
+        A = Mcc + (ridge * n)[..., None, None] * (scale[..., :, None] * np.eye(p))
+        b = np.linalg.solve(A, Mcv[..., None])[..., 0]
+    else:
+        b = np.einsum("...ij,...j->...i", np.linalg.pinv(Mcc, hermitian=True), Mcv)
+    a = mo.mean[..., p] - _dot(b, mo.mean[..., :p])
+    return a, b, Mvv - 2.0 * _dot(b, Mcv) + _quad(b, Mcc)
+
+
+def cell_regression(mo: CellStats, ridge: float, scale, floor, additive: bool) -> tuple:
+    """:func:`regression`'s intercept and slopes with the ML residual variance
+    ``max(rss / n, 0)`` floored at ``floor`` (a number or one per cell), or with ``floor``
+    added to it when ``additive``: ``(a, b, s2)``.
+
+    Examples
+    --------
+    >>> Z = np.array([[0.0, 1.0], [1.0, 3.0], [2.0, 5.0]])
+    >>> mo = CellStats.from_arrays(Z, np.zeros(3, np.int64), 1)
+    >>> a, b, s2 = cell_regression(mo, 0.0, None, 0.25, False)
+    >>> s2.tolist()
+    [0.25]
+    """
+    a, b, rss = regression(mo, ridge, scale)
+    ml = np.maximum(rss / np.maximum(mo.n, 1.0), 0.0)
+    return a, b, ml + floor if additive else np.maximum(ml, floor)
+
+
+def cell_gaussians(mo: CellStats, floor) -> tuple[np.ndarray, np.ndarray]:
+    """Precision and log-determinant of each cell's covariance ``M / max(n, 1) +
+    diag(floor)`` (``floor`` per coordinate, or per cell and coordinate).
+
+    Examples
+    --------
+    >>> mo = CellStats(np.array([2.0]), np.zeros((1, 1)), np.array([[[8.0]]]))
+    >>> prec, logdet = cell_gaussians(mo, np.array([0.0]))
+    >>> prec.ravel().tolist(), bool(np.isclose(logdet[0], np.log(4.0)))
+    ([0.25], True)
+    """
+    p = mo.mean.shape[-1]
+    cov = mo.M / np.maximum(mo.n, 1.0)[..., None, None] + floor[..., :, None] * np.eye(p)
+    return np.linalg.inv(cov), np.linalg.slogdet(cov)[1]
+
+
+def cells_log_likelihood(own: CellStats, a, b, s2) -> np.ndarray:
+    """``sum ln N(x_v; a + b.x_C, s2)`` over each cell's rows from its own moments (v the
+    last coordinate): ``-(n (ln 2 pi + ln s2) + R / s2) / 2`` with ``R = M_vv - 2 b.M_Cv +
+    b' M_CC b + n d^2`` the residual sum of squares, ``d`` the cell's mean residual; 0 for
+    an empty cell.
+
+    Examples
+    --------
+    >>> Z = np.array([[0.0, 1.0], [1.0, 2.0], [2.0, 4.0]])
+    >>> own = CellStats.from_arrays(Z, np.zeros(3, np.int64), 1)
+    >>> a, b, s2 = np.array([1.0]), np.array([[1.5]]), np.array([0.5])
+    >>> rows = normal_log_density(Z[:, 1] - (1.0 + 1.5 * Z[:, 0]), 0.5).sum()
+    >>> bool(np.isclose(cells_log_likelihood(own, a, b, s2)[0], rows))
+    True
+    """
+    p = own.mean.shape[-1] - 1
+    M = own.M
+    d = own.mean[..., p] - a - _dot(b, own.mean[..., :p])
+    R = M[..., p, p] - 2.0 * _dot(b, M[..., :p, p]) + _quad(b, M[..., :p, :p]) + own.n * d * d
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(own.n > 0, -0.5 * (own.n * (LOG_2PI + np.log(s2)) + R / s2), 0.0)
