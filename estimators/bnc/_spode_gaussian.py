@@ -17,9 +17,8 @@ once:
 * families with missing cells: per parent set C, the two-pass moments of every child v on
   its own available rows, all children in one masked array operation;
 
-then pooled (or shrunk) and solved by the same functions as the per-family fit
-(:func:`~estimators.stats.moments.pooled`, :func:`~estimators.stats.moments.shrunk`,
-:func:`~estimators.stats.gaussian.cell_regression`) on the stack of all families' cells.
+then pooled (or shrunk) and solved by the Gaussian cells of the per-family fit
+(:func:`~estimators.stats.gaussian.regression_cells`) on the stack of all families' cells.
 The mean training ``ln p`` of each factor (the edge scores) is summed over its rows, chunks
 of families at once.
 
@@ -48,8 +47,7 @@ import numpy as np
 from estimators.columns import EncodedColumns
 from estimators.network.factors import LinearGaussianFactor
 from estimators.stats.cell_statistics import CellStats
-from estimators.stats.gaussian import LOG_2PI, cell_regression, normal_log_density
-from estimators.stats.moments import Moments, pooled, shrunk
+from estimators.stats.gaussian import LOG_2PI, normal_log_density, regression_cells
 
 __all__ = ["GaussianSpodes", "fit_gaussian_families"]
 
@@ -183,11 +181,9 @@ def _regressions(enc, y, fams, k, shrink, cls, glob, rows, m, floor, min_cell_ro
     flat_glob = CellStats(np.ascontiguousarray(glob.n).reshape(F), glob.mean.reshape(F, k + 1),
                           glob.M.reshape(F, k + 1, k + 1))
     levels = [(flat_cls, up_cls), (flat_glob, up_glob)]
-    if shrink:
-        mo = shrunk(levels, threshold)
-    else:
-        mo = pooled(levels, threshold, np.r_[np.full(k, -np.inf), floor])
-    a, b, s2 = cell_regression(Moments(mo.n, mo.mean, mo.M), 0.0, None, floor, True)
+    a, b, s2 = regression_cells(levels, threshold, ridge=0.0, scale=None, floor=floor,
+                                additive=True, shrink=shrink,
+                                min_var=np.r_[np.full(k, -np.inf), floor])
     a, b, s2 = a.reshape(F, 2, m), b.reshape(F, 2, m, k), s2.reshape(F, 2, m)
     total = _sum_log_prob(enc, y, fams, a[:, 0], b[:, 0], s2[:, 0])
     radix, configs = enc.n_levels[[]], np.zeros(1, np.int64)

@@ -16,8 +16,8 @@ import numpy as np
 
 from estimators.network.fitting import log_cpt_table as _cpt
 from estimators.stats.cell_statistics import CellStats
-from estimators.stats.gaussian import LOG_2PI, cell_gaussians, cell_regression, normal_log_density
-from estimators.stats.moments import grouped_moments, pooled
+from estimators.stats.gaussian import LOG_2PI, gaussian_cells, normal_log_density, regression_cells
+from estimators.stats.moments import grouped_moments
 
 __all__ = ["gains_on_rows", "row_path_key"]
 
@@ -66,7 +66,7 @@ def _mean_per(values: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
 def _gaussian_ll(Z, g, levels, th, ridge, scale, floor):
     """Per-row ln N(x_v; a + b^T x_C, s2) of the pooled cell regressions (v last in Z; row
     t in finest cell ``g[t]``; ``levels`` as for :func:`pooled`)."""
-    a, b, s2 = cell_regression(pooled(levels, th), ridge, scale, floor, False)
+    a, b, s2 = regression_cells(levels, th, ridge=ridge, scale=scale, floor=floor)
     return normal_log_density(Z[:, -1] - (a[g] + np.einsum("tc,tc->t", b[g], Z[:, :-1])), s2[g])
 
 
@@ -154,14 +154,14 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
         up = [ids, (h_of * m + y_of) * K + k_of, h_of * K + k_of, h_of]
         sizes = [n_fine, H * m * K, H * K, H]
         bins = [fine, (hh * m + yy) * K + cv, hh * K + cv, hh]
-        mo = pooled([(glob if nb == H and b is hh else grouped_moments(Z, b, nb), mp)
-                     for b, nb, mp in list(zip(bins, sizes, up, strict=True))[first:]], th)
         floor = max(ridge, var_smoothing) * scale  # (H, c)
-        prec, logdet = cell_gaussians(mo, floor[h_of])
+        mean, prec, logdet = gaussian_cells(
+            [(glob if nb == H and b is hh else grouped_moments(Z, b, nb), mp)
+             for b, nb, mp in list(zip(bins, sizes, up, strict=True))[first:]], th, floor[h_of])
         counts = np.bincount(fine, minlength=n_fine).astype(float).reshape(-1, m, K)
         log_cpt = np.concatenate([_cpt(counts[offU[h]:offU[h] + U[h]], 0.0)
                                   for h in range(H)])  # (sum U, m, K): per hyperedge's table
-        mean = mo.mean.reshape(-1, K, c)[row]
+        mean = mean.reshape(-1, K, c)[row]
         r = Z[:, None, :] - mean
         quad = np.einsum("tki,tkij,tkj->tk", r, prec.reshape(-1, K, c, c)[row], r)
         lj = log_cpt.reshape(-1, K)[row] - 0.5 * (c * LOG_2PI + logdet.reshape(-1, K)[row]

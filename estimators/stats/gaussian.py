@@ -6,10 +6,12 @@ products ``M`` (:class:`~estimators.stats.cell_statistics.CellStats`, pooled or 
 :mod:`estimators.stats.moments`) -- and everything the CG factors, scores and SPODE stacks
 compute from them is here, batched over cells (any number of leading axes):
 
-* :func:`regression` / :func:`cell_regression`: the (ridge) regression of the last
-  coordinate on the others -- intercepts, slopes, residual sums and floored variances;
-* :func:`cell_gaussians`: the precision and log-determinant of each cell's covariance plus
-  a diagonal floor (the Gaussians of the Bayes-rule factor);
+* :func:`regression_cells`: the pooled (or shrunk, :mod:`estimators.stats.moments`)
+  regression of the last coordinate on the others per cell -- :func:`regression` (intercepts,
+  slopes, residual sums) and :func:`cell_regression` (floored variances);
+* :func:`gaussian_cells`: the pooled (or shrunk) Gaussians of the Bayes-rule factor -- the
+  means, and by :func:`cell_gaussians` the precision and log-determinant of each cell's
+  covariance plus a diagonal floor;
 * :func:`cells_log_likelihood`: ``sum ln N(x_v; a + b.x_C, s2)`` over a cell's rows from
   its own moments, without the rows;
 * :func:`normal_log_density` and :data:`LOG_2PI`: the one Gaussian log density of the
@@ -24,9 +26,10 @@ from __future__ import annotations
 import numpy as np
 
 from estimators.stats.cell_statistics import CellStats
+from estimators.stats.moments import pooled, shrunk
 
 __all__ = ["LOG_2PI", "cell_gaussians", "cell_regression", "cells_log_likelihood",
-           "normal_log_density", "regression"]
+           "gaussian_cells", "normal_log_density", "regression", "regression_cells"]
 
 #: ``ln(2 pi)``
 LOG_2PI = float(np.log(2.0 * np.pi))
@@ -119,6 +122,50 @@ def cell_gaussians(mo: CellStats, floor) -> tuple[np.ndarray, np.ndarray]:
     p = mo.mean.shape[-1]
     cov = mo.M / np.maximum(mo.n, 1.0)[..., None, None] + floor[..., :, None] * np.eye(p)
     return np.linalg.inv(cov), np.linalg.slogdet(cov)[1]
+
+
+def _estimate(levels, min_rows, shrink, min_var) -> CellStats:
+    """Per finest cell, the moments :func:`~estimators.stats.moments.shrunk` (``shrink``)
+    or :func:`~estimators.stats.moments.pooled` (``min_var``) gives."""
+    return shrunk(levels, min_rows) if shrink else pooled(levels, min_rows, min_var)
+
+
+def regression_cells(levels: list, min_rows: float, *, ridge: float, scale, floor,
+                     additive: bool = False, shrink: bool = False, min_var=None) -> tuple:
+    """``(a, b, s2)`` of each finest cell: the ``levels`` (finest first, as for
+    :func:`~estimators.stats.moments.pooled`) pooled at ``min_rows`` -- or shrunk with
+    ``min_rows`` pseudo-rows -- then :func:`cell_regression`.
+
+    Examples
+    --------
+    >>> Z = np.array([[0.0, 1.0], [1.0, 3.0], [2.0, 5.0], [3.0, 6.0]])
+    >>> fine = CellStats.from_arrays(Z, np.array([0, 0, 0, 1]), 2)
+    >>> alls = CellStats.from_arrays(Z, np.zeros(4, np.int64), 1)
+    >>> levels = [(fine, np.arange(2)), (alls, np.zeros(2, np.int64))]
+    >>> a, b, s2 = regression_cells(levels, 3, ridge=0.0, scale=None, floor=0.0)
+    >>> np.round(b[:, 0], 12).tolist()  # cell 1 (one row) takes all rows' slope
+    [2.0, 1.7]
+    """
+    mo = _estimate(levels, min_rows, shrink, min_var)
+    return cell_regression(mo, ridge, scale, floor, additive)
+
+
+def gaussian_cells(levels: list, min_rows: float, floor, *, shrink: bool = False,
+                   min_var=None) -> tuple:
+    """``(mean, precision, logdet)`` of each finest cell's Gaussian: the ``levels`` pooled
+    at ``min_rows`` (or shrunk) as in :func:`regression_cells`, then
+    :func:`cell_gaussians` with the diagonal ``floor``.
+
+    Examples
+    --------
+    >>> Z = np.array([[0.0], [2.0], [4.0]])
+    >>> levels = [(CellStats.from_arrays(Z, np.zeros(3, np.int64), 1), np.zeros(1, np.int64))]
+    >>> mean, prec, logdet = gaussian_cells(levels, 2, np.array([0.0]))
+    >>> mean.tolist(), np.round(prec.ravel(), 12).tolist()
+    ([[2.0]], [0.375])
+    """
+    mo = _estimate(levels, min_rows, shrink, min_var)
+    return (mo.mean, *cell_gaussians(mo, floor))
 
 
 def cells_log_likelihood(own: CellStats, a, b, s2) -> np.ndarray:
