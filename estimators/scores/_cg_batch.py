@@ -1,8 +1,7 @@
 """The conditional Gaussian score of many hyperedges at once, from cell statistics.
 
-:func:`cg_gains` gives the same ``f(v, P)`` as the row path
-(:func:`~estimators.scores._conditional_gaussian.cg_gain`, which fits the two factors of
-each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedge:
+:func:`cg_gains` gives the same ``f(v, P)`` as the row path (which fits the two factors
+of each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedge:
 
 * :class:`CGTables` computes, once per fitted score and lazily per tuple ``D'`` of
   categorical columns, the :class:`~estimators.stats.cell_statistics.CellStats` of all the

@@ -3,7 +3,7 @@
 For the hyperedges whose cells are too degenerate for moments combined from cell statistics
 (:mod:`estimators.scores._cg_batch`, "Precision": exactly collinear or constant cells,
 where the variance floor decides and the rounding of the moments shows at 1e-8), this
-repeats what :func:`~estimators.scores._conditional_gaussian.cg_gain` does -- two-pass
+repeats what the row path (:func:`~estimators.network.fitting.fit_cg_factor` per hyperedge) does -- two-pass
 moments by ``np.bincount`` over each hyperedge's complete rows in row order, the same
 pooling (:func:`~estimators.stats.moments.pooled`), regressions and per-row log
 densities -- for many hyperedges in one pass: the rows of hyperedge h go to bins of their

@@ -7,13 +7,13 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 import pytest
-from cg_tables import cg_data, hide_cells
+from cg_tables import cg_bic_block_rows, cg_block_rows, cg_data, hide_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estimators.columns import MixedEncoder
-from estimators.scores._cg_bic import cg_bic_block, cg_bic_block_rows
-from estimators.scores._conditional_gaussian import CGData, cg_block, cg_block_rows
+from estimators.scores._cg_bic import cg_bic_block
+from estimators.scores._conditional_gaussian import CGData, cg_block
 from estimators.stats.cell_statistics import CellStats, merge_axes
 
 

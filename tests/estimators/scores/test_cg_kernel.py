@@ -5,12 +5,12 @@ mixed tables with missing and empty cells and 2, 3 or 8 and more states; its ``e
 
 import numpy as np
 import pandas as pd
-from cg_tables import cg_data, hide_cells
+from cg_tables import cg_block_rows, cg_data, hide_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estimators.scores._cg_kernel import _exp, _log, _log1p, _pairwise_sum
-from estimators.scores._conditional_gaussian import cg_block, cg_block_rows
+from estimators.scores._conditional_gaussian import cg_block
 
 
 @st.composite
