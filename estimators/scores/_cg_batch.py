@@ -22,9 +22,9 @@ of each hyperedge from its rows, MATH.md §7) without fitting anything per hyper
   hyperedges with the same layout.
 * **First runs in numpy.** The gather, the continuous v with at most two continuous
   parents and the Bayes-rule factor with one or two run in numpy forms of the kernels that
-  do the same operations in the same order (:mod:`~estimators.scores._cg_continuous_numpy`,
-  :mod:`~estimators.scores._cg_bayes_numpy`: the same numbers bit for bit on every CPU, both
-  forms computing ``log`` and ``exp`` by the same written-out fdlibm code) while the kernel
+  do the same operations in the same order (:mod:`~estimators.scores._cg_numpy`: the same
+  numbers bit for bit on every CPU, both forms computing ``log`` and ``exp`` by the same
+  written-out fdlibm code) while the kernel
   is neither compiled in this process nor in numba's disk cache, until the process has spent
   a time budget in that numpy form (:class:`~estimators.base.kernel_choice.KernelChoice`):
   a small table's first run (TAN on helpmiss) compiles no kernel (~20 s CPU of compilation
@@ -53,8 +53,7 @@ import numpy as np
 
 from estimators.base.kernel_choice import KernelChoice
 from estimators.columns import EncodedColumns
-from estimators.scores import _cg_bayes_numpy as bayes_numpy
-from estimators.scores._cg_continuous_numpy import continuous_gains as continuous_gains_numpy
+from estimators.scores import _cg_numpy
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
 from estimators.stats.cell_statistics import CellStats, merge_axes
 from estimators.stats.gaussian import cells_log_likelihood, regression
@@ -224,30 +223,9 @@ class CGTables:
             gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
             return mean, M
 
-        mean, M = _GATHER.call(_gather_moments, comp, R1, R2, spos, ref, n, kernel_form=kernel)
+        mean, M = _GATHER.call(_cg_numpy.gather_moments, comp, R1, R2, spos, ref, n,
+                               kernel_form=kernel)
         return CellStats(n, mean, M)
-
-
-def _gather_moments(comp, R1, R2, spos, ref, n):
-    """:func:`~estimators.scores._cg_kernel.gather_moments` in numpy, the same operations in
-    the same order (so the same numbers bit for bit): per hyperedge the raw sums of the
-    patterns in which its columns are observed, added in pattern order from 0, then ``d =
-    S1 / max(n, 1)``, ``mean = ref + d`` and ``M = S2 - (n d_i) d_k``; ``mean`` (H, G, s) and
-    ``M`` (H, G, s, s)."""
-    H, s = spos.shape
-    G = R1.shape[2]
-    cols = spos if R2.shape[2] > 1 else np.zeros_like(spos)  # one column: no cross products
-    S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
-    for q in range(R1.shape[0]):
-        h = np.flatnonzero(comp[:, q])
-        if h.size:
-            S1[h] += R1[q][spos[h]]
-            S2[h] += R2[q][spos[h][:, :, None], cols[h][:, None, :]]
-    d = S1 / np.maximum(n, 1.0)[:, None, :]  # (H, s, G)
-    mean = ref[:, spos].transpose(1, 0, 2) + d.transpose(0, 2, 1)
-    nd = (n[:, None, :] * d).transpose(0, 2, 1)  # (H, G, s)
-    M = S2.transpose(0, 3, 1, 2) - nd[:, :, :, None] * d.transpose(0, 2, 1)[:, :, None, :]
-    return mean, M
 
 
 def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
@@ -340,11 +318,11 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     spos = np.ascontiguousarray(spos, dtype=np.int64)
 
     def numpy_form():
-        params = bayes_numpy.bayes_parameters(n, mean, M, mcr, vs, ridge, TINY) if c <= 2 else None
+        params = _cg_numpy.bayes_parameters(n, mean, M, mcr, vs, ridge, TINY) if c <= 2 else None
         if params is None:  # (a singular pooled covariance: the kernel's stale values)
             return None
         p_mean, p_prec, p_const, class_ll, ntot, flag = params
-        full = bayes_numpy.bayes_row_sums(
+        full = _cg_numpy.bayes_row_sums(
             tables.X, tables.obs, spos, rows, cv, starts, p_mean.reshape(H, K, G, c),
             p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G))
         return full, class_ll, ntot, flag
@@ -480,7 +458,7 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
                 H = st.n.shape[0]
                 args = (st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
                         st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
-                g, nt, fl = _CONTINUOUS.call(continuous_gains_numpy, *args)
+                g, nt, fl = _CONTINUOUS.call(_cg_numpy.continuous_gains, *args)
             elif kind == "continuous":  # ridge 0: the regressions take pseudo-inverses
                 g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
                                              var_smoothing, ridge)

@@ -3,10 +3,11 @@
 For the hyperedges whose cells are too degenerate for moments combined from cell statistics
 (:mod:`estimators.scores._cg_batch`, "Precision": exactly collinear or constant cells,
 where the variance floor decides and the rounding of the moments shows at 1e-8), this
-repeats what the row path (:func:`~estimators.network.fitting.fit_cg_factor` per hyperedge) does -- two-pass
-moments by ``np.bincount`` over each hyperedge's complete rows in row order, the same
-pooling (:func:`~estimators.stats.moments.pooled`), regressions and per-row log
-densities -- for many hyperedges in one pass: the rows of hyperedge h go to bins of their
+repeats what the row path (:func:`~estimators.network.fitting.fit_cg_factor` per
+hyperedge) does -- two-pass moments by ``np.bincount`` over each hyperedge's complete rows
+in row order, the same pooling and regressions
+(:func:`~estimators.stats.gaussian.regression_cells`) and per-row log densities -- for
+many hyperedges in one pass: the rows of hyperedge h go to bins of their
 own, so every per-bin sum adds the same numbers in the same order as the row path does.
 """
 
