@@ -12,7 +12,7 @@ of each hyperedge from its rows, MATH.md §7) without fitting anything per hyper
   over the whole group, in compiled loops (numba) with one pass per hyperedge over its
   cells: for a continuous v, the pooling of small cells and the ridge regressions with
   their residual sums from the cells' moments (:mod:`estimators.scores._cg_continuous_kernel`;
-  numpy's :func:`_gain_continuous` where ``ridge = 0``); for a categorical v with continuous
+  its numpy form with pseudo-inverses where ``ridge = 0``); for a categorical v with continuous
   parents, the Bayes-rule factor's pooled Gaussians per cell
   (:mod:`estimators.scores._cg_bayes_kernel`) and its normaliser ``log sum_c`` -- not a
   function of moments -- on the rows, still batched over the group
@@ -55,8 +55,7 @@ from estimators.base.kernel_choice import KernelChoice
 from estimators.columns import EncodedColumns
 from estimators.scores import _cg_numpy
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
-from estimators.stats.cell_statistics import CellStats, merge_axes
-from estimators.stats.gaussian import cells_log_likelihood, regression
+from estimators.stats.cell_statistics import CellStats
 
 __all__ = ["CGTables", "Hyperedges", "cg_gains"]
 
@@ -228,63 +227,6 @@ class CGTables:
         return CellStats(n, mean, M)
 
 
-def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
-    """Per finest cell, the statistics of the first level with ``n >= th`` (else the last);
-    each level broadcasts against the finest shape (the row path's pooling)."""
-    out = levels[-1]
-    n, mean, M = out.n, out.mean, out.M
-    for lv in reversed(levels[:-1]):
-        ok = lv.n >= th
-        n = np.where(ok, lv.n, n)
-        mean = np.where(ok[..., None], lv.mean, mean)
-        M = np.where(ok[..., None, None], lv.M, M)
-    return CellStats(n, mean, M)
-
-
-def _scale(glob: CellStats):
-    """Column variances over the hyperedge's rows (1 where 0, as the row path), and a flag
-    where a variance is tiny but not 0 against the squared (shifted) mean: a column
-    constant over those rows, whose rounding-level variance the two paths round
-    differently."""
-    var = np.diagonal(glob.M, axis1=-2, axis2=-1) / np.maximum(glob.n, 1.0)[..., None]
-    flag = ((var != 0) & (var < TINY * (var + glob.mean**2))).any(axis=-1)
-    return np.where(var > 0, var, 1.0), flag
-
-
-def _pooled_fit(levels: list[CellStats], th: int, ridge: float, scale, floor) -> tuple:
-    """The pooled regression of each finest cell (:func:`_levels_pool`,
-    :func:`~estimators.stats.gaussian.regression`): its moments, ``(a, b, rss)`` and the
-    floored variance."""
-    pool = _levels_pool(levels, th)
-    a, b, rss = regression(pool, ridge, scale)
-    return pool, (a, b, rss), np.maximum(np.maximum(rss / np.maximum(pool.n, 1.0), 0.0), floor)
-
-
-def _gain_continuous(st: CellStats, m, mcr, vs, ridge):
-    """f(v, C u D) for a continuous v (last coordinate), cells (H, U*m)."""
-    H, S = st.n.shape[0], st.mean.shape[-1]
-    c = S - 1
-    cell = CellStats(st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, S),
-                     st.M.reshape(H, -1, m, S, S))
-    cls = merge_axes(cell, 1)
-    glob = merge_axes(cls, 2)
-    scale, flag = _scale(glob)
-    flag = flag.reshape(H)
-    floor = vs * scale[..., -1]  # (H, 1, 1)
-    pool, (a, b, rss), s2 = _pooled_fit([cell, cls, glob], max(mcr, c + 2), ridge,
-                                        scale[..., :c], floor)
-    Mdiag = np.diagonal(pool.M, axis1=-2, axis2=-1)
-    near = rss < TINY * (Mdiag[..., c] + np.einsum("...c,...c->...", b * b, Mdiag[..., :c]))
-    flag |= (near & (cell.n > 0)).any(axis=(1, 2))
-    full = cells_log_likelihood(cell, a, b, s2).sum(axis=(1, 2))
-    # the P = {} factor: one Gaussian per class (pooled when small), on the same rows
-    v_cls, v_glob = (CellStats(x.n, x.mean[..., c:], x.M[..., c:, c:]) for x in (cls, glob))
-    _, (a0, b0, _), s20 = _pooled_fit([v_cls, v_glob], max(mcr, 2), ridge, None, floor)
-    base = cells_log_likelihood(v_cls, a0, b0, s20).sum(axis=(1, 2))
-    ntot = glob.n.reshape(H)
-    return (full - base) / np.maximum(ntot, 1.0), ntot, flag
-
-
 def _gain_categorical(n, L, m, j):
     """f(v, D) for a categorical v (axis j of the layout ``L``) without continuous parents:
     the plug-in CMI ``sum N ln(N N_y / (N_vy N_Dy)) / n`` from counts (H, *L, m), summed in
@@ -453,15 +395,14 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         step = max(1, _BUDGET // max(1, tables.n_patterns * G * max(s, 1) ** 2))
         for a in range(0, idx.size, step):
             sl = slice(a, a + step)
-            if kind == "continuous" and ridge > 0:
+            if kind == "continuous":
                 st = tables.gather(cats, spos[sl])
                 H = st.n.shape[0]
                 args = (st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
                         st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
-                g, nt, fl = _CONTINUOUS.call(_cg_numpy.continuous_gains, *args)
-            elif kind == "continuous":  # ridge 0: the regressions take pseudo-inverses
-                g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
-                                             var_smoothing, ridge)
+                # ridge 0: pseudo-inverses, in numpy only
+                g, nt, fl = (_CONTINUOUS.call(_cg_numpy.continuous_gains, *args) if ridge > 0
+                             else _cg_numpy.continuous_gains(*args))
             else:  # (cats, j) names v: one vertex per group
                 g, nt, fl = _gain_bayes(tables, cats[j], cats, j, spos[sl], min_cell_rows,
                                         var_smoothing, ridge)

@@ -1,7 +1,7 @@
 """The conditional Gaussian score of a continuous v (MATH.md §7), compiled: one pass per
 hyperedge over its cells instead of numpy expressions over (hyperedges x cells x s x s)
-temporaries (:func:`estimators.scores._cg_batch._gain_continuous` is the numpy form, kept
-for ``ridge = 0``, where the regression takes a pseudo-inverse).
+temporaries (:func:`estimators.scores._cg_numpy.continuous_gains` is its numpy form, also
+the path of ``ridge = 0``, where the regression takes a pseudo-inverse).
 
 Per hyperedge, from the statistics of its cells (configuration u of the categorical
 parents, class y) of its continuous members -- the continuous parents C, then v --:

@@ -149,14 +149,19 @@ def _lu_solve(A, rhs):
 def _regression(n, mean, M, c: int, ridge: float, scale):
     """The kernel's ``_regression`` of one level: (b, intercept, rss, n1, singular), ``b``
     (..., c) (None for c = 0); ``singular`` where its system is (the kernel then keeps a
-    stale coefficient)."""
+    stale coefficient). With ``ridge = 0`` the minimum-norm slopes (pseudo-inverse), which
+    the kernel does not compute."""
     n1 = _max(n, 1.0)
     if c == 0:
         return None, mean[..., 0], _residual(M, None, 0), n1, np.zeros(n.shape, dtype=bool)
     A = M[..., :c, :c].copy()
     for i in range(c):
         A[..., i, i] = A[..., i, i] + ridge * n1 * scale[..., i]
-    b, singular = _lu_solve(A, M[..., :c, c])
+    if ridge > 0:
+        b, singular = _lu_solve(A, M[..., :c, c])
+    else:
+        b = np.einsum("...ij,...j->...i", np.linalg.pinv(A, hermitian=True), M[..., :c, c])
+        singular = np.zeros(n.shape, dtype=bool)
     a = mean[..., c]
     for i in range(c):
         a = a - b[..., i] * mean[..., i]
@@ -166,7 +171,8 @@ def _regression(n, mean, M, c: int, ridge: float, scale):
 def continuous_gains(n, mean, M, mcr, vs, ridge, tiny):
     """:func:`~estimators.scores._cg_continuous_kernel.continuous_gains` for ``c = s - 1``
     continuous parents; None where a regression's system that the kernel solves is
-    singular (call the kernel).
+    singular (call the kernel). With ``ridge = 0`` (a path of its own: the kernel takes
+    ``ridge > 0``) the slopes are the minimum-norm least-squares ones (pseudo-inverse).
 
     Parameters
     ----------
@@ -217,12 +223,13 @@ def _gains(n, mean, M, mcr, vs, ridge, tiny):
     # per cell the first level with th rows (the cell's own regression only where nn >= th)
     nn = n
     own, by_class = nn >= th, cl_n[:, None, :] >= th
-    if c == 1:  # the kernel's scalar branch for one parent: no 0.0 + in its residual
+    if c == 0:
+        cell_b, cell_a, cell_rss = None, mean[..., 0], M[..., 0, 0]
+    elif c == 1 and ridge > 0:  # the kernel's scalar branch for one parent: no 0.0 + in
+        # its residual
         b0 = M[..., 0, 1] / (M[..., 0, 0] + ridge * _max(nn, 1.0) * scale[:, None, None, 0])
         cell_b, cell_a = b0[..., None], mean[..., 1] - b0 * mean[..., 0]
         cell_rss = (M[..., 1, 1] - 2.0 * (b0 * M[..., 0, 1])) + b0 * M[..., 0, 0] * b0
-    elif c == 0:
-        cell_b, cell_a, cell_rss = None, mean[..., 0], M[..., 0, 0]
     else:  # the kernel's _regression per cell
         cell_b, cell_a, cell_rss, _, singular = _regression(nn, mean, M, c, ridge,
                                                             scale[:, None, None])
