@@ -7,8 +7,8 @@ products ``M`` (:class:`~estimators.stats.cell_statistics.CellStats`, pooled or 
 compute from them is here, batched over cells (any number of leading axes):
 
 * :func:`regression_cells`: the pooled (or shrunk, :mod:`estimators.stats.moments`)
-  regression of the last coordinate on the others per cell -- :func:`regression` (intercepts,
-  slopes, residual sums) and :func:`cell_regression` (floored variances);
+  regression of the last coordinate on the others per cell (:func:`cell_regression`:
+  intercepts, slopes and floored variances);
 * :func:`gaussian_cells`: the pooled (or shrunk) Gaussians of the Bayes-rule factor -- the
   means, and by :func:`cell_gaussians` the precision and log-determinant of each cell's
   covariance plus a diagonal floor;
@@ -29,7 +29,7 @@ from estimators.stats.cell_statistics import CellStats
 from estimators.stats.moments import pooled, shrunk
 
 __all__ = ["LOG_2PI", "cell_gaussians", "cell_regression", "cells_log_likelihood",
-           "gaussian_cells", "normal_log_density", "regression", "regression_cells"]
+           "gaussian_cells", "normal_log_density", "regression_cells"]
 
 #: ``ln(2 pi)``
 LOG_2PI = float(np.log(2.0 * np.pi))
@@ -54,27 +54,24 @@ def _quad(b, M):
     return np.einsum("...i,...ij,...j->...", b, M, b)
 
 
-def regression(mo: CellStats, ridge: float, scale) -> tuple:
-    """Intercept ``a``, slopes ``b`` and residual sum of squares of the regression of the
-    last coordinate on the others in each cell of ``mo`` (leading axes: the cells).
+def cell_regression(mo: CellStats, ridge: float, scale, floor, additive: bool) -> tuple:
+    """Intercept ``a``, slopes ``b`` and variance ``s2`` of the regression of the last
+    coordinate on the others in each cell of ``mo`` (leading axes: the cells).
 
     ``b = (M_CC + ridge n diag(scale))^-1 M_Cv``, ``scale`` the parents' variances (one row
     per cell or broadcast); with ``ridge = 0`` the minimum-norm least-squares slopes
-    (pseudo-inverse), as ``numpy.linalg.lstsq`` gives for collinear parents.
-
-    Returns
-    -------
-    a, b, rss : ndarray
-        Shapes ``cells``, ``cells + (|C|,)``, ``cells``.
+    (pseudo-inverse), as ``numpy.linalg.lstsq`` gives for collinear parents. ``s2`` is the
+    ML residual variance ``max(rss / n, 0)`` floored at ``floor`` (a number or one per
+    cell), or with ``floor`` added to it when ``additive``.
 
     Examples
     --------
     >>> x = np.array([0.0, 1.0, 2.0, 3.0])
     >>> Z = np.column_stack([x, 1.0 + 2.0 * x])
     >>> mo = CellStats.from_arrays(Z, np.zeros(4, np.int64), 1)
-    >>> a, b, rss = regression(mo, 0.0, None)
-    >>> np.round([a[0], b[0, 0], rss[0]], 12).tolist()
-    [1.0, 2.0, 0.0]
+    >>> a, b, s2 = cell_regression(mo, 0.0, None, 0.25, False)
+    >>> np.round([a[0], b[0, 0], s2[0]], 12).tolist()
+    [1.0, 2.0, 0.25]
     """
     p = mo.mean.shape[-1] - 1
     n = np.maximum(mo.n, 1.0)
@@ -87,24 +84,7 @@ def regression(mo: CellStats, ridge: float, scale) -> tuple:
     else:
         b = np.einsum("...ij,...j->...i", np.linalg.pinv(Mcc, hermitian=True), Mcv)
     a = mo.mean[..., p] - _dot(b, mo.mean[..., :p])
-    return a, b, Mvv - 2.0 * _dot(b, Mcv) + _quad(b, Mcc)
-
-
-def cell_regression(mo: CellStats, ridge: float, scale, floor, additive: bool) -> tuple:
-    """:func:`regression`'s intercept and slopes with the ML residual variance
-    ``max(rss / n, 0)`` floored at ``floor`` (a number or one per cell), or with ``floor``
-    added to it when ``additive``: ``(a, b, s2)``.
-
-    Examples
-    --------
-    >>> Z = np.array([[0.0, 1.0], [1.0, 3.0], [2.0, 5.0]])
-    >>> mo = CellStats.from_arrays(Z, np.zeros(3, np.int64), 1)
-    >>> a, b, s2 = cell_regression(mo, 0.0, None, 0.25, False)
-    >>> s2.tolist()
-    [0.25]
-    """
-    a, b, rss = regression(mo, ridge, scale)
-    ml = np.maximum(rss / np.maximum(mo.n, 1.0), 0.0)
+    ml = np.maximum((Mvv - 2.0 * _dot(b, Mcv) + _quad(b, Mcc)) / n, 0.0)
     return a, b, ml + floor if additive else np.maximum(ml, floor)
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from estimators.scores._cg_batch import TINY
 from estimators.scores._cg_continuous_kernel import continuous_gains
 from estimators.stats.cell_statistics import CellStats, merge_axes
-from estimators.stats.gaussian import cells_log_likelihood, regression
+from estimators.stats.gaussian import cell_regression, cells_log_likelihood
 
 
 def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
@@ -40,11 +40,14 @@ def _scale(glob: CellStats):
 
 def _pooled_fit(levels: list[CellStats], th: int, ridge: float, scale, floor) -> tuple:
     """The pooled regression of each finest cell (:func:`_levels_pool`,
-    :func:`~estimators.stats.gaussian.regression`): its moments, ``(a, b, rss)`` and the
-    floored variance."""
+    :func:`~estimators.stats.gaussian.cell_regression`): its moments, ``(a, b, rss)`` and
+    the floored variance."""
     pool = _levels_pool(levels, th)
-    a, b, rss = regression(pool, ridge, scale)
-    return pool, (a, b, rss), np.maximum(np.maximum(rss / np.maximum(pool.n, 1.0), 0.0), floor)
+    a, b, s2 = cell_regression(pool, ridge, scale, floor, False)
+    M, c = pool.M, b.shape[-1]
+    rss = (M[..., c, c] - 2.0 * np.einsum("...c,...c->...", b, M[..., :c, c])
+           + np.einsum("...i,...ij,...j->...", b, M[..., :c, :c], b))
+    return pool, (a, b, rss), s2
 
 
 def _gain_continuous(st: CellStats, m, mcr, vs, ridge):
