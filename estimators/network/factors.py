@@ -81,7 +81,7 @@ import numpy as np
 from estimators.base.log_sum_exp import log_sum_exp
 from estimators.columns import EncodedColumns
 from estimators.marginal.cg_vertex_factors import gather
-from estimators.stats.gaussian import LOG_2PI, normal_log_density
+from estimators.stats.gaussian import LOG_2PI, gaussian_log_joint, normal_log_density
 from estimators.stats.moments import parent_configurations
 
 __all__ = ["LOG_2PI", "BayesCategoricalFactor", "CategoricalFactor", "Factor",
@@ -358,10 +358,9 @@ class BayesCategoricalFactor(Factor):
 
     def _log_joint(self, u, classes, xc):
         """``ln p(c | u, y) + ln N(x_C; mu_c, S_c)`` for every c: shape (n, q, K)."""
-        r = xc[:, None, None, :] - self.mean[u, classes]
-        quad = np.einsum("nqki,nqkij,nqkj->nqk", r, self.precision[u, classes], r)
-        p = xc.shape[1]
-        return self.log_cpt[u, classes] - 0.5 * (p * LOG_2PI + self.logdet[u, classes] + quad)
+        return gaussian_log_joint(self.log_cpt[u, classes],
+                                  xc[:, None, None, :] - self.mean[u, classes],
+                                  self.precision[u, classes], self.logdet[u, classes])
 
     def _rows(self, enc, classes):
         u = self.config_index(enc)[:, None]

@@ -17,7 +17,12 @@ import numpy as np
 
 from estimators.network.fitting import log_cpt_table as _cpt
 from estimators.stats.cell_statistics import CellStats
-from estimators.stats.gaussian import LOG_2PI, gaussian_cells, normal_log_density, regression_cells
+from estimators.stats.gaussian import (
+    gaussian_cells,
+    gaussian_log_joint,
+    normal_log_density,
+    regression_cells,
+)
 from estimators.stats.moments import grouped_moments
 
 __all__ = ["gains_on_rows", "row_path_key"]
@@ -162,11 +167,9 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
         counts = np.bincount(fine, minlength=n_fine).astype(float).reshape(-1, m, K)
         log_cpt = np.concatenate([_cpt(counts[offU[h]:offU[h] + U[h]], 0.0)
                                   for h in range(H)])  # (sum U, m, K): per hyperedge's table
-        mean = mean.reshape(-1, K, c)[row]
-        r = Z[:, None, :] - mean
-        quad = np.einsum("tki,tkij,tkj->tk", r, prec.reshape(-1, K, c, c)[row], r)
-        lj = log_cpt.reshape(-1, K)[row] - 0.5 * (c * LOG_2PI + logdet.reshape(-1, K)[row]
-                                                  + quad)
+        lj = gaussian_log_joint(log_cpt.reshape(-1, K)[row],
+                                Z[:, None, :] - mean.reshape(-1, K, c)[row],
+                                prec.reshape(-1, K, c, c)[row], logdet.reshape(-1, K)[row])
         with np.errstate(invalid="ignore"):
             full = lj[np.arange(ii.size), cv] - _logsumexp_rows(lj)
         ycount = np.bincount((hh * m + yy) * K + cv, minlength=H * m * K).astype(float)

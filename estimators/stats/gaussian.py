@@ -14,8 +14,9 @@ compute from them is here, batched over cells (any number of leading axes):
   covariance plus a diagonal floor;
 * :func:`cells_log_likelihood`: ``sum ln N(x_v; a + b.x_C, s2)`` over a cell's rows from
   its own moments, without the rows;
-* :func:`normal_log_density` and :data:`LOG_2PI`: the one Gaussian log density of the
-  package (``ln(2 pi)`` is defined here only).
+* :func:`normal_log_density` and :func:`gaussian_log_joint`: the Gaussian log densities
+  of a regression and of Bayes' rule, and :data:`LOG_2PI` (``ln(2 pi)`` is defined here
+  only).
 
 The compiled score kernels (:mod:`estimators.scores`) run these formulas inside their
 per-hyperedge loops, operation for operation.
@@ -29,7 +30,7 @@ from estimators.stats.cell_statistics import CellStats
 from estimators.stats.moments import pooled, shrunk
 
 __all__ = ["LOG_2PI", "cell_gaussians", "cell_regression", "cells_log_likelihood",
-           "gaussian_cells", "normal_log_density", "regression_cells"]
+           "gaussian_cells", "gaussian_log_joint", "normal_log_density", "regression_cells"]
 
 #: ``ln(2 pi)``
 LOG_2PI = float(np.log(2.0 * np.pi))
@@ -44,6 +45,21 @@ def normal_log_density(residual, var):
     True
     """
     return -0.5 * (LOG_2PI + np.log(var) + residual * residual / var)
+
+
+def gaussian_log_joint(log_prior, residual, precision, logdet):
+    """``ln p(k) + ln N(x; mu_k, S_k) = ln p(k) - (p ln 2 pi + ln|S_k| + r' S_k^-1 r) / 2``
+    with ``r = x - mu_k`` (..., p), from the precision and log-determinant of each
+    Gaussian (:func:`cell_gaussians`): the terms of Bayes' rule over the states k.
+
+    Examples
+    --------
+    >>> got = gaussian_log_joint(np.log(0.5), np.ones(1), np.array([[0.25]]), np.log(4.0))
+    >>> bool(np.isclose(got, np.log(0.5) + normal_log_density(1.0, 4.0)))
+    True
+    """
+    quad = np.einsum("...i,...ij,...j->...", residual, precision, residual)
+    return log_prior - 0.5 * (residual.shape[-1] * LOG_2PI + logdet + quad)
 
 
 def _dot(a, b):
