@@ -1,7 +1,7 @@
 """A compiled kernel or its numpy form: what a first run pays for (issue 49).
 
 Some compiled kernels (numba) have a numpy form that gives the same numbers bit for bit
-on every CPU (e.g. :mod:`estimators.scores._cg_continuous_numpy`: the same operations in
+on every CPU (e.g. :mod:`estimators.scores._cg_numpy`: the same operations in
 the same order, and one ``log`` written out for both forms rather than numpy's and the C
 library's, which differ by 1 ulp on some inputs where numpy uses AVX-512). Compiling a kernel costs seconds of
 CPU once per installation; a small table's work takes milliseconds in either form. A

@@ -17,9 +17,8 @@ once:
 * families with missing cells: per parent set C, the two-pass moments of every child v on
   its own available rows, all children in one masked array operation;
 
-then pooled (or shrunk) and solved by the same functions as the per-family fit
-(:func:`~estimators.stats.moments.pooled`, :func:`~estimators.stats.moments.shrunk`,
-:func:`~estimators.network.fitting.cell_regression`) on the stack of all families' cells.
+then pooled (or shrunk) and solved by the Gaussian cells of the per-family fit
+(:func:`~estimators.stats.gaussian.regression_cells`) on the stack of all families' cells.
 The mean training ``ln p`` of each factor (the edge scores) is summed over its rows, chunks
 of families at once.
 
@@ -46,10 +45,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from estimators.columns import EncodedColumns
-from estimators.network.factors import LOG_2PI, LinearGaussianFactor
-from estimators.network.fitting import cell_regression
+from estimators.network.factors import LinearGaussianFactor
 from estimators.stats.cell_statistics import CellStats
-from estimators.stats.moments import Moments, pooled, shrunk
+from estimators.stats.gaussian import LOG_2PI, normal_log_density, regression_cells
 
 __all__ = ["GaussianSpodes", "fit_gaussian_families"]
 
@@ -183,11 +181,9 @@ def _regressions(enc, y, fams, k, shrink, cls, glob, rows, m, floor, min_cell_ro
     flat_glob = CellStats(np.ascontiguousarray(glob.n).reshape(F), glob.mean.reshape(F, k + 1),
                           glob.M.reshape(F, k + 1, k + 1))
     levels = [(flat_cls, up_cls), (flat_glob, up_glob)]
-    if shrink:
-        mo = shrunk(levels, threshold)
-    else:
-        mo = pooled(levels, threshold, np.r_[np.full(k, -np.inf), floor])
-    a, b, s2 = cell_regression(Moments(mo.n, mo.mean, mo.M), 0.0, None, floor, True)
+    a, b, s2 = regression_cells(levels, threshold, ridge=0.0, scale=None, floor=floor,
+                                additive=True, shrink=shrink,
+                                min_var=np.r_[np.full(k, -np.inf), floor])
     a, b, s2 = a.reshape(F, 2, m), b.reshape(F, 2, m, k), s2.reshape(F, 2, m)
     total = _sum_log_prob(enc, y, fams, a[:, 0], b[:, 0], s2[:, 0])
     radix, configs = enc.n_levels[[]], np.zeros(1, np.int64)
@@ -212,8 +208,7 @@ def _sum_log_prob(enc, y, fams, a, b, s2) -> np.ndarray:
             sl = slice(start, start + step)
             Z = Xc[:, idx[sl]]  # (n_c, f, k + 1)
             mu = a[sl, c] + sum(b[sl, c, j] * Z[..., j] for j in range(k))
-            r = Z[..., k] - mu
-            lp = -0.5 * (LOG_2PI + np.log(s2[sl, c]) + r * r / s2[sl, c])
+            lp = normal_log_density(Z[..., k] - mu, s2[sl, c])
             out[sl] += np.where(np.isnan(lp), 0.0, lp).sum(axis=0)
     return out
 
@@ -306,7 +301,6 @@ class GaussianSpodes:
         return ll
 
 
-
 def _conditioned(x, obs, S, ch, a, b, s) -> np.ndarray:
     """``ln p_S(x_O | y)`` of N (row, SPODE) pairs with a missing member of S: the factors in
     order (members first), a Gaussian over x_S in moment form updated by each (Kalman):
@@ -328,7 +322,7 @@ def _conditioned(x, obs, S, ch, a, b, s) -> np.ndarray:
         var = np.einsum("kmn,kmn->km", bi, Pb) + s[:, i]
         e = x[rows, v][:, None] - pred
         upd = seen[:, None]
-        ll += np.where(upd, -0.5 * (LOG_2PI + np.log(var) + e * e / var), 0.0)
+        ll += np.where(upd, normal_log_density(e, var), 0.0)
         gain = np.where(upd[..., None], Pb / var[..., None], 0.0)
         mu = mu + gain * e[..., None]
         cov = cov - gain[..., :, None] * Pb[..., None, :]

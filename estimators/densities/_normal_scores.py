@@ -17,7 +17,6 @@ import numpy as np
 
 from estimators.densities._pair_density import PairDensity
 
-_LOG_2PI = np.log(2.0 * np.pi)
 RHO_MAX = 1.0 - 1e-9  # |rho| is clipped here so that ln(1 - rho^2) stays finite
 #: smallest eigenvalue kept by :func:`positive_definite_correlation`
 EIGEN_FLOOR = 1e-6

@@ -14,8 +14,9 @@ from estimators.densities._normal_scores import (
 )
 from estimators.densities._pair_density import class_rows
 from estimators.stats.cell_statistics import ClassMoments
+from estimators.stats.gaussian import LOG_2PI
 
-_LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
+_LOG_SQRT_2PI = 0.5 * LOG_2PI
 
 
 def smoothed_correlation(corr: np.ndarray, raw_var: np.ndarray, eps: float) -> np.ndarray:

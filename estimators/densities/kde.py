@@ -32,8 +32,9 @@ from scipy.special import logsumexp, ndtr
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from estimators.base.parameters import Parameter
+from estimators.stats.gaussian import LOG_2PI
 
-_LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
+_LOG_SQRT_2PI = 0.5 * LOG_2PI
 _TAIL = 6.0  # grid extends this many bandwidths beyond the data
 _REL_FLOOR = 1e-12  # gridded density below this fraction of its maximum is recomputed exactly
 _K_NEAR = 128

@@ -21,6 +21,8 @@ import numpy as np
 from scipy.linalg import solve_triangular
 from scipy.special import logsumexp
 
+from estimators.stats.gaussian import LOG_2PI
+
 _CELLS = 2**22  # points x sample pairs per chunk of the kernel sum
 
 
@@ -90,7 +92,7 @@ class FullKDE:
         self._chol = np.linalg.cholesky(self.cov)
         self._z = self._whiten(self.data)
         self._norm = (np.log(self.data.shape[0]) + np.log(np.diag(self._chol)).sum()
-                      + 0.5 * d * np.log(2.0 * np.pi))
+                      + 0.5 * d * LOG_2PI)
         self.h = float(np.sqrt(self.cov[0, 0]))
 
     def _whiten(self, pts: np.ndarray) -> np.ndarray:

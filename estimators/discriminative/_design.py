@@ -44,10 +44,9 @@ from estimators.network.factors import (
     LinearGaussianFactor,
 )
 from estimators.stats.cell_statistics import upper_pairs
+from estimators.stats.gaussian import LOG_2PI
 
 __all__ = ["Design", "fit_design", "generative_weights", "layout", "standardisation"]
-
-_LOG_2PI = float(np.log(2.0 * np.pi))
 
 
 @dataclass(frozen=True, eq=False)
@@ -312,7 +311,7 @@ def _factor_weights(f, mean: np.ndarray, sd: np.ndarray) -> np.ndarray:
         sdv = sd[f.v]
         beta = f.coef * sd[C]  # (U+1, m, p)
         gamma = f.intercept + np.einsum("umc,c->um", f.coef, mean[C]) - mean[f.v]
-        const = -0.5 * (_LOG_2PI + np.log(s2)) - gamma ** 2 / (2 * s2)
+        const = -0.5 * (LOG_2PI + np.log(s2)) - gamma ** 2 / (2 * s2)
         zv = gamma * sdv / s2
         zv2 = -sdv ** 2 / (2 * s2)
         zvzc = sdv * beta / s2[..., None]
@@ -325,7 +324,7 @@ def _factor_weights(f, mean: np.ndarray, sd: np.ndarray) -> np.ndarray:
         nu = (f.mean - mean[C]) / sd[C]
         P = f.precision * sd[C][:, None] * sd[C][None, :]
         Pnu = np.einsum("...ij,...j->...i", P, nu)
-        const = f.log_cpt - 0.5 * (p * _LOG_2PI + f.logdet + np.einsum("...i,...i->...", nu, Pnu))
+        const = f.log_cpt - 0.5 * (p * LOG_2PI + f.logdet + np.einsum("...i,...i->...", nu, Pnu))
         quad = -0.5 * off * P[..., iu, ju]
         return np.concatenate([const[..., None], Pnu, quad], axis=-1)
     raise TypeError(f"no log-linear features for a factor of type {type(f).__name__}")

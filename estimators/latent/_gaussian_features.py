@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from estimators.stats.gaussian import LOG_2PI
+
 from ._family_base import Family
 
 __all__ = ["GaussianFamily"]
-
-_LOG_2PI = np.log(2.0 * np.pi)
 
 
 class GaussianFamily(Family):
@@ -77,7 +77,7 @@ class GaussianFamily(Family):
         out = data[:, :, None] - mu
         out *= out
         out *= -0.5 / var
-        out += -0.5 * (np.log(var) + _LOG_2PI)
+        out += -0.5 * (np.log(var) + LOG_2PI)
         out *= mask[:, :, None]
         return out
 

@@ -8,9 +8,6 @@ import numpy as np
 
 from estimators.marginal._elimination import axis_shape, check_summed
 
-#: ``ln(2 pi)``
-LOG_2PI = np.log(2.0 * np.pi)
-
 
 def regression_at(factor, values: dict, ndim: int):
     """The factor's ``(intercept, coef, var)`` at the parents' values, lifted to ``ndim``

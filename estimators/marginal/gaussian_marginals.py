@@ -30,8 +30,7 @@ import numpy as np
 
 from estimators.densities import NormalScoreDensity
 from estimators.marginal._patterns import missing_patterns
-
-_LOG_2PI = np.log(2.0 * np.pi)
+from estimators.stats.gaussian import LOG_2PI
 
 
 def linear_gaussian_joint(factors: Sequence) -> tuple[np.ndarray, np.ndarray]:
@@ -110,7 +109,7 @@ def gaussian_log_marginal(
         w = np.linalg.solve(chol, np.swapaxes(resid, 1, 2))  # (C, o, r)
         logdet = np.log(np.diagonal(chol, axis1=1, axis2=2)).sum(axis=1)  # (C,)
         out[rows] = (
-            -0.5 * np.einsum("cor,cor->rc", w, w) - logdet - 0.5 * obs.size * _LOG_2PI
+            -0.5 * np.einsum("cor,cor->rc", w, w) - logdet - 0.5 * obs.size * LOG_2PI
         )
     return out
 

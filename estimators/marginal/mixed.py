@@ -74,12 +74,12 @@ from estimators.marginal._elimination import (
     peak_cells,
     work_cells,
 )
-from estimators.marginal._linear import LOG_2PI as _LOG_2PI
 from estimators.marginal._linear import linear_in, pattern_values
 from estimators.marginal._linear import mean_at as _mean
 from estimators.marginal._linear import regression_at as _regression
 from estimators.marginal._patterns import kept_vertices, missing_patterns, topological_order
 from estimators.marginal.posterior import posterior_pattern_factors, posterior_vertices
+from estimators.stats.gaussian import LOG_2PI
 
 #: default order of the Gauss–Hermite rule
 GH_ORDER = 64
@@ -161,7 +161,7 @@ def _gaussian_block(
     chol = np.linalg.cholesky(cov)
     w = np.linalg.solve(chol, resid[..., None])[..., 0]
     logdet = np.log(np.diagonal(chol, axis1=-2, axis2=-1)).sum(axis=-1)
-    return -0.5 * (w * w).sum(axis=-1) - logdet - 0.5 * o * _LOG_2PI
+    return -0.5 * (w * w).sum(axis=-1) - logdet - 0.5 * o * LOG_2PI
 
 
 def cg_log_marginal(
@@ -377,14 +377,14 @@ def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
         t = rule[0].reshape(axis_shape(n_vars, axis[q], rule[0].size))
         log_z, loc, scale = _gaussian_evidence(factors[q], values, evidence, ndim)
         values[q] = loc + scale * t
-        logs += [log_z, (np.log(rule[1]) - 0.5 * _LOG_2PI).reshape(t.shape)]
+        logs += [log_z, (np.log(rule[1]) - 0.5 * LOG_2PI).reshape(t.shape)]
     for v in order:
         if not keep[v] or v in in_block or v in block_children or quad[v] or v in absorbed:
             continue
         if continuous[v]:
             intercept, coef, var = _regression(factors[v], values, ndim)
             resid = values[v] - _mean(factors[v], values, intercept, coef)
-            logs.append(-0.5 * (resid**2 / var + np.log(var) + _LOG_2PI))
+            logs.append(-0.5 * (resid**2 / var + np.log(var) + LOG_2PI))
         else:
             logs.append(factors[v].log_prob_values(values[v], {p: values[p] for p in parents[v]}))
             # its temporaries: states x continuous parents per cell (Bayes' rule)
@@ -393,7 +393,7 @@ def _pattern_factors(factors, order, class_log_prior, X, pattern, rule):
             if v in numerators:  # its numerator went into the Gaussian evidence of x_q
                 lw, mu, var = numerators[v]
                 x = values[factors[v].continuous_parents[0]]
-                logs.append(-lw + 0.5 * ((x - mu) ** 2 / var + np.log(var) + _LOG_2PI))
+                logs.append(-lw + 0.5 * ((x - mu) ** 2 / var + np.log(var) + LOG_2PI))
     widths = [wide.get(i, 1) for i in range(len(logs))]
     for comp, kids in _block_components(parents, block, block_children):
         logs.append(_gaussian_block(factors, comp, kids, values, ndim))

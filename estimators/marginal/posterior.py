@@ -51,13 +51,13 @@ from networkx.utils import UnionFind
 
 from estimators.marginal._elimination import axis_shape
 from estimators.marginal._linear import (
-    LOG_2PI,
     linear_in,
     mean_at,
     pattern_values,
     regression_at,
 )
 from estimators.marginal._patterns import kept_vertices
+from estimators.stats.gaussian import LOG_2PI
 
 __all__ = ["posterior_pattern_factors", "posterior_vertices"]
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from estimators.network.factors import LOG_2PI as _LOG_2PI
 from estimators.network.stats_factors import (
     StatsTable,
     factor_from_stats,
@@ -36,6 +35,7 @@ from estimators.network.stats_factors import (
     single_type_table,
 )
 from estimators.stats.cell_statistics import encode
+from estimators.stats.gaussian import LOG_2PI
 from estimators.stats.mixed_statistics import MixedStats, mixed_stats
 from estimators.stats.partitions import (
     categories_of,
@@ -109,7 +109,7 @@ def _bayes_part(x, y, classes, specs) -> np.ndarray:
             values[p] = x[p].to_numpy(dtype=float)
         for c, rows in enumerate(by_class):  # loop over classes, not rows
             r = values[p][rows][:, None] - mean[c]
-            lj = log_cpt[c] - 0.5 * (_LOG_2PI + logdet[c] + r * precision[c] * r)
+            lj = log_cpt[c] - 0.5 * (LOG_2PI + logdet[c] + r * precision[c] * r)
             top = lj.max(axis=1)
             lse = top + np.log(np.exp(lj - top[:, None]).sum(axis=1))
             out[k] += float(np.sum(lj[np.arange(rows.size), codes[v][rows]] - lse))

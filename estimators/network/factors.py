@@ -81,14 +81,12 @@ import numpy as np
 from estimators.base.log_sum_exp import log_sum_exp
 from estimators.columns import EncodedColumns
 from estimators.marginal.cg_vertex_factors import gather
+from estimators.stats.gaussian import LOG_2PI, gaussian_log_joint, normal_log_density
 from estimators.stats.moments import parent_configurations
 
 __all__ = ["LOG_2PI", "BayesCategoricalFactor", "CategoricalFactor", "Factor",
            "LinearGaussianFactor"]
 
-#: ``ln(2 pi)``
-LOG_2PI = float(np.log(2.0 * np.pi))
-_LOG_2PI = LOG_2PI
 #: elements per gathered chunk in the Bayes-rule evaluation (bounds memory)
 _CHUNK = 1 << 22
 
@@ -326,8 +324,7 @@ class LinearGaussianFactor(Factor):
         xc = enc.values[:, list(self.continuous_parents)]
         mu = self.intercept[u, classes] + np.einsum("nqc,nc->nq", self.coef[u, classes], xc)
         s2 = self.var[u, classes]
-        r = enc.values[:, self.v][:, None] - mu
-        return -0.5 * (_LOG_2PI + np.log(s2) + r * r / s2)
+        return normal_log_density(enc.values[:, self.v][:, None] - mu, s2)
 
 
 @dataclass(eq=False)
@@ -361,10 +358,9 @@ class BayesCategoricalFactor(Factor):
 
     def _log_joint(self, u, classes, xc):
         """``ln p(c | u, y) + ln N(x_C; mu_c, S_c)`` for every c: shape (n, q, K)."""
-        r = xc[:, None, None, :] - self.mean[u, classes]
-        quad = np.einsum("nqki,nqkij,nqkj->nqk", r, self.precision[u, classes], r)
-        p = xc.shape[1]
-        return self.log_cpt[u, classes] - 0.5 * (p * _LOG_2PI + self.logdet[u, classes] + quad)
+        return gaussian_log_joint(self.log_cpt[u, classes],
+                                  xc[:, None, None, :] - self.mean[u, classes],
+                                  self.precision[u, classes], self.logdet[u, classes])
 
     def _rows(self, enc, classes):
         u = self.config_index(enc)[:, None]
@@ -443,7 +439,7 @@ class BayesCategoricalFactor(Factor):
                 quad += t
         t = None  # freed before the next tables
         quad += gather(logdet, idx, ndim)
-        quad += len(xs) * _LOG_2PI
+        quad += len(xs) * LOG_2PI
         quad *= 0.5
         log_joint = np.subtract(gather(log_prior, idx, ndim), quad, out=quad)
         log_post = np.subtract(log_joint, log_sum_exp(log_joint, -1), out=log_joint)

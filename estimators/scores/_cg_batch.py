@@ -1,8 +1,7 @@
 """The conditional Gaussian score of many hyperedges at once, from cell statistics.
 
-:func:`cg_gains` gives the same ``f(v, P)`` as the row path
-(:func:`~estimators.scores._conditional_gaussian.cg_gain`, which fits the two factors of
-each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedge:
+:func:`cg_gains` gives the same ``f(v, P)`` as the row path (which fits the two factors
+of each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedge:
 
 * :class:`CGTables` computes, once per fitted score and lazily per tuple ``D'`` of
   categorical columns, the :class:`~estimators.stats.cell_statistics.CellStats` of all the
@@ -13,7 +12,7 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
   over the whole group, in compiled loops (numba) with one pass per hyperedge over its
   cells: for a continuous v, the pooling of small cells and the ridge regressions with
   their residual sums from the cells' moments (:mod:`estimators.scores._cg_continuous_kernel`;
-  numpy's :func:`_gain_continuous` where ``ridge = 0``); for a categorical v with continuous
+  its numpy form with pseudo-inverses where ``ridge = 0``); for a categorical v with continuous
   parents, the Bayes-rule factor's pooled Gaussians per cell
   (:mod:`estimators.scores._cg_bayes_kernel`) and its normaliser ``log sum_c`` -- not a
   function of moments -- on the rows, still batched over the group
@@ -23,9 +22,9 @@ each hyperedge from its rows, MATH.md §7) without fitting anything per hyperedg
   hyperedges with the same layout.
 * **First runs in numpy.** The gather, the continuous v with at most two continuous
   parents and the Bayes-rule factor with one or two run in numpy forms of the kernels that
-  do the same operations in the same order (:mod:`~estimators.scores._cg_continuous_numpy`,
-  :mod:`~estimators.scores._cg_bayes_numpy`: the same numbers bit for bit on every CPU, both
-  forms computing ``log`` and ``exp`` by the same written-out fdlibm code) while the kernel
+  do the same operations in the same order (:mod:`~estimators.scores._cg_numpy`: the same
+  numbers bit for bit on every CPU, both forms computing ``log`` and ``exp`` by the same
+  written-out fdlibm code) while the kernel
   is neither compiled in this process nor in numba's disk cache, until the process has spent
   a time budget in that numpy form (:class:`~estimators.base.kernel_choice.KernelChoice`):
   a small table's first run (TAN on helpmiss) compiles no kernel (~20 s CPU of compilation
@@ -54,14 +53,12 @@ import numpy as np
 
 from estimators.base.kernel_choice import KernelChoice
 from estimators.columns import EncodedColumns
-from estimators.scores import _cg_bayes_numpy as bayes_numpy
-from estimators.scores._cg_continuous_numpy import continuous_gains as continuous_gains_numpy
+from estimators.scores import _cg_numpy
 from estimators.scores._cg_rows_batch import gains_on_rows, row_path_key
-from estimators.stats.cell_statistics import CellStats, merge_axes
+from estimators.stats.cell_statistics import CellStats
 
 __all__ = ["CGTables", "Hyperedges", "cg_gains"]
 
-_LOG_2PI = float(np.log(2.0 * np.pi))
 #: relative size below which a variance or residual is recomputed on the row path
 TINY = 1e-5
 #: gathered floats per chunk of hyperedges (bounds memory)
@@ -225,109 +222,9 @@ class CGTables:
             gather_moments(np.ascontiguousarray(comp), R1, R2, spos, ref, n, mean, M)
             return mean, M
 
-        mean, M = _GATHER.call(_gather_moments, comp, R1, R2, spos, ref, n, kernel_form=kernel)
+        mean, M = _GATHER.call(_cg_numpy.gather_moments, comp, R1, R2, spos, ref, n,
+                               kernel_form=kernel)
         return CellStats(n, mean, M)
-
-
-def _gather_moments(comp, R1, R2, spos, ref, n):
-    """:func:`~estimators.scores._cg_kernel.gather_moments` in numpy, the same operations in
-    the same order (so the same numbers bit for bit): per hyperedge the raw sums of the
-    patterns in which its columns are observed, added in pattern order from 0, then ``d =
-    S1 / max(n, 1)``, ``mean = ref + d`` and ``M = S2 - (n d_i) d_k``; ``mean`` (H, G, s) and
-    ``M`` (H, G, s, s)."""
-    H, s = spos.shape
-    G = R1.shape[2]
-    cols = spos if R2.shape[2] > 1 else np.zeros_like(spos)  # one column: no cross products
-    S1, S2 = np.zeros((H, s, G)), np.zeros((H, s, s, G))
-    for q in range(R1.shape[0]):
-        h = np.flatnonzero(comp[:, q])
-        if h.size:
-            S1[h] += R1[q][spos[h]]
-            S2[h] += R2[q][spos[h][:, :, None], cols[h][:, None, :]]
-    d = S1 / np.maximum(n, 1.0)[:, None, :]  # (H, s, G)
-    mean = ref[:, spos].transpose(1, 0, 2) + d.transpose(0, 2, 1)
-    nd = (n[:, None, :] * d).transpose(0, 2, 1)  # (H, G, s)
-    M = S2.transpose(0, 3, 1, 2) - nd[:, :, :, None] * d.transpose(0, 2, 1)[:, :, None, :]
-    return mean, M
-
-
-def _levels_pool(levels: list[CellStats], th: int) -> CellStats:
-    """Per finest cell, the statistics of the first level with ``n >= th`` (else the last);
-    each level broadcasts against the finest shape (the row path's pooling)."""
-    out = levels[-1]
-    n, mean, M = out.n, out.mean, out.M
-    for lv in reversed(levels[:-1]):
-        ok = lv.n >= th
-        n = np.where(ok, lv.n, n)
-        mean = np.where(ok[..., None], lv.mean, mean)
-        M = np.where(ok[..., None, None], lv.M, M)
-    return CellStats(n, mean, M)
-
-
-def _diag(M):
-    return np.diagonal(M, axis1=-2, axis2=-1)
-
-
-def _dot(a, b):
-    return np.einsum("...c,...c->...", a, b)
-
-
-def _quad(b, M):
-    return np.einsum("...i,...ij,...j->...", b, M, b)
-
-
-def _scale(glob: CellStats):
-    """Column variances over the hyperedge's rows (1 where 0, as the row path), and a flag
-    where a variance is tiny but not 0 against the squared (shifted) mean: a column
-    constant over those rows, whose rounding-level variance the two paths round
-    differently."""
-    var = _diag(glob.M) / np.maximum(glob.n, 1.0)[..., None]
-    flag = ((var != 0) & (var < TINY * (var + glob.mean**2))).any(axis=-1)
-    return np.where(var > 0, var, 1.0), flag
-
-
-def _gain_continuous(st: CellStats, m, mcr, vs, ridge):
-    """f(v, C u D) for a continuous v (last coordinate), cells (H, U*m)."""
-    H, S = st.n.shape[0], st.mean.shape[-1]
-    c = S - 1
-    cell = CellStats(st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, S),
-                     st.M.reshape(H, -1, m, S, S))
-    cls = merge_axes(cell, 1)
-    glob = merge_axes(cls, 2)
-    pool = _levels_pool([cell, cls, glob], max(mcr, c + 2))
-    scale, flag = _scale(glob)
-    flag = flag.reshape(H)
-    floor = vs * scale[..., -1]  # (H, 1, 1)
-    n1 = np.maximum(pool.n, 1.0)
-    pM = pool.M
-    Mcc, Mcv, Mvv = pM[..., :c, :c], pM[..., :c, c], pM[..., c, c]
-    if c == 0:
-        b = np.zeros(Mcv.shape)
-    elif ridge > 0:
-        A = Mcc + (ridge * n1)[..., None, None] * (scale[..., :c, None] * np.eye(c))
-        b = np.linalg.solve(A, Mcv[..., None])[..., 0]
-    else:
-        b = np.einsum("...ij,...j->...i", np.linalg.pinv(Mcc, hermitian=True), Mcv)
-    a = pool.mean[..., c] - _dot(b, pool.mean[..., :c])
-    rss = Mvv - 2.0 * _dot(b, Mcv) + _quad(b, Mcc)
-    s2 = np.maximum(np.maximum(rss / n1, 0.0), floor)
-    has = cell.n > 0
-    flag |= (has & (rss < TINY * (Mvv + _dot(b * b, _diag(Mcc))))).any(axis=(1, 2))
-    M = cell.M
-    d = cell.mean[..., c] - a - _dot(b, cell.mean[..., :c])
-    R = M[..., c, c] - 2.0 * _dot(b, M[..., :c, c]) + _quad(b, M[..., :c, :c]) + cell.n * d * d
-    full = -0.5 * np.where(has, cell.n * (_LOG_2PI + np.log(s2)) + R / s2, 0.0).sum(axis=(1, 2))
-    # the P = {} factor: one Gaussian per class (pooled when small), on the same rows
-    cn, cmean, cM = cls.n, cls.mean[..., c], cls.M[..., c, c]
-    small = cn < max(mcr, 2)
-    qn = np.where(small, glob.n, cn)
-    qmean = np.where(small, glob.mean[..., c], cmean)
-    qM = np.where(small, glob.M[..., c, c], cM)
-    s20 = np.maximum(np.maximum(qM / np.maximum(qn, 1.0), 0.0), floor)
-    R0 = cM + cn * (cmean - qmean) ** 2
-    base = -0.5 * np.where(cn > 0, cn * (_LOG_2PI + np.log(s20)) + R0 / s20, 0.0).sum(axis=(1, 2))
-    ntot = glob.n.reshape(H)
-    return (full - base) / np.maximum(ntot, 1.0), ntot, flag
 
 
 def _gain_categorical(n, L, m, j):
@@ -363,11 +260,11 @@ def _gain_bayes(tables: CGTables, v, cats, j, spos, mcr, vs, ridge):
     spos = np.ascontiguousarray(spos, dtype=np.int64)
 
     def numpy_form():
-        params = bayes_numpy.bayes_parameters(n, mean, M, mcr, vs, ridge, TINY) if c <= 2 else None
+        params = _cg_numpy.bayes_parameters(n, mean, M, mcr, vs, ridge, TINY) if c <= 2 else None
         if params is None:  # (a singular pooled covariance: the kernel's stale values)
             return None
         p_mean, p_prec, p_const, class_ll, ntot, flag = params
-        full = bayes_numpy.bayes_row_sums(
+        full = _cg_numpy.bayes_row_sums(
             tables.X, tables.obs, spos, rows, cv, starts, p_mean.reshape(H, K, G, c),
             p_prec.reshape(H, K, G, c, c), p_const.reshape(H, K, G))
         return full, class_ll, ntot, flag
@@ -498,15 +395,14 @@ def cg_gains(tables: CGTables, items, *, min_cell_rows: int, var_smoothing: floa
         step = max(1, _BUDGET // max(1, tables.n_patterns * G * max(s, 1) ** 2))
         for a in range(0, idx.size, step):
             sl = slice(a, a + step)
-            if kind == "continuous" and ridge > 0:
+            if kind == "continuous":
                 st = tables.gather(cats, spos[sl])
                 H = st.n.shape[0]
                 args = (st.n.reshape(H, -1, m), st.mean.reshape(H, -1, m, s),
                         st.M.reshape(H, -1, m, s, s), min_cell_rows, var_smoothing, ridge, TINY)
-                g, nt, fl = _CONTINUOUS.call(continuous_gains_numpy, *args)
-            elif kind == "continuous":  # ridge 0: the regressions take pseudo-inverses
-                g, nt, fl = _gain_continuous(tables.gather(cats, spos[sl]), m, min_cell_rows,
-                                             var_smoothing, ridge)
+                # ridge 0: pseudo-inverses, in numpy only
+                g, nt, fl = (_CONTINUOUS.call(_cg_numpy.continuous_gains, *args) if ridge > 0
+                             else _cg_numpy.continuous_gains(*args))
             else:  # (cats, j) names v: one vertex per group
                 g, nt, fl = _gain_bayes(tables, cats[j], cats, j, spos[sl], min_cell_rows,
                                         var_smoothing, ridge)

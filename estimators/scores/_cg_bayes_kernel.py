@@ -33,10 +33,9 @@ from estimators.base.numba_cache import jit
 from estimators.scores._cell_merge import merge_cells
 from estimators.scores._cg_kernel import log
 from estimators.scores._small_linalg import lu_inverse, lu_inverse_2
+from estimators.stats.gaussian import LOG_2PI
 
 __all__ = ["bayes_parameters"]
-
-_LOG_2PI = math.log(2.0 * math.pi)
 
 
 @jit(inline="always", error_model="numpy")
@@ -159,7 +158,7 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
                                 m0, i00, ld = g_mean[0], g_prec[0, 0], g_ld
                             p_mean[h, k, a, b, y, 0], p_prec[h, k, a, b, y, 0, 0] = m0, i00
                             p_const[h, k, a, b, y] = _log_prior(nn, nuy) - 0.5 * (
-                                c * _LOG_2PI + ld)
+                                c * LOG_2PI + ld)
                             continue
                         if c == 2:
                             if nn >= th:
@@ -184,7 +183,7 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
                             p_prec[h, k, a, b, y, 0, 0], p_prec[h, k, a, b, y, 0, 1] = i00, i01
                             p_prec[h, k, a, b, y, 1, 0], p_prec[h, k, a, b, y, 1, 1] = i10, i11
                             p_const[h, k, a, b, y] = _log_prior(nn, nuy) - 0.5 * (
-                                c * _LOG_2PI + ld)
+                                c * LOG_2PI + ld)
                             if nn > 0.0 and not flag[h]:  # nearly collinear parents
                                 sa = math.sqrt(max(s00, 1e-300))
                                 sb = math.sqrt(max(s11, 1e-300))
@@ -209,7 +208,7 @@ def bayes_parameters(n, mean, M, mcr, vs, ridge, tiny, p_mean, p_prec, p_const):
                                 p_mean[h, k, a, b, y, i] = pm[i]
                                 for j in range(c):
                                     out[i, j] = pp[i, j]
-                        p_const[h, k, a, b, y] = _log_prior(nn, nuy) - 0.5 * (c * _LOG_2PI + ld)
+                        p_const[h, k, a, b, y] = _log_prior(nn, nuy) - 0.5 * (c * LOG_2PI + ld)
                         if c > 1 and nn > 0.0 and not flag[h]:
                             flag[h] = _collinear(src, corr, inv, piv, work, tiny)
     return class_ll, ntot, flag

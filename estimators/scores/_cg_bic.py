@@ -36,7 +36,6 @@ from estimators.scores._cg_batch import Hyperedges
 from estimators.scores._conditional_gaussian import (
     CGData,
     ConditionalGaussianScore,
-    cg_gain,
     cg_gains_and_rows,
 )
 
@@ -53,20 +52,6 @@ def cg_extra_parameters(data: CGData, v: int, parents: tuple) -> int:
         return m * (q * (c + 2) - 2)
     r1 = int(enc.n_levels[v]) - 1
     return m * (q * r1 * (1 + c + c * (c + 1) // 2) - r1)
-
-
-def cg_bic_gain(data: CGData, v: int, parents: tuple) -> float:
-    """``f_BIC(v, parents)`` on the available cases (-inf when too few; non-empty parents)."""
-    gain = cg_gain(data, v, parents)
-    if not np.isfinite(gain):
-        return gain
-    n = int(data.enc.observed[:, [v, *parents]].all(axis=1).sum())
-    return n * gain - 0.5 * np.log(n) * cg_extra_parameters(data, v, parents)
-
-
-def cg_bic_block_rows(data: CGData, items) -> np.ndarray:
-    """``f_BIC(v, P)`` for each ``(v, P)`` item on the row path (the tests' oracle)."""
-    return np.array([cg_bic_gain(data, int(v), tuple(int(p) for p in ps)) for v, ps in items])
 
 
 def cg_bic_block(data: CGData, items) -> np.ndarray:

@@ -1,7 +1,7 @@
 """The conditional Gaussian score of a continuous v (MATH.md §7), compiled: one pass per
 hyperedge over its cells instead of numpy expressions over (hyperedges x cells x s x s)
-temporaries (:func:`estimators.scores._cg_batch._gain_continuous` is the numpy form, kept
-for ``ridge = 0``, where the regression takes a pseudo-inverse).
+temporaries (:func:`estimators.scores._cg_numpy.continuous_gains` is its numpy form, also
+the path of ``ridge = 0``, where the regression takes a pseudo-inverse).
 
 Per hyperedge, from the statistics of its cells (configuration u of the categorical
 parents, class y) of its continuous members -- the continuous parents C, then v --:
@@ -22,18 +22,15 @@ LAPACK's ``gesv`` in a blocked order).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from estimators.base.numba_cache import jit
 from estimators.scores._cell_merge import merge_cells
 from estimators.scores._cg_kernel import log
 from estimators.scores._small_linalg import lu_solve
+from estimators.stats.gaussian import LOG_2PI
 
 __all__ = ["continuous_gains"]
-
-_LOG_2PI = math.log(2.0 * math.pi)
 
 
 @jit(error_model="numpy")
@@ -178,7 +175,7 @@ def continuous_gains(n, mean, M, mcr, vs, ridge, tiny):
                 for i in range(c):
                     d -= bb[i] * cm[i]
                 R = _residual(cM, bb, c) + nn * d * d
-                full += nn * (_LOG_2PI + log(s2)) + R / s2
+                full += nn * (LOG_2PI + log(s2)) + R / s2
         base = 0.0
         for y in range(m):
             cn = cl_n[y]
@@ -190,6 +187,6 @@ def continuous_gains(n, mean, M, mcr, vs, ridge, tiny):
                 qn, qmean, qM = cn, cl_mean[y, c], cl_M[y, c, c]
             s20 = max(max(qM / max(qn, 1.0), 0.0), floor)
             R0 = cl_M[y, c, c] + cn * (cl_mean[y, c] - qmean) ** 2
-            base += cn * (_LOG_2PI + log(s20)) + R0 / s20
+            base += cn * (LOG_2PI + log(s20)) + R0 / s20
         gain[h] = (-0.5 * full + 0.5 * base) / max(g_n, 1.0)
     return gain, ntot, flag

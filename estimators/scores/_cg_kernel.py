@@ -130,7 +130,7 @@ _LN_TWO54 = 54.0 * 0.6931471805599453
 @_jit(inline="always")
 def log(x):
     """ln(x) for every float64 by :func:`_log`: the one ``log`` of the compiled kernels and
-    of their numpy forms (``estimators.scores._cg_bayes_numpy.log``), so both give the
+    of their numpy forms (``estimators.scores._cg_numpy.log``), so both give the
     same numbers on every CPU (numpy's own ``log`` and the C library's differ by 1 ulp on
     some inputs where numpy uses AVX-512). A subnormal is scaled by 2**54 first; 0 (a zero
     variance without a floor), infinities, negatives and NaN take the C library's value,

@@ -3,10 +3,11 @@
 For the hyperedges whose cells are too degenerate for moments combined from cell statistics
 (:mod:`estimators.scores._cg_batch`, "Precision": exactly collinear or constant cells,
 where the variance floor decides and the rounding of the moments shows at 1e-8), this
-repeats what :func:`~estimators.scores._conditional_gaussian.cg_gain` does -- two-pass
-moments by ``np.bincount`` over each hyperedge's complete rows in row order, the same
-pooling (:func:`~estimators.stats.moments.pooled`), regressions and per-row log
-densities -- for many hyperedges in one pass: the rows of hyperedge h go to bins of their
+repeats what the row path (:func:`~estimators.network.fitting.fit_cg_factor` per
+hyperedge) does -- two-pass moments by ``np.bincount`` over each hyperedge's complete rows
+in row order, the same pooling and regressions
+(:func:`~estimators.stats.gaussian.regression_cells`) and per-row log densities -- for
+many hyperedges in one pass: the rows of hyperedge h go to bins of their
 own, so every per-bin sum adds the same numbers in the same order as the row path does.
 """
 
@@ -14,14 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from estimators.network.fitting import cell_regression as _regression
 from estimators.network.fitting import log_cpt_table as _cpt
 from estimators.stats.cell_statistics import CellStats
-from estimators.stats.moments import grouped_moments, pooled
+from estimators.stats.gaussian import (
+    gaussian_cells,
+    gaussian_log_joint,
+    normal_log_density,
+    regression_cells,
+)
+from estimators.stats.moments import grouped_moments
 
 __all__ = ["gains_on_rows", "row_path_key"]
-
-_LOG_2PI = float(np.log(2.0 * np.pi))
 
 
 def _scale(glob: CellStats) -> np.ndarray:
@@ -68,9 +72,8 @@ def _mean_per(values: np.ndarray, hh: np.ndarray, H: int) -> np.ndarray:
 def _gaussian_ll(Z, g, levels, th, ridge, scale, floor):
     """Per-row ln N(x_v; a + b^T x_C, s2) of the pooled cell regressions (v last in Z; row
     t in finest cell ``g[t]``; ``levels`` as for :func:`pooled`)."""
-    a, b, s2 = _regression(pooled(levels, th), ridge, scale, floor, False)
-    r = Z[:, -1] - (a[g] + np.einsum("tc,tc->t", b[g], Z[:, :-1]))
-    return -0.5 * (_LOG_2PI + np.log(s2[g]) + r * r / s2[g])
+    a, b, s2 = regression_cells(levels, th, ridge=ridge, scale=scale, floor=floor)
+    return normal_log_density(Z[:, -1] - (a[g] + np.einsum("tc,tc->t", b[g], Z[:, :-1])), s2[g])
 
 
 def _last(mo: CellStats) -> CellStats:
@@ -157,21 +160,16 @@ def gains_on_rows(enc, y, m, items, *, min_cell_rows, var_smoothing, ridge) -> n
         up = [ids, (h_of * m + y_of) * K + k_of, h_of * K + k_of, h_of]
         sizes = [n_fine, H * m * K, H * K, H]
         bins = [fine, (hh * m + yy) * K + cv, hh * K + cv, hh]
-        mo = pooled([(glob if nb == H and b is hh else grouped_moments(Z, b, nb), mp)
-                     for b, nb, mp in list(zip(bins, sizes, up, strict=True))[first:]], th)
         floor = max(ridge, var_smoothing) * scale  # (H, c)
-        cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + \
-            floor[h_of][:, :, None] * np.eye(c)
-        _, logdet = np.linalg.slogdet(cov)
-        prec = np.linalg.inv(cov)
+        mean, prec, logdet = gaussian_cells(
+            [(glob if nb == H and b is hh else grouped_moments(Z, b, nb), mp)
+             for b, nb, mp in list(zip(bins, sizes, up, strict=True))[first:]], th, floor[h_of])
         counts = np.bincount(fine, minlength=n_fine).astype(float).reshape(-1, m, K)
         log_cpt = np.concatenate([_cpt(counts[offU[h]:offU[h] + U[h]], 0.0)
                                   for h in range(H)])  # (sum U, m, K): per hyperedge's table
-        mean = mo.mean.reshape(-1, K, c)[row]
-        r = Z[:, None, :] - mean
-        quad = np.einsum("tki,tkij,tkj->tk", r, prec.reshape(-1, K, c, c)[row], r)
-        lj = log_cpt.reshape(-1, K)[row] - 0.5 * (c * _LOG_2PI + logdet.reshape(-1, K)[row]
-                                                  + quad)
+        lj = gaussian_log_joint(log_cpt.reshape(-1, K)[row],
+                                Z[:, None, :] - mean.reshape(-1, K, c)[row],
+                                prec.reshape(-1, K, c, c)[row], logdet.reshape(-1, K)[row])
         with np.errstate(invalid="ignore"):
             full = lj[np.arange(ii.size), cv] - _logsumexp_rows(lj)
         ycount = np.bincount((hh * m + yy) * K + cv, minlength=H * m * K).astype(float)

@@ -14,7 +14,7 @@ all-continuous data it is :class:`GaussianCMI` (ML moments: per class
 fit (:mod:`estimators.scores._cg_batch`: counts, means and cross products of the continuous
 columns per missingness pattern, categorical configuration and class; a row with a missing
 member of the hyperedge is in none of its cells), equal to the per-hyperedge row path
-(:func:`cg_gain`, kept as the tests' oracle) to 1e-10; hyperedges with exactly constant or
+(fitting the two factors of each hyperedge on its rows: the tests' oracle) to 1e-10; hyperedges with exactly constant or
 collinear cells, where the variance floor decides, are scored by the row path, batched
 (:mod:`estimators.scores._cg_rows_batch`).
 
@@ -37,7 +37,6 @@ from estimators.base.user_warnings import named_errors
 from estimators.base.validation import encode_classes
 from estimators.columns import EncodedColumns, MixedEncoder
 from estimators.network.cg_pairs import cg_pair_statistics
-from estimators.network.fitting import fit_cg_factor
 from estimators.scores._cg_batch import CGTables, Hyperedges, cg_gains
 from estimators.scores._parallel import run_chunked
 from estimators.scores._positions import PositionsCMI, cached, positions_key
@@ -68,27 +67,6 @@ class CGData:
         if self.tables_ is None:
             self.tables_ = CGTables(self.enc, self.y, self.m)
         return self.tables_
-
-
-def cg_gain(data: CGData, v: int, parents: tuple) -> float:
-    """``f(v, parents)`` on the complete rows (-inf when too few)."""
-    enc = data.enc
-    obs = enc.observed[:, [v, *parents]].all(axis=1)
-    n_cont = int(enc.continuous[list(parents)].sum())
-    if obs.sum() < max(data.min_cell_rows, n_cont + 2):
-        return -np.inf
-    sub, y = enc.take(obs), data.y[obs]
-    settings = dict(alpha=0.0, var_smoothing=data.var_smoothing, ridge=data.ridge,
-                    min_cell_rows=data.min_cell_rows, pool_constant=False)  # plug-in CMI
-    full = fit_cg_factor(sub, y, data.m, v, parents, **settings).log_prob_at(sub, y)
-    base = fit_cg_factor(sub, y, data.m, v, (), **settings).log_prob_at(sub, y)
-    return float(np.mean(full - base))
-
-
-def cg_block_rows(data: CGData, items) -> np.ndarray:
-    """``f(v, P)`` for each ``(v, P)`` item on the row path (the independent computation
-    the tests compare :func:`cg_block` with)."""
-    return np.array([cg_gain(data, int(v), tuple(int(p) for p in ps)) for v, ps in items])
 
 
 def cg_gains_and_rows(data: CGData, items) -> tuple[np.ndarray, np.ndarray]:

@@ -29,9 +29,10 @@ from scipy.special import ndtri
 
 from estimators.columns import EncodedColumns
 from estimators.densities.kde import KDE1D, class_kde, scott_factor
+from estimators.stats.gaussian import LOG_2PI
 
 U_EPS = 1e-9
-_LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
+_LOG_SQRT_2PI = 0.5 * LOG_2PI
 
 
 class Margin:

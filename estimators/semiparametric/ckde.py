@@ -60,8 +60,8 @@ from scipy.special import logsumexp
 from estimators.base.tie_tolerance import first_best
 from estimators.columns import EncodedColumns
 from estimators.densities.kde import KDE1D, KDE2D, class_kde, scott_factor
+from estimators.stats.gaussian import LOG_2PI
 
-_LOG_2PI = float(np.log(2.0 * np.pi))
 _CHUNK = 1 << 22
 #: bandwidth factors tried by ``bandwidth="cv"`` (times the normal-reference H)
 CV_SCALES = (0.35, 0.5, 0.7, 1.0, 1.4, 2.0)
@@ -143,7 +143,7 @@ def _log_kde(q: np.ndarray, data: np.ndarray, chol: np.ndarray) -> np.ndarray:
     w = data @ Linv.T
     qw = q @ Linv.T
     n, p = data.shape
-    const = -np.log(np.abs(np.diag(chol))).sum() - 0.5 * p * _LOG_2PI - np.log(n)
+    const = -np.log(np.abs(np.diag(chol))).sum() - 0.5 * p * LOG_2PI - np.log(n)
     out = np.empty(q.shape[0])
     step = max(1, _CHUNK // max(1, n * p))
     for s in range(0, q.shape[0], step):

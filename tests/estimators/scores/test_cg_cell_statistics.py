@@ -2,18 +2,19 @@
 equals the row path (each hyperedge's two factors fitted from its rows) to 1e-10 on every
 hyperedge, on mixed tables with missing and empty cells; the statistics are additive."""
 
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 import pytest
-from cg_tables import cg_data, hide_cells
+from cg_tables import cg_bic_block_rows, cg_block_rows, cg_data, hide_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estimators.columns import MixedEncoder
-from estimators.scores._cg_bic import cg_bic_block, cg_bic_block_rows
-from estimators.scores._conditional_gaussian import CGData, cg_block, cg_block_rows
+from estimators.scores._cg_bic import cg_bic_block
+from estimators.scores._conditional_gaussian import CGData, cg_block
 from estimators.stats.cell_statistics import CellStats, merge_axes
 
 
@@ -73,6 +74,20 @@ def test_cell_statistics_equal_the_row_path(table):
 @given(mixed_tables())
 def test_cell_statistics_equal_the_row_path_on_more_tables(table):
     _cell_statistics_equal_the_row_path(table)
+
+
+@settings(max_examples=15, deadline=None)
+@given(mixed_tables())
+def test_ridge_zero_equals_the_row_path(table):
+    """With ``ridge=0`` the regressions take pseudo-inverses (the minimum-norm slopes of
+    collinear parents) on both paths."""
+    X, y = table
+    data = replace(cg_data(X, y), ridge=0.0)
+    items = _items(X.shape[1], 3)
+    fast, rows = cg_block(data, items), cg_block_rows(data, items)
+    assert np.array_equal(np.isfinite(fast), np.isfinite(rows))
+    ok = np.isfinite(rows)
+    np.testing.assert_allclose(fast[ok], rows[ok], rtol=0, atol=1e-10)
 
 
 def test_helpmiss_sample_equals_the_row_path():

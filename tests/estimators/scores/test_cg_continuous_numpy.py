@@ -1,4 +1,4 @@
-"""The numpy form of the continuous-v CG kernel (:mod:`estimators.scores._cg_continuous_numpy`,
+"""The numpy form of the continuous-v CG kernel (:mod:`estimators.scores._cg_numpy`,
 zero, one or two continuous parents): the compiled kernel's gains, sizes and precision
 flags bit for bit, on every CPU, on cells gathered from mixed tables with missing and empty
 cells, with the cells' own regressions and those pooled per class or over all rows
@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estimators.scores._cg_continuous_kernel import continuous_gains
-from estimators.scores._cg_continuous_numpy import continuous_gains as continuous_gains_numpy
+from estimators.scores._cg_numpy import continuous_gains as continuous_gains_numpy
 
 
 def _log_sample() -> np.ndarray:
@@ -73,8 +73,8 @@ def test_one_log_for_both_forms_within_an_ulp_of_the_c_librarys():
     1 ulp of the C library's (numba's ``math.log``; exact at 0, inf, NaN and negatives)."""
     import numba
 
-    from estimators.scores._cg_continuous_numpy import log as log_numpy
     from estimators.scores._cg_kernel import log as log_kernel
+    from estimators.scores._cg_numpy import log as log_numpy
 
     x = _log_sample()
     kernel = numba.njit(lambda v: np.array([log_kernel(t) for t in v]))(x)

@@ -5,12 +5,12 @@ mixed tables with missing and empty cells and 2, 3 or 8 and more states; its ``e
 
 import numpy as np
 import pandas as pd
-from cg_tables import cg_data, hide_cells
+from cg_tables import cg_block_rows, cg_data, hide_cells
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from estimators.scores._cg_kernel import _exp, _log, _log1p, _pairwise_sum
-from estimators.scores._conditional_gaussian import cg_block, cg_block_rows
+from estimators.scores._conditional_gaussian import cg_block
 
 
 @st.composite
@@ -101,8 +101,8 @@ def test_exp_log_log1p_within_one_ulp_of_numpy():
 
 
 def test_numpy_exp_log_log1p_are_the_kernels_bit_for_bit():
-    """:mod:`estimators.scores._cg_bayes_numpy`'s fdlibm functions and the kernel's."""
-    from estimators.scores import _cg_bayes_numpy as numpy_form
+    """:mod:`estimators.scores._cg_numpy`'s fdlibm functions and the kernel's."""
+    from estimators.scores import _cg_numpy as numpy_form
 
     apply = _kernel_functions()
     rng = np.random.default_rng(2)
@@ -172,8 +172,8 @@ def test_gather_moments_numpy_is_the_kernel_bit_for_bit(table, seed):
     """:meth:`CGTables.gather`'s numpy form and the compiled
     ``gather_moments``: the same means and cross products bit for bit, one and several
     continuous columns, with and without a categorical member."""
-    from estimators.scores._cg_batch import _gather_moments
     from estimators.scores._cg_kernel import gather_moments
+    from estimators.scores._cg_numpy import gather_moments as _gather_moments
 
     X, y = table
     tables = cg_data(X, y).tables()
