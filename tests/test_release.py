@@ -45,8 +45,10 @@ def test_version_command_prints_the_version():
 
 def test_changelog_and_citation_carry_the_version():
     changelog = (ROOT / "CHANGELOG.md").read_text()
-    (first,) = re.findall(r"^## (\S+)", changelog, re.M)[:1]
-    assert first == kgraph.__version__
+    headings = re.findall(r"^## (\S+)", changelog, re.M)
+    if headings[0] == "Unreleased":  # the changes since the last release come first
+        headings.pop(0)
+    assert headings[0] == kgraph.__version__
     cff = (ROOT / "CITATION.cff").read_text()
     assert re.search(r"^cff-version: 1\.2\.0$", cff, re.M)
     assert re.search(rf"^version: {re.escape(kgraph.__version__)}$", cff, re.M)
