@@ -24,12 +24,12 @@ from estimators.discriminative import Discriminative
 from estimators.gnb import GNBClassifier, KGNBClassifier
 from estimators.latent import LatentCNBClassifier
 from estimators.network.export.exact_export import (
-    FORMATS,
     class_node,
     exact_network,
     posterior_table_network,
     read_network,
 )
+from estimators.network.export.network_formats import FORMATS
 from viz.cli import main
 
 pytestmark = pytest.mark.filterwarnings("ignore")
