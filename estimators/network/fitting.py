@@ -1,6 +1,7 @@
 """Fitting the conditional Gaussian factors of :mod:`estimators.network.factors` from the
 grouped statistics of :mod:`estimators.stats.moments` (MATH.md §7; the pooling, shrinkage
-and available-case rules are in the factors' module docstring).
+and available-case rules are in the factors' module docstring); the Gaussian cells are
+computed by :mod:`estimators.stats.gaussian`.
 """
 
 from __future__ import annotations
@@ -14,15 +15,10 @@ from estimators.network.factors import (
     Factor,
     LinearGaussianFactor,
 )
-from estimators.stats.moments import (
-    Moments,
-    grouped_moments,
-    parent_configurations,
-    pooled,
-    shrunk,
-)
+from estimators.stats.gaussian import gaussian_cells, regression_cells
+from estimators.stats.moments import grouped_moments, parent_configurations
 
-__all__ = ["bayes_factor", "cell_regression", "fit_cg_factor", "gaussian_factor", "log_cpt_table"]
+__all__ = ["bayes_factor", "fit_cg_factor", "gaussian_factor", "log_cpt_table"]
 
 
 def log_cpt_table(counts: np.ndarray, alpha: float) -> np.ndarray:
@@ -47,34 +43,6 @@ def _column_variance(x: np.ndarray) -> np.ndarray:
     return np.where(var > 0, var, 1.0)
 
 
-def cell_regression(mo: Moments, ridge: float, scale: np.ndarray, floor: float, additive: bool):
-    """Intercept, slopes and ML residual variance from the moments of [x_C, x_v] (``scale``
-    (|C|,) or one row per group, ``floor`` a number or one per group), the
-    variance floored at ``floor`` (or ``floor`` added to it when ``additive``). With
-    ``ridge = 0`` the slopes are the minimum-norm least-squares solution (pseudo-inverse),
-    as ``numpy.linalg.lstsq`` gives for collinear parents."""
-    p = mo.mean.shape[1] - 1
-    n = np.maximum(mo.n, 1.0)
-    Mcc, Mcv, Mvv = mo.M[:, :p, :p], mo.M[:, :p, p], mo.M[:, p, p]
-    if not p:
-        b = np.zeros((n.size, 0))
-    elif ridge > 0:
-        A = Mcc + (ridge * n)[:, None, None] * (scale[..., :, None] * np.eye(p))  # per group
-        b = np.linalg.solve(A, Mcv[..., None])[..., 0]
-    else:
-        b = np.einsum("gij,gj->gi", np.linalg.pinv(Mcc, hermitian=True), Mcv)
-    a = mo.mean[:, p] - np.einsum("gc,gc->g", b, mo.mean[:, :p])
-    rss = Mvv - 2.0 * np.einsum("gc,gc->g", b, Mcv) + np.einsum("gi,gij,gj->g", b, Mcc, b)
-    ml = np.maximum(rss / n, 0.0)
-    return a, b, ml + floor if additive else np.maximum(ml, floor)
-
-
-def _cell_moments(levels: list, threshold: int, min_var, shrink: bool) -> Moments:
-    """Every fine cell's moments from its pooling levels (finest first): shrunk toward the
-    coarser cells, or pooled (:mod:`estimators.stats.moments`)."""
-    return shrunk(levels, threshold) if shrink else pooled(levels, threshold, min_var)
-
-
 def gaussian_factor(common: dict, levels: list, threshold: int, *, ridge: float,
                     scale: np.ndarray, floor, additive: bool, min_var=None,
                     shrink: bool = False) -> LinearGaussianFactor:
@@ -82,10 +50,10 @@ def gaussian_factor(common: dict, levels: list, threshold: int, *, ridge: float,
     at its pooling levels (``levels``: ``(Moments, fine cell -> group)`` pairs, finest
     first, the fine cells ``(u, y)``), as both the rows (:func:`fit_cg_factor`) and the
     partition statistics (:func:`~estimators.network.stats_factors.factor_from_stats`)
-    give them; ``common`` the factor's other fields. ``ridge``, ``scale``, ``floor``,
-    ``additive``: :func:`cell_regression`'s."""
-    a, b, s2 = cell_regression(_cell_moments(levels, threshold, min_var, shrink), ridge, scale,
-                               floor, additive)
+    give them; ``common`` the factor's other fields. The cells:
+    :func:`~estimators.stats.gaussian.regression_cells`."""
+    a, b, s2 = regression_cells(levels, threshold, ridge=ridge, scale=scale, floor=floor,
+                                additive=additive, shrink=shrink, min_var=min_var)
     shape = (common["configs"].size + 1, common["n_classes"])
     return LinearGaussianFactor(**common, intercept=a.reshape(shape),
                                 coef=b.reshape(*shape, len(common["continuous_parents"])),
@@ -97,15 +65,15 @@ def bayes_factor(common: dict, log_cpt: np.ndarray, levels: list, threshold: int
                  ) -> BayesCategoricalFactor:
     """The Bayes'-rule factor ``p(c | x_C, u, y)`` from the CPT ``p(c | u, y)`` and the
     moments of ``x_C`` at the pooling levels of the fine cells ``(u, y, c)`` (as
-    :func:`gaussian_factor`), ``floor`` added to every covariance's diagonal."""
-    mo = _cell_moments(levels, threshold, min_var, shrink)
-    cov = mo.M / np.maximum(mo.n, 1.0)[:, None, None] + np.diag(floor)
-    _, logdet = np.linalg.slogdet(cov)
+    :func:`gaussian_factor`), ``floor`` added to every covariance's diagonal
+    (:func:`~estimators.stats.gaussian.gaussian_cells`)."""
+    mean, precision, logdet = gaussian_cells(levels, threshold, floor, shrink=shrink,
+                                             min_var=min_var)
     shape = (common["configs"].size + 1, common["n_classes"], log_cpt.shape[-1])
     p = len(common["continuous_parents"])
     return BayesCategoricalFactor(
-        **common, log_cpt=log_cpt, mean=mo.mean.reshape(*shape, p),
-        precision=np.linalg.inv(cov).reshape(*shape, p, p), logdet=logdet.reshape(shape))
+        **common, log_cpt=log_cpt, mean=mean.reshape(*shape, p),
+        precision=precision.reshape(*shape, p, p), logdet=logdet.reshape(shape))
 
 
 def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,

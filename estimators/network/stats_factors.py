@@ -2,8 +2,8 @@
 
 :func:`factor_from_stats` builds the factor :func:`~estimators.network.fitting.fit_cg_factor` fits on
 the rows (complete data: the available cases are all rows), from a :class:`StatsTable`, with
-that function's own helpers (``_cpt``, ``pooled``, ``_regression``) on the same cells and
-pooling levels:
+that function's own helpers (``_cpt``, ``gaussian_factor``, ``bayes_factor``, whose cells
+:mod:`estimators.stats.gaussian` computes) on the same cells and pooling levels:
 
 * continuous v: cells (u, y) -> y -> all rows, u the level of a categorical parent (one
   configuration otherwise); moments of ``[x_C, x_v]`` from the class moments or the cell
@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from estimators.network.factors import LOG_2PI as _LOG_2PI
 from estimators.network.factors import (
     BayesCategoricalFactor,
     CategoricalFactor,
@@ -33,6 +32,7 @@ from estimators.network.fitting import log_cpt_table as _cpt
 from estimators.network.model import CGNetwork, pseudo_count
 from estimators.stats.cell_statistics import CellStats, ClassMoments, PairCounts
 from estimators.stats.class_information import discrete_information, gaussian_information
+from estimators.stats.gaussian import cells_log_likelihood
 from estimators.stats.mixed_statistics import LevelMoments, MixedStats
 from estimators.stats.moments import Moments
 
@@ -253,15 +253,9 @@ def log_likelihood_from_stats(factor, own) -> float | None:
     if isinstance(factor, CategoricalFactor):
         seen = own > 0
         return float(np.sum(own[seen] * factor.log_cpt[seen]))
-    a, s2 = factor.intercept.ravel(), factor.var.ravel()
-    b = factor.coef.reshape(a.size, -1)
-    p = b.shape[1]
-    Mcc, Mcv, Mvv = own.M[:, :p, :p], own.M[:, :p, p], own.M[:, p, p]
-    r = own.mean[:, p] - a - np.einsum("gc,gc->g", b, own.mean[:, :p])
-    rss = own.n * r * r + Mvv - 2.0 * np.einsum("gc,gc->g", b, Mcv) + \
-        np.einsum("gi,gij,gj->g", b, Mcc, b)
-    keep = own.n > 0
-    return float(np.sum(-0.5 * (own.n * (_LOG_2PI + np.log(s2)) + rss / s2)[keep]))
+    a = factor.intercept.ravel()
+    ll = cells_log_likelihood(own, a, factor.coef.reshape(a.size, -1), factor.var.ravel())
+    return float(np.sum(ll[own.n > 0]))
 
 
 def network_from_stats(enc, t: StatsTable, columns, parents, *, alpha: float, ess: float | None,
