@@ -14,16 +14,13 @@ class DAGNetworkClassifier(NetworkExports, NetworkClassifier):
     """Base of the classifiers whose features form a DAG with the class a parent of each.
 
     Subclasses set the hyperparameters ``features``, ``alpha``, ``ess``,
-    ``var_smoothing``, ``continuous`` and ``parameters``, name their parent bound
-    (``_parent_bound``) and write ``_fit_dag``: their own choice of parents, then
+    ``var_smoothing``, ``continuous``, ``parameters`` and their parent bound
+    ``max_parents``, and write ``_fit_dag``: their own choice of parents, then
     ``_fit_network``.
     """
 
     _min_features = 1
     _learns_dependence = True
-
-    #: the option bounding each feature's parents (``k`` of kDB, ``max_parents`` of BAN)
-    _parent_bound: str
 
     def _check_model_size(self, enc: EncodedColumns) -> None:
         """Refuse a parent bound whose largest table would exceed ``max_cells``
@@ -31,8 +28,8 @@ class DAGNetworkClassifier(NetworkExports, NetworkClassifier):
         ("at most"): a value over the number of features is the model of d - 1, so only
         the table's size is checked."""
         sizes, _ = column_sizes(enc)
-        value = getattr(self, self._parent_bound)
+        value = self.max_parents
         width = ktree_size(sizes, self.classes_.size)
-        check_size(self._parent_bound, value,
+        check_size("max_parents", value,
                    lambda v: width(min(v, len(sizes) - 1)), highest=value, bound="",
                    lowest=0, limit=self.max_cells)

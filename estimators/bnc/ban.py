@@ -155,8 +155,6 @@ class BANClassifier(DAGNetworkClassifier):
         self.parameters = parameters
         self.verbose = verbose
 
-    _parent_bound = "max_parents"
-
     def _fit_dag(self, enc, y_codes, kept, spec, margins, model) -> None:
         """Learn the DAG among the features by the searcher on the structure score."""
         name = type(self).__name__

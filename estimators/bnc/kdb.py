@@ -169,8 +169,6 @@ class KDBClassifier(DAGNetworkClassifier):
         self.parameters = parameters
         self.verbose = verbose
 
-    _parent_bound = "max_parents"
-
     def _fit_dag(self, enc, y_codes, kept, spec, margins, model) -> None:
         """Order the features by I(X; C), give each its ``max_parents`` best earlier parents."""
         names = self.feature_names()
