@@ -15,6 +15,9 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from estimators.base.parameters import declare, declared_parameters
 from estimators.bnc import KDBClassifier
+from estimators.bnc._dag_classifier import DAGNetworkClassifier
+from estimators.bnc.kdb import kdb_parents
+from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.template.family_registry import (
     family_names,
     get_family,
@@ -22,17 +25,20 @@ from estimators.template.family_registry import (
     register_family,
     unregister_family,
 )
+from kgraph import ParentSetDAG
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 import _api  # noqa: E402
 
 
 @declare(*(p for p in declared_parameters(KDBClassifier) if p.name != "max_parents"))
-class OneDependence(KDBClassifier):
-    """The toy family: kDB with one feature parent for each feature (a forest chosen greedily
-    by class-conditional information), declared with kDB's parameters but ``max_parents``."""
+class OneDependence(DAGNetworkClassifier):
+    """The toy family: each feature has one feature parent, Sahami's rule with k = 1 (step 1
+    of the recipe: the rule ``kdb_parents``), declared with kDB's parameters but
+    ``max_parents``; step 2: a thin class on the network base that stores its parameters
+    and writes ``_fit_dag``."""
 
-    max_parents = 1
+    max_parents = 1  # the bound the base's size check reads
 
     def __init__(self, *, features="auto", alpha=1.0, ess=None, feature_types="auto",
                  var_smoothing=1e-9, feature_selection=None, parameters="generative",
@@ -47,6 +53,21 @@ class OneDependence(KDBClassifier):
         self.verbose = verbose
         self.continuous = continuous
         self.max_cells = max_cells
+
+    def _fit_dag(self, enc, y_codes, kept, spec, margins, model):
+        names = self.feature_names()
+        W = np.zeros((len(kept), len(kept)))
+        if len(kept) > 1:  # I(X_i; X_j | C) of every pair
+            W = np.array(fit_score(model, y_codes, self.classes_, var_smoothing=self.var_smoothing,
+                                   ridge=RIDGE, min_cell_rows=MIN_CELL_ROWS,
+                                   score="cmi").edge_matrix(), dtype=float)
+        np.fill_diagonal(W, -np.inf)
+        order, parents = kdb_parents(self.class_information_[kept], W, 1)
+        self.structure_ = ParentSetDAG(
+            {names[kept[i]]: [names[kept[p]] for p in parents[i]] for i in order},
+            target=self.class_node_, max_in_degree=1)
+        self._fit_network(enc, y_codes, [kept[i] for i in order],
+                          [[kept[p] for p in parents[i]] for i in order], spec, margins)
 
 
 @pytest.fixture(scope="module")
