@@ -15,7 +15,7 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
@@ -137,12 +137,9 @@ def user_fit(fit: F) -> F:
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                with named_errors(type(self).__name__):
-                    if getattr(self, "verbose", False):
-                        with show_progress(True):
-                            result = fit(self, *args, **kwargs)
-                    else:
-                        result = fit(self, *args, **kwargs)
+                bars = show_progress(True) if getattr(self, "verbose", False) else nullcontext()
+                with named_errors(type(self).__name__), bars:
+                    result = fit(self, *args, **kwargs)
         except BaseException:
             _IN_FIT.reset(token)
             with warnings.catch_warnings():  # the fit's own error is the one to see
