@@ -237,7 +237,7 @@ def factor_from_stats(t: StatsTable, v: int, parents=(), *, alpha: float, var_sm
         return _continuous(t, v, cont, cat, ridge, var_smoothing, min_cell_rows, var_floor)
     configs, counts = _counts(t, v, cat)
     common = _common(t, v, cont, cat, configs, int(t.n_rows))
-    log_cpt = _cpt(counts, alpha)
+    log_cpt = _cpt(counts, alpha, configs=configs, radix=common["radix"], v=v, parents=cat)
     if not cont:
         return CategoricalFactor(**common, log_cpt=log_cpt), counts
     factor = bayes_factor(common, log_cpt, _bayes_levels(t, v, cont[0]), max(min_cell_rows, 3),
