@@ -54,13 +54,14 @@ KTAN_VERBOSE = VERBOSE.but(doc=(
 @register_family("tan", "TAN classifier (tree-augmented Naive Bayes)")
 @declare(
     FEATURES, TAN_ALPHA, ESS, FEATURE_TYPES, VAR_SMOOTHING, KTAN_VERBOSE, HDP_FIT_PARAMETERS,
-    CONTINUOUS, *HDP_PARAMETERS,
-    RANDOM_STATE.but(doc='Seeds the Gibbs sampler of ``parameters="hdp"`` (None: seed 0).'),
+    CONTINUOUS,
     STRUCTURE_SCORE.but(doc=(
         "The hyperedge score of the tree, as for :class:`KTANClassifier` (TAN is its k = 1): "
         "a name of :data:`estimators.scores.SCORES` (plug-ins included) or a score object; "
         "the tree is Kruskal's maximum spanning tree of a symmetric score, the maximum "
         "spanning arborescence of ``W[i, j] = f(j, {i})`` otherwise.")),
+    *HDP_PARAMETERS,
+    RANDOM_STATE.but(doc='Seeds the Gibbs sampler of ``parameters="hdp"`` (None: seed 0).'),
 )
 class TANClassifier(BaseKTAN):
     """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact;

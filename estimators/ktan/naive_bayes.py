@@ -38,7 +38,6 @@ from estimators.template.network_classifier import HDP_FIT_PARAMETERS, NetworkCl
         'parameters (:mod:`estimators.discriminative`). ``"hdp"``: each categorical '
         'table ``p(x | class)`` estimated by a two-level hierarchical Dirichlet process '
         '(:mod:`estimators.network.hdp_tables`) instead of ``alpha``.')),
-    *HDP_PARAMETERS,
     VERBOSE.but(doc=(
         'Progress bars inside ``fit`` (the L-BFGS iterations).')),
     FEATURE_SELECTION.but(doc=(
@@ -50,6 +49,7 @@ from estimators.template.network_classifier import HDP_FIT_PARAMETERS, NetworkCl
     RANDOM_STATE.but(doc=(
         'Seeds the folds of ``"selective-nb"`` and the permutations of the Markov-blanket'
         ' tests (None: seed 0).')),
+    *HDP_PARAMETERS,
 )
 class NaiveBayesClassifier(NetworkClassifier):
     """Naive Bayes for continuous and categorical columns, generative or discriminative.

@@ -176,6 +176,8 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
     K = int(enc.n_levels[v])
     c = sub.codes[:, v]
     counts = np.bincount(cell * K + c, minlength=F * K).reshape(U + 1, m, K).astype(float)
+    if C and isinstance(alpha, HDPSmoothing):  # Bayes' rule keeps its pseudo-count table
+        alpha = alpha.alpha
     log_cpt = log_cpt_table(counts, alpha, configs=configs, radix=radix, v=v, parents=D)
     if not C:
         return CategoricalFactor(**common, log_cpt=log_cpt)

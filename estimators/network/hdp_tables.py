@@ -10,7 +10,7 @@ configuration seen in training with no row of some class takes the estimate of i
 ancestor with rows, as the reference does; the slot of configurations unseen in training
 (row ``U``) takes the class level's ``p(x_v | y)``. The counts are those of the rows where
 the family is observed, as for the Laplace tables; continuous parents keep their Gaussian
-part (Bayes' rule on the HDP table).
+part and its pseudo-count table (Bayes' rule), as with ``parameters="generative"``.
 
 Examples
 --------
@@ -66,7 +66,10 @@ class HDPSmoothing:
     iterations, burn_in, tying :
         As in :func:`estimators.stats.hdp.fit_hdp`.
     seed : int
-        With the factor's vertex, seeds each table's sampler.
+        With the factor's vertex and categorical parents, seeds each table's sampler.
+    alpha : float
+        The pseudo-count of the tables the HDP leaves (a categorical feature with
+        continuous parents keeps its Bayes'-rule factor with this ``alpha``).
     orders : dict
         ``{v: parents}``: the order of v's categorical parents down the tree (those not
         listed follow in the factor's order).
@@ -77,6 +80,7 @@ class HDPSmoothing:
     tying: str = "level"
     seed: int = 0
     orders: dict = field(default_factory=dict)
+    alpha: float = 1.0
 
     def log_cpt(self, counts: np.ndarray, configs: np.ndarray, radix: np.ndarray, v: int,
                 parents: tuple = ()) -> np.ndarray:
@@ -96,7 +100,8 @@ class HDPSmoothing:
         paths = np.column_stack([np.tile(np.arange(m), U), np.repeat(digits, m, axis=0)])
         tree_radix = np.r_[m, radix[perm]].astype(np.int64)
         cells = np.rint(counts[:U].reshape(U * m, K)).astype(np.int64)
-        rs = np.random.RandomState(np.random.SeedSequence([self.seed, int(v)]).generate_state(1))
+        key = [self.seed, int(v), *sorted(int(p) for p in parents if radix.size)]
+        rs = np.random.RandomState(np.random.SeedSequence(key).generate_state(1))
         tree = fit_hdp(paths, cells, tree_radix, iterations=self.iterations,
                        burn_in=self.burn_in, tying=self.tying, random_state=rs)
         p = np.empty((U1, m, K))
@@ -107,10 +112,13 @@ class HDPSmoothing:
 
 
 def hdp_smoothing(estimator, orders: dict | None = None) -> HDPSmoothing:
-    """The :class:`HDPSmoothing` of an estimator's ``hdp_*`` parameters and
-    ``random_state`` (None: seed 0, so that a fit is reproducible by default)."""
+    """The :class:`HDPSmoothing` of an estimator's ``hdp_*`` parameters (the defaults of
+    those it does not have) and ``random_state`` (None or none: seed 0, so that a fit is
+    reproducible by default)."""
     state = getattr(estimator, "random_state", None)
     seed = (0 if state is None else int(state) if isinstance(state, Integral)
             else int(check_random_state(state).randint(2**31)))
-    return HDPSmoothing(iterations=estimator.hdp_iterations, burn_in=estimator.hdp_burn_in,
-                        tying=estimator.hdp_tying, seed=seed, orders=dict(orders or {}))
+    return HDPSmoothing(iterations=getattr(estimator, "hdp_iterations", DEFAULT_ITERATIONS),
+                        burn_in=getattr(estimator, "hdp_burn_in", None),
+                        tying=getattr(estimator, "hdp_tying", "level"), seed=seed,
+                        orders=dict(orders or {}), alpha=float(estimator.alpha))

@@ -125,14 +125,24 @@ def probabilities(nk, mn, parent, conc_of, conc, root_conc, pk):
 def gibbs_block(first, n_iter, burn_in, frequency, nk, tk, mn, mt, parent, level_start,
                 conc_of, conc, sampled, tied_ptr, tied_nodes, root_conc, prior_rate,
                 prior_shape, stirling, lgr, lgr_valid, state, pk, psum, weights):
-    """Sweeps ``first .. first + n_iter - 1`` (module docstring); returns the number of
-    sweeps added to ``psum``. ``lgr`` / ``lgr_valid``: the log-gamma-ratio caches, the
+    """Sweeps ``first .. first + n_iter - 1`` (module docstring); returns the sweeps done
+    and the number of them added to ``psum``: fewer than ``n_iter`` when the next sweep
+    could need a table count beyond the columns of ``stirling`` (the caller extends it
+    and calls again from there). ``lgr`` / ``lgr_valid``: the log-gamma-ratio caches, the
     root's concentration last."""
     K = nk.shape[1]
     n_levels = level_start.size - 1
     root_ci = conc.size  # the root's cache row
     added = 0
     for it in range(first, first + n_iter):
+        # a sweep moves each t by at most WINDOW (a parent's t already moved: 2 WINDOW)
+        highest = 0
+        for j in range(tk.shape[0]):
+            for k in range(K):
+                if tk[j, k] > highest:
+                    highest = tk[j, k]
+        if highest + 2 * WINDOW + 1 >= stirling.shape[1] and stirling.shape[1] < stirling.shape[0]:
+            return it - first, added
         for level in range(n_levels - 1, -1, -1):
             for j in range(level_start[level], level_start[level + 1]):
                 p = parent[j]
@@ -208,7 +218,7 @@ def gibbs_block(first, n_iter, burn_in, frequency, nk, tk, mn, mt, parent, level
                 for k in range(K):
                     psum[j, k] += pk[j, k]
             added += 1
-    return added
+    return n_iter, added
 
 
 def _python_forms() -> dict:

@@ -77,8 +77,11 @@ START_CONCENTRATION = 2.0
 PRIOR_SHAPE = 2.0
 #: concentrations are sampled every FREQUENCY sweeps
 FREQUENCY = 5
-#: sweeps per kernel call (the Stirling table is extended between calls)
-_BLOCK = 50
+#: sweeps per call of the Python form (the budget of :data:`_KERNEL` is checked between
+#: calls; the compiled kernel runs all sweeps in one call)
+_BLOCK = 20
+#: columns of the Stirling table beyond the largest table count when (re)built
+_MARGIN = 256
 
 _KERNEL = KernelChoice("estimators.stats._hdp_kernel:gibbs_block", budget=1.5)
 _STIRLING_LOCK = threading.Lock()
@@ -318,17 +321,20 @@ def fit_hdp(paths: np.ndarray, counts: np.ndarray, radix, *, iterations: int = D
     pk, psum = np.zeros((nk.shape[0], K)), np.zeros((nk.shape[0], K))
     weights = np.zeros(2 * _kernel.WINDOW + 1)
     conc_of = np.maximum(tie, 0)
-    added = 0
-    for first in range(0, iterations, _BLOCK):
-        n_iter = min(_BLOCK, iterations - first)
-        cols = min(int(tk.max(initial=0)) + _kernel.WINDOW * (n_iter + 1) + 2,
-                   _kernel.MAX_TABLES + 2)
-        stirling = log_stirling(total + 1, min(cols, total + 1))
+    added = first = 0
+    while first < iterations:
+        n_iter = iterations - first if _KERNEL.use_kernel() else min(_BLOCK, iterations - first)
+        cols = min(int(tk.max(initial=0)) + 2 * _kernel.WINDOW + _MARGIN,
+                   _kernel.MAX_TABLES + 2 * _kernel.WINDOW + 2, total + 1)
+        table = log_stirling(total + 1, cols)
+        stirling = table[:total + 1, :max(cols, min(table.shape[1], total + 1))]
         args = (first, n_iter, burn, FREQUENCY, nk, tk, mn, mt, parent, level_start, conc_of,
                 conc, sampled, tied_ptr, tied_nodes, START_CONCENTRATION,
                 PRIOR_SHAPE / START_CONCENTRATION, PRIOR_SHAPE, stirling, lgr, lgr_valid,
                 state, pk, psum, weights)
-        added += _KERNEL.call(_kernel.PYTHON["gibbs_block"], *args)
+        done, got = _KERNEL.call(_kernel.PYTHON["gibbs_block"], *args)
+        first += done
+        added += got
     return HDPTree(keys=keys, level_start=level_start, radix=radix, parent=parent,
                    counts=np.where(np.arange(nk.shape[0])[:, None] >= level_start[-2], nk, 0),
                    tables=tk, concentrations=conc, tie=tie, probabilities=psum / added,

@@ -41,8 +41,8 @@ HDP_FIT_PARAMETERS = FIT_PARAMETERS.but(
         '(:mod:`estimators.network.hdp_tables`: the tree backs off from the full parent '
         'configuration to the class, parents in the family\'s order; Gibbs sampling with '
         'the ``hdp_*`` parameters, seeded by ``random_state`` where the family has one, '
-        'else seed 0); continuous features keep their Gaussian factors, the class prior its '
-        'counts.'),
+        'else seed 0); continuous features keep their Gaussian factors, a categorical feature '
+        'with a continuous parent its Bayes\'-rule factor, the class prior its counts.'),
     flag=FIT_PARAMETERS.flag and dataclasses.replace(FIT_PARAMETERS.flag, extra=("hdp",)))
 
 

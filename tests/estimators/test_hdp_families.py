@@ -10,11 +10,12 @@ import pytest
 from pgmpy.inference import VariableElimination
 from sklearn.utils._param_validation import InvalidParameterError
 
-from estimators.bnc import BANClassifier, KDBClassifier
+from estimators.bnc import A2DEClassifier, AODEClassifier, BANClassifier, KDBClassifier
 from estimators.datasets import load_dataset
 from estimators.distributed import collect
 from estimators.ktan import KTANClassifier, NaiveBayesClassifier, TANClassifier
 from estimators.network.factors import CategoricalFactor
+from estimators.network.fitting import fit_cg_factor
 from estimators.network.hdp_tables import HDPSmoothing
 from estimators.stats.hdp import fit_hdp
 
@@ -144,9 +145,22 @@ def test_continuous_features_keep_their_factors():
         if X.columns[fh.v] in ("x", "t"):  # continuous: the same Gaussian factor
             np.testing.assert_array_equal(fh.intercept, fg.intercept)
             np.testing.assert_array_equal(fh.var, fg.var)
+        elif fh.continuous_parents:  # Bayes' rule: the same factor
+            np.testing.assert_array_equal(fh.log_cpt, fg.log_cpt)
         else:
             assert not np.allclose(fh.log_cpt, fg.log_cpt)
     np.testing.assert_allclose(hdp.predict_proba(X).sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    # a categorical feature with a continuous parent keeps its Bayes'-rule factor
+    enc = hdp.encoder_.transform(X)
+    smooth = HDPSmoothing(iterations=50, alpha=0.7)
+    for parents in ([2], [1, 2]):
+        got = fit_cg_factor(enc, y, 2, 0, parents, alpha=smooth)
+        want = fit_cg_factor(enc, y, 2, 0, parents, alpha=0.7)
+        assert type(got).__name__ == "BayesCategoricalFactor"
+        for field in ("log_cpt", "mean", "precision", "logdet"):
+            np.testing.assert_array_equal(getattr(got, field), getattr(want, field))
+    assert not np.array_equal(fit_cg_factor(enc, y, 2, 0, [1], alpha=smooth).log_cpt,
+                              fit_cg_factor(enc, y, 2, 0, [1], alpha=0.7).log_cpt)
 
 
 def test_missing_cells_count_the_observed_cells_and_are_marginalised(car):
@@ -207,3 +221,37 @@ def test_categorical_factors_are_tables(car):
     X, y = car
     clf = TANClassifier(**FAST).fit(X, y)
     assert all(isinstance(f, CategoricalFactor) for f in clf.network_.factors)
+
+
+@pytest.mark.parametrize("cls", [AODEClassifier, A2DEClassifier])
+def test_ande_spode_tables_are_the_trees_of_their_counts(car, cls):
+    """Each SPODE's table p(x | super-parents, y): the tree class -> super-parents of its
+    counts, seeded by the vertex and its parents."""
+    X, y = car
+    clf = cls(parameters="hdp", hdp_iterations=100, random_state=4).fit(X, y)
+    laplace = cls().fit(X, y)
+    assert not np.allclose(clf.predict_proba(X), laplace.predict_proba(X))
+    enc = clf.encoder_.transform(X)
+    codes = np.searchsorted(clf.classes_, y)
+    m = clf.classes_.size
+    checked = 0
+    for network in clf.spodes_[:2]:
+        for f in network.factors:
+            pa = f.categorical_parents
+            if not pa:
+                continue
+            radix = enc.n_levels[list(pa)]
+            counts = np.zeros((*radix, m, int(enc.n_levels[f.v])), int)
+            np.add.at(counts, (*enc.codes[:, list(pa)].T, codes, enc.codes[:, f.v]), 1)
+            counts = np.moveaxis(counts, -2, 0)  # (class, parents..., x)
+            paths = np.indices(counts.shape[:-1]).reshape(counts.ndim - 1, -1).T
+            key = [4, f.v, *sorted(pa)]
+            rs = np.random.RandomState(np.random.SeedSequence(key).generate_state(1))
+            tree = fit_hdp(paths, counts.reshape(-1, counts.shape[-1]), counts.shape[:-1],
+                           iterations=100, random_state=rs)
+            seen = np.stack(np.unravel_index(f.configs, tuple(radix)), axis=1)
+            for y_ in range(m):
+                want = tree.query(np.column_stack([np.full(len(seen), y_), seen]))
+                np.testing.assert_allclose(np.exp(f.log_cpt[:-1, y_]), want, rtol=0, atol=1e-14)
+            checked += 1
+    assert checked > 0
