@@ -54,15 +54,21 @@ def _uniform(s):
 
 
 @jit()
-def _normal(s):
-    """A standard normal (Box-Muller, one of the pair)."""
-    u1 = _uniform(s)
-    u2 = _uniform(s)
-    return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
+def _normal(s, spare):
+    """A standard normal (Box-Muller: the pair's second kept in ``spare``, a flag and a
+    value)."""
+    if spare[0] > 0.0:
+        spare[0] = 0.0
+        return spare[1]
+    r = math.sqrt(-2.0 * math.log(_uniform(s)))
+    angle = 2.0 * math.pi * _uniform(s)
+    spare[0] = 1.0
+    spare[1] = r * math.sin(angle)
+    return r * math.cos(angle)
 
 
 @jit()
-def _gamma(a, s):
+def _gamma(a, s, spare):
     """A Gamma(a, 1) variate (Marsaglia & Tsang 2000; ``a < 1`` boosted by ``U**(1/a)``)."""
     boost = 1.0
     if a < 1.0:
@@ -71,7 +77,7 @@ def _gamma(a, s):
     d = a - 1.0 / 3.0
     c = 1.0 / math.sqrt(9.0 * d)
     while True:
-        x = _normal(s)
+        x = _normal(s, spare)
         v = 1.0 + c * x
         if v <= 0.0:
             continue
@@ -107,24 +113,27 @@ def _set_tables(j, k, t, tk, mt, nk, mn, parent):
 @jit()
 def probabilities(nk, mn, parent, conc_of, conc, root_conc, pk):
     """Every node's ``p_jk = (n_jk + c_j p_parent(j),k) / (N_j + c_j)`` (the root's parent
-    uniform, its concentration ``root_conc``), parents first (nodes in level order)."""
+    uniform, its concentration ``root_conc``), parents first (nodes in level order),
+    renormalised (as the reference does: rounding only)."""
     K = nk.shape[1]
     for j in range(nk.shape[0]):
         p = parent[j]
         c = root_conc if p < 0 else conc[conc_of[j]]
+        inv = 1.0 / (mn[j] + c)
         total = 0.0
         for k in range(K):
             base = 1.0 / K if p < 0 else pk[p, k]
-            pk[j, k] = nk[j, k] / (mn[j] + c) + c * base / (mn[j] + c)
+            pk[j, k] = (nk[j, k] + c * base) * inv
             total += pk[j, k]
+        inv = 1.0 / total
         for k in range(K):
-            pk[j, k] /= total
+            pk[j, k] *= inv
 
 
 @jit()
 def gibbs_block(first, n_iter, burn_in, frequency, nk, tk, mn, mt, parent, level_start,
                 conc_of, conc, sampled, tied_ptr, tied_nodes, root_conc, prior_rate,
-                prior_shape, stirling, lgr, lgr_valid, state, pk, psum, weights):
+                prior_shape, stirling, lgr, lgr_valid, state, spare, pk, psum, weights):
     """Sweeps ``first .. first + n_iter - 1`` (module docstring); returns the sweeps done
     and the number of them added to ``psum``: fewer than ``n_iter`` when the next sweep
     could need a table count beyond the columns of ``stirling`` (the caller extends it
@@ -183,8 +192,9 @@ def gibbs_block(first, n_iter, burn_in, frequency, nk, tk, mn, mt, parent, level
                     if best == -np.inf:
                         continue
                     total = 0.0
-                    for v in range(lo, hi + 1):
-                        weights[v - lo] = math.exp(weights[v - lo] - best)
+                    for v in range(lo, hi + 1):  # exp(-60) adds nothing to the sum's bits
+                        d = weights[v - lo] - best
+                        weights[v - lo] = math.exp(d) if d > -60.0 else 0.0
                         total += weights[v - lo]
                     u = _uniform(state) * total
                     chosen = hi
@@ -204,12 +214,12 @@ def gibbs_block(first, n_iter, burn_in, frequency, nk, tk, mn, mt, parent, level
                 total_t = 0
                 for q in range(tied_ptr[ci], tied_ptr[ci + 1]):
                     j = tied_nodes[q]
-                    x = _gamma(conc[ci], state)
-                    y = _gamma(float(mn[j]), state)
+                    x = _gamma(conc[ci], state, spare)
+                    y = _gamma(float(mn[j]), state, spare)
                     b = x / (x + y) if x + y > 0.0 else 0.0
                     rate += -math.log(max(1e-75, b))
                     total_t += mt[j]
-                c = _gamma(total_t + prior_shape, state) / rate
+                c = _gamma(total_t + prior_shape, state, spare) / rate
                 conc[ci] = min(MAX_CONCENTRATION, c)
                 lgr_valid[ci] = 0
         if it >= burn_in:

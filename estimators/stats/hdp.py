@@ -320,6 +320,7 @@ def fit_hdp(paths: np.ndarray, counts: np.ndarray, radix, *, iterations: int = D
     K = counts.shape[1]
     pk, psum = np.zeros((nk.shape[0], K)), np.zeros((nk.shape[0], K))
     weights = np.zeros(2 * _kernel.WINDOW + 1)
+    spare = np.zeros(2)  # the normal generator's spare (a flag, a value)
     conc_of = np.maximum(tie, 0)
     added = first = 0
     while first < iterations:
@@ -331,7 +332,7 @@ def fit_hdp(paths: np.ndarray, counts: np.ndarray, radix, *, iterations: int = D
         args = (first, n_iter, burn, FREQUENCY, nk, tk, mn, mt, parent, level_start, conc_of,
                 conc, sampled, tied_ptr, tied_nodes, START_CONCENTRATION,
                 PRIOR_SHAPE / START_CONCENTRATION, PRIOR_SHAPE, stirling, lgr, lgr_valid,
-                state, pk, psum, weights)
+                state, spare, pk, psum, weights)
         done, got = _KERNEL.call(_kernel.PYTHON["gibbs_block"], *args)
         first += done
         added += got
