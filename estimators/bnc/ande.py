@@ -88,6 +88,7 @@ from estimators.base.parameters import (
     RANDOM_STATE,
     VAR_SMOOTHING,
     VERBOSE,
+    Flag,
     Parameter,
     declare,
 )
@@ -108,7 +109,6 @@ from estimators.template.joint_likelihood import (
     FEATURE_TYPES,
     JointLogLikelihoodClassifier,
 )
-from estimators.template.network_classifier import HDP_FIT_PARAMETERS
 from kgraph.superparent import SuperParentEnsemble
 
 __all__ = ["A2DEClassifier", "AODEClassifier", "AnDEClassifier"]
@@ -134,16 +134,18 @@ ANDE_PARAMETERS = (
     RANDOM_STATE.but(doc="Seeds the feature selection's folds or permutations (None: seed 0)."),
     VERBOSE.but(doc="A progress bar over the SPODEs inside ``fit``."),
     MAX_CELLS_PARAMETER,
-    HDP_FIT_PARAMETERS.but(
-        constraints=[StrOptions({"generative", "hdp"})], type='{"generative", "hdp"}',
-        doc=('``"generative"``: the SPODEs\' tables with pseudo-count ``alpha``. ``"hdp"``: '
-             "every categorical table ``p(x | super-parents, class)`` estimated by the "
-             "hierarchical Dirichlet process of Petitjean et al. (2018) "
-             "(:mod:`estimators.network.hdp_tables`: the tree backs off from the super-parents' "
-             "value to the class; Gibbs sampling with the ``hdp_*`` parameters, seeded by "
-             "``random_state``); continuous features keep their Gaussian factors, a "
-             "categorical feature with a continuous super-parent its Bayes'-rule factor.")),
-    *HDP_PARAMETERS,
+    Parameter(
+        "smoothing", "laplace", [StrOptions({"laplace", "hdp"})], '{"laplace", "hdp"}',
+        '``"laplace"``: the SPODEs\' tables with pseudo-count ``alpha``. ``"hdp"``: every '
+        "categorical table ``p(x | super-parents, class)`` estimated by the hierarchical "
+        "Dirichlet process of Petitjean et al. (2018) (:mod:`estimators.network.hdp_tables`: "
+        "the tree backs off from the super-parents' value to the class; Gibbs sampling with "
+        "the ``hdp_*`` parameters, seeded by ``random_state``); continuous features keep "
+        "their Gaussian factors, a categorical feature with a continuous super-parent its "
+        "Bayes'-rule factor (with ``alpha``).",
+        Flag("the SPODEs' tables: laplace (alpha) or hdp", choices=None)),
+    *(p.but(doc=p.doc.replace('``parameters="hdp"``', '``smoothing="hdp"``'))
+      for p in HDP_PARAMETERS),
 )
 
 
@@ -203,9 +205,9 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
                  var_smoothing: float = 1e-9, feature_types="auto",
                  feature_selection: str | None = None, random_state=None,
                  verbose: bool = False, max_cells: int = 1_000_000,
-                 parameters="generative", hdp_iterations: int = 5000,
+                 smoothing: str = "laplace", hdp_iterations: int = 5000,
                  hdp_burn_in: int | None = None, hdp_tying: str = "level"):
-        self.parameters = parameters
+        self.smoothing = smoothing
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
         self.hdp_tying = hdp_tying
@@ -223,9 +225,9 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         return self.n
 
     def _table_smoothing(self):
-        """The categorical tables' smoothing: ``alpha``, or the HDP of ``parameters="hdp"``
+        """The categorical tables' smoothing: ``alpha``, or the HDP of ``smoothing="hdp"``
         (:func:`~estimators.network.hdp_tables.hdp_smoothing`)."""
-        return hdp_smoothing(self) if self.parameters == "hdp" else self.alpha
+        return hdp_smoothing(self) if self.smoothing == "hdp" else self.alpha
 
     def _check_model_size(self, enc) -> None:
         """Refuse, before any work, a super-parent set size whose SPODE tables would hold
@@ -504,9 +506,9 @@ class AODEClassifier(AnDEClassifier):
                  var_smoothing: float = 1e-9, feature_types="auto",
                  feature_selection: str | None = None, random_state=None,
                  verbose: bool = False, max_cells: int = 1_000_000,
-                 parameters="generative", hdp_iterations: int = 5000,
+                 smoothing: str = "laplace", hdp_iterations: int = 5000,
                  hdp_burn_in: int | None = None, hdp_tying: str = "level"):
-        self.parameters = parameters
+        self.smoothing = smoothing
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
         self.hdp_tying = hdp_tying

@@ -228,7 +228,7 @@ def test_ande_spode_tables_are_the_trees_of_their_counts(car, cls):
     """Each SPODE's table p(x | super-parents, y): the tree class -> super-parents of its
     counts, seeded by the vertex and its parents."""
     X, y = car
-    clf = cls(parameters="hdp", hdp_iterations=100, random_state=4).fit(X, y)
+    clf = cls(smoothing="hdp", hdp_iterations=100, random_state=4).fit(X, y)
     laplace = cls().fit(X, y)
     assert not np.allclose(clf.predict_proba(X), laplace.predict_proba(X))
     enc = clf.encoder_.transform(X)

@@ -230,12 +230,12 @@ def test_the_cli_options_are_those_the_hand_written_table_had():
                 "continuous"),
     }
     sized = {"kgnb", "ktan", "kdb", "aode", "a2de", "ban"}  # since: max_cells (model sizes)
-    # since: the settings of parameters="hdp" (AnDE: the option itself too)
+    # since: the settings of the HDP tables (AnDE: its option smoothing too)
     hdp = {"tan", "ktan", "kdb", "ban", "aode", "a2de"}
     assert {m: set(spec.options) for m, spec in MODELS.items()} == {
         m: set(o) | ({"max_cells"} if m in sized else set())
         | ({"hdp_iterations", "hdp_burn_in", "hdp_tying"} if m in hdp else set())
-        | ({"parameters"} if m in ("aode", "a2de") else set())
+        | ({"smoothing"} if m in ("aode", "a2de") else set())
         for m, o in before.items()}
 
 
