@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 import _api  # noqa: E402
 
 
-@declare(*(p for p in declared_parameters(KDBClassifier) if p.name != "max_parents"))
+@declare(*(p for p in declared_parameters(KDBClassifier) if p.name not in (
+    "max_parents", "hdp_iterations", "hdp_burn_in", "hdp_tying", "random_state")))
 class OneDependence(DAGNetworkClassifier):
     """The toy family: each feature has one feature parent, Sahami's rule with k = 1 (step 1
     of the recipe: the rule ``kdb_parents``), declared with kDB's parameters but

@@ -40,7 +40,7 @@ def categorical_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: in
     if configs.size == 0:
         configs = np.zeros(1, np.int64)
     table = np.concatenate([counts[configs], np.zeros((1, m, K))])  # slot U: unseen
-    log_cpt = log_cpt_table(table, alpha)
+    log_cpt = log_cpt_table(table, alpha, configs=configs, radix=radix, v=v, parents=parents)
     rows = int(ok.sum())
     mean = float((table * log_cpt).sum() / rows) if rows else 0.0
     return CategoricalFactor(v=v, continuous_parents=(), categorical_parents=parents,

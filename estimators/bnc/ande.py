@@ -79,7 +79,7 @@ from numbers import Integral
 
 import numpy as np
 from scipy.special import logsumexp
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from estimators.base.model_size import MAX_CELLS_PARAMETER, check_size, column_sizes, spode_size
@@ -88,6 +88,7 @@ from estimators.base.parameters import (
     RANDOM_STATE,
     VAR_SMOOTHING,
     VERBOSE,
+    Flag,
     Parameter,
     declare,
 )
@@ -99,6 +100,7 @@ from estimators.columns import EncodedColumns
 from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.class_node import unique_class_node
 from estimators.network.fitting import fit_cg_factor
+from estimators.network.hdp_tables import HDP_PARAMETERS, hdp_smoothing
 from estimators.network.model import CGNetwork, var_floor
 from estimators.network.stats_factors import factor_from_stats, log_likelihood_from_stats
 from estimators.template.family_registry import register_family
@@ -132,6 +134,18 @@ ANDE_PARAMETERS = (
     RANDOM_STATE.but(doc="Seeds the feature selection's folds or permutations (None: seed 0)."),
     VERBOSE.but(doc="A progress bar over the SPODEs inside ``fit``."),
     MAX_CELLS_PARAMETER,
+    Parameter(
+        "smoothing", "laplace", [StrOptions({"laplace", "hdp"})], '{"laplace", "hdp"}',
+        '``"laplace"``: the SPODEs\' tables with pseudo-count ``alpha``. ``"hdp"``: every '
+        "categorical table ``p(x | super-parents, class)`` estimated by the hierarchical "
+        "Dirichlet process of Petitjean et al. (2018) (:mod:`estimators.network.hdp_tables`: "
+        "the tree backs off from the super-parents' value to the class; Gibbs sampling with "
+        "the ``hdp_*`` parameters, seeded by ``random_state``); continuous features keep "
+        "their Gaussian factors, a categorical feature with a continuous super-parent its "
+        "Bayes'-rule factor (with ``alpha``).",
+        Flag("the SPODEs' tables: laplace (alpha) or hdp", choices=None)),
+    *(p.but(doc=p.doc.replace('``parameters="hdp"``', '``smoothing="hdp"``'))
+      for p in HDP_PARAMETERS),
 )
 
 
@@ -190,7 +204,13 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     def __init__(self, n: int = 1, *, frequency_limit: int = 1, alpha: float = 1.0,
                  var_smoothing: float = 1e-9, feature_types="auto",
                  feature_selection: str | None = None, random_state=None,
-                 verbose: bool = False, max_cells: int = 1_000_000):
+                 verbose: bool = False, max_cells: int = 1_000_000,
+                 smoothing: str = "laplace", hdp_iterations: int = 5000,
+                 hdp_burn_in: int | None = None, hdp_tying: str = "level"):
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.hdp_burn_in = hdp_burn_in
+        self.hdp_tying = hdp_tying
         self.max_cells = max_cells
         self.n = n
         self.frequency_limit = frequency_limit
@@ -203,6 +223,11 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
 
     def _n(self) -> int:
         return self.n
+
+    def _table_smoothing(self):
+        """The categorical tables' smoothing: ``alpha``, or the HDP of ``smoothing="hdp"``
+        (:func:`~estimators.network.hdp_tables.hdp_smoothing`)."""
+        return hdp_smoothing(self) if self.smoothing == "hdp" else self.alpha
 
     def _check_model_size(self, enc) -> None:
         """Refuse, before any work, a super-parent set size whose SPODE tables would hold
@@ -219,7 +244,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         """Fit every SPODE's factors (one pass over the super-parent sets)."""
         enc, codes = self._validate_training(X, y)
         kept = self._modelled_features(enc, codes)
-        fit = dict(alpha=self.alpha, var_smoothing=self.var_smoothing, ridge=0.0,
+        fit = dict(alpha=self._table_smoothing(), var_smoothing=self.var_smoothing, ridge=0.0,
                    min_cell_rows=MIN_CELL_ROWS, var_floor=var_floor(enc, kept, self.var_smoothing))
         m = self.classes_.size
         # every continuous family with continuous parents, of all SPODEs, fitted at once
@@ -246,7 +271,7 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
         factors' training log-likelihoods from the same statistics (NaN for a categorical
         child of a continuous super-parent: Bayes' rule's likelihood needs the rows)."""
         kept = self._modelled_statistics(enc)
-        fit = dict(alpha=self.alpha, var_smoothing=self.var_smoothing, ridge=0.0,
+        fit = dict(alpha=self._table_smoothing(), var_smoothing=self.var_smoothing, ridge=0.0,
                    min_cell_rows=MIN_CELL_ROWS,
                    var_floor=table.var_floor(kept, self.var_smoothing))
 
@@ -480,7 +505,13 @@ class AODEClassifier(AnDEClassifier):
     def __init__(self, *, frequency_limit: int = 1, alpha: float = 1.0,
                  var_smoothing: float = 1e-9, feature_types="auto",
                  feature_selection: str | None = None, random_state=None,
-                 verbose: bool = False, max_cells: int = 1_000_000):
+                 verbose: bool = False, max_cells: int = 1_000_000,
+                 smoothing: str = "laplace", hdp_iterations: int = 5000,
+                 hdp_burn_in: int | None = None, hdp_tying: str = "level"):
+        self.smoothing = smoothing
+        self.hdp_iterations = hdp_iterations
+        self.hdp_burn_in = hdp_burn_in
+        self.hdp_tying = hdp_tying
         self.max_cells = max_cells
         self.frequency_limit = frequency_limit
         self.alpha = alpha

@@ -40,14 +40,15 @@ from estimators.bnc._dag_classifier import DAGNetworkClassifier
 from estimators.learning.structure_learning import Constraints, learn_structure
 from estimators.learning.structure_parameters import STRUCTURE_SCORE
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
+from estimators.network.hdp_tables import HDP_PARAMETERS
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FEATURES,
-    FIT_PARAMETERS,
 )
+from estimators.template.network_classifier import HDP_FIT_PARAMETERS
 from kgraph import ParentSetDAG
 
 __all__ = ["BANClassifier"]
@@ -76,11 +77,11 @@ __all__ = ["BANClassifier"]
     RANDOM_STATE.but(doc=(
         'Seeds the restarts (and the inner folds of ``parameters="discriminative"``); the '
         "search is otherwise deterministic (ties broken by move kind, then column order).")),
-    FIT_PARAMETERS, VERBOSE.but(doc="Progress bars inside ``fit`` (the search's moves, score grids)."),
+    HDP_FIT_PARAMETERS, VERBOSE.but(doc="Progress bars inside ``fit`` (the search's moves, score grids)."),
     CONTINUOUS.but(doc=(
         "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
         "kind the structure score is computed on the class-conditional normal scores.")),
-    MAX_CELLS_PARAMETER,
+    MAX_CELLS_PARAMETER, *HDP_PARAMETERS,
 )
 class BANClassifier(DAGNetworkClassifier):
     """Bayesian-network-augmented naive Bayes: a hill-climbed DAG among the features.
@@ -137,7 +138,11 @@ class BANClassifier(DAGNetworkClassifier):
                  var_smoothing: float = 1e-9, feature_selection: str | None = None,
                  tabu_length: int = 10, patience: int = 10, restarts: int = 0,
                  random_state=None, parameters="generative", verbose: bool = False,
-                 continuous="gaussian", max_cells: int = 1_000_000):
+                 continuous="gaussian", max_cells: int = 1_000_000,
+                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level"):
+        self.hdp_iterations = hdp_iterations
+        self.hdp_burn_in = hdp_burn_in
+        self.hdp_tying = hdp_tying
         self.max_cells = max_cells
         self.continuous = continuous
         self.max_parents = max_parents

@@ -30,12 +30,14 @@ from estimators.base.parameters import (
     ALPHA,
     ESS,
     MAX_PARENTS,
+    RANDOM_STATE,
     VAR_SMOOTHING,
     VERBOSE,
     declare,
 )
 from estimators.bnc._dag_classifier import DAGNetworkClassifier
 from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
+from estimators.network.hdp_tables import HDP_PARAMETERS
 from estimators.search import name_key, snap, tie_step
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
@@ -43,8 +45,8 @@ from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FEATURES,
-    FIT_PARAMETERS,
 )
+from estimators.template.network_classifier import HDP_FIT_PARAMETERS
 from kgraph import ParentSetDAG
 
 __all__ = ["KDBClassifier", "kdb_parents"]
@@ -104,11 +106,12 @@ def kdb_parents(class_information, pair_information, k: int, names=None
         "largest I(X_i; X_j | C) (the k of kDB; 0 is naive Bayes, 1 a TAN-like forest chosen "
         "greedily).")),
     FEATURES, ALPHA, ESS, FEATURE_TYPES, VAR_SMOOTHING, FEATURE_SELECTION,
-    FIT_PARAMETERS, VERBOSE.but(doc="Progress bars inside ``fit``."),
+    HDP_FIT_PARAMETERS, VERBOSE.but(doc="Progress bars inside ``fit``."),
     CONTINUOUS.but(doc=(
         "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
         "kind the pair scores are the CMIs of the class-conditional normal scores.")),
-    MAX_CELLS_PARAMETER,
+    MAX_CELLS_PARAMETER, *HDP_PARAMETERS,
+    RANDOM_STATE.but(doc='Seeds the Gibbs sampler of ``parameters="hdp"`` (None: seed 0).'),
 )
 class KDBClassifier(DAGNetworkClassifier):
     """The k-dependence Bayesian classifier (Sahami 1996): each feature has the class and at
@@ -156,7 +159,12 @@ class KDBClassifier(DAGNetworkClassifier):
     def __init__(self, *, max_parents: int = 2, features: str = "auto", alpha: float = 1.0,
                  ess: float | None = None, feature_types="auto", var_smoothing: float = 1e-9,
                  feature_selection: str | None = None, parameters="generative",
-                 verbose: bool = False, continuous="gaussian", max_cells: int = 1_000_000):
+                 verbose: bool = False, continuous="gaussian", max_cells: int = 1_000_000,
+                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level", random_state=None):
+        self.hdp_iterations = hdp_iterations
+        self.hdp_burn_in = hdp_burn_in
+        self.hdp_tying = hdp_tying
+        self.random_state = random_state
         self.max_cells = max_cells
         self.continuous = continuous
         self.max_parents = max_parents

@@ -31,6 +31,7 @@ from estimators.learning.structure_parameters import (
     K,
 )
 from estimators.learning.structure_scores import score_family, shared_scores
+from estimators.network.hdp_tables import HDP_PARAMETERS
 from estimators.scores import BUILTIN_SCORES, SCORES, score_names
 from estimators.stats.engine import partition_dispatch
 from estimators.template.family_registry import register_family
@@ -39,8 +40,8 @@ from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FEATURES,
-    FIT_PARAMETERS,
 )
+from estimators.template.network_classifier import HDP_FIT_PARAMETERS
 
 #: the CPT prior of the conditional Gaussian factors
 TAN_ALPHA = ALPHA.but(doc="Pseudo-count of the CPTs (> 0), categorical features only.")
@@ -52,13 +53,15 @@ KTAN_VERBOSE = VERBOSE.but(doc=(
 
 @register_family("tan", "TAN classifier (tree-augmented Naive Bayes)")
 @declare(
-    FEATURES, TAN_ALPHA, ESS, FEATURE_TYPES, VAR_SMOOTHING, KTAN_VERBOSE, FIT_PARAMETERS,
+    FEATURES, TAN_ALPHA, ESS, FEATURE_TYPES, VAR_SMOOTHING, KTAN_VERBOSE, HDP_FIT_PARAMETERS,
     CONTINUOUS,
     STRUCTURE_SCORE.but(doc=(
         "The hyperedge score of the tree, as for :class:`KTANClassifier` (TAN is its k = 1): "
         "a name of :data:`estimators.scores.SCORES` (plug-ins included) or a score object; "
         "the tree is Kruskal's maximum spanning tree of a symmetric score, the maximum "
         "spanning arborescence of ``W[i, j] = f(j, {i})`` otherwise.")),
+    *HDP_PARAMETERS,
+    RANDOM_STATE.but(doc='Seeds the Gibbs sampler of ``parameters="hdp"`` (None: seed 0).'),
 )
 class TANClassifier(BaseKTAN):
     """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact;
@@ -155,7 +158,12 @@ class TANClassifier(BaseKTAN):
 
     def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
                  feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False,
-                 parameters="generative", continuous="gaussian", structure_score="cmi"):
+                 parameters="generative", continuous="gaussian", structure_score="cmi",
+                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level", random_state=None):
+        self.hdp_iterations = hdp_iterations
+        self.hdp_burn_in = hdp_burn_in
+        self.hdp_tying = hdp_tying
+        self.random_state = random_state
         self.structure_score = structure_score
         self.continuous = continuous
         self.features = features
@@ -202,7 +210,7 @@ class TANClassifier(BaseKTAN):
         'Seeds the randomised steps: the folds of the inner cross-validation (``"auto"``) '
         "and the permutations of the Markov-blanket tests. None: seed 0, so a fit is "
         "reproducible by default.")),
-    KTAN_VERBOSE, FIT_PARAMETERS, CONTINUOUS, MAX_CELLS_PARAMETER,
+    KTAN_VERBOSE, HDP_FIT_PARAMETERS, CONTINUOUS, MAX_CELLS_PARAMETER, *HDP_PARAMETERS,
 )
 class KTANClassifier(BaseKTAN):
     """k-tree augmented naive Bayes: a maximum-score acyclic k-tree over the features.
@@ -336,7 +344,13 @@ class KTANClassifier(BaseKTAN):
         parameters="generative",
         continuous="gaussian",
         max_cells: int = 1_000_000,
+        hdp_iterations: int = 5000,
+        hdp_burn_in: int | None = None,
+        hdp_tying: str = "level",
     ):
+        self.hdp_iterations = hdp_iterations
+        self.hdp_burn_in = hdp_burn_in
+        self.hdp_tying = hdp_tying
         self.max_cells = max_cells
         self.continuous = continuous
         self.random_state = random_state

@@ -11,15 +11,15 @@ logistic regression on the same cells (:mod:`estimators.discriminative`).
 from __future__ import annotations
 
 from estimators.base.parameters import ALPHA, RANDOM_STATE, VAR_SMOOTHING, VERBOSE, declare
+from estimators.network.hdp_tables import HDP_PARAMETERS
 from estimators.network.model import fit_network
 from estimators.network.stats_factors import network_from_stats
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     FEATURE_SELECTION,
     FEATURE_TYPES,
-    FIT_PARAMETERS,
 )
-from estimators.template.network_classifier import NetworkClassifier
+from estimators.template.network_classifier import HDP_FIT_PARAMETERS, NetworkClassifier
 
 
 @register_family(
@@ -31,11 +31,13 @@ from estimators.template.network_classifier import NetworkClassifier
         'Fraction of the largest continuous-feature variance added to the variances.')),
     FEATURE_TYPES.but(doc=(
         'Column types (:func:`estimators.columns.infer_feature_types`).')),
-    FIT_PARAMETERS.but(doc=(
+    HDP_FIT_PARAMETERS.but(doc=(
         '``"discriminative"``: multinomial logistic regression on the naive-Bayes cells '
         '(one-hot categories; standardised ``z, z²`` of continuous columns), '
         'L2-penalised, started from (and by default shrunk towards) the generative '
-        'parameters (:mod:`estimators.discriminative`).')),
+        'parameters (:mod:`estimators.discriminative`). ``"hdp"``: each categorical '
+        'table ``p(x | class)`` estimated by a two-level hierarchical Dirichlet process '
+        '(:mod:`estimators.network.hdp_tables`) instead of ``alpha``.')),
     VERBOSE.but(doc=(
         'Progress bars inside ``fit`` (the L-BFGS iterations).')),
     FEATURE_SELECTION.but(doc=(
@@ -47,6 +49,7 @@ from estimators.template.network_classifier import NetworkClassifier
     RANDOM_STATE.but(doc=(
         'Seeds the folds of ``"selective-nb"`` and the permutations of the Markov-blanket'
         ' tests (None: seed 0).')),
+    *HDP_PARAMETERS,
 )
 class NaiveBayesClassifier(NetworkClassifier):
     """Naive Bayes for continuous and categorical columns, generative or discriminative.
@@ -83,7 +86,11 @@ class NaiveBayesClassifier(NetworkClassifier):
 
     def __init__(self, *, alpha: float = 1.0, var_smoothing: float = 1e-9,
                  feature_types="auto", parameters="generative", verbose: bool = False,
-                 feature_selection: str | None = None, random_state=None):
+                 feature_selection: str | None = None, random_state=None,
+                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level"):
+        self.hdp_iterations = hdp_iterations
+        self.hdp_burn_in = hdp_burn_in
+        self.hdp_tying = hdp_tying
         self.feature_selection = feature_selection
         self.random_state = random_state
         self.alpha = alpha

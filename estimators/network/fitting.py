@@ -15,15 +15,22 @@ from estimators.network.factors import (
     Factor,
     LinearGaussianFactor,
 )
+from estimators.network.hdp_tables import HDPSmoothing
 from estimators.stats.gaussian import gaussian_cells, regression_cells
 from estimators.stats.moments import grouped_moments, parent_configurations
 
 __all__ = ["bayes_factor", "fit_cg_factor", "gaussian_factor", "log_cpt_table"]
 
 
-def log_cpt_table(counts: np.ndarray, alpha: float) -> np.ndarray:
+def log_cpt_table(counts: np.ndarray, alpha: float | HDPSmoothing, *, configs=None,
+                  radix=None, v: int = 0, parents: tuple = ()) -> np.ndarray:
     """Log CPT from counts of shape (U + 1, m, K): counts + alpha, or, with alpha = 0, the
-    class level then the global level for cells without rows."""
+    class level then the global level for cells without rows; with an
+    :class:`~estimators.network.hdp_tables.HDPSmoothing` its hierarchical Dirichlet process
+    estimate (``configs``: the codes of the U seen configurations of the categorical
+    ``parents`` of vertex ``v``, ``radix`` their numbers of levels)."""
+    if isinstance(alpha, HDPSmoothing):
+        return alpha.log_cpt(counts, configs, radix, v, parents)
     K = counts.shape[2]
     if alpha > 0:
         return np.log((counts + alpha) / (counts.sum(axis=2, keepdims=True) + K * alpha))
@@ -94,8 +101,9 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
         Column index of the vertex.
     parents : iterable of int
         Column indices of its feature parents (empty: ``p(x_v | y)``).
-    alpha : float, default=1.0
-        CPT pseudo-count (0: maximum likelihood, as the scores use).
+    alpha : float or HDPSmoothing, default=1.0
+        CPT pseudo-count (0: maximum likelihood, as the scores use), or the hierarchical
+        Dirichlet process estimate (:mod:`estimators.network.hdp_tables`).
     var_smoothing, ridge : float
         Variance floor factor and ridge factor (relative to the column variances).
     min_cell_rows : int, default=5
@@ -168,7 +176,9 @@ def fit_cg_factor(enc: EncodedColumns, y: np.ndarray, n_classes: int, v: int,
     K = int(enc.n_levels[v])
     c = sub.codes[:, v]
     counts = np.bincount(cell * K + c, minlength=F * K).reshape(U + 1, m, K).astype(float)
-    log_cpt = log_cpt_table(counts, alpha)
+    if C and isinstance(alpha, HDPSmoothing):  # Bayes' rule keeps its pseudo-count table
+        alpha = alpha.alpha
+    log_cpt = log_cpt_table(counts, alpha, configs=configs, radix=radix, v=v, parents=D)
     if not C:
         return CategoricalFactor(**common, log_cpt=log_cpt)
     Z = sub.values[:, list(C)]

@@ -260,8 +260,8 @@ class NetworkLikelihood:
 def pseudo_count(enc: EncodedColumns, v: int, parents, n_classes: int, alpha: float,
                   ess: float | None) -> float:
     """``alpha``, or the BDeu-style ``ess / (r_v * q_v * m)`` of :func:`fit_network`."""
-    if ess is None or enc.continuous[v]:
-        return alpha
+    if ess is None or enc.continuous[v] or not isinstance(alpha, (int, float)):
+        return alpha  # a number, or a smoothing of its own (HDPSmoothing)
     q = np.prod([enc.n_levels[p] for p in parents if not enc.continuous[p]], dtype=float)
     return float(ess / (max(int(enc.n_levels[v]), 1) * q * n_classes))
 

@@ -29,6 +29,7 @@ from estimators.network.factors import (
 )
 from estimators.network.fitting import bayes_factor, gaussian_factor
 from estimators.network.fitting import log_cpt_table as _cpt
+from estimators.network.hdp_tables import HDPSmoothing
 from estimators.network.model import CGNetwork, pseudo_count
 from estimators.stats.cell_statistics import CellStats, ClassMoments, PairCounts
 from estimators.stats.class_information import discrete_information, gaussian_information
@@ -237,7 +238,9 @@ def factor_from_stats(t: StatsTable, v: int, parents=(), *, alpha: float, var_sm
         return _continuous(t, v, cont, cat, ridge, var_smoothing, min_cell_rows, var_floor)
     configs, counts = _counts(t, v, cat)
     common = _common(t, v, cont, cat, configs, int(t.n_rows))
-    log_cpt = _cpt(counts, alpha)
+    if cont and isinstance(alpha, HDPSmoothing):  # Bayes' rule keeps its pseudo-count table
+        alpha = alpha.alpha
+    log_cpt = _cpt(counts, alpha, configs=configs, radix=common["radix"], v=v, parents=cat)
     if not cont:
         return CategoricalFactor(**common, log_cpt=log_cpt), counts
     factor = bayes_factor(common, log_cpt, _bayes_levels(t, v, cont[0]), max(min_cell_rows, 3),

@@ -453,7 +453,7 @@ def normal_score_table(enc: EncodedColumns, y: np.ndarray, n_classes: int, colum
     spec = as_spec(continuous)
     if spec.kind == "gaussian":
         return spec, None, enc
-    if parameters != "generative":
+    if parameters not in ("generative", "hdp"):  # "hdp": generative tables
         raise ValueError(f"continuous={spec.kind!r} is generative only: "
                          "parameters='discriminative' refits conditional Gaussian cells "
                          "(MATH.md §10); use continuous='gaussian' with it.")

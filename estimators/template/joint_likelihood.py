@@ -483,7 +483,8 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         :class:`Partitions`, ``codes`` None) by :func:`estimators.discriminative.
         fit_parameters_partitioned`, every L-BFGS evaluation reduced over the partitions
         where they live."""
-        spec = resolve_parameters(parameters)
+        # "hdp" (the network families) changes the tables, not this step
+        spec = None if parameters == "hdp" else resolve_parameters(parameters)
         self.discriminative_ = None
         if spec is None:
             return

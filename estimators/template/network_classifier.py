@@ -12,20 +12,38 @@ network's hooks (its factors for ``parameters="discriminative"``, their refit on
 
 from __future__ import annotations
 
+import dataclasses
 from os import PathLike
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from estimators.columns import EncodedColumns
 from estimators.columns.feature_families import family_of, feature_types_of
+from estimators.discriminative import PARAMETERS, Discriminative
 from estimators.learning.structure_scores import MIN_CELL_ROWS
 from estimators.network.class_node import unique_class_node
+from estimators.network.hdp_tables import HDPSmoothing, hdp_smoothing
 from estimators.network.model import NetworkLikelihood, modelled_columns, refit_network
 from estimators.semiparametric import factor_kinds, fit_continuous_network, normal_score_table
-from estimators.template.joint_likelihood import JointLogLikelihoodClassifier
+from estimators.template.joint_likelihood import FIT_PARAMETERS, JointLogLikelihoodClassifier
 
-__all__ = ["NetworkClassifier"]
+__all__ = ["HDP_FIT_PARAMETERS", "NetworkClassifier"]
+
+#: ``parameters`` of the network families: the template's, and ``"hdp"``
+HDP_FIT_PARAMETERS = FIT_PARAMETERS.but(
+    constraints=[StrOptions({*PARAMETERS, "hdp"}), Discriminative],
+    type='{"generative", "discriminative", "hdp"} or Discriminative',
+    doc=FIT_PARAMETERS.doc + (
+        ' ``"hdp"``: every categorical table ``p(x | parents, class)`` estimated by the '
+        'hierarchical Dirichlet process of Petitjean et al. (2018) instead of ``alpha`` '
+        '(:mod:`estimators.network.hdp_tables`: the tree backs off from the full parent '
+        'configuration to the class, parents in the family\'s order; Gibbs sampling with '
+        'the ``hdp_*`` parameters, seeded by ``random_state`` where the family has one, '
+        'else seed 0); continuous features keep their Gaussian factors, a categorical feature '
+        'with a continuous parent its Bayes\'-rule factor, the class prior its counts.'),
+    flag=FIT_PARAMETERS.flag and dataclasses.replace(FIT_PARAMETERS.flag, extra=("hdp",)))
 
 
 class NetworkClassifier(JointLogLikelihoodClassifier):
@@ -80,15 +98,25 @@ class NetworkClassifier(JointLogLikelihoodClassifier):
         """Fit ``network_`` (the factor of each of ``columns`` given its ``parents``, column
         indices, and the class) and ``factor_kinds_``."""
         self.network_ = fit_continuous_network(
-            enc, y_codes, self.classes_.size, columns, parents, spec, alpha=self.alpha,
+            enc, y_codes, self.classes_.size, columns, parents, spec,
+            alpha=self._table_smoothing(dict(zip(columns, map(tuple, parents), strict=True))),
             ess=getattr(self, "ess", None), var_smoothing=self.var_smoothing,
             min_cell_rows=MIN_CELL_ROWS, margins=margins)
         self.factor_kinds_ = factor_kinds(self.network_, self.feature_names(),
                                           enc.continuous)
 
+    def _table_smoothing(self, orders: dict | None = None) -> float | HDPSmoothing:
+        """The categorical tables' smoothing: the pseudo-count ``alpha``, or with
+        ``parameters="hdp"`` the hierarchical Dirichlet process of the ``hdp_*`` parameters
+        (:mod:`estimators.network.hdp_tables`; ``orders``: each feature's parents in the
+        family's order, the tree's levels after the class)."""
+        if getattr(self, "parameters", None) == "hdp":
+            return hdp_smoothing(self, orders)
+        return self.alpha
+
     def _smoothing(self) -> dict:
         """The factors' settings (:func:`~estimators.network.model.fit_network`)."""
-        return dict(alpha=self.alpha, ess=getattr(self, "ess", None),
+        return dict(alpha=self._table_smoothing(), ess=getattr(self, "ess", None),
                     var_smoothing=self.var_smoothing, ridge=0.0, min_cell_rows=MIN_CELL_ROWS)
 
     # -- the network's hooks ----------------------------------------------------------------

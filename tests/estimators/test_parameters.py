@@ -131,10 +131,13 @@ class RoundsTAN(TANClassifier):
 
     def __init__(self, *, features="auto", alpha=1.0, ess=None, feature_types="auto",
                  var_smoothing=1e-9, verbose=False, parameters="generative",
-                 continuous="gaussian", structure_score="cmi", smoothing_rounds=0):
+                 continuous="gaussian", structure_score="cmi", hdp_iterations=5000,
+                 hdp_burn_in=None, hdp_tying="level", random_state=None, smoothing_rounds=0):
         super().__init__(features=features, alpha=alpha, ess=ess, feature_types=feature_types,
                          var_smoothing=var_smoothing, verbose=verbose, parameters=parameters,
-                         continuous=continuous, structure_score=structure_score)
+                         continuous=continuous, structure_score=structure_score,
+                         hdp_iterations=hdp_iterations, hdp_burn_in=hdp_burn_in,
+                         hdp_tying=hdp_tying, random_state=random_state)
         self.smoothing_rounds = smoothing_rounds
 
     def fit(self, X, y=None):
@@ -203,7 +206,8 @@ def test_a_new_hyperparameter_gets_its_cli_flag(registered, tmp_path):
                            "--smoothing-rounds", "1"])
     assert learn.refused_options(argparse.Namespace(model="tan", smoothing_rounds=1)) == (
         "--smoothing-rounds does not apply to --model tan (its model options: --features, "
-        "--alpha, --ess, --parameters, --continuous, --structure-score); the models that take "
+        "--alpha, --ess, --parameters, --continuous, --structure-score, --hdp-iterations, "
+        "--hdp-burn-in, --hdp-tying); the models that take "
         "--smoothing-rounds: rounds-tan")
 
 
@@ -226,8 +230,13 @@ def test_the_cli_options_are_those_the_hand_written_table_had():
                 "continuous"),
     }
     sized = {"kgnb", "ktan", "kdb", "aode", "a2de", "ban"}  # since: max_cells (model sizes)
+    # since: the settings of the HDP tables (AnDE: its option smoothing too)
+    hdp = {"tan", "ktan", "kdb", "ban", "aode", "a2de"}
     assert {m: set(spec.options) for m, spec in MODELS.items()} == {
-        m: set(o) | ({"max_cells"} if m in sized else set()) for m, o in before.items()}
+        m: set(o) | ({"max_cells"} if m in sized else set())
+        | ({"hdp_iterations", "hdp_burn_in", "hdp_tying"} if m in hdp else set())
+        | ({"smoothing"} if m in ("aode", "a2de") else set())
+        for m, o in before.items()}
 
 
 def test_one_flag_with_two_types_is_refused(registered):

@@ -75,8 +75,8 @@ def test_learn_from_csv_with_target(tmp_path):
         (["car", "--model", "ktan", "--k", "two"], "expected an int or 'auto', got 'two'"),
         (["car", "--model", "kdb", "--k", "auto"],
          "--k does not apply to --model kdb (its model options: --max-parents, --features, "
-         "--alpha, --ess, --parameters, --continuous, --max-cells); the models that take --k: "
-         "ktan"),
+         "--alpha, --ess, --parameters, --continuous, --max-cells, --hdp-iterations, "
+         "--hdp-burn-in, --hdp-tying); the models that take --k: ktan"),
         (["car", "--model", "kdb", "--max-parents", "auto"],
          "argument --max-parents: expected an int, got 'auto'"),
         (["car", "--model", "latent-cnb", "--n-components", "x"],
@@ -129,7 +129,7 @@ def test_every_choices_list_is_its_registry():
                 "search": searcher_names(), "features": list(FEATURE_FAMILIES),
                 "prior": list(PRIORS), "family": list(FAMILIES),
                 "structure_score": [*score_names(), "auto"], "engine": list(ENGINES),
-                "parameters": list(PARAMETERS), "continuous": list(KINDS)}
+                "parameters": [*PARAMETERS, "hdp"], "continuous": list(KINDS)}
     found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
     assert found == expected
 
@@ -230,6 +230,7 @@ def test_a_model_option_the_model_does_not_take_is_refused(tmp_path, capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "--parameters, --k do not apply to --model aode" in err
-    assert "its model options: --alpha, --max-cells); the models that take --parameters: " \
+    assert "its model options: --alpha, --max-cells, --smoothing, --hdp-iterations, " \
+           "--hdp-burn-in, --hdp-tying); the models that take --parameters: " \
            "gnb, tan, ktan, kdb, ban; --k: ktan" in err
     assert not (tmp_path / "run").exists()
