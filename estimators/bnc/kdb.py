@@ -111,7 +111,7 @@ def kdb_parents(class_information, pair_information, k: int, names=None
         "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
         "kind the pair scores are the CMIs of the class-conditional normal scores.")),
     MAX_CELLS_PARAMETER, *HDP_PARAMETERS,
-    RANDOM_STATE.but(doc='Seeds the Gibbs sampler of ``parameters="hdp"`` (None: seed 0).'),
+    RANDOM_STATE.but(default=0, doc='Seeds the Gibbs sampler of ``parameters="hdp"``.'),
 )
 class KDBClassifier(DAGNetworkClassifier):
     """The k-dependence Bayesian classifier (Sahami 1996): each feature has the class and at
@@ -160,7 +160,8 @@ class KDBClassifier(DAGNetworkClassifier):
                  ess: float | None = None, feature_types="auto", var_smoothing: float = 1e-9,
                  feature_selection: str | None = None, parameters="generative",
                  verbose: bool = False, continuous="gaussian", max_cells: int = 1_000_000,
-                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level", random_state=None):
+                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None,
+                 hdp_tying: str = "level", random_state=0):
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
         self.hdp_tying = hdp_tying

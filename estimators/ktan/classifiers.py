@@ -61,7 +61,7 @@ KTAN_VERBOSE = VERBOSE.but(doc=(
         "the tree is Kruskal's maximum spanning tree of a symmetric score, the maximum "
         "spanning arborescence of ``W[i, j] = f(j, {i})`` otherwise.")),
     *HDP_PARAMETERS,
-    RANDOM_STATE.but(doc='Seeds the Gibbs sampler of ``parameters="hdp"`` (None: seed 0).'),
+    RANDOM_STATE.but(default=0, doc='Seeds the Gibbs sampler of ``parameters="hdp"``.'),
 )
 class TANClassifier(BaseKTAN):
     """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact;
@@ -159,7 +159,8 @@ class TANClassifier(BaseKTAN):
     def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
                  feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False,
                  parameters="generative", continuous="gaussian", structure_score="cmi",
-                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level", random_state=None):
+                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None,
+                 hdp_tying: str = "level", random_state=0):
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
         self.hdp_tying = hdp_tying

@@ -132,7 +132,7 @@ class RoundsTAN(TANClassifier):
     def __init__(self, *, features="auto", alpha=1.0, ess=None, feature_types="auto",
                  var_smoothing=1e-9, verbose=False, parameters="generative",
                  continuous="gaussian", structure_score="cmi", hdp_iterations=5000,
-                 hdp_burn_in=None, hdp_tying="level", random_state=None, smoothing_rounds=0):
+                 hdp_burn_in=None, hdp_tying="level", random_state=0, smoothing_rounds=0):
         super().__init__(features=features, alpha=alpha, ess=ess, feature_types=feature_types,
                          var_smoothing=var_smoothing, verbose=verbose, parameters=parameters,
                          continuous=continuous, structure_score=structure_score,
