@@ -103,6 +103,7 @@ from estimators.network.model import CGNetwork, var_floor
 from estimators.network.stats_factors import factor_from_stats, log_likelihood_from_stats
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     JointLogLikelihoodClassifier,
@@ -132,6 +133,7 @@ ANDE_PARAMETERS = (
     RANDOM_STATE.but(doc="Seeds the feature selection's folds or permutations (None: seed 0)."),
     VERBOSE.but(doc="A progress bar over the SPODEs inside ``fit``."),
     MAX_CELLS_PARAMETER,
+    DISCRETIZE,
 )
 
 
@@ -190,7 +192,9 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
     def __init__(self, n: int = 1, *, frequency_limit: int = 1, alpha: float = 1.0,
                  var_smoothing: float = 1e-9, feature_types="auto",
                  feature_selection: str | None = None, random_state=None,
-                 verbose: bool = False, max_cells: int = 1_000_000):
+                 verbose: bool = False, max_cells: int = 1_000_000,
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.max_cells = max_cells
         self.n = n
         self.frequency_limit = frequency_limit
@@ -480,7 +484,9 @@ class AODEClassifier(AnDEClassifier):
     def __init__(self, *, frequency_limit: int = 1, alpha: float = 1.0,
                  var_smoothing: float = 1e-9, feature_types="auto",
                  feature_selection: str | None = None, random_state=None,
-                 verbose: bool = False, max_cells: int = 1_000_000):
+                 verbose: bool = False, max_cells: int = 1_000_000,
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.max_cells = max_cells
         self.frequency_limit = frequency_limit
         self.alpha = alpha

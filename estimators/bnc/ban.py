@@ -43,6 +43,7 @@ from estimators.learning.structure_scores import MIN_CELL_ROWS, RIDGE, fit_score
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FEATURES,
@@ -80,7 +81,7 @@ __all__ = ["BANClassifier"]
     CONTINUOUS.but(doc=(
         "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
         "kind the structure score is computed on the class-conditional normal scores.")),
-    MAX_CELLS_PARAMETER,
+    MAX_CELLS_PARAMETER, DISCRETIZE,
 )
 class BANClassifier(DAGNetworkClassifier):
     """Bayesian-network-augmented naive Bayes: a hill-climbed DAG among the features.
@@ -137,7 +138,9 @@ class BANClassifier(DAGNetworkClassifier):
                  var_smoothing: float = 1e-9, feature_selection: str | None = None,
                  tabu_length: int = 10, patience: int = 10, restarts: int = 0,
                  random_state=None, parameters="generative", verbose: bool = False,
-                 continuous="gaussian", max_cells: int = 1_000_000):
+                 continuous="gaussian", max_cells: int = 1_000_000,
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.max_cells = max_cells
         self.continuous = continuous
         self.max_parents = max_parents

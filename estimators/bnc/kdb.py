@@ -40,6 +40,7 @@ from estimators.search import name_key, snap, tie_step
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FEATURES,
@@ -108,7 +109,7 @@ def kdb_parents(class_information, pair_information, k: int, names=None
     CONTINUOUS.but(doc=(
         "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
         "kind the pair scores are the CMIs of the class-conditional normal scores.")),
-    MAX_CELLS_PARAMETER,
+    MAX_CELLS_PARAMETER, DISCRETIZE,
 )
 class KDBClassifier(DAGNetworkClassifier):
     """The k-dependence Bayesian classifier (Sahami 1996): each feature has the class and at
@@ -156,7 +157,9 @@ class KDBClassifier(DAGNetworkClassifier):
     def __init__(self, *, max_parents: int = 2, features: str = "auto", alpha: float = 1.0,
                  ess: float | None = None, feature_types="auto", var_smoothing: float = 1e-9,
                  feature_selection: str | None = None, parameters="generative",
-                 verbose: bool = False, continuous="gaussian", max_cells: int = 1_000_000):
+                 verbose: bool = False, continuous="gaussian", max_cells: int = 1_000_000,
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.max_cells = max_cells
         self.continuous = continuous
         self.max_parents = max_parents

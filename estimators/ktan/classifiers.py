@@ -36,6 +36,7 @@ from estimators.stats.engine import partition_dispatch
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FEATURES,
@@ -59,6 +60,7 @@ KTAN_VERBOSE = VERBOSE.but(doc=(
         "a name of :data:`estimators.scores.SCORES` (plug-ins included) or a score object; "
         "the tree is Kruskal's maximum spanning tree of a symmetric score, the maximum "
         "spanning arborescence of ``W[i, j] = f(j, {i})`` otherwise.")),
+    DISCRETIZE,
 )
 class TANClassifier(BaseKTAN):
     """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact;
@@ -155,7 +157,9 @@ class TANClassifier(BaseKTAN):
 
     def __init__(self, *, features: str = "auto", alpha: float = 1.0, ess: float | None = None,
                  feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False,
-                 parameters="generative", continuous="gaussian", structure_score="cmi"):
+                 parameters="generative", continuous="gaussian", structure_score="cmi",
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.structure_score = structure_score
         self.continuous = continuous
         self.features = features
@@ -202,7 +206,7 @@ class TANClassifier(BaseKTAN):
         'Seeds the randomised steps: the folds of the inner cross-validation (``"auto"``) '
         "and the permutations of the Markov-blanket tests. None: seed 0, so a fit is "
         "reproducible by default.")),
-    KTAN_VERBOSE, FIT_PARAMETERS, CONTINUOUS, MAX_CELLS_PARAMETER,
+    KTAN_VERBOSE, FIT_PARAMETERS, CONTINUOUS, MAX_CELLS_PARAMETER, DISCRETIZE,
 )
 class KTANClassifier(BaseKTAN):
     """k-tree augmented naive Bayes: a maximum-score acyclic k-tree over the features.
@@ -336,7 +340,9 @@ class KTANClassifier(BaseKTAN):
         parameters="generative",
         continuous="gaussian",
         max_cells: int = 1_000_000,
+        discretize: str | None = None,
     ):
+        self.discretize = discretize
         self.max_cells = max_cells
         self.continuous = continuous
         self.random_state = random_state

@@ -15,6 +15,7 @@ from estimators.network.model import fit_network
 from estimators.network.stats_factors import network_from_stats
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FIT_PARAMETERS,
@@ -47,6 +48,7 @@ from estimators.template.network_classifier import NetworkClassifier
     RANDOM_STATE.but(doc=(
         'Seeds the folds of ``"selective-nb"`` and the permutations of the Markov-blanket'
         ' tests (None: seed 0).')),
+    DISCRETIZE,
 )
 class NaiveBayesClassifier(NetworkClassifier):
     """Naive Bayes for continuous and categorical columns, generative or discriminative.
@@ -83,7 +85,9 @@ class NaiveBayesClassifier(NetworkClassifier):
 
     def __init__(self, *, alpha: float = 1.0, var_smoothing: float = 1e-9,
                  feature_types="auto", parameters="generative", verbose: bool = False,
-                 feature_selection: str | None = None, random_state=None):
+                 feature_selection: str | None = None, random_state=None,
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.feature_selection = feature_selection
         self.random_state = random_state
         self.alpha = alpha

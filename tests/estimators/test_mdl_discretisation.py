@@ -1,4 +1,5 @@
-"""Supervised MDL discretisation (:mod:`estimators.columns.mdl_discretisation`).
+"""Supervised MDL discretisation (:mod:`estimators.columns.mdl_discretisation`) and the
+``discretize="mdl"`` option of the discrete families.
 
 Oracles: Weka's supervised ``Discretize`` (its cut points on the bundled tables, stored in
 tests/weka_reference, and Weka itself on random tables where it is installed,
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from collections import Counter
 
 import numpy as np
@@ -17,15 +19,29 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.utils._param_validation import InvalidParameterError
 from weka_mdl import FIXTURE, weka_available, weka_cut_points
 
-from estimators import load_dataset
+from estimators import (
+    A2DEClassifier,
+    AODEClassifier,
+    BANClassifier,
+    KDBClassifier,
+    KTANClassifier,
+    NaiveBayesClassifier,
+    TANClassifier,
+    load_dataset,
+)
+from estimators.base.validation import DegenerateFeatureWarning
 from estimators.columns import DiscretisingEncoder
 from estimators.columns.mdl_discretisation import (
     interval_codes,
     interval_labels,
     mdl_cut_points,
 )
+
+FAMILIES = [NaiveBayesClassifier, TANClassifier, KTANClassifier, KDBClassifier, BANClassifier,
+            AODEClassifier, A2DEClassifier]
 
 
 # -- the reference: Fayyad & Irani's recursion, written out ---------------------------------
@@ -212,3 +228,97 @@ def test_encoder_refuses_an_unknown_method_and_a_missing_y():
         DiscretisingEncoder(method="width").fit(X, np.arange(10) % 2)
     with pytest.raises(ValueError, match="supervised: fit it with the class labels y"):
         DiscretisingEncoder().fit(X)
+
+
+# -- the option of the families --------------------------------------------------------------
+def _by_hand(frame: pd.DataFrame, cuts: dict) -> pd.DataFrame:
+    """``frame`` with each column of ``cuts`` replaced by its interval numbers (objects,
+    NaN where missing)."""
+    out = frame.copy()
+    for c, points in cuts.items():
+        k = interval_codes(frame[c].to_numpy(dtype=float), points)
+        out[c] = pd.Series(k, dtype=object, index=frame.index).where(k >= 0)
+    return out
+
+
+def _penguins():
+    X, y = load_dataset("penguins")
+    X = X.iloc[::2].reset_index(drop=True)
+    y = np.asarray(y)[::2]
+    cont = [c for c in X.columns if X[c].dtype.kind == "f"]
+    cuts = {c: np.array(reference_cuts(X[c].to_numpy(), _codes(y))) for c in cont}
+    assert all(v.size for v in cuts.values())
+    rows = X.iloc[:40].copy()
+    rows.iloc[0, rows.columns.get_loc(cont[0])] = 1e9  # beyond the training range
+    rows.iloc[1, rows.columns.get_loc(cont[1])] = np.nan
+    return X, y, cuts, rows
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda c: c.__name__)
+def test_discretize_mdl_is_the_family_on_the_discretised_table(family):
+    """Each family with ``discretize="mdl"`` equals the same family fitted on the table
+    discretised by hand with the reference cut points and typed categorical (predict_proba
+    to 1e-12 on rows with missing cells and values outside the training range)."""
+    X, y, cuts, rows = _penguins()
+    types = dict.fromkeys(cuts, "categorical")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateFeatureWarning)
+        model = family(discretize="mdl").fit(X, y)
+        ref = family(feature_types=types).fit(_by_hand(X, cuts), y)
+    assert {c: v.tolist() for c, v in model.cut_points_.items()} == \
+        {c: v.tolist() for c, v in cuts.items()}
+    assert all(model.feature_types_[c] == "categorical" for c in cuts)
+    np.testing.assert_allclose(model.predict_proba(rows),
+                               ref.predict_proba(_by_hand(rows, cuts)), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("options", [dict(continuous="copula"),
+                                     dict(parameters="discriminative")], ids=str)
+def test_discretize_composes_with_the_other_options(options):
+    """TAN with discretize and a non-Gaussian ``continuous=`` (no continuous column is
+    left: its evidence weight still applies) or discriminative parameters: the same as on
+    the table discretised by hand."""
+    X, y, cuts, rows = _penguins()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateFeatureWarning)
+        model = TANClassifier(discretize="mdl", **options).fit(X, y)
+        ref = TANClassifier(feature_types=dict.fromkeys(cuts, "categorical"),
+                            **options).fit(_by_hand(X, cuts), y)
+    np.testing.assert_allclose(model.predict_proba(rows),
+                               ref.predict_proba(_by_hand(rows, cuts)), rtol=0, atol=1e-10)
+
+
+def test_a_column_with_no_cut_leaves_the_model_with_one_warning():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 200)
+    X = pd.DataFrame({"signal": rng.normal(3.0 * y, 1.0), "noise": rng.normal(size=200),
+                      "flat": 1.0})
+    with pytest.warns(DegenerateFeatureWarning) as record:
+        clf = NaiveBayesClassifier(discretize="mdl").fit(X, y)
+    messages = [str(w.message) for w in record]
+    assert any("column(s) ['flat'] of X take fewer than two distinct values" in m
+               for m in messages)
+    assert any("NaiveBayesClassifier(discretize='mdl'): no cut point of column(s) ['noise'] "
+               "passes the MDL criterion" in m for m in messages)
+    assert clf.cut_points_["noise"].size == 0 and clf.cut_points_["signal"].size >= 1
+    assert clf.constant_features_ == ["noise", "flat"]
+    assert clf.selected_features_ == ["signal"]
+
+
+def test_refit_without_discretize_drops_the_cut_points():
+    X, y = load_dataset("iris")
+    clf = KDBClassifier(discretize="mdl").fit(X, y)
+    assert set(clf.cut_points_) == set(X.columns)
+    clf.set_params(discretize=None).fit(X, y)
+    assert not hasattr(clf, "cut_points_")
+    assert set(clf.feature_types_.values()) == {"continuous"}
+
+
+@pytest.mark.parametrize("family", [NaiveBayesClassifier, KDBClassifier, AODEClassifier],
+                         ids=lambda c: c.__name__)
+def test_an_unknown_discretize_is_refused(family):
+    X, y = load_dataset("iris")
+    with pytest.raises(InvalidParameterError,
+                       match=rf"The 'discretize' parameter of {family.__name__} must be None "
+                             r"or a str among \{'mdl'\}\. Got 'equal-width' instead\."):
+        family(discretize="equal-width").fit(X, y)

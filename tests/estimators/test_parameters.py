@@ -131,10 +131,12 @@ class RoundsTAN(TANClassifier):
 
     def __init__(self, *, features="auto", alpha=1.0, ess=None, feature_types="auto",
                  var_smoothing=1e-9, verbose=False, parameters="generative",
-                 continuous="gaussian", structure_score="cmi", smoothing_rounds=0):
+                 continuous="gaussian", structure_score="cmi", discretize=None,
+                 smoothing_rounds=0):
         super().__init__(features=features, alpha=alpha, ess=ess, feature_types=feature_types,
                          var_smoothing=var_smoothing, verbose=verbose, parameters=parameters,
-                         continuous=continuous, structure_score=structure_score)
+                         continuous=continuous, structure_score=structure_score,
+                         discretize=discretize)
         self.smoothing_rounds = smoothing_rounds
 
     def fit(self, X, y=None):
@@ -203,7 +205,8 @@ def test_a_new_hyperparameter_gets_its_cli_flag(registered, tmp_path):
                            "--smoothing-rounds", "1"])
     assert learn.refused_options(argparse.Namespace(model="tan", smoothing_rounds=1)) == (
         "--smoothing-rounds does not apply to --model tan (its model options: --features, "
-        "--alpha, --ess, --parameters, --continuous, --structure-score); the models that take "
+        "--alpha, --ess, --parameters, --continuous, --structure-score, --discretize); the "
+        "models that take "
         "--smoothing-rounds: rounds-tan")
 
 
@@ -226,8 +229,10 @@ def test_the_cli_options_are_those_the_hand_written_table_had():
                 "continuous"),
     }
     sized = {"kgnb", "ktan", "kdb", "aode", "a2de", "ban"}  # since: max_cells (model sizes)
+    discrete = {"tan", "ktan", "kdb", "aode", "a2de", "ban"}  # since: discretize (MDL)
     assert {m: set(spec.options) for m, spec in MODELS.items()} == {
-        m: set(o) | ({"max_cells"} if m in sized else set()) for m, o in before.items()}
+        m: set(o) | ({"max_cells"} if m in sized else set())
+        | ({"discretize"} if m in discrete else set()) for m, o in before.items()}
 
 
 def test_one_flag_with_two_types_is_refused(registered):

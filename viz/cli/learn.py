@@ -177,6 +177,7 @@ def _flag(option: str) -> str:
 
 def registries() -> dict[str, list[str]]:
     """The registry behind each option with a fixed set of values (its ``choices``)."""
+    from estimators.columns import DISCRETIZERS
     from estimators.columns.feature_families import FEATURE_FAMILIES
     from estimators.discriminative import PARAMETERS
     from estimators.gnb import DEPENDENCES
@@ -189,7 +190,8 @@ def registries() -> dict[str, list[str]]:
             "search": searcher_names(), "backbone": list(BACKBONE_METHODS),
             "features": list(FEATURE_FAMILIES), "prior": list(PRIORS),
             "family": list(FAMILIES), "score": score_names(),
-            "parameters": list(PARAMETERS), "continuous": list(KINDS)}
+            "parameters": list(PARAMETERS), "continuous": list(KINDS),
+            "discretize": list(DISCRETIZERS)}
 
 
 class RegistryChoices(Sequence):
