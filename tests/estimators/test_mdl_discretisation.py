@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 from collections import Counter
 
@@ -153,8 +154,10 @@ def test_cut_points_equal_the_reference(case):
                                   reference_cuts(x, y, better))
 
 
+#: values on a grid of 1/8 in [-1000, 1000], so that the affine maps below stay strictly
+#: increasing in floating point (x + 1 rounds a tiny x to 1, the same as 0 + 1)
 _real_column = st.integers(8, 80).flatmap(lambda n: st.tuples(
-    st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=n, max_size=n),
+    st.lists(st.integers(-8000, 8000).map(lambda i: i / 8), min_size=n, max_size=n),
     st.lists(st.integers(0, 2), min_size=n, max_size=n)))
 
 
@@ -322,3 +325,21 @@ def test_an_unknown_discretize_is_refused(family):
                        match=rf"The 'discretize' parameter of {family.__name__} must be None "
                              r"or a str among \{'mdl'\}\. Got 'equal-width' instead\."):
         family(discretize="equal-width").fit(X, y)
+
+
+def test_kgraph_learn_takes_discretize_and_draws_the_structure(tmp_path):
+    """``kgraph learn --discretize mdl``: the model fitted with it, the columns reported
+    categorical, the structure figure drawn and the GraphML written with the intervals."""
+    from viz.cli import main
+
+    out = tmp_path / "run"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateFeatureWarning)
+        assert main(["learn", "iris", "--model", "kdb", "--discretize", "mdl", "--cv", "2",
+                     "--quiet", "--out", str(out)]) == 0
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["params"]["discretize"] == "mdl"
+    assert re.search(r"petal length \(cm\)\s*\|\s*categorical \(3 categories\)",
+                     (out / "report.md").read_text())
+    assert (out / "structure.png").stat().st_size > 0
+    assert "2.45..4.75" in (out / "structure.graphml").read_text()

@@ -75,7 +75,8 @@ def test_learn_from_csv_with_target(tmp_path):
         (["car", "--model", "ktan", "--k", "two"], "expected an int or 'auto', got 'two'"),
         (["car", "--model", "kdb", "--k", "auto"],
          "--k does not apply to --model kdb (its model options: --max-parents, --features, "
-         "--alpha, --ess, --parameters, --continuous, --max-cells); the models that take --k: "
+         "--alpha, --ess, --parameters, --continuous, --max-cells, --discretize); the models that "
+         "take --k: "
          "ktan"),
         (["car", "--model", "kdb", "--max-parents", "auto"],
          "argument --max-parents: expected an int, got 'auto'"),
@@ -115,6 +116,7 @@ def _learn_parser():
 
 
 def test_every_choices_list_is_its_registry():
+    from estimators.columns import DISCRETIZERS
     from estimators.columns.feature_families import FEATURE_FAMILIES
     from estimators.discriminative import PARAMETERS
     from estimators.gnb import DEPENDENCES
@@ -129,7 +131,8 @@ def test_every_choices_list_is_its_registry():
                 "search": searcher_names(), "features": list(FEATURE_FAMILIES),
                 "prior": list(PRIORS), "family": list(FAMILIES),
                 "structure_score": [*score_names(), "auto"], "engine": list(ENGINES),
-                "parameters": list(PARAMETERS), "continuous": list(KINDS)}
+                "parameters": list(PARAMETERS), "continuous": list(KINDS),
+                "discretize": list(DISCRETIZERS)}
     found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
     assert found == expected
 
@@ -230,6 +233,7 @@ def test_a_model_option_the_model_does_not_take_is_refused(tmp_path, capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "--parameters, --k do not apply to --model aode" in err
-    assert "its model options: --alpha, --max-cells); the models that take --parameters: " \
+    assert "its model options: --alpha, --max-cells, --discretize); the models that take " \
+           "--parameters: " \
            "gnb, tan, ktan, kdb, ban; --k: ktan" in err
     assert not (tmp_path / "run").exists()
