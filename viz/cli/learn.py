@@ -117,7 +117,7 @@ def refused_options(args: argparse.Namespace) -> str | None:
     Examples
     --------
     >>> print(refused_options(argparse.Namespace(model="aode", k=2)))
-    --k does not apply to --model aode (its model options: --alpha, --max-cells); the models that take --k: ktan
+    --k does not apply to --model aode (its model options: --alpha, --max-cells, --discretize); the models that take --k: ktan
     """
     model = getattr(args, "model", None)
     if model not in MODELS:
