@@ -43,7 +43,8 @@ class OneDependence(DAGNetworkClassifier):
 
     def __init__(self, *, features="auto", alpha=1.0, ess=None, feature_types="auto",
                  var_smoothing=1e-9, feature_selection=None, parameters="generative",
-                 verbose=False, continuous="gaussian", max_cells=1_000_000):
+                 verbose=False, continuous="gaussian", max_cells=1_000_000, discretize=None):
+        self.discretize = discretize
         self.features = features
         self.alpha = alpha
         self.ess = ess
@@ -111,7 +112,8 @@ def test_kgraph_learn_fits_the_toy_with_its_own_options(toy, tmp_path, capsys):
         main(["learn", "iris", "--model", "toy", "--max-parents", "2", "--out", "x"])
     assert exc.value.code == 2
     assert ("--max-parents does not apply to --model toy (its model options: --features, "
-            "--alpha, --ess, --parameters, --continuous, --max-cells); the models that take "
+            "--alpha, --ess, --parameters, --continuous, --max-cells, --discretize); the models "
+            "that take "
             "--max-parents: kdb, ban" in capsys.readouterr().err)
 
 
@@ -119,4 +121,4 @@ def test_the_docs_family_table_has_the_toy(toy):
     rows = _api.family_table().splitlines()
     assert ("| `OneDependence` | `toy` | toy one-dependence kDB (a test's family) | "
             "`--features`, `--alpha`, `--ess`, `--parameters`, `--continuous`, "
-            "`--max-cells` |") == rows[-1]
+            "`--max-cells`, `--discretize` |") == rows[-1]

@@ -105,6 +105,7 @@ from estimators.network.model import CGNetwork, var_floor
 from estimators.network.stats_factors import factor_from_stats, log_likelihood_from_stats
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     JointLogLikelihoodClassifier,
@@ -146,6 +147,7 @@ ANDE_PARAMETERS = (
         Flag("the SPODEs' tables: laplace (alpha) or hdp", choices=None)),
     *(p.but(doc=p.doc.replace('``parameters="hdp"``', '``smoothing="hdp"``'))
       for p in HDP_PARAMETERS),
+    DISCRETIZE,
 )
 
 
@@ -206,7 +208,9 @@ class AnDEClassifier(JointLogLikelihoodClassifier):
                  feature_selection: str | None = None, random_state=None,
                  verbose: bool = False, max_cells: int = 1_000_000,
                  smoothing: str = "laplace", hdp_iterations: int = 5000,
-                 hdp_burn_in: int | None = None, hdp_tying: str = "level"):
+                 hdp_burn_in: int | None = None, hdp_tying: str = "level",
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.smoothing = smoothing
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
@@ -507,7 +511,9 @@ class AODEClassifier(AnDEClassifier):
                  feature_selection: str | None = None, random_state=None,
                  verbose: bool = False, max_cells: int = 1_000_000,
                  smoothing: str = "laplace", hdp_iterations: int = 5000,
-                 hdp_burn_in: int | None = None, hdp_tying: str = "level"):
+                 hdp_burn_in: int | None = None, hdp_tying: str = "level",
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.smoothing = smoothing
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in

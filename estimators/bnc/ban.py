@@ -44,6 +44,7 @@ from estimators.network.hdp_tables import HDP_PARAMETERS
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FEATURES,
@@ -82,6 +83,7 @@ __all__ = ["BANClassifier"]
         "As in :class:`~estimators.ktan.KTANClassifier` (MATH.md §11): with a non-Gaussian "
         "kind the structure score is computed on the class-conditional normal scores.")),
     MAX_CELLS_PARAMETER, *HDP_PARAMETERS,
+    DISCRETIZE,
 )
 class BANClassifier(DAGNetworkClassifier):
     """Bayesian-network-augmented naive Bayes: a hill-climbed DAG among the features.
@@ -139,7 +141,9 @@ class BANClassifier(DAGNetworkClassifier):
                  tabu_length: int = 10, patience: int = 10, restarts: int = 0,
                  random_state=None, parameters="generative", verbose: bool = False,
                  continuous="gaussian", max_cells: int = 1_000_000,
-                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level"):
+                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level",
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
         self.hdp_tying = hdp_tying

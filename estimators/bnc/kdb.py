@@ -42,6 +42,7 @@ from estimators.search import name_key, snap, tie_step
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FEATURES,
@@ -112,6 +113,7 @@ def kdb_parents(class_information, pair_information, k: int, names=None
         "kind the pair scores are the CMIs of the class-conditional normal scores.")),
     MAX_CELLS_PARAMETER, *HDP_PARAMETERS,
     RANDOM_STATE.but(default=0, doc='Seeds the Gibbs sampler of ``parameters="hdp"``.'),
+    DISCRETIZE,
 )
 class KDBClassifier(DAGNetworkClassifier):
     """The k-dependence Bayesian classifier (Sahami 1996): each feature has the class and at
@@ -161,7 +163,9 @@ class KDBClassifier(DAGNetworkClassifier):
                  feature_selection: str | None = None, parameters="generative",
                  verbose: bool = False, continuous="gaussian", max_cells: int = 1_000_000,
                  hdp_iterations: int = 5000, hdp_burn_in: int | None = None,
-                 hdp_tying: str = "level", random_state=0):
+                 hdp_tying: str = "level", random_state=0,
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
         self.hdp_tying = hdp_tying

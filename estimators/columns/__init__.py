@@ -20,7 +20,8 @@ from estimators.columns._types import (
     missing_mask,
     numeric_values,
 )
+from estimators.columns.discretised_encoder import DISCRETIZERS, DiscretisingEncoder
 
-__all__ = ["FEATURE_TYPES", "MAX_INTEGER_LEVELS", "MAX_NUMERIC_LEVELS", "EncodedColumns",
-           "MixedEncoder", "auto_column_type", "column_values", "infer_feature_types",
+__all__ = ["DISCRETIZERS", "FEATURE_TYPES", "MAX_INTEGER_LEVELS", "MAX_NUMERIC_LEVELS", "DiscretisingEncoder",
+           "EncodedColumns", "MixedEncoder", "auto_column_type", "column_values", "infer_feature_types",
            "missing_mask", "numeric_values"]

@@ -74,8 +74,9 @@ def feature_types_of(raw, features: str, feature_types, names: Sequence[str],
             raise ValueError(
                 f"Column {name!r} has {n_values} distinct numeric values, more than the "
                 f"{MAX_DISCRETE_LEVELS} that {estimator}(features='discrete') accepts for a "
-                "numeric column: it looks continuous. Discretise it first (for example "
-                "with sklearn.preprocessing.KBinsDiscretizer) or use features='gaussian'."
+                "numeric column: it looks continuous. Discretise it: discretize='mdl' "
+                "with features='auto' cuts it at its supervised MDL cut points (or "
+                "sklearn.preprocessing.KBinsDiscretizer first); or use features='gaussian'."
             )
     return dict.fromkeys(keys, "categorical")
 

@@ -37,6 +37,7 @@ from estimators.stats.engine import partition_dispatch
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
     CONTINUOUS,
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
     FEATURES,
@@ -62,6 +63,7 @@ KTAN_VERBOSE = VERBOSE.but(doc=(
         "spanning arborescence of ``W[i, j] = f(j, {i})`` otherwise.")),
     *HDP_PARAMETERS,
     RANDOM_STATE.but(default=0, doc='Seeds the Gibbs sampler of ``parameters="hdp"``.'),
+    DISCRETIZE,
 )
 class TANClassifier(BaseKTAN):
     """Tree-augmented naive Bayes: the maximum spanning tree of I(X_i; X_j | Y) (exact;
@@ -160,7 +162,9 @@ class TANClassifier(BaseKTAN):
                  feature_types="auto", var_smoothing: float = 1e-9, verbose: bool = False,
                  parameters="generative", continuous="gaussian", structure_score="cmi",
                  hdp_iterations: int = 5000, hdp_burn_in: int | None = None,
-                 hdp_tying: str = "level", random_state=0):
+                 hdp_tying: str = "level", random_state=0,
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
         self.hdp_tying = hdp_tying
@@ -212,6 +216,7 @@ class TANClassifier(BaseKTAN):
         "and the permutations of the Markov-blanket tests. None: seed 0, so a fit is "
         "reproducible by default.")),
     KTAN_VERBOSE, HDP_FIT_PARAMETERS, CONTINUOUS, MAX_CELLS_PARAMETER, *HDP_PARAMETERS,
+    DISCRETIZE,
 )
 class KTANClassifier(BaseKTAN):
     """k-tree augmented naive Bayes: a maximum-score acyclic k-tree over the features.
@@ -348,7 +353,9 @@ class KTANClassifier(BaseKTAN):
         hdp_iterations: int = 5000,
         hdp_burn_in: int | None = None,
         hdp_tying: str = "level",
+        discretize: str | None = None,
     ):
+        self.discretize = discretize
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
         self.hdp_tying = hdp_tying

@@ -16,6 +16,7 @@ from estimators.network.model import fit_network
 from estimators.network.stats_factors import network_from_stats
 from estimators.template.family_registry import register_family
 from estimators.template.joint_likelihood import (
+    DISCRETIZE,
     FEATURE_SELECTION,
     FEATURE_TYPES,
 )
@@ -50,6 +51,7 @@ from estimators.template.network_classifier import HDP_FIT_PARAMETERS, NetworkCl
         'Seeds the folds of ``"selective-nb"`` and the permutations of the Markov-blanket'
         ' tests (None: seed 0).')),
     *HDP_PARAMETERS,
+    DISCRETIZE,
 )
 class NaiveBayesClassifier(NetworkClassifier):
     """Naive Bayes for continuous and categorical columns, generative or discriminative.
@@ -87,7 +89,9 @@ class NaiveBayesClassifier(NetworkClassifier):
     def __init__(self, *, alpha: float = 1.0, var_smoothing: float = 1e-9,
                  feature_types="auto", parameters="generative", verbose: bool = False,
                  feature_selection: str | None = None, random_state=None,
-                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level"):
+                 hdp_iterations: int = 5000, hdp_burn_in: int | None = None, hdp_tying: str = "level",
+                 discretize: str | None = None):
+        self.discretize = discretize
         self.hdp_iterations = hdp_iterations
         self.hdp_burn_in = hdp_burn_in
         self.hdp_tying = hdp_tying

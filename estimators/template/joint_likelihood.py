@@ -54,7 +54,7 @@ from estimators.base.validation import (
     check_cells,
     non_constant_columns,
 )
-from estimators.columns import EncodedColumns, MixedEncoder
+from estimators.columns import DISCRETIZERS, DiscretisingEncoder, EncodedColumns, MixedEncoder
 from estimators.columns.feature_families import FEATURE_FAMILIES
 from estimators.discriminative import (
     PARAMETERS,
@@ -73,7 +73,7 @@ from estimators.stats.dask_collections import is_dask
 from estimators.stats.engine import partition_dispatch
 from estimators.stats.partitions import Partitions, column_kinds, empty_encoded
 
-__all__ = ["CONTINUOUS", "FEATURES", "FEATURE_SELECTION", "FEATURE_SELECTION_CONSTRAINT",
+__all__ = ["CONTINUOUS", "DISCRETIZE", "FEATURES", "FEATURE_SELECTION", "FEATURE_SELECTION_CONSTRAINT",
            "FEATURE_TYPES", "FEATURE_TYPES_CONSTRAINT", "FIT_PARAMETERS",
            "JointLogLikelihoodClassifier", "PARAMETERS_CONSTRAINT"]
 
@@ -127,6 +127,17 @@ CONTINUOUS = Parameter(
          "conditional KDE, or chosen per feature by CV (auto: the best held-out density, "
          "and the class dropped from the features whose evidence does not raise the "
          "out-of-fold conditional likelihood)", choices="continuous"))
+DISCRETIZE = Parameter(
+    "discretize", None, [None, StrOptions(set(DISCRETIZERS))], '{"mdl"} or None',
+    '``"mdl"``: cut every continuous column into intervals on the training rows by '
+    "Fayyad and Irani's entropy split with the MDL stopping rule (Weka's supervised "
+    '``Discretize``; :mod:`estimators.columns.mdl_discretisation`) and model it as a '
+    'categorical column whose states are the intervals (``cut_points_`` holds each '
+    "column's cut points; a column with no accepted cut is one interval and leaves the "
+    'model, as a constant column does; missing cells stay missing). None: continuous '
+    'columns stay continuous.',
+    Flag("discretise every continuous column by its supervised MDL cut points "
+         "(Fayyad and Irani) and model it as categorical", choices="discretize"))
 
 
 #: the refusal of a Dask collection by a family that fits from rows only
@@ -219,7 +230,7 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             )
         self.class_count_ = counts
         self.class_log_prior_ = np.log(counts / counts.sum())
-        self.encoder_ = MixedEncoder(self._feature_types_by_column(raw)).fit(raw)
+        self.encoder_ = self._fitted_encoder(raw, codes)
         enc = self.encoder_.transform(raw)
         self.class_information_ = class_information(enc, codes, self.classes_.size)
         self._record_types(enc.types, stacklevel=4)
@@ -227,6 +238,21 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
             self._warn_constant_within_class(enc, codes)
         self._check_model_size(enc)
         return enc, codes
+
+    def _fitted_encoder(self, raw, codes: np.ndarray) -> MixedEncoder:
+        """The encoder of the training table ``raw``: a :class:`MixedEncoder`, or with
+        ``discretize`` (the families that declare it) a
+        :class:`~estimators.columns.DiscretisingEncoder` fitted on the class ``codes``, whose
+        cut points are then ``cut_points_`` (feature name -> sorted cut points)."""
+        types = self._feature_types_by_column(raw)
+        method = getattr(self, "discretize", None)
+        if method is None:
+            self.__dict__.pop("cut_points_", None)  # of an earlier fit
+            return MixedEncoder(types).fit(raw)
+        encoder = DiscretisingEncoder(types, method).fit(raw, codes)
+        names = dict(zip(encoder.feature_names_in_, self.feature_names(), strict=True))
+        self.cut_points_ = {names[c]: cuts for c, cuts in encoder.cut_points_.items()}
+        return encoder
 
     def _check_model_size(self, enc: EncodedColumns) -> None:
         """Refuse, before any work, a fit whose tables would be over the size limits
@@ -260,6 +286,8 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         ``"feature_selection='selective-nb'"``), or None: a fit from partitions refuses it,
         naming it, before any pass over them. A family that fits from statistics extends
         it with its own row-only options (kernel densities, widths chosen by CV)."""
+        if getattr(self, "discretize", None) is not None:  # cut points need sorted rows
+            return f"discretize={self.discretize!r}"
         method = getattr(self, "feature_selection", None)
         # "auto" with a fixed width (k-TAN) models all the features
         return None if method in (None, "auto") else f"feature_selection={method!r}"
@@ -344,10 +372,20 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         and warn once naming the constant columns."""
         self.feature_types_ = dict(zip(self.feature_names(), types, strict=True))
         self.constant_features_ = [v for v, t in self.feature_types_.items() if t == "constant"]
-        if self.constant_features_:
+        uncut = [v for v in self.constant_features_ if v in getattr(self, "cut_points_", {})]
+        flat = [v for v in self.constant_features_ if v not in uncut]
+        if flat:
             warnings.warn(
-                f"{type(self).__name__}: column(s) {self.constant_features_} of X take fewer "
+                f"{type(self).__name__}: column(s) {flat} of X take fewer "
                 "than two distinct values; they carry no information and leave the model.",
+                DegenerateFeatureWarning,
+                stacklevel=stacklevel,
+            )
+        if uncut:
+            warnings.warn(
+                f"{type(self).__name__}(discretize={self.discretize!r}): no cut point of "
+                f"column(s) {uncut} passes the MDL criterion; one interval each, they carry "
+                "no information about the class and leave the model.",
                 DegenerateFeatureWarning,
                 stacklevel=stacklevel,
             )

@@ -23,9 +23,9 @@ from network_posterior import all_rows, brute_posterior
 from scipy.special import logsumexp
 from slow_cases import representative
 
-from estimators.bnc import BANClassifier, KDBClassifier
+from estimators.bnc import AODEClassifier, BANClassifier, KDBClassifier
 from estimators.discriminative import Discriminative
-from estimators.ktan import KTANClassifier, TANClassifier
+from estimators.ktan import KTANClassifier, NaiveBayesClassifier, TANClassifier
 from estimators.network.equivalent import NetworkTables, equivalent_network
 from estimators.network.export.exact_export import (
     exact_network,
@@ -381,3 +381,36 @@ def test_structure_graph_rebuilds_a_discriminative_gaussian_model(tmp_path):
         s += zv @ coef[offsets[-1] + main[j]:offsets[-1] + main[j + 1]]
     np.testing.assert_allclose(np.exp(s - logsumexp(s, axis=1, keepdims=True)),
                                clf.predict_proba(X), rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize(("cls", "kw"), [(KDBClassifier, {"max_parents": 2}),
+                                         (AODEClassifier, {}), (NaiveBayesClassifier, {})],
+                         ids=["kdb", "aode", "nb"])
+def test_discretised_columns_export_as_their_intervals(tmp_path, cls, kw):
+    """``discretize="mdl"`` on iris: each continuous column is a discrete node whose states
+    are its interval names; every file read back by pgmpy (and XMLBIF by pyAgrum) gives
+    predict_proba on 30 held-out rows, given as their intervals
+    (``encoder_.states``), to 1e-9."""
+    from estimators.datasets import load_dataset
+
+    X, y = load_dataset("iris")
+    X.columns = ["sepal_length", "sepal_width", "petal_length", "petal_width"]
+    rng = np.random.default_rng(0)
+    test = rng.choice(len(X), 30, replace=False)
+    train = np.setdiff1d(np.arange(len(X)), test)
+    clf = cls(discretize="mdl", **kw).fit(X.iloc[train], y[train])
+    bn = exact_network(clf)
+    cpd = bn.get_cpds("petal_length")
+    cuts = clf.cut_points_["petal_length"].tolist()
+    assert cuts == [2.45, 4.85]  # on these 120 rows (4.75 on all of iris)
+    assert cpd.state_names["petal_length"] == ["-inf..2.45", "2.45..4.85", "4.85..inf"]
+    rows = clf.encoder_.states(X.iloc[test])
+    assert rows["petal_length"].iloc[0] in cpd.state_names["petal_length"]
+    want = clf.predict_proba(X.iloc[test])
+    for fmt in FORMATS:
+        path = write_network(clf, fmt, tmp_path / f"m.{fmt}")
+        got = _pgmpy_posterior(path, fmt, bn, clf.class_node_, rows)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-9, err_msg=fmt)
+    agrum = write_network(clf, "xmlbif", tmp_path / "m.bifxml")
+    np.testing.assert_allclose(_agrum_posterior(agrum, clf.class_node_, rows), want,
+                               rtol=0, atol=1e-9)

@@ -132,12 +132,14 @@ class RoundsTAN(TANClassifier):
     def __init__(self, *, features="auto", alpha=1.0, ess=None, feature_types="auto",
                  var_smoothing=1e-9, verbose=False, parameters="generative",
                  continuous="gaussian", structure_score="cmi", hdp_iterations=5000,
-                 hdp_burn_in=None, hdp_tying="level", random_state=0, smoothing_rounds=0):
+                 hdp_burn_in=None, hdp_tying="level", random_state=0, discretize=None,
+                 smoothing_rounds=0):
         super().__init__(features=features, alpha=alpha, ess=ess, feature_types=feature_types,
                          var_smoothing=var_smoothing, verbose=verbose, parameters=parameters,
                          continuous=continuous, structure_score=structure_score,
                          hdp_iterations=hdp_iterations, hdp_burn_in=hdp_burn_in,
-                         hdp_tying=hdp_tying, random_state=random_state)
+                         hdp_tying=hdp_tying, random_state=random_state,
+                         discretize=discretize)
         self.smoothing_rounds = smoothing_rounds
 
     def fit(self, X, y=None):
@@ -207,7 +209,7 @@ def test_a_new_hyperparameter_gets_its_cli_flag(registered, tmp_path):
     assert learn.refused_options(argparse.Namespace(model="tan", smoothing_rounds=1)) == (
         "--smoothing-rounds does not apply to --model tan (its model options: --features, "
         "--alpha, --ess, --parameters, --continuous, --structure-score, --hdp-iterations, "
-        "--hdp-burn-in, --hdp-tying); the models that take "
+        "--hdp-burn-in, --hdp-tying, --discretize); the models that take "
         "--smoothing-rounds: rounds-tan")
 
 
@@ -230,12 +232,14 @@ def test_the_cli_options_are_those_the_hand_written_table_had():
                 "continuous"),
     }
     sized = {"kgnb", "ktan", "kdb", "aode", "a2de", "ban"}  # since: max_cells (model sizes)
+    discrete = {"tan", "ktan", "kdb", "aode", "a2de", "ban"}  # since: discretize (MDL)
     # since: the settings of the HDP tables (AnDE: its option smoothing too)
     hdp = {"tan", "ktan", "kdb", "ban", "aode", "a2de"}
     assert {m: set(spec.options) for m, spec in MODELS.items()} == {
         m: set(o) | ({"max_cells"} if m in sized else set())
         | ({"hdp_iterations", "hdp_burn_in", "hdp_tying"} if m in hdp else set())
         | ({"smoothing"} if m in ("aode", "a2de") else set())
+        | ({"discretize"} if m in discrete else set())
         for m, o in before.items()}
 
 

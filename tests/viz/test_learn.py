@@ -76,7 +76,7 @@ def test_learn_from_csv_with_target(tmp_path):
         (["car", "--model", "kdb", "--k", "auto"],
          "--k does not apply to --model kdb (its model options: --max-parents, --features, "
          "--alpha, --ess, --parameters, --continuous, --max-cells, --hdp-iterations, "
-         "--hdp-burn-in, --hdp-tying); the models that take --k: ktan"),
+         "--hdp-burn-in, --hdp-tying, --discretize); the models that take --k: ktan"),
         (["car", "--model", "kdb", "--max-parents", "auto"],
          "argument --max-parents: expected an int, got 'auto'"),
         (["car", "--model", "latent-cnb", "--n-components", "x"],
@@ -115,6 +115,7 @@ def _learn_parser():
 
 
 def test_every_choices_list_is_its_registry():
+    from estimators.columns import DISCRETIZERS
     from estimators.columns.feature_families import FEATURE_FAMILIES
     from estimators.discriminative import PARAMETERS
     from estimators.gnb import DEPENDENCES
@@ -129,7 +130,8 @@ def test_every_choices_list_is_its_registry():
                 "search": searcher_names(), "features": list(FEATURE_FAMILIES),
                 "prior": list(PRIORS), "family": list(FAMILIES),
                 "structure_score": [*score_names(), "auto"], "engine": list(ENGINES),
-                "parameters": [*PARAMETERS, "hdp"], "continuous": list(KINDS)}
+                "parameters": [*PARAMETERS, "hdp"], "continuous": list(KINDS),
+                "discretize": list(DISCRETIZERS)}
     found = {a.dest: list(a.choices) for a in _learn_parser()._actions if a.choices}
     assert found == expected
 
@@ -231,6 +233,6 @@ def test_a_model_option_the_model_does_not_take_is_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--parameters, --k do not apply to --model aode" in err
     assert "its model options: --alpha, --max-cells, --smoothing, --hdp-iterations, " \
-           "--hdp-burn-in, --hdp-tying); the models that take --parameters: " \
+           "--hdp-burn-in, --hdp-tying, --discretize); the models that take --parameters: " \
            "gnb, tan, ktan, kdb, ban; --k: ktan" in err
     assert not (tmp_path / "run").exists()

@@ -117,7 +117,7 @@ def refused_options(args: argparse.Namespace) -> str | None:
     Examples
     --------
     >>> print(refused_options(argparse.Namespace(model="aode", k=2)))
-    --k does not apply to --model aode (its model options: --alpha, --max-cells, --smoothing, --hdp-iterations, --hdp-burn-in, --hdp-tying); the models that take --k: ktan
+    --k does not apply to --model aode (its model options: --alpha, --max-cells, --smoothing, --hdp-iterations, --hdp-burn-in, --hdp-tying, --discretize); the models that take --k: ktan
     """
     model = getattr(args, "model", None)
     if model not in MODELS:
@@ -177,6 +177,7 @@ def _flag(option: str) -> str:
 
 def registries() -> dict[str, list[str]]:
     """The registry behind each option with a fixed set of values (its ``choices``)."""
+    from estimators.columns import DISCRETIZERS
     from estimators.columns.feature_families import FEATURE_FAMILIES
     from estimators.discriminative import PARAMETERS
     from estimators.gnb import DEPENDENCES
@@ -189,7 +190,8 @@ def registries() -> dict[str, list[str]]:
             "search": searcher_names(), "backbone": list(BACKBONE_METHODS),
             "features": list(FEATURE_FAMILIES), "prior": list(PRIORS),
             "family": list(FAMILIES), "score": score_names(),
-            "parameters": list(PARAMETERS), "continuous": list(KINDS)}
+            "parameters": list(PARAMETERS), "continuous": list(KINDS),
+            "discretize": list(DISCRETIZERS)}
 
 
 class RegistryChoices(Sequence):

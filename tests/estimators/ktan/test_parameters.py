@@ -143,9 +143,12 @@ def test_features_override_sets_every_column_type():
     assert TANClassifier().fit(X, y).feature_types_ == {"a": "categorical", "b": "continuous"}
     assert set(TANClassifier(features="gaussian").fit(X, y).feature_types_.values()) == {
         "continuous"}
-    with pytest.raises(ValueError, match="Column 'b' has 50 distinct.*KBinsDiscretizer.*"
+    with pytest.raises(ValueError, match="Column 'b' has 50 distinct.*discretize='mdl' with "
+                                         "features='auto'.*KBinsDiscretizer.*"
                                          "features='gaussian'"):
         TANClassifier(features="discrete").fit(X, y)
+    signal = X.assign(b=X["b"] + 3 * y)  # what the message offers works
+    assert TANClassifier(discretize="mdl").fit(signal, y).feature_types_["b"] == "categorical"
     few = X.assign(b=np.round(X["b"]))
     assert TANClassifier(features="discrete").fit(few, y).family_ == "discrete"
     assert MAX_DISCRETE_LEVELS == 32

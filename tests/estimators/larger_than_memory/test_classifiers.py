@@ -6,9 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from estimators.bnc import AODEClassifier
 from estimators.distributed import collect, predict_dask
 from estimators.gnb import GNBClassifier, KGNBClassifier
-from estimators.ktan import KTANClassifier, TANClassifier
+from estimators.ktan import KTANClassifier, NaiveBayesClassifier, TANClassifier
 from estimators.scores import DiscreteCMI
 
 dd = pytest.importorskip("dask.dataframe")
@@ -129,6 +130,13 @@ def test_dask_array_input_gives_dask_array_output():
     (KTANClassifier(k=2, structure_score="bic"), ValueError, "structure_score='bic'"),
     (TANClassifier(structure_score="bic"), ValueError,
      r"TANClassifier\(structure_score='bic'\) needs the rows in memory"),
+    # the MDL cut points need each column's sorted values
+    (NaiveBayesClassifier(discretize="mdl"), ValueError,
+     r"NaiveBayesClassifier\(discretize='mdl'\) needs the rows in memory"),
+    (TANClassifier(discretize="mdl"), ValueError,
+     r"TANClassifier\(discretize='mdl'\) needs the rows in memory"),
+    (AODEClassifier(discretize="mdl"), ValueError,
+     r"AODEClassifier\(discretize='mdl'\) needs the rows in memory"),
 ])
 def test_unsupported_models_name_what_is_supported(clf, error, match):
     with pytest.raises(error, match=match):  # y=None: fit(X, y) of every family takes it
