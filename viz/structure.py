@@ -50,6 +50,10 @@ def plot_structure(structure: Any, **kwargs: Any) -> Figure:
     for kind, plotter in _PLOTTERS.items():
         if type(structure) is kind:
             return plotter(structure, **kwargs)
+    if hasattr(structure, "estimators_"):  # a fitted ensemble: its members' consensus
+        from viz.consensus import plot_consensus
+
+        return plot_consensus(structure, **kwargs)
     registered = getattr(structure, "plot", None)
     if callable(registered):
         return registered(**kwargs)
