@@ -14,7 +14,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Consensus", "ConsensusEdge", "consensus"]
+from kgraph.dag import ParentSetDAG
+from kgraph.graphdb import GraphDB
+from kgraph.structure import Structure
+
+__all__ = ["Consensus", "ConsensusEdge", "EnsembleStructure", "consensus"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,9 @@ class Consensus:
 
 def _structure(member):
     """A structure with ``order`` and ``edges``: the member itself, or its ``structure_``."""
+    if isinstance(member, EnsembleStructure):
+        raise TypeError("An EnsembleStructure is a whole ensemble, not a member: pass it "
+                        "alone (consensus(ensemble.members)).")
     if hasattr(member, "order") and hasattr(member, "edges"):
         return member
     found = getattr(member, "structure_", None)
@@ -84,6 +91,8 @@ def consensus(members: Sequence) -> Consensus:
     >>> [(e.u, e.v, e.forward, e.backward, round(e.fraction, 2)) for e in out.edges]
     [('x', 'y', 2, 1, 1.0), ('y', 'z', 1, 1, 0.67), ('x', 'z', 1, 0, 0.33)]
     """
+    if isinstance(members, EnsembleStructure):
+        members = members.members
     structures = [_structure(m) for m in members]
     if not structures:
         raise ValueError("A consensus needs at least one structure.")
@@ -111,3 +120,96 @@ def consensus(members: Sequence) -> Consensus:
     targets = {getattr(s, "target", None) for s in structures}
     target = targets.pop() if len(targets) == 1 else None
     return Consensus(order, tuple(edges), spanned, n, target)
+
+
+class EnsembleStructure(Structure):
+    """The structures of an ensemble's members as one structure: a
+    :class:`~kgraph.ParentSetDAG` per member (any structure with parent sets is converted),
+    one class vertex. Its graph is the consensus (:func:`consensus`): the class, every
+    feature (``position`` in the consensus order, ``members``: how many members span it)
+    and each feature pair once, ``kind="consensus"``, in its majority direction, with
+    ``forward``, ``backward``, ``members`` and ``weight`` = the share of members joining
+    it; the members' own parent sets are the graph attribute ``member_parents``.
+
+    Parameters
+    ----------
+    members : sequence
+        The members' structures (:class:`~kgraph.ParentSetDAG`, or anything with
+        ``order`` and ``parents(v)``, e.g. :class:`~kgraph.AcyclicKTree`).
+    target : hashable, default="class"
+        The class vertex.
+
+    Examples
+    --------
+    >>> from kgraph import ParentSetDAG
+    >>> from kgraph.consensus import EnsembleStructure
+    >>> a = ParentSetDAG({"x": [], "y": ["x"], "z": ["y"]}, target="c")
+    >>> b = ParentSetDAG({"z": [], "y": ["z"], "x": ["y"]}, target="c")
+    >>> ens = EnsembleStructure([a, b], target="c")
+    >>> g = ens.graph
+    >>> g.edge_attrs("x", "y")["weight"], g.edge_attrs("x", "y")["backward"]
+    (1.0, 1)
+    >>> EnsembleStructure.from_graph(g) == ens
+    True
+    """
+
+    def __init__(self, members: Sequence, target: Hashable = "class") -> None:
+        if not members:
+            raise ValueError("An EnsembleStructure needs at least one member.")
+        out = []
+        for m in members:
+            if not isinstance(m, ParentSetDAG):
+                if not callable(getattr(m, "parents", None)) or not hasattr(m, "order"):
+                    raise TypeError(f"A member must be a structure with parent sets "
+                                    f"(ParentSetDAG, AcyclicKTree); got {type(m).__name__}.")
+                m = ParentSetDAG({v: m.parents(v) for v in m.order}, target=target)
+            elif m.target != target:
+                m = ParentSetDAG({v: m.parents(v) for v in m.features}, target=target,
+                                 max_in_degree=m.max_in_degree)
+            out.append(m)
+        self._members, self._target = tuple(out), target
+
+    @property
+    def members(self) -> tuple:
+        """The members' DAGs, in order."""
+        return self._members
+
+    @property
+    def target(self) -> Hashable:
+        return self._target
+
+    def consensus(self) -> Consensus:
+        """The members' :func:`consensus`."""
+        return consensus(self._members)
+
+    def _identity(self) -> tuple:
+        return self._target, tuple(m._identity() for m in self._members)
+
+    def to_graph(self, backend: str = "networkx") -> GraphDB:
+        made = self.consensus()
+        parents = [[[v, sorted(m.parents(v), key=list(m.features).index)] for v in m.features]
+                   for m in self._members]
+        g = self._new_graph(True, backend, target=self._target, n_members=made.n_members,
+                            member_parents=parents,
+                            member_max_in_degree=[m.max_in_degree for m in self._members])
+        g.add_node(self._target, kind="class")
+        for i, v in enumerate(made.order):
+            g.add_node(v, kind="variable", position=i, members=made.spanned[v])
+            g.add_edge(self._target, v, kind="class-edge")
+        for e in made.edges:
+            g.add_edge(e.u, e.v, kind="consensus", forward=e.forward, backward=e.backward,
+                       members=e.members, weight=e.fraction)
+        return g
+
+    @classmethod
+    def _from_graph(cls, graph: GraphDB) -> EnsembleStructure:
+        target = graph.attrs["target"]
+        bounds = graph.attrs.get("member_max_in_degree") or [None] * len(
+            graph.attrs["member_parents"])
+        return cls([ParentSetDAG({v: ps for v, ps in member}, target=target,
+                                 max_in_degree=None if b is None else int(b))
+                    for member, b in zip(graph.attrs["member_parents"], bounds, strict=True)],
+                   target)
+
+    def __repr__(self) -> str:
+        return f"EnsembleStructure({len(self._members)} members, class {self._target!r})"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from kgraph.consensus import consensus
+from kgraph.consensus import EnsembleStructure, consensus
 from viz._draw import LegendItem
 from viz._graph import (
     EdgeSpec,
@@ -52,7 +52,10 @@ def _threshold(made, min_share: float | str) -> float:
 
 
 def _members(ensemble: Any) -> Sequence:
-    """The members: a fitted ensemble's ``estimators_``, or the sequence given."""
+    """The members: an EnsembleStructure's, a fitted ensemble's ``estimators_``, or the
+    sequence given."""
+    if isinstance(ensemble, EnsembleStructure):
+        return list(ensemble.members)
     found = getattr(ensemble, "estimators_", None)
     return list(found) if found is not None else list(ensemble)
 
@@ -72,9 +75,10 @@ def plot_consensus(ensemble: Any, *, target: Hashable | None = None, ax: Axes | 
 
     Parameters
     ----------
-    ensemble : fitted ensemble (``estimators_``) or sequence
-        The members: fitted network classifiers (their ``structure_``) or structures
-        (:class:`kgraph.ParentSetDAG`, :class:`kgraph.AcyclicKTree`).
+    ensemble : EnsembleStructure, fitted ensemble (``estimators_``) or sequence
+        The members: a :class:`kgraph.consensus.EnsembleStructure`, fitted network
+        classifiers (their ``structure_``) or structures (:class:`kgraph.ParentSetDAG`,
+        :class:`kgraph.AcyclicKTree`).
     target : hashable, optional
         The class vertex's name (the members' own when None).
     ax, style, title, width

@@ -211,3 +211,24 @@ def test_predict_joint_log_proba_takes_an_encoded_table(car):
         other = _fit(TANClassifier, train.drop(columns="doors"),
                      load_dataset("car")[1].loc[train.index])
         m.predict_joint_log_proba(other.encode(rows.drop(columns="doors")))
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "json"])
+def test_structure_graph_of_an_ensemble_reads_back_as_its_members(car, fmt, tmp_path):
+    from estimators.network.export.structure_graph import structure_graph
+    from kgraph import EnsembleStructure, read_structure
+    from kgraph.consensus import consensus
+
+    _, _, members = car
+    ensemble = SimpleNamespace(estimators_=members, weights_=[1, 1, 1, 1, 1])
+    g = structure_graph(ensemble)
+    path = tmp_path / f"e.{fmt}"
+    g.write_graphml(path) if fmt == "graphml" else g.write_json(path)
+    back = read_structure(path)
+    assert back == EnsembleStructure([m.structure_ for m in members], "class")
+    for e in consensus(members).edges:
+        assert g.edge_attrs(e.u, e.v)["weight"] == e.fraction
+        assert (g.edge_attrs(e.u, e.v)["forward"], g.edge_attrs(e.u, e.v)["backward"]) == \
+            (e.forward, e.backward)
+    assert g.attrs["weights"] == [1.0] * 5 and g.node_attrs("class")["states"] == \
+        members[0].classes_.tolist()

@@ -147,3 +147,13 @@ def test_consensus_of_the_30_feature_attrition_kdb_passes_the_check(width):
     fig = plot_consensus(members, width=width, feature_types=types)
     assert check_figure(fig, along=True) == []
     assert all(e.directed for e in fig.kgraph_drawing.edges)
+
+
+def test_plot_structure_draws_an_ensemble_structure():
+    from kgraph import EnsembleStructure
+
+    dags = [_random_dag(s, list("abcde")) for s in range(3)]
+    fig = plot_structure(EnsembleStructure(dags, target="class"))
+    made = consensus(dags)
+    assert {e.gid for e in fig.kgraph_drawing.edges if not e.light} == \
+        {f"consensus:{e.u}->{e.v}" for e in made.edges}
