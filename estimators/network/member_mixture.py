@@ -22,7 +22,7 @@ tic_tac_toe and votes: the mixture minus the average is -0.003 to +0.010 in accu
 -0.013 to +0.010 in log-loss (mean over the folds; ``benchmarks/member_mixture_rules.py``):
 neither rule is ahead.
 
-The network (:func:`member_mixture_network`) has, with ``φ_{m,j}(x_j | y, x_pa) `` member
+The network (:func:`member_mixture_network`) has, with ``φ_{m,j}(x_j | y, x_pa)`` member
 m's conditional probability tables:
 
 * ``member`` (latent root): ``P(member = m) ∝ w_m Π_{j ∉ A_m} 1 / K_j``;
