@@ -56,8 +56,13 @@ def _members(ensemble: Any) -> Sequence:
     sequence given."""
     if isinstance(ensemble, EnsembleStructure):
         return list(ensemble.members)
-    found = getattr(ensemble, "estimators_", None)
-    return list(found) if found is not None else list(ensemble)
+    if hasattr(ensemble, "estimators_") and hasattr(ensemble, "weights_"):
+        return list(ensemble.estimators_)
+    if isinstance(ensemble, Sequence) and not isinstance(ensemble, str):
+        return list(ensemble)
+    raise TypeError(f"plot_consensus draws an ensemble: an EnsembleStructure, a fitted "
+                    f"ensemble (estimators_ and weights_) or a sequence of structures or "
+                    f"fitted network classifiers; got a {type(ensemble).__name__}.")
 
 
 def plot_consensus(ensemble: Any, *, target: Hashable | None = None, ax: Axes | None = None,

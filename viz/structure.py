@@ -53,7 +53,7 @@ def plot_structure(structure: Any, **kwargs: Any) -> Figure:
     for kind, plotter in _PLOTTERS.items():
         if type(structure) is kind:
             return plotter(structure, **kwargs)
-    if hasattr(structure, "estimators_"):  # a fitted ensemble: its members' consensus
+    if hasattr(structure, "estimators_") and hasattr(structure, "weights_"):  # an ensemble
         return plot_consensus(structure, **kwargs)
     registered = getattr(structure, "plot", None)
     if callable(registered):

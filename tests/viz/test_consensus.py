@@ -126,7 +126,8 @@ def kr30():
         "pair of mulch's three edges running along (fewer than the hub rule's four)")))])
 def test_consensus_of_30_feature_kdbs_passes_the_check(kr30, which, width):
     members = kr30[which]
-    fig = plot_structure(SimpleNamespace(estimators_=members), width=width)
+    fig = plot_structure(SimpleNamespace(estimators_=members, weights_=[1] * len(members)),
+                         width=width)
     assert check_figure(fig, along=True) == []
     drawn = [e for e in fig.kgraph_drawing.edges if not e.light]
     hidden = sum(int(t.split("(")[-1].split()[0]) for t in fig.kgraph_drawing.legend
