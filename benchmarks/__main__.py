@@ -185,6 +185,7 @@ STEPS = [
                          text=(r"largest \|difference\| [-+.\de]+",),
                          why="the last bits of pgmpy's elimination against predict_proba "
                              "(each under 1e-9 by the check), which differ between CPUs")),
+    Step("member_mixture_rules", "member_mixture_rules", ("member_mixture_rules.md",)),
     Step("figure_layouts", "figure_layouts", ("figure_layouts.md",)),
     Step("paper1", "paper1", ("paper1.md", "paper1.csv", "paper1_splits.csv",
                               "paper1_curves.csv"),

@@ -5,6 +5,7 @@ structure objects learned by the searchers in :mod:`estimators`. It knows graphs
 statistics, and imports neither :mod:`estimators` nor :mod:`viz`.
 """
 
+from kgraph.consensus import EnsembleStructure
 from kgraph.dag import ParentSetDAG, ParentSets
 from kgraph.gnb import GNBForest, GNBJunctionTree
 from kgraph.graphdb import GraphDB
@@ -21,6 +22,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AcyclicKTree",
     "CherryJunctionTree",
+    "EnsembleStructure",
     "GNBForest",
     "GNBJunctionTree",
     "GraphDB",

@@ -3,8 +3,9 @@
 A node with many children draws its edges as a ribbon of near-parallel wires that a reader
 cannot follow (a kDB's most informative feature is often the parent of twenty). Such a
 *hub* is drawn the way the class node already is when its edges are left out: its edges
-are not drawn, the hub and each of its children carry the hub's mark (``●``, ``■``, ``▲``,
-``◆``) before their number, the hub's name is bold, and the legend says "● JobRole
+(arrows from it, and lines with it at one end in a figure with undirected edges, e.g. the
+consensus of an ensemble) are not drawn, the hub and each of its children carry the hub's
+mark (``●``, ``■``, ``▲``, ``◆``) before their number, the hub's name is bold, and the legend says "● JobRole
 (bold): parent of every ● (22 edges not drawn)". Nothing is lost: the marks give every
 one of its edges.
 
@@ -40,12 +41,19 @@ its parents of 22 and 21, for every remaining edge to pass the check)."""
 
 
 def children(spec: GraphSpec) -> dict[Hashable, list]:
-    """Each node's children along the spec's directed edges, in edge order."""
+    """Each node's children along the spec's directed edges, in edge order, and its
+    neighbours along undirected ones (a line from a hub is left out as its arrows are)."""
     out: dict = {}
     for e in spec.edges:
-        if e.directed:
-            out.setdefault(e.u, []).append(e.v)
+        out.setdefault(e.u, []).append(e.v)
+        if not e.directed:
+            out.setdefault(e.v, []).append(e.u)
     return out
+
+
+def _hidden(e, mark: dict) -> bool:
+    """The edge is a hub's: an arrow from a hub, or a line with a hub at one end."""
+    return e.u in mark or (not e.directed and e.v in mark)
 
 
 def with_hubs(spec: GraphSpec, hubs: list) -> GraphSpec:
@@ -65,9 +73,12 @@ def with_hubs(spec: GraphSpec, hubs: list) -> GraphSpec:
     for v, m in marks.items():
         badges[v] = f"{m} {badges[v]}" if badges.get(v) else m
     legend = list(spec.legend)
-    legend += [LegendItem(f"{mark[h]} {spec.labels[h]} (bold): parent of every {mark[h]} "
+    arrows = {h: all(e.directed for e in spec.edges if h in (e.u, e.v) and _hidden(e, {h: 1}))
+              for h in hubs}
+    legend += [LegendItem(f"{mark[h]} {spec.labels[h]} (bold): "
+                          f"{'parent of' if arrows[h] else 'joined to'} every {mark[h]} "
                           f"({len(kids[h])} edges not drawn)", kind="text") for h in hubs]
-    edges = [e for e in spec.edges if not (e.directed and e.u in mark)]
+    edges = [e for e in spec.edges if not _hidden(e, mark)]
     looks = {**spec.looks, **{h: replace(spec.looks.get(h, NodeLook()), bold=True)
                               for h in hubs}}
     return replace(spec, edges=edges, badges=badges, legend=legend, looks=looks)

@@ -12,8 +12,10 @@ from kgraph import (
     GNBJunctionTree,
     ParentSetDAG,
 )
+from kgraph.consensus import EnsembleStructure
 from kgraph.plate import LatentCNBPlate
 from kgraph.superparent import SuperParentEnsemble
+from viz.consensus import plot_consensus
 from viz.gnb import plot_gnb_forest, plot_gnb_graph, plot_junction_tree
 from viz.ktree import plot_ktree, plot_pbkt
 from viz.plate import plot_plate
@@ -33,6 +35,7 @@ _PLOTTERS = {
     PBKT: plot_pbkt,
     LatentCNBPlate: plot_plate,
     SuperParentEnsemble: plot_superparent,
+    EnsembleStructure: plot_consensus,
 }
 
 
@@ -50,6 +53,8 @@ def plot_structure(structure: Any, **kwargs: Any) -> Figure:
     for kind, plotter in _PLOTTERS.items():
         if type(structure) is kind:
             return plotter(structure, **kwargs)
+    if hasattr(structure, "estimators_") and hasattr(structure, "weights_"):  # an ensemble
+        return plot_consensus(structure, **kwargs)
     registered = getattr(structure, "plot", None)
     if callable(registered):
         return registered(**kwargs)

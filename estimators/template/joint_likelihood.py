@@ -553,6 +553,38 @@ class JointLogLikelihoodClassifier(ClassifierMixin, BaseEstimator, metaclass=ABC
         return jll if fitted is None else fitted.scores(enc, jll)
 
     # -- prediction, written once -----------------------------------------------------------
+    def encode(self, X) -> EncodedColumns:
+        """``X`` validated and encoded with the training types and categories (unseen
+        categories coded ``-1``, i.e. missing): what every prediction reads, and what
+        :meth:`predict_joint_log_proba` takes again, so that models sharing the training
+        categories encode a table once."""
+        return self._check_X(X)
+
+    def predict_joint_log_proba(self, X) -> np.ndarray:
+        """Joint log-probability ``ln p(y, x_O)`` of each row and class (scikit-learn's
+        name on its naive Bayes), the empty cells marginalised as in prediction, shape
+        (n_samples, n_classes); ``X`` a table or the :meth:`encode` of one by a model with
+        the same training types and categories.
+
+        Raises
+        ------
+        ValueError
+            For ``parameters="discriminative"``: its scores are a posterior's, with no
+            joint distribution.
+        """
+        if getattr(self, "discriminative_", None) is not None:
+            raise ValueError(f"{type(self).__name__} with discriminative parameters scores "
+                             "classes by a conditional model: it has no joint p(y, x); fit "
+                             "it with parameters='generative'.")
+        if isinstance(X, EncodedColumns):
+            check_is_fitted(self)
+            names = tuple(self.encoder_.feature_names_in_)
+            if tuple(X.names) != names:
+                raise ValueError(f"{type(self).__name__}: the encoded table has the columns "
+                                 f"{list(X.names)[:5]}..., not the model's {list(names)[:5]}...")
+            return self._joint_log_likelihood(X)
+        return self._joint_log_likelihood(self._check_X(X))
+
     def predict(self, X) -> np.ndarray:
         """The class with the largest joint log-likelihood ``ln p(y, x)`` (or discriminative
         score) for each row."""

@@ -5,6 +5,7 @@ import pytest
 from kgraph import (
     AcyclicKTree,
     CherryJunctionTree,
+    EnsembleStructure,
     GNBForest,
     GNBJunctionTree,
     ParentSetDAG,
@@ -28,6 +29,10 @@ def structures():
         "dag": ParentSetDAG({F[0]: [], F[1]: [F[0]], F[2]: [F[0]], F[3]: [F[1], F[2]],
                              F[4]: [F[3]]}, target=("class", 1), max_in_degree=2),
         "dag-unbounded": ParentSetDAG({F[2]: [F[4]], F[4]: []}),
+        "ensemble": EnsembleStructure(
+            [ParentSetDAG({F[0]: [], F[1]: [F[0]], F[2]: [F[1]]}, target=("class", 1)),
+             ParentSetDAG({F[2]: [], F[1]: [F[2]], F[0]: [F[1], F[2]]}, target=("class", 1),
+                          max_in_degree=2), ktree], target=("class", 1)),
     }
 
 

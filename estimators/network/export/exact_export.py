@@ -17,6 +17,10 @@ value a training category), or raises one ``ValueError`` whose first line says w
 * a model with continuous features is refused, naming them: pgmpy and these formats hold
   discrete variables only (its full parameters are in the GraphML/JSON structure graph,
   :func:`estimators.network.export.structure_graph.structure_graph`);
+* an ensemble of network classifiers on categorical features (``estimators_``,
+  ``weights_``) exports as the mixture of its members' joints over a member-selector node,
+  each member's tables gated by it (:mod:`estimators.network.member_mixture`): exact with
+  the nodes of ``graph["evidence"]`` observed as given;
 * AODE/AnDE on categorical features exports as a mixture of its SPODEs over two latent
   nodes, the SPODE and its super-parents' value (:mod:`estimators.network.spode_mixture`,
   MATH.md §10.2): CPTs of (SPODEs x classes x joint super-parent values) cells, exact
@@ -126,6 +130,18 @@ def _mixture_network(model):
     return spode_mixture_network(model)
 
 
+def _member_mixture(model) -> bool:
+    from estimators.network.member_mixture import is_member_mixture
+
+    return is_member_mixture(model)
+
+
+def _member_network(model):
+    from estimators.network.member_mixture import member_mixture_network
+
+    return member_mixture_network(model)
+
+
 def _has_tables(model) -> bool:
     from estimators.network.model_tables import TABLES
 
@@ -203,9 +219,10 @@ def with_class_name(network, old: str, name) -> tuple[object, str | None]:
 
 #: (applies to the fitted model, its exact network), tried in order: network classifiers
 #: (and every model with continuous features, refused there), AnDE as a SPODE mixture with
-#: latent nodes, the models with tables of their own (GNB, k-GNB, one-component latent CNB)
+#: latent nodes, an ensemble of network classifiers as a mixture over a member-selector
+#: node (:mod:`estimators.network.member_mixture`), the models with tables of their own (GNB, k-GNB, one-component latent CNB)
 EXACT_FORMS = ((_network_classifier, _own_network), (_spode_mixture, _mixture_network),
-               (_has_tables, _tables_network))
+               (_member_mixture, _member_network), (_has_tables, _tables_network))
 
 
 def posterior_table_network(model, limit: int = POSTERIOR_TABLE_LIMIT):
@@ -294,6 +311,12 @@ def export_notes(network) -> list[str]:
         notes.append(f"the SPODE average as a mixture over the latent nodes {latent} (leave "
                      "them out of the evidence): exact on complete rows; on rows with empty "
                      "cells the file marginalises its own CPTs")
+    if network.graph.get("parameters") == "member mixture":
+        n = len(network.graph.get("evidence", {}))
+        notes.append(f"the ensemble as a mixture of its members' joints over the latent node "
+                     f"{network.graph['latent'][0]}: set its {n} member<m>_<feature> nodes to "
+                     "true with the features (graph['evidence']) and leave the latent nodes "
+                     "out; exact on every row, empty cells left out of the evidence")
     if network.graph.get("parameters") == "discriminative":
         edges = network.graph.get("closing_edges", [])
         listed = ", ".join(f"{q} -> {p}" for q, p in edges)

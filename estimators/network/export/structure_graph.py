@@ -38,6 +38,11 @@ and keeps the type for kgraph's reader). Per family (one function each, chosen t
   :class:`~kgraph.superparent.SuperParentEnsemble` graph, the union of the SPODEs' arcs;
   each ``super-parent`` edge ``s -> v`` carries ``spodes`` and ``weight`` = the model's
   ``edge_scores_[(s, v)]`` (the CG score f(v, S) averaged over the SPODEs with the arc).
+* an ensemble of network classifiers (``estimators_`` and ``weights_``, found without
+  registration): the :class:`~kgraph.consensus.EnsembleStructure` of its members'
+  structures, each feature pair once (``kind="consensus"``, ``weight`` = the share of
+  members joining it, ``forward``/``backward`` counts), the members' parent sets and
+  ``weights`` in the graph attributes.
 * latent CNB: the plate graph, with the class node as the parent of the mixing weights and
   of every feature's parameters (each class has its own); the class -> parameters edge of
   feature j carries I(X_j; C), the plate's notation edges (prior, mixing, selects,
@@ -252,6 +257,22 @@ def _ande(clf) -> GraphDB:
     return _class_weights(_with_states(g, clf, target), clf, target)
 
 
+def _ensemble(clf) -> GraphDB:
+    from kgraph.consensus import EnsembleStructure
+
+    first = clf.estimators_[0]
+    target = first.class_node_
+    g = EnsembleStructure([m.structure_ for m in clf.estimators_], target).to_graph()
+    names = [v for v in g.nodes(kind="variable")]
+    for v, kind in _types(first, names, "mixed").items():
+        g.set_node_attrs(v, feature_type=kind)
+    g.attrs.update(model=type(clf).__name__, member_models=[type(m).__name__
+                                                            for m in clf.estimators_],
+                   weights=[float(w) for w in clf.weights_],
+                   parameters="mixture of the members' joints")
+    return _class_weights(_with_states(g, first, target), first, target)
+
+
 #: the structure graphs of kgraph's own families, by the ``structure_graph_kind`` a family's
 #: class declares (this module imports no family: the families import it, so the imports go
 #: one way)
@@ -334,6 +355,9 @@ def structure_graph(model) -> GraphDB:
         check_is_fitted(model)
     if _is_network(model):
         return _network(model)
+    if hasattr(model, "estimators_") and hasattr(model, "weights_"):
+        return _ensemble(model)
     names = ", ".join(k.__name__ for k in STRUCTURE_GRAPHS())
-    raise TypeError(f"No structure graph for a {type(model).__name__}; supported: {names} "
-                    "and every network classifier (a network_ on a structure_).")
+    raise TypeError(f"No structure graph for a {type(model).__name__}; supported: {names}, "
+                    "every network classifier (a network_ on a structure_) and every "
+                    "ensemble of them (estimators_ and weights_).")
