@@ -3,11 +3,11 @@
 Fayyad & Irani (1993), "Multi-interval discretization of continuous-valued attributes for
 classification learning" (IJCAI-93, 1022-1027): the column's observed values are sorted
 and split recursively. Within an interval S of N rows, every boundary T between two
-adjacent distinct values is a candidate; the one of least class-information entropy
+adjacent distinct values is a candidate; the one of least class-information entropy::
 
     E(T; S) = |S_1| / N Ent(S_1) + |S_2| / N Ent(S_2)        (entropies in bits)
 
-is taken, and accepted when its gain passes the MDL criterion
+is taken, and accepted when its gain passes the MDL criterion::
 
     Ent(S) - E(T; S) > (log2(N - 1) + Delta) / N,
     Delta = log2(3^k - 2) - (k Ent(S) - k_1 Ent(S_1) - k_2 Ent(S_2)),

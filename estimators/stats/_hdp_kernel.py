@@ -134,7 +134,7 @@ def probabilities(nk, mn, parent, conc_of, conc, root_conc, pk):
 def gibbs_block(first, n_iter, burn_in, frequency, nk, tk, mn, mt, parent, level_start,
                 conc_of, conc, sampled, tied_ptr, tied_nodes, root_conc, prior_rate,
                 prior_shape, stirling, lgr, lgr_valid, state, spare, pk, psum, weights):
-    """Sweeps ``first .. first + n_iter - 1`` (module docstring); returns the sweeps done
+    """Sweeps ``first, ..., first + n_iter - 1`` (module docstring); returns the sweeps done
     and the number of them added to ``psum``: fewer than ``n_iter`` when the next sweep
     could need a table count beyond the columns of ``stirling`` (the caller extends it
     and calls again from there). ``lgr`` / ``lgr_valid``: the log-gamma-ratio caches, the

@@ -6,7 +6,7 @@ Bayesian network classifiers using hierarchical Dirichlet processes", *Machine L
 ``fpetitjean/HDP``, GPL-3; the algorithm and its defaults, not its code).
 
 A table ``p(x | z_1, ..., z_L)`` is a tree: the root is ``p(x)``, a node at depth ``d`` is
-``p(x | z_1 .. z_d)``, the leaves hold the counts. Each node's distribution is drawn from a
+``p(x | z_1, ..., z_d)``, the leaves hold the counts. Each node's distribution is drawn from a
 Dirichlet process whose base is its parent's (the root's base uniform), with concentration
 ``c_j``. The counts are explained by the Chinese restaurant franchise: a node with
 ``n_jk`` customers of value ``k`` seats them at ``t_jk`` tables (``1 <= t_jk <= n_jk`` when
@@ -25,7 +25,7 @@ Gamma(2, 1)). The estimate is ``p_jk`` averaged over the sweeps after the burn-i
 The reference's choices, kept: nodes only where there are counts (a configuration with
 none takes the estimate of its deepest ancestor with counts, which is what a node without
 customers would get); each sweep samples every node's tables from the deepest level up to
-the root, value by value, each ``t_jk`` from the 21 values ``t_jk - 10 .. t_jk + 10``
+the root, value by value, each ``t_jk`` from the 21 values ``t_jk - 10, ..., t_jk + 10``
 allowed (at most 10000); the root seats one table per value seen and has the fixed
 concentration 2; every concentration starts at 2, is sampled every 5 sweeps (sweeps 3, 8,
 13, ...) and is capped at 4000; the tables start at
@@ -134,7 +134,7 @@ class HDPTree:
     Attributes
     ----------
     keys : list of ndarray
-        Per depth ``d = 0 .. L``, the sorted codes ``parent node * radix[d - 1] + z_d`` of
+        Per depth ``d = 0, ..., L``, the sorted codes ``parent node * radix[d - 1] + z_d`` of
         its nodes (the root's: ``[0]``); node ``i`` of depth ``d`` is row
         ``level_start[d] + i``.
     level_start : ndarray of int
@@ -186,7 +186,7 @@ class HDPTree:
         return row
 
     def query(self, paths: np.ndarray, depth: int | None = None) -> np.ndarray:
-        """The estimate of each path ``(z_1 .. z_L)``: its deepest node's (at most
+        """The estimate of each path ``(z_1, ..., z_L)``: its deepest node's (at most
         ``depth`` levels down), shape (n, K)."""
         return self.probabilities[self.nodes(paths, depth)]
 
@@ -260,12 +260,12 @@ def _check(iterations, burn_in, tying) -> int:
 
 def fit_hdp(paths: np.ndarray, counts: np.ndarray, radix, *, iterations: int = DEFAULT_ITERATIONS,
             burn_in: int | None = None, tying: str = "level", random_state=None) -> HDPTree:
-    """Fit the tree of ``p(x | z_1 .. z_L)`` (module docstring) by Gibbs sampling.
+    """Fit the tree of ``p(x | z_1, ..., z_L)`` (module docstring) by Gibbs sampling.
 
     Parameters
     ----------
     paths : array-like of int, shape (n_cells, L)
-        Each cell's conditioning values ``z_1 .. z_L`` (codes ``0 .. radix[d] - 1``), in
+        Each cell's conditioning values ``z_1, ..., z_L`` (codes ``0, ..., radix[d] - 1``), in
         the order of the tree's levels.
     counts : array-like of int, shape (n_cells, K)
         The counts of x's values in each cell (cells may repeat; empty cells are ignored).
@@ -299,7 +299,7 @@ def fit_hdp(paths: np.ndarray, counts: np.ndarray, radix, *, iterations: int = D
     if counts.ndim != 2 or (counts < 0).any() or not np.array_equal(counts, np.round(counts)):
         raise ValueError("counts must be non-negative integers of shape (n_cells, K).")
     if paths.size and ((paths < 0).any() or (paths >= radix).any()):
-        raise ValueError("paths must hold codes 0 .. radix - 1 of each level.")
+        raise ValueError("paths must hold codes 0, ..., radix - 1 of each level.")
     counts = counts.astype(np.int64)
     keys, level_start, parent, nk = _tree(paths, counts, radix)
     tie = _ties(tying, level_start, parent)
@@ -372,7 +372,7 @@ def hdp_cpt(counts: np.ndarray, *, iterations: int = DEFAULT_ITERATIONS,
     Returns
     -------
     ndarray of shape (n_1, ..., n_L, K)
-        ``p(x | z_1 .. z_L)``, every row positive and summing to 1.
+        ``p(x | z_1, ..., z_L)``, every row positive and summing to 1.
     """
     counts = np.asarray(counts)
     shape = counts.shape[:-1]
