@@ -165,7 +165,7 @@ def test_bad_counts_and_paths_are_refused():
         fit_hdp([[0]], [[1, -1]], [2])
     with pytest.raises(ValueError, match="non-negative integers"):
         fit_hdp([[0]], [[1.5, 1]], [2])
-    with pytest.raises(ValueError, match="codes 0 .. radix - 1"):
+    with pytest.raises(ValueError, match="codes 0, ..., radix - 1"):
         fit_hdp([[2]], [[1, 1]], [2])
 
 
